@@ -1,0 +1,56 @@
+#pragma once
+#include "trace/TraceSet.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sl::cli {
+
+// Exit codes of the command-line contract (DESIGN.md).
+constexpr int kExitOk = 0;
+constexpr int kExitUsage = 1;
+constexpr int kExitBadInput = 2;
+
+// A usage mistake: printed as "usage error: ..." with exit code 1.
+struct UsageError {
+    std::string message;
+};
+
+// Minimal argument scanner: positional arguments, --flag and --option VALUE (or --option=VALUE).
+class Args {
+public:
+    Args(std::vector<std::string> args) : args_(std::move(args)) {}
+
+    bool flag(const std::string& name);
+    std::optional<std::string> option(const std::string& name);
+    std::vector<std::string> options(const std::string& name); // repeatable
+    // What is left after flags and options were taken: positional arguments. Unknown --options
+    // are a usage error.
+    std::vector<std::string> positional();
+
+private:
+    std::vector<std::string> args_;
+};
+
+// Loads traces with progress on stderr when stderr is a terminal.
+TraceSet loadWithProgress(const std::vector<std::string>& paths);
+
+// Runs a command body, mapping LoadError to exit 2 ("error: FILE: what") and UsageError to exit 1.
+int runGuarded(const std::function<int()>& body);
+
+struct Command {
+    std::string name;
+    std::string summary;
+    std::string help;
+    std::function<int(Args&)> run;
+};
+
+// Every command registers itself from its own file: static CommandRegistrar r{makeXCommand()};
+std::vector<Command>& commands();
+struct CommandRegistrar {
+    explicit CommandRegistrar(Command c);
+};
+
+} // namespace sl::cli

@@ -1,0 +1,81 @@
+#include "analysis/TraceInfo.h"
+
+#include <map>
+
+namespace sl {
+
+namespace {
+
+nlohmann::json rankJson(const Rank& rank) {
+    nlohmann::json j;
+    j["rank"] = rank.rank;
+    j["file"] = rank.sourcePath;
+    j["json_bytes"] = rank.fileBytes;
+    j["device"] = rank.deviceName();
+    j["world_size"] = rank.worldSize;
+    if (!rank.backend.empty()) j["backend"] = rank.backend;
+
+    nlohmann::json byKind = nlohmann::json::object();
+    for (int k = 0; k < kEventKindCount; ++k)
+        if (rank.eventsByKind[static_cast<std::size_t>(k)] > 0)
+            byKind[std::string(eventKindName(static_cast<EventKind>(k)))] =
+                rank.eventsByKind[static_cast<std::size_t>(k)];
+    j["events"] = rank.eventCount();
+    j["events_by_kind"] = byKind;
+
+    nlohmann::json cpu = nlohmann::json::array(), gpu = nlohmann::json::array();
+    for (const auto& t : rank.tracks) {
+        nlohmann::json tj;
+        tj["name"] = t.name;
+        tj["events"] = t.events.size();
+        if (t.isGpu()) {
+            tj["device"] = t.device();
+            tj["stream"] = t.stream();
+            std::int64_t ops = 0;
+            for (auto k : t.events.kind)
+                ops += isGpuOp(k) ? 1 : 0;
+            tj["gpu_ops"] = ops;
+            gpu.push_back(std::move(tj));
+        } else {
+            tj["pid"] = t.pid;
+            tj["tid"] = t.tid;
+            cpu.push_back(std::move(tj));
+        }
+    }
+    j["tracks"] = {{"cpu_threads", cpu}, {"gpu_streams", gpu}};
+
+    TimeNs first = rank.firstStart(), last = rank.lastEnd();
+    j["time_span_us"] = {{"start", nsToUs(first)}, {"end", nsToUs(last)}, {"duration", nsToUs(last - first)}};
+
+    std::map<std::string, std::int64_t> byType;
+    for (const auto& c : rank.collectives)
+        ++byType[std::string(collectiveTypeName(c.type))];
+    std::int64_t withMetadata = 0;
+    for (const auto& c : rank.collectives)
+        withMetadata += c.hasMetadata ? 1 : 0;
+    j["collectives"] = {
+        {"kernels", rank.collectives.size()}, {"with_metadata", withMetadata}, {"by_type", byType}};
+    j["flows_by_category"] = rank.flowsByCategory;
+    j["gpu_ops_without_launch"] = rank.gpuOpsWithoutLaunch;
+    j["warnings"] = rank.warnings;
+    return j;
+}
+
+} // namespace
+
+nlohmann::json traceInfoJson(const TraceSet& set) {
+    nlohmann::json j;
+    j["ranks"] = nlohmann::json::array();
+    for (const auto& r : set.ranks)
+        j["ranks"].push_back(rankJson(r));
+    j["rank_count"] = set.ranks.size();
+    j["events"] = set.eventCount();
+    nlohmann::json warnings = set.warnings;
+    for (const auto& r : set.ranks)
+        for (const auto& w : r.warnings)
+            warnings.push_back("rank " + std::to_string(r.rank) + ": " + w);
+    j["warnings"] = warnings;
+    return j;
+}
+
+} // namespace sl

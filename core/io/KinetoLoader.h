@@ -1,0 +1,37 @@
+#pragma once
+#include "trace/TraceSet.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace sl {
+
+// Progress of a load in bytes: done counts bytes read plus bytes parsed, total is twice the
+// size on disk of all files. May be called from worker threads. Return false to cancel
+// (the loader then throws LoadCancelled).
+using LoadProgressFn = std::function<bool(std::int64_t done, std::int64_t total)>;
+
+struct LoadOptions {
+    LoadProgressFn progress;
+    int threads = 0;                            // 0: one per core, at most one per file
+    std::int64_t maxEventsPerFile = 50'000'000; // refuse larger files instead of exhausting memory
+};
+
+// Loads one Kineto (PyTorch profiler) trace file, .json or .json.gz. loadOrder is used as the rank
+// when neither distributedInfo nor the file name gives one. Throws LoadError on bad input.
+Rank loadKinetoFile(const std::string& path, int loadOrder = 0, const LoadOptions& options = {});
+
+// Expands folders into the trace files they contain (sorted by name) and keeps files as given.
+// Throws LoadError when a path does not exist or a folder holds no trace file.
+std::vector<std::string> expandTracePaths(const std::vector<std::string>& paths);
+
+// Loads a rank set (files and/or folders) in parallel, orders ranks, and warns about missing or
+// duplicate ranks and different clock bases. Throws LoadError on the first bad file.
+TraceSet loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& options = {});
+
+// The rank number written in a file name ("rank-3", "rank_3", "rank3of8", "worker3"), or -1.
+int rankFromFileName(const std::string& path);
+
+} // namespace sl

@@ -1,0 +1,282 @@
+#include "io/RankFinalizer.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <set>
+#include <unordered_map>
+
+namespace sl {
+
+using namespace detail;
+
+namespace {
+
+void fillColumns(Rank& rank, std::uint32_t trackIdx, std::vector<RawEvent>& raw) {
+    std::stable_sort(raw.begin(), raw.end(), [](const RawEvent& a, const RawEvent& b) {
+        return a.start != b.start ? a.start < b.start : a.duration > b.duration;
+    });
+    Track& track = rank.tracks[trackIdx];
+    EventColumns& ev = track.events;
+    ev.reserve(raw.size());
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+        const RawEvent& r = raw[i];
+        ev.start.push_back(r.start);
+        ev.duration.push_back(r.duration);
+        ev.name.push_back(r.name);
+        ev.kind.push_back(r.kind);
+        ev.correlation.push_back(r.correlation);
+        ev.link.push_back(kNoLink);
+        ev.extra.push_back(r.extra);
+        ev.argsOffset.push_back(r.argsOffset);
+        ev.argsLength.push_back(r.argsLength);
+        if (r.extra == kNoExtra) continue;
+        EventRef ref{trackIdx, static_cast<std::uint32_t>(i)};
+        if (r.kind == EventKind::Kernel)
+            rank.collectives[r.extra].kernel = ref;
+        else if (r.kind == EventKind::CudaSync)
+            rank.syncs[r.extra].event = ref;
+        else
+            rank.commCalls[r.extra].kernel = ref;
+    }
+    std::vector<RawEvent>().swap(raw);
+}
+
+// Nesting by containment: an event is the child of the innermost earlier event that encloses it.
+void computeNesting(Track& track) {
+    EventColumns& ev = track.events;
+    ev.depth.assign(ev.size(), 0);
+    ev.parent.assign(ev.size(), -1);
+    std::vector<std::int32_t> stack;
+    std::uint16_t maxDepth = 0;
+    for (std::size_t i = 0; i < ev.size(); ++i) {
+        TimeNs end = ev.end(i);
+        while (!stack.empty() && ev.end(static_cast<std::size_t>(stack.back())) < end)
+            stack.pop_back();
+        // Zero-length events exactly at a parent's end still belong to it; a parent that ended
+        // before this one started is popped above because its end < this end.
+        while (!stack.empty() && ev.end(static_cast<std::size_t>(stack.back())) <= ev.start[i] &&
+               ev.duration[i] > 0)
+            stack.pop_back();
+        if (!stack.empty()) ev.parent[i] = stack.back();
+        auto depth = static_cast<std::uint16_t>(std::min<std::size_t>(stack.size(), 65535));
+        ev.depth[i] = depth;
+        maxDepth = std::max(maxDepth, depth);
+        stack.push_back(static_cast<std::int32_t>(i));
+    }
+    track.maxDepth = maxDepth;
+}
+
+void nameTracks(Rank& rank, const ParsedRank& parsed) {
+    for (auto& t : rank.tracks) {
+        if (t.isGpu()) {
+            t.name = "GPU " + std::to_string(t.device()) +
+                     (t.stream() < 0 ? std::string(" sync") : " stream " + std::to_string(t.stream()));
+            continue;
+        }
+        auto it = parsed.threadNames.find({false, t.pid, t.tid});
+        std::string thread = it != parsed.threadNames.end() && !it->second.empty()
+                                 ? it->second
+                                 : "thread " + std::to_string(t.tid);
+        t.name = thread;
+    }
+    // CPU threads first (by pid, tid), then GPU streams (by device, stream): the order users expect.
+    std::vector<std::uint32_t> order(rank.tracks.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const Track& x = rank.tracks[a];
+        const Track& y = rank.tracks[b];
+        if (x.kind != y.kind) return x.kind == TrackKind::CpuThread;
+        if (x.pid != y.pid) return x.pid < y.pid;
+        return x.tid < y.tid;
+    });
+    bool identity = true;
+    for (std::size_t i = 0; i < order.size(); ++i)
+        identity = identity && order[i] == i;
+    if (identity) return;
+    std::vector<Track> sorted;
+    std::vector<std::vector<RawEvent>> sortedRaw;
+    sorted.reserve(order.size());
+    sortedRaw.reserve(order.size());
+    for (auto idx : order) {
+        sorted.push_back(std::move(rank.tracks[idx]));
+        sortedRaw.push_back(std::move(parsed.rawByTrack[idx]));
+    }
+    rank.tracks = std::move(sorted);
+    parsed.rawByTrack = std::move(sortedRaw);
+}
+
+// Old traces may carry the correlation only on the ac2g flow; recover it from the flow end points.
+void recoverCorrelationsFromFlows(Rank& rank, const std::vector<FlowPoint>& flows) {
+    if (flows.empty()) return;
+    struct Key {
+        std::int64_t pid, tid;
+        TimeNs ts;
+        bool operator==(const Key&) const = default;
+    };
+    struct KeyHash {
+        std::size_t operator()(const Key& k) const {
+            return std::hash<std::int64_t>()(k.pid * 7919 + k.tid * 104729 + k.ts);
+        }
+    };
+    std::unordered_map<Key, std::int64_t, KeyHash> byPoint;
+    for (const auto& f : flows)
+        byPoint.emplace(Key{f.key.a, f.key.b, f.ts}, f.id);
+    for (auto& t : rank.tracks) {
+        auto& ev = t.events;
+        for (std::size_t i = 0; i < ev.size(); ++i) {
+            if (ev.correlation[i] >= 0) continue;
+            EventKind k = ev.kind[i];
+            if (!isRuntimeCall(k) && !isGpuOp(k)) continue;
+            auto it = byPoint.find({t.pid, t.tid, ev.start[i]});
+            if (it != byPoint.end()) ev.correlation[i] = it->second;
+        }
+    }
+}
+
+void linkLaunches(Rank& rank) {
+    std::unordered_map<std::int64_t, EventRef> launchByCorrelation;
+    for (std::uint32_t ti = 0; ti < rank.tracks.size(); ++ti) {
+        const auto& ev = rank.tracks[ti].events;
+        if (rank.tracks[ti].isGpu()) continue;
+        for (std::uint32_t i = 0; i < ev.size(); ++i)
+            if (isRuntimeCall(ev.kind[i]) && ev.correlation[i] >= 0)
+                launchByCorrelation.emplace(ev.correlation[i], EventRef{ti, i});
+    }
+    for (std::uint32_t ti = 0; ti < rank.tracks.size(); ++ti) {
+        auto& track = rank.tracks[ti];
+        if (!track.isGpu()) continue;
+        auto& ev = track.events;
+        for (std::uint32_t i = 0; i < ev.size(); ++i) {
+            EventKind k = ev.kind[i];
+            if (!isGpuOp(k) && k != EventKind::CudaSync) continue;
+            auto it = ev.correlation[i] >= 0 ? launchByCorrelation.find(ev.correlation[i])
+                                             : launchByCorrelation.end();
+            if (it == launchByCorrelation.end()) {
+                if (isGpuOp(k)) ++rank.gpuOpsWithoutLaunch;
+                continue;
+            }
+            ev.link[i] = it->second.packed();
+            auto& launch = rank.tracks[it->second.track].events;
+            if (launch.link[it->second.index] == kNoLink && isGpuOp(k))
+                launch.link[it->second.index] = EventRef{ti, i}.packed();
+        }
+    }
+}
+
+// Kineto puts collective metadata on the record_param_comms CPU op that encloses the launch in
+// older versions and on the kernel in newer ones; give every collective kernel what exists.
+void attachCollectiveMetadata(Rank& rank) {
+    for (auto& coll : rank.collectives) {
+        if (coll.hasMetadata || !coll.kernel.valid()) continue;
+        std::uint64_t link = rank.tracks[coll.kernel.track].events.link[coll.kernel.index];
+        if (link == kNoLink) continue;
+        EventRef launch = EventRef::unpack(link);
+        const auto& cpu = rank.tracks[launch.track].events;
+        for (std::int32_t p = cpu.parent[launch.index]; p >= 0; p = cpu.parent[static_cast<std::size_t>(p)]) {
+            std::uint32_t extra = cpu.extra[static_cast<std::size_t>(p)];
+            if (extra == kNoExtra || isRuntimeCall(cpu.kind[static_cast<std::size_t>(p)])) continue;
+            const CollectiveMeta& call = rank.commCalls[extra];
+            EventRef kernel = coll.kernel;
+            CollectiveType fromName = coll.type;
+            coll = call;
+            coll.kernel = kernel;
+            if (coll.type == CollectiveType::Unknown) coll.type = fromName;
+            break;
+        }
+    }
+}
+
+void addLoaderWarnings(Rank& rank) {
+    if (rank.gpuOpsWithoutLaunch > 0)
+        rank.warnings.push_back(std::to_string(rank.gpuOpsWithoutLaunch) +
+                                " GPU ops have no launch call with the same correlation id");
+    for (const auto& [cat, count] : rank.unknownCategories)
+        rank.warnings.push_back(std::to_string(count) + " events of unknown category \"" + cat +
+                                "\" kept as other");
+    std::int64_t overlapping = 0;
+    for (const auto& t : rank.tracks) {
+        if (!t.isGpu()) continue;
+        const auto& ev = t.events;
+        TimeNs busyUntil = 0;
+        bool any = false;
+        for (std::size_t i = 0; i < ev.size(); ++i) {
+            if (!isGpuOp(ev.kind[i])) continue;
+            if (any && ev.start[i] < busyUntil) ++overlapping;
+            busyUntil = any ? std::max(busyUntil, ev.end(i)) : ev.end(i);
+            any = true;
+        }
+    }
+    if (overlapping > 0)
+        rank.warnings.push_back(std::to_string(overlapping) +
+                                " GPU ops overlap the previous op on their stream");
+}
+
+} // namespace
+
+void finalizeRank(Rank& rank, ParsedRank parsed) {
+    nameTracks(rank, parsed);
+    for (std::uint32_t t = 0; t < rank.tracks.size(); ++t) {
+        fillColumns(rank, t, parsed.rawByTrack[t]);
+        computeNesting(rank.tracks[t]);
+    }
+    recoverCorrelationsFromFlows(rank, parsed.flows);
+    linkLaunches(rank);
+    attachCollectiveMetadata(rank);
+    addLoaderWarnings(rank);
+    if (rank.worldSize < 0 && !rank.processGroups.empty()) {
+        int maxRank = 0;
+        for (const auto& pg : rank.processGroups)
+            for (auto r : pg.ranks)
+                maxRank = std::max(maxRank, r);
+        rank.worldSize = maxRank + 1;
+    }
+}
+
+void finalizeTraceSet(TraceSet& set) {
+    auto& ranks = set.ranks;
+    std::stable_sort(ranks.begin(), ranks.end(),
+                     [](const Rank& a, const Rank& b) { return a.rank < b.rank; });
+    std::set<int> used;
+    int nextFree = ranks.empty() ? 0 : ranks.back().rank + 1;
+    for (auto& r : ranks) {
+        if (used.insert(r.rank).second) continue;
+        set.warnings.push_back("duplicate rank " + std::to_string(r.rank) + ": " + r.sourcePath +
+                               " is shown as rank " + std::to_string(nextFree));
+        r.rank = nextFree++;
+        used.insert(r.rank);
+    }
+    std::stable_sort(ranks.begin(), ranks.end(),
+                     [](const Rank& a, const Rank& b) { return a.rank < b.rank; });
+
+    int worldSize = 0;
+    for (const auto& r : ranks)
+        worldSize = std::max(worldSize, r.worldSize);
+    if (worldSize > 0 && static_cast<int>(ranks.size()) < worldSize) {
+        std::vector<int> missing;
+        for (int i = 0; i < worldSize; ++i)
+            if (!used.count(i)) missing.push_back(i);
+        std::string list;
+        for (std::size_t i = 0; i < missing.size() && i < 8; ++i)
+            list += (i ? ", " : "") + std::to_string(missing[i]);
+        if (missing.size() > 8) list += ", ...";
+        set.warnings.push_back(std::to_string(ranks.size()) + " of " + std::to_string(worldSize) +
+                               " ranks loaded; missing ranks: " + list);
+    }
+
+    std::set<std::int64_t> bases;
+    for (const auto& r : ranks)
+        if (r.clockBaseNs != 0) bases.insert(r.clockBaseNs);
+    if (bases.size() > 1) set.warnings.push_back("ranks have different clock bases (baseTimeNanoseconds)");
+    // Ranks whose time spans do not overlap at all were almost certainly recorded with different clocks.
+    for (std::size_t i = 1; i < ranks.size(); ++i) {
+        if (ranks[i].eventCount() == 0 || ranks[0].eventCount() == 0) continue;
+        if (ranks[i].firstStart() > ranks[0].lastEnd() || ranks[i].lastEnd() < ranks[0].firstStart()) {
+            set.warnings.push_back("rank " + std::to_string(ranks[i].rank) +
+                                   "'s time span does not overlap rank " + std::to_string(ranks[0].rank) +
+                                   "'s: clocks differ");
+        }
+    }
+}
+
+} // namespace sl

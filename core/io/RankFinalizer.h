@@ -1,0 +1,60 @@
+#pragma once
+#include "trace/TraceSet.h"
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace sl {
+namespace detail {
+
+// One event as parsed, before it is sorted into its track's columns.
+struct RawEvent {
+    TimeNs start;
+    TimeNs duration;
+    StringId name;
+    EventKind kind;
+    std::int64_t correlation;
+    std::uint64_t argsOffset;
+    std::uint32_t argsLength;
+    std::uint32_t extra; // index into Rank::collectives / syncs / commCalls, by kind
+};
+
+struct TrackKey {
+    bool gpu;
+    std::int64_t a, b; // (pid, tid) or (device, stream)
+    bool operator==(const TrackKey&) const = default;
+};
+struct TrackKeyHash {
+    std::size_t operator()(const TrackKey& k) const {
+        return std::hash<std::int64_t>()(k.a * 1000003 + k.b) ^ (k.gpu ? 0x9e3779b9 : 0);
+    }
+};
+
+// A CPU->GPU flow end point, used to recover correlation ids that an event's args lack.
+struct FlowPoint {
+    TrackKey key;
+    TimeNs ts;
+    std::int64_t id;
+    bool start;
+};
+
+// What the parser collected besides the rank itself.
+struct ParsedRank {
+    std::vector<std::vector<RawEvent>>& rawByTrack; // parallel to Rank::tracks
+    std::vector<FlowPoint>& flows;
+    const std::unordered_map<std::int64_t, std::string>& processNames;
+    const std::unordered_map<TrackKey, std::string, TrackKeyHash>& threadNames;
+};
+
+} // namespace detail
+
+// Sorts each track by start, fills the columns, computes nesting, names tracks, links GPU ops to
+// their launch calls by correlation and attaches collective metadata from enclosing CPU ops.
+void finalizeRank(Rank& rank, detail::ParsedRank parsed);
+
+// Orders ranks and warns about duplicate and missing ranks and different clock bases.
+void finalizeTraceSet(TraceSet& set);
+
+} // namespace sl

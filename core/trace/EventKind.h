@@ -1,0 +1,43 @@
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+namespace sl {
+
+enum class EventKind : std::uint8_t {
+    CpuOp,
+    UserAnnotation,
+    PythonFunction,
+    Runtime, // cuda_runtime, hip runtime
+    Driver,  // cuda_driver
+    Kernel,
+    GpuMemcpy,
+    GpuMemset,
+    GpuUserAnnotation,
+    CudaSync,
+    Instant,
+    Other,
+    Count
+};
+
+constexpr int kEventKindCount = static_cast<int>(EventKind::Count);
+
+// Stable lower-case names used in JSON output ("cpu_op", "kernel", ...).
+std::string_view eventKindName(EventKind kind);
+
+// Maps a Kineto category ("cat") to a kind. Accepts the spellings of several PyTorch versions
+// (e.g. "Kernel", "Runtime", "Memcpy") and ROCm. Unknown categories map to Other and set *known=false.
+EventKind eventKindFromCategory(std::string_view category, bool* known = nullptr);
+
+// GPU operations that occupy a stream (kernels, copies, sets); annotations are not ops.
+constexpr bool isGpuOp(EventKind k) {
+    return k == EventKind::Kernel || k == EventKind::GpuMemcpy || k == EventKind::GpuMemset;
+}
+constexpr bool isGpuKind(EventKind k) {
+    return isGpuOp(k) || k == EventKind::GpuUserAnnotation || k == EventKind::CudaSync;
+}
+constexpr bool isRuntimeCall(EventKind k) {
+    return k == EventKind::Runtime || k == EventKind::Driver;
+}
+
+} // namespace sl

@@ -1,0 +1,68 @@
+#include "trace/TraceSet.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace sl {
+
+std::string_view Rank::args(EventRef r) const {
+    const auto& ev = tracks[r.track].events;
+    return std::string_view(argsArena).substr(ev.argsOffset[r.index], ev.argsLength[r.index]);
+}
+
+std::int64_t Rank::eventCount() const {
+    std::int64_t n = 0;
+    for (const auto& t : tracks)
+        n += static_cast<std::int64_t>(t.events.size());
+    return n;
+}
+
+TimeNs Rank::firstStart() const {
+    TimeNs first = std::numeric_limits<TimeNs>::max();
+    for (const auto& t : tracks)
+        if (t.events.size()) first = std::min(first, t.firstStart());
+    return first == std::numeric_limits<TimeNs>::max() ? 0 : first;
+}
+
+TimeNs Rank::lastEnd() const {
+    TimeNs last = std::numeric_limits<TimeNs>::min();
+    for (const auto& t : tracks)
+        if (t.events.size()) last = std::max(last, t.lastEnd());
+    return last == std::numeric_limits<TimeNs>::min() ? 0 : last;
+}
+
+std::int64_t Rank::primaryDevice() const {
+    for (const auto& t : tracks)
+        if (t.isGpu()) return t.device();
+    return 0;
+}
+
+std::string Rank::deviceName() const {
+    auto dev = primaryDevice();
+    for (const auto& d : devices)
+        if (d.id == dev) return d.name;
+    return devices.empty() ? std::string() : devices.front().name;
+}
+
+std::size_t Rank::memoryBytes() const {
+    std::size_t bytes = strings.memoryBytes() + argsArena.capacity();
+    for (const auto& t : tracks)
+        bytes += t.events.memoryBytes() + sizeof(Track);
+    bytes += collectives.capacity() * sizeof(CollectiveMeta) + syncs.capacity() * sizeof(SyncMeta);
+    return bytes;
+}
+
+std::int64_t TraceSet::eventCount() const {
+    std::int64_t n = 0;
+    for (const auto& r : ranks)
+        n += r.eventCount();
+    return n;
+}
+
+const Rank* TraceSet::findRank(int rank) const {
+    for (const auto& r : ranks)
+        if (r.rank == rank) return &r;
+    return nullptr;
+}
+
+} // namespace sl

@@ -1,0 +1,79 @@
+#pragma once
+#include "trace/Collective.h"
+#include "trace/EventKind.h"
+#include "trace/StringTable.h"
+#include "trace/Track.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sl {
+
+struct DeviceProperties {
+    std::int64_t id = -1;
+    std::string name;
+    std::int64_t totalGlobalMem = 0;
+    int computeMajor = 0;
+    int computeMinor = 0;
+    int numSms = 0;
+};
+
+struct ProcessGroup {
+    std::string name;
+    std::string description;
+    std::vector<std::int32_t> ranks;
+};
+
+// Everything loaded from one per-rank trace file.
+struct Rank {
+    int rank = 0;
+    bool rankFromFile = false; // true when distributedInfo.rank was present
+    std::string sourcePath;
+    std::int64_t fileBytes = 0; // uncompressed JSON size
+    int worldSize = -1;
+    std::string backend;
+    std::vector<DeviceProperties> devices;
+    std::vector<ProcessGroup> processGroups;
+    std::int64_t clockBaseNs = 0; // baseTimeNanoseconds when present
+
+    StringTable strings;
+    std::vector<Track> tracks;
+    std::string argsArena; // raw JSON of every event's "args", see EventColumns::argsOffset
+    // EventColumns::extra points into one of these, by the event's kind: kernels -> collectives,
+    // cuda_sync -> syncs, CPU ops carrying collective metadata (record_param_comms) -> commCalls.
+    std::vector<CollectiveMeta> collectives;
+    std::vector<SyncMeta> syncs;
+    std::vector<CollectiveMeta> commCalls;
+
+    // Loader statistics.
+    std::array<std::int64_t, kEventKindCount> eventsByKind{};
+    std::map<std::string, std::int64_t> flowsByCategory;
+    std::map<std::string, std::int64_t> unknownCategories;
+    std::int64_t gpuOpsWithoutLaunch = 0;
+    std::int64_t skippedEvents = 0; // events with no place in the model (profiler spans, counters)
+    std::vector<std::string> warnings;
+
+    std::string_view name(EventRef r) const { return strings.str(tracks[r.track].events.name[r.index]); }
+    std::string_view args(EventRef r) const;
+    std::int64_t eventCount() const;
+    TimeNs firstStart() const;
+    TimeNs lastEnd() const;
+    // The device of the first GPU stream, else 0; used to pick the rank's device name.
+    std::int64_t primaryDevice() const;
+    std::string deviceName() const;
+    std::size_t memoryBytes() const;
+};
+
+struct TraceSet {
+    std::vector<Rank> ranks; // sorted by rank id
+    std::vector<std::string> warnings;
+
+    std::int64_t eventCount() const;
+    const Rank* findRank(int rank) const;
+};
+
+} // namespace sl

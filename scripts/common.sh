@@ -1,0 +1,31 @@
+# Shared by run.sh and test.sh: install missing Debian packages, then configure and build.
+# shellcheck shell=bash
+
+SIGHTLINE_PACKAGES=(
+  cmake ninja-build g++ pkg-config
+  libsimdjson-dev nlohmann-json3-dev zlib1g-dev libbenchmark-dev
+  qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libgl-dev qt6-qpa-plugins
+  xvfb xauth
+)
+
+sightline_ensure_packages() {
+  local missing=()
+  for p in "${SIGHTLINE_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "Installing Debian packages: ${missing[*]}" >&2
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# sightline_build PRESET: configure once, then an incremental build (fast when nothing changed).
+sightline_build() {
+  local preset="$1"
+  if [ ! -f "build/$preset/build.ninja" ]; then
+    cmake --preset "$preset" >/dev/null
+  fi
+  cmake --build --preset "$preset"
+}

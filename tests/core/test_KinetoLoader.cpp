@@ -1,0 +1,349 @@
+// Kineto loader on the real traces in ../shared/traces and on small hand-made files.
+#include "TestSupport.h"
+
+#include "io/KinetoLoader.h"
+#include "io/LoadError.h"
+#include "io/NumberParse.h"
+
+#include <nlohmann/json.hpp>
+
+using namespace sl;
+
+namespace {
+
+std::int64_t countName(const Rank& r, std::string_view prefix, EventKind kind) {
+    std::int64_t n = 0;
+    for (const auto& t : r.tracks)
+        for (std::size_t i = 0; i < t.events.size(); ++i)
+            if (t.events.kind[i] == kind &&
+                r.strings.str(t.events.name[i]).substr(0, prefix.size()) == prefix)
+                ++n;
+    return n;
+}
+
+const Track* gpuTrack(const Rank& r, std::int64_t stream) {
+    for (const auto& t : r.tracks)
+        if (t.isGpu() && t.stream() == stream) return &t;
+    return nullptr;
+}
+
+QByteArray minimalTrace(const QByteArray& events) {
+    return "{\"schemaVersion\":1,\"traceEvents\":[" + events + "]}";
+}
+
+} // namespace
+
+class TestKinetoLoader : public QObject {
+    Q_OBJECT
+
+private slots:
+    void microsecondsParse_data() {
+        QTest::addColumn<QString>("token");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<qint64>("ns");
+        QTest::newRow("integer") << "1712867402348628" << true << qint64(1712867402348628000);
+        QTest::newRow("ns decimals") << "4458676522690.655" << true << qint64(4458676522690655);
+        QTest::newRow("one decimal") << "2.5" << true << qint64(2500);
+        QTest::newRow("rounds 4th decimal") << "0.0105" << true << qint64(11);
+        QTest::newRow("negative") << "-3" << true << qint64(-3000);
+        QTest::newRow("exponent") << "1.5e3" << true << qint64(1500000);
+        QTest::newRow("overflow") << "99999999999999999999" << false << qint64(0);
+        QTest::newRow("garbage") << "12a" << false << qint64(0);
+        QTest::newRow("empty") << "" << false << qint64(0);
+    }
+    void microsecondsParse() {
+        QFETCH(QString, token);
+        QFETCH(bool, ok);
+        QFETCH(qint64, ns);
+        std::int64_t out = 0;
+        QCOMPARE(parseMicrosecondsToNs(token.toStdString(), out), ok);
+        if (ok) QCOMPARE(out, ns);
+    }
+
+    void rankFromFileName_data() {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("rank");
+        QTest::newRow("rank-") << "/x/sampled_rank-1.json.gz" << 1;
+        QTest::newRow("rankNofM") << "a100-nccl-metadata-rank0of2.json.gz" << 0;
+        QTest::newRow("worker") << "worker7_step_12.1694128201553.pt.trace.json" << 7;
+        QTest::newRow("rank_") << "trace_rank_12.json" << 12;
+        QTest::newRow("none") << "trace.json" << -1;
+        QTest::newRow("not a word match") << "frank3.json" << -1;
+    }
+    void rankFromFileName() {
+        QFETCH(QString, path);
+        QFETCH(int, rank);
+        QCOMPARE(sl::rankFromFileName(path.toStdString()), rank);
+    }
+
+    void dlrmEightRanks() {
+        SL_REQUIRE_TRACES();
+        TraceSet set = loadTraceSet({sltest::tracePath("dlrm-8rank-v100/kineto")});
+        QCOMPARE(set.ranks.size(), std::size_t(8));
+        // Kernel counts per rank, counted independently with Python's json module.
+        const std::int64_t kernels[8] = {245, 310, 246, 315, 251, 245, 246, 246};
+        for (int i = 0; i < 8; ++i) {
+            const Rank& r = set.ranks[static_cast<std::size_t>(i)];
+            QCOMPARE(r.rank, i);
+            QVERIFY(r.rankFromFile);
+            QCOMPARE(r.worldSize, 8);
+            QCOMPARE(r.deviceName(), std::string("Tesla V100-SXM2-32GB"));
+            QCOMPARE(r.eventsByKind[int(EventKind::Kernel)], kernels[i]);
+            QCOMPARE(r.eventsByKind[int(EventKind::GpuMemcpy)], 16);
+            QCOMPARE(r.eventsByKind[int(EventKind::CpuOp)], 1633);
+            QCOMPARE(r.collectives.size(), std::size_t(8));
+            int allReduce = 0, sendRecv = 0;
+            for (const auto& c : r.collectives) {
+                allReduce += c.type == CollectiveType::AllReduce;
+                sendRecv += c.type == CollectiveType::SendRecv;
+                QVERIFY(c.kernel.valid());
+                QCOMPARE(r.tracks[c.kernel.track].stream(), 84);
+                QVERIFY(!c.hasMetadata); // 2023 format: no collective metadata
+            }
+            QCOMPARE(allReduce, 3);
+            QCOMPARE(sendRecv, 5);
+            QCOMPARE(countName(r, "cudaStreamWaitEvent", EventKind::Runtime), 44);
+            QCOMPARE(countName(r, "ProfilerStep#", EventKind::UserAnnotation), 1);
+            QCOMPARE(r.gpuOpsWithoutLaunch, (i == 1 || i == 3) ? 64 : 0);
+            const Track* compute = gpuTrack(r, 7);
+            QVERIFY(compute);
+            // Sorted by start.
+            for (std::size_t k = 1; k < compute->events.size(); ++k)
+                QVERIFY(compute->events.start[k - 1] <= compute->events.start[k]);
+        }
+        QVERIFY(set.warnings.empty());
+    }
+
+    void launchLinksAreMutual() {
+        SL_REQUIRE_TRACES();
+        Rank r = loadKinetoFile(
+            sltest::tracePath("dlrm-8rank-v100/kineto/worker0_step_12.1694128201545.pt.trace.json"));
+        std::int64_t linked = 0;
+        for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
+            const auto& ev = r.tracks[t].events;
+            if (!r.tracks[t].isGpu()) continue;
+            for (std::uint32_t i = 0; i < ev.size(); ++i) {
+                if (!isGpuOp(ev.kind[i])) continue;
+                QVERIFY(ev.link[i] != kNoLink);
+                EventRef launch = EventRef::unpack(ev.link[i]);
+                const auto& cpu = r.tracks[launch.track].events;
+                QCOMPARE(cpu.correlation[launch.index], ev.correlation[i]);
+                QVERIFY(isRuntimeCall(cpu.kind[launch.index]));
+                QVERIFY(cpu.start[launch.index] <= ev.start[i]);
+                ++linked;
+            }
+        }
+        QCOMPARE(linked, 245 + 16);
+    }
+
+    void modernCollectiveMetadata() {
+        SL_REQUIRE_TRACES();
+        Rank r = loadKinetoFile(sltest::tracePath("single-rank/a100-nccl-metadata-rank0of2.json.gz"));
+        QCOMPARE(r.rank, 0);
+        QCOMPARE(r.worldSize, 2);
+        QCOMPARE(r.processGroups.size(), std::size_t(1));
+        QCOMPARE(r.processGroups[0].ranks, (std::vector<std::int32_t>{0, 1}));
+        QVERIFY(!r.collectives.empty());
+        bool sawAllReduce = false;
+        for (const auto& c : r.collectives) {
+            QVERIFY(c.hasMetadata);
+            QCOMPARE(c.groupSize, 2);
+            QCOMPARE(c.processGroupRanks, (std::vector<std::int32_t>{0, 1}));
+            if (c.type == CollectiveType::AllReduce && c.inNelems == 6637568) {
+                sawAllReduce = true;
+                QCOMPARE(c.bytes(r.strings), std::int64_t(6637568) * 4);
+            }
+        }
+        QVERIFY(sawAllReduce);
+        // Float timestamps keep their nanoseconds: this cpu_op starts at 4458676522690.655 us.
+        bool found = false;
+        for (const auto& t : r.tracks)
+            for (std::size_t i = 0; i < t.events.size(); ++i)
+                found = found || t.events.start[i] == 4458676522690655;
+        QVERIFY(found);
+        QCOMPARE(r.gpuOpsWithoutLaunch, 0);
+        QVERIFY(r.flowsByCategory.at("fwdbwd") > 0);
+    }
+
+    void cudaSyncIdentity() {
+        SL_REQUIRE_TRACES();
+        Rank r = loadKinetoFile(sltest::tracePath("single-rank/a100-cuda-sync-multistream.json.gz"));
+        QCOMPARE(r.syncs.size(), std::size_t(5));
+        int streamWaits = 0;
+        for (const auto& s : r.syncs) {
+            QVERIFY(s.event.valid());
+            if (r.strings.str(s.syncKind) == "Stream Wait Event") {
+                ++streamWaits;
+                QCOMPARE(s.waitOnStream, 20);
+                QCOMPARE(s.waitOnEventRecordCorrelation, 1385);
+                QCOMPARE(s.stream, 24);
+            }
+        }
+        QCOMPARE(streamWaits, 1);
+    }
+
+    void argsAreKeptAsJson() {
+        SL_REQUIRE_TRACES();
+        Rank r = loadKinetoFile(sltest::tracePath("single-rank/h100-cuda-sync-after-fix.json"));
+        int checked = 0;
+        for (std::uint32_t t = 0; t < r.tracks.size(); ++t)
+            for (std::uint32_t i = 0; i < r.tracks[t].events.size(); ++i) {
+                auto text = r.args({t, i});
+                if (text.empty()) continue;
+                auto j = nlohmann::json::parse(text); // throws if the captured text is not one object
+                QVERIFY(j.is_object());
+                ++checked;
+            }
+        QVERIFY(checked >= 7);
+    }
+
+    void everySharedTraceLoads_data() {
+        QTest::addColumn<QString>("path");
+        for (const char* p :
+             {"single-rank/a100-cuda-sync-multistream.json.gz",
+              "single-rank/a100-nccl-metadata-rank0of2.json.gz", "single-rank/a100-simple-add.json.gz",
+              "single-rank/h100-cuda-sync-after-fix.json", "single-rank/h100-cuda-sync-before-fix.json",
+              "single-rank/rtx2080ti-linear.json.gz", "sampled-2of128",
+              "et-pairs/a100-simple-add-small.kineto.json.gz"})
+            QTest::newRow(p) << QString(p);
+    }
+    void everySharedTraceLoads() {
+        SL_REQUIRE_TRACES();
+        QFETCH(QString, path);
+        TraceSet set = loadTraceSet({sltest::tracePath(path.toUtf8().constData())});
+        QVERIFY(!set.ranks.empty());
+        for (const auto& r : set.ranks) {
+            QVERIFY(r.eventCount() > 0);
+            QVERIFY(r.lastEnd() > r.firstStart());
+            QCOMPARE(r.gpuOpsWithoutLaunch, 0);
+        }
+    }
+
+    void sampledSetWarnsAboutMissingRanks() {
+        SL_REQUIRE_TRACES();
+        TraceSet set = loadTraceSet({sltest::tracePath("sampled-2of128")});
+        QCOMPARE(set.ranks.size(), std::size_t(2));
+        QCOMPARE(set.ranks[1].rank, 1);
+        QCOMPARE(set.ranks[0].worldSize, 128);
+        bool warned = false;
+        for (const auto& w : set.warnings)
+            warned = warned || w.find("2 of 128 ranks loaded") != std::string::npos;
+        QVERIFY(warned);
+    }
+
+    void progressReportsAndCancels() {
+        SL_REQUIRE_TRACES();
+        std::int64_t last = -1, total = 0;
+        int calls = 0;
+        LoadOptions options;
+        options.progress = [&](std::int64_t done, std::int64_t t) {
+            last = done;
+            total = t;
+            ++calls;
+            return true;
+        };
+        loadTraceSet({sltest::tracePath("single-rank/rtx2080ti-linear.json.gz")}, options);
+        QVERIFY(calls > 2);
+        QCOMPARE(last, total);
+        options.progress = [](std::int64_t, std::int64_t) { return false; };
+        QVERIFY_THROWS_EXCEPTION(
+            LoadCancelled,
+            loadTraceSet({sltest::tracePath("single-rank/rtx2080ti-linear.json.gz")}, options));
+    }
+
+    void handMadeVariants() {
+        QTemporaryDir dir;
+        // Old category spellings, string pids, legacy async flow carrying the correlation,
+        // a ROCm launch, B/E pairs and an unknown category.
+        auto path = sltest::writeFile(
+            dir, "rank-3.json",
+            minimalTrace(
+                R"({"ph":"X","cat":"Runtime","name":"hipLaunchKernel","pid":"10","tid":1,"ts":100,"dur":5,"args":{}},)"
+                R"({"ph":"s","cat":"async","id":77,"pid":10,"tid":1,"ts":100,"name":"launch"},)"
+                R"({"ph":"X","cat":"Kernel","name":"k","pid":0,"tid":3,"ts":110,"dur":10,"args":{"stream":3,"device":0}},)"
+                R"({"ph":"f","cat":"async","id":77,"pid":0,"tid":3,"ts":110,"name":"launch","bp":"e"},)"
+                R"({"ph":"B","cat":"cpu_op","name":"outer","pid":10,"tid":1,"ts":90},)"
+                R"({"ph":"E","pid":10,"tid":1,"ts":120},)"
+                R"({"ph":"X","cat":"mystery","name":"m","pid":10,"tid":1,"ts":95,"dur":1})"));
+        Rank r = loadKinetoFile(path, 5);
+        QCOMPARE(r.rank, 3); // from the file name
+        QCOMPARE(r.gpuOpsWithoutLaunch, 0);
+        QCOMPARE(r.eventsByKind[int(EventKind::Runtime)], 1);
+        QCOMPARE(r.eventsByKind[int(EventKind::CpuOp)], 1);
+        QCOMPARE(r.unknownCategories.at("mystery"), 1);
+        const Track* cpu = &r.tracks[0];
+        QVERIFY(!cpu->isGpu());
+        QCOMPARE(cpu->events.size(), std::size_t(3));
+        QCOMPARE(cpu->events.depth[1], 1); // nested inside "outer"
+        QVERIFY(!r.warnings.empty());
+    }
+
+    void badInput_data() {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("empty") << QByteArray() << "empty file";
+        QTest::newRow("truncated")
+            << minimalTrace(R"({"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":1,"dur":2})").left(60)
+            << "truncated";
+        QTest::newRow("not json") << QByteArray("hello world") << "JSON";
+        QTest::newRow("no traceEvents") << QByteArray(R"({"schemaVersion":1})") << "no \"traceEvents\"";
+        QTest::newRow("scalar root") << QByteArray("42") << "top level";
+        QTest::newRow("ts string")
+            << minimalTrace(R"({"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":"1","dur":2})")
+            << "\"ts\" that is not a number";
+        QTest::newRow("missing dur") << minimalTrace(
+                                            R"({"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":1})")
+                                     << "no \"dur\"";
+        QTest::newRow("negative dur")
+            << minimalTrace(R"({"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":1,"dur":-2})")
+            << "negative";
+        QTest::newRow("event not object") << minimalTrace("[1,2]") << "not an object";
+        QTest::newRow("correlation string")
+            << minimalTrace(
+                   R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1,"dur":2,"args":{"correlation":"x"}})")
+            << "\"correlation\" is not a number";
+        QTest::newRow("huge ts")
+            << minimalTrace(R"({"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":1e300,"dur":2})")
+            << "out-of-range";
+        QTest::newRow("trailing garbage") << minimalTrace("") + "xyz"
+                                          << "JSON";
+        QTest::newRow("gzip corrupt") << QByteArray("\x1f\x8b\x08\x00garbagegarbage", 18) << "gzip";
+    }
+    void badInput() {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        auto path = sltest::writeFile(dir, "bad.json", content);
+        try {
+            loadTraceSet({path});
+            QFAIL("expected a LoadError");
+        } catch (const LoadError& e) {
+            QString msg = QString::fromStdString(e.what());
+            QVERIFY2(msg.startsWith(QString::fromStdString(path) + ": "), qPrintable(msg));
+            QVERIFY2(msg.contains(expected), qPrintable(msg));
+            QVERIFY2(!msg.contains('\n'), qPrintable(msg));
+        }
+    }
+
+    void folderWithoutTraces() {
+        QTemporaryDir dir;
+        sltest::writeFile(dir, "notes.txt", "hello");
+        QVERIFY_THROWS_EXCEPTION(LoadError, loadTraceSet({dir.path().toStdString()}));
+    }
+
+    void duplicateRanksWarn() {
+        QTemporaryDir dir;
+        QByteArray body =
+            R"({"distributedInfo":{"rank":0,"world_size":2},"traceEvents":[{"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":1,"dur":2}]})";
+        auto a = sltest::writeFile(dir, "a.json", body);
+        auto b = sltest::writeFile(dir, "b.json", body);
+        TraceSet set = loadTraceSet({a, b});
+        QCOMPARE(set.ranks.size(), std::size_t(2));
+        QCOMPARE(set.ranks[1].rank, 1);
+        QVERIFY(!set.warnings.empty());
+        QVERIFY(QString::fromStdString(set.warnings[0]).contains("duplicate rank 0"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKinetoLoader)
+#include "test_KinetoLoader.moc"
