@@ -1,0 +1,182 @@
+#pragma once
+// The execution graph of a trace set (DESIGN.md, "Execution graph"): nodes are the events that
+// take part in execution (runtime/driver calls on CPU threads, GPU ops on streams), edges are
+// typed dependencies with a delay. The graph refers into a TraceSet, which must outlive it.
+#include "trace/Collective.h"
+#include "trace/TraceSet.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sl {
+
+using NodeId = std::uint32_t;
+using EdgeId = std::uint32_t;
+constexpr NodeId kNoNode = 0xffffffffu;
+constexpr NodeId kOutsideWindow = 0xfffffffeu; // ExecutionGraph::nodeOf: event outside the step window
+constexpr EdgeId kNoEdge = 0xffffffffu;
+
+enum class EdgeKind : std::uint8_t {
+    ThreadOrder, // consecutive runtime/driver calls on one CPU thread; delay = CPU work in between
+    Launch,      // runtime call -> GPU op with the same correlation; delay = launch latency
+    StreamOrder, // consecutive GPU ops on one (device, stream)
+    CrossStream, // op before cudaEventRecord on stream A -> next op on stream B after the wait
+    Sync,        // GPU op -> host call that waits for it (cudaDeviceSynchronize, blocking memcpy...)
+    Collective,  // peer participant -> participant of the same collective (across ranks)
+    Count
+};
+constexpr int kEdgeKindCount = static_cast<int>(EdgeKind::Count);
+
+// Stable lower-case names: "thread_order", "launch", "stream_order", "cross_stream", "sync",
+// "collective".
+std::string_view edgeKindName(EdgeKind kind);
+
+enum class NodeKind : std::uint8_t {
+    CpuCall,    // runtime/driver call on a CPU thread
+    SyncCall,   // a CPU call that waits for GPU work (has incoming Sync edges)
+    GpuOp,      // kernel, memcpy, memset
+    Collective, // NCCL/RCCL kernel that is part of a matched CollectiveGroup
+};
+std::string_view nodeKindName(NodeKind kind);
+
+struct GraphNode {
+    std::uint32_t rank = 0;      // index into TraceSet::ranks (not the rank id)
+    EventRef event;              // the event in that rank
+    std::uint32_t processor = 0; // index into ExecutionGraph::processors
+    NodeKind kind = NodeKind::CpuCall;
+    // The node's own time, from the trace:
+    //   CpuCall: measured duration;  SyncCall: the intrinsic part (the wait is simulated);
+    //   GpuOp: measured duration;    Collective: transfer time (measured end - latest arrival).
+    TimeNs duration = 0;
+    // Earliest start relative to the rank's origin (RankWindow::origin): set for the first node of
+    // a processor (when the thread or stream starts working), 0 otherwise.
+    TimeNs release = 0;
+    std::uint32_t collective = 0xffffffffu; // index into ExecutionGraph::collectives, or none
+};
+
+// Edge semantics in the simulator: an edge is triggered by the end of `from` (or by its start for
+// Launch and Collective edges) and gates the start of `to` (or its end for Sync and Collective
+// edges):  gated time of `to` >= trigger time of `from` + delay.
+struct GraphEdge {
+    NodeId from = kNoNode;
+    NodeId to = kNoNode;
+    EdgeKind kind = EdgeKind::ThreadOrder;
+    bool inferred = false; // cross-stream edge inferred from timing (no cuda_sync identity)
+    TimeNs delay = 0;      // >= 0
+
+    bool triggeredByStart() const { return kind == EdgeKind::Launch || kind == EdgeKind::Collective; }
+    bool gatesEnd() const { return kind == EdgeKind::Sync || kind == EdgeKind::Collective; }
+};
+
+// A CPU thread or GPU stream: runs one node at a time, in the order of `nodes`.
+struct Processor {
+    std::uint32_t rank = 0;  // index into TraceSet::ranks
+    std::uint32_t track = 0; // index into Rank::tracks
+    bool gpu = false;
+    std::vector<NodeId> nodes; // in execution (measured start) order
+};
+
+// One collective matched across ranks: the k-th collective of a process group on each rank.
+struct CollectiveGroup {
+    CollectiveType type = CollectiveType::Unknown;
+    std::string processGroup; // process group name, or "stream-order:<i>" without metadata
+    std::int64_t bytes = -1;  // per participant, when known
+    int expectedParticipants = 0;
+    bool complete = false;       // all participants present: the wait is simulated
+    std::vector<NodeId> members; // one node per participating rank
+};
+
+// Per rank: the time window of the graph and the origin that simulated times are relative to.
+struct RankWindow {
+    int rankId = 0;         // Rank::rank
+    TimeNs origin = 0;      // simulated time 0 of this rank, in the rank's trace clock
+    TimeNs windowStart = 0; // the chosen window (whole trace or ProfilerStep#N), measured
+    TimeNs windowEnd = 0;
+    TimeNs measuredStart = 0; // first start / last end of any event in the window (measured)
+    TimeNs measuredEnd = 0;
+    TimeNs typicalLaunchLatency = 0; // median observed launch -> start latency on an idle stream
+    bool hasStep = false;
+};
+
+struct GraphOptions {
+    int step = -1;                // restrict to ProfilerStep#step; -1 = whole trace
+    bool inferCrossStream = true; // infer cross-stream edges from timing where ids are missing
+    bool matchCollectives = true; // match collectives across ranks (else keep measured durations)
+    // Timing tolerance (ns) when explaining a GPU op's start by a dependency.
+    TimeNs tolerance = 2000;
+};
+
+struct GraphStats {
+    std::int64_t edgesByKind[kEdgeKindCount] = {};
+    std::int64_t inferredCrossStream = 0;
+    std::int64_t collectivesMatched = 0;
+    std::int64_t collectivesUnmatched = 0;
+    std::int64_t repairedLaunches = 0; // GPU op before its launch
+    std::int64_t repairedOverlaps = 0; // overlapping ops on one stream / calls on one thread
+    std::int64_t gpuOpsWithoutLaunch = 0;
+};
+
+// Thrown for an invalid graph (cycle, negative delay) or a window that does not exist.
+class GraphError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+class ExecutionGraph {
+public:
+    const TraceSet* trace = nullptr;
+    std::vector<GraphNode> nodes;
+    std::vector<GraphEdge> edges;
+    std::vector<Processor> processors;
+    std::vector<CollectiveGroup> collectives;
+    std::vector<RankWindow> ranks; // parallel to TraceSet::ranks
+    GraphStats stats;
+    std::vector<std::string> warnings;
+
+    // Adjacency (CSR): edge ids into and out of each node.
+    std::vector<std::uint32_t> inOffsets, inEdgeIds, outOffsets, outEdgeIds;
+
+    // For every event of every track: its node, kNoNode (in the window but not a node, e.g. a
+    // cpu_op), or kOutsideWindow. nodeIndex[rank][track][event].
+    std::vector<std::vector<std::vector<NodeId>>> nodeIndex;
+
+    std::size_t nodeCount() const { return nodes.size(); }
+    NodeId nodeOf(std::uint32_t rank, EventRef e) const { return nodeIndex[rank][e.track][e.index]; }
+    bool inWindow(std::uint32_t rank, EventRef e) const { return nodeOf(rank, e) != kOutsideWindow; }
+
+    struct EdgeRange {
+        const std::uint32_t* b;
+        const std::uint32_t* e;
+        const std::uint32_t* begin() const { return b; }
+        const std::uint32_t* end() const { return e; }
+        std::size_t size() const { return static_cast<std::size_t>(e - b); }
+    };
+    EdgeRange inEdges(NodeId n) const {
+        return {inEdgeIds.data() + inOffsets[n], inEdgeIds.data() + inOffsets[n + 1]};
+    }
+    EdgeRange outEdges(NodeId n) const {
+        return {outEdgeIds.data() + outOffsets[n], outEdgeIds.data() + outOffsets[n + 1]};
+    }
+
+    // Measured times of a node's event.
+    TimeNs measuredStart(NodeId n) const;
+    TimeNs measuredEnd(NodeId n) const;
+    const Rank& rankOf(NodeId n) const { return trace->ranks[nodes[n].rank]; }
+    std::string_view nodeName(NodeId n) const { return rankOf(n).name(nodes[n].event); }
+
+    // (Re)builds the CSR adjacency from `edges`.
+    void buildAdjacency();
+    // Throws GraphError when an edge has a negative delay or dangling node, or the graph has a
+    // cycle (start/end vertex graph as the simulator sees it).
+    void validate() const;
+};
+
+// Builds the execution graph of a trace set. Repairs inconsistent traces (GPU op before launch,
+// overlapping ops, unmatched collectives) with warnings. Throws GraphError when the requested
+// step does not exist or the graph cannot be made valid.
+ExecutionGraph buildExecutionGraph(const TraceSet& set, const GraphOptions& options = {});
+
+} // namespace sl

@@ -1,0 +1,66 @@
+#pragma once
+// What-if knobs of the simulator (DESIGN.md, "Simulator"). Default values mean replay.
+// A config is JSON ({"compute.speedup": 2, "comm.model": "alpha-beta", ...} or nested objects),
+// and every knob is also settable as key=value.
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sl {
+
+struct SimKnobs {
+    // GPU compute kernels: duration / speedup.
+    double computeSpeedup = 1.0;
+    // Per kernel class: gemm, attention, elementwise, reduction, memory, other (1.0 = unchanged).
+    std::map<std::string, double> computeClassSpeedup;
+    // kernel.speedup[<regex>]: kernels whose name matches (std::regex, ECMAScript search) run
+    // duration / speedup; applied in order, on top of the class speedups.
+    std::vector<std::pair<std::string, double>> kernelSpeedup;
+
+    // Communication.
+    double commSpeedup = 1.0;           // collective transfer time / speedup
+    std::string commModel = "measured"; // "measured" | "alpha-beta"
+    int commGpusPerNode = 8;
+    double commIntraNodeGBps = 0; // 0: not set
+    double commInterNodeGBps = 0;
+    double commLatencyUs = 0;
+    std::string commAlgorithm = "ring"; // "ring" | "tree"
+    bool commOverlap = true;            // false: collectives wait for the compute stream
+
+    // Host.
+    double cpuSpeedup = 1.0;       // CPU work between calls and call durations / speedup
+    double launchLatencyUs = -1.0; // < 0: launch latency from the trace
+
+    // Straggler: every CPU and GPU duration of that rank (Rank::rank id) x slowdown.
+    int stragglerRank = -1;
+    double stragglerSlowdown = 1.0;
+
+    // Data-parallel scale: re-times collectives for a group dp.scale times larger.
+    double dpScale = 1.0;
+
+    bool isReplay() const;
+    // Knobs set away from their defaults that this build does not simulate yet (named by key).
+    std::vector<std::string> unsupported() const;
+    // The knobs as a flat JSON object {"compute.speedup": 1, ...}.
+    nlohmann::json toJson() const;
+};
+
+// A bad knob name or value; what() names the knob.
+class KnobError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Sets one knob from text ("compute.speedup", "2"; "kernel.speedup[gemm]", "1.5";
+// "comm.overlap", "false"). Throws KnobError.
+void setKnob(SimKnobs& knobs, const std::string& key, const std::string& value);
+// Parses "key=value". Throws KnobError.
+void setKnobAssignment(SimKnobs& knobs, const std::string& assignment);
+// Applies a JSON config (flat dotted keys or nested objects). Throws KnobError.
+void applyKnobsJson(SimKnobs& knobs, const nlohmann::json& config);
+
+} // namespace sl

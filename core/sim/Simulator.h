@@ -1,0 +1,83 @@
+#pragma once
+// The replay / what-if simulator (DESIGN.md, "Simulator"): a list scheduler over the execution
+// graph in which every CPU thread and GPU stream runs one node at a time. With default knobs it
+// replays the trace from durations and dependencies alone.
+#include "graph/ExecutionGraph.h"
+#include "sim/Knobs.h"
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sl {
+
+struct NodeTiming {
+    TimeNs start = -1; // simulated, in the rank's trace clock (comparable with measured times)
+    TimeNs end = -1;
+    // The incoming edge that released the node (determined its start), kNoEdge when the processor
+    // or the node's own release time did.
+    EdgeId startBoundBy = kNoEdge;
+    // The incoming Sync / Collective edge that determined its end (the simulated wait), kNoEdge
+    // when the end is start + duration.
+    EdgeId endBoundBy = kNoEdge;
+};
+
+// Simulated start and duration of every event of one track, aligned with that track's
+// EventColumns (same index). Graph nodes get their simulated times; other events in the window
+// (cpu_ops, annotations) are shifted with their thread / stream; -1 where unknown (outside the
+// step window, or no simulated time could be derived).
+struct TrackTimes {
+    std::vector<TimeNs> start;
+    std::vector<TimeNs> duration;
+
+    TimeNs end(std::size_t i) const { return start[i] < 0 ? -1 : start[i] + duration[i]; }
+};
+
+struct SimulatedTimeline {
+    std::vector<std::vector<TrackTimes>> ranks; // [rank index][track index]
+
+    const TrackTimes& track(std::size_t rank, std::size_t track) const { return ranks[rank][track]; }
+};
+
+struct RankSimSummary {
+    int rank = 0; // Rank::rank id
+    TimeNs measuredStart = 0, measuredEnd = 0;
+    TimeNs simulatedStart = 0, simulatedEnd = 0;
+
+    TimeNs measured() const { return measuredEnd - measuredStart; }
+    TimeNs simulated() const { return simulatedEnd - simulatedStart; }
+    // |simulated - measured| / measured x 100.
+    double errorPct() const;
+};
+
+struct StartErrorStats {
+    std::int64_t count = 0;
+    double medianUs = 0;
+    double p90Us = 0;
+    double maxUs = 0;
+};
+
+struct SimResult {
+    std::vector<NodeTiming> nodes;     // parallel to ExecutionGraph::nodes
+    std::vector<RankSimSummary> ranks; // parallel to TraceSet::ranks
+    // The job: longest measured and simulated rank iteration.
+    TimeNs measuredIteration = 0;
+    TimeNs simulatedIteration = 0;
+    double iterationErrorPct() const;
+    // |simulated - measured| start of every GPU op node (kernels, memcpy, memset).
+    StartErrorStats kernelStartError;
+    NodeId lastNode = kNoNode; // the node that finishes last (where the critical path starts)
+    bool complete = true;      // false when cancelled
+    std::vector<std::string> warnings;
+    SimulatedTimeline timeline; // filled when SimOptions::timeline
+};
+
+struct SimOptions {
+    bool timeline = true;                      // build SimResult::timeline
+    const std::atomic<bool>* cancel = nullptr; // checked periodically; set to stop early
+};
+
+SimResult simulate(const ExecutionGraph& graph, const SimKnobs& knobs = {}, const SimOptions& options = {});
+
+} // namespace sl
