@@ -1,0 +1,328 @@
+#include "sim/Simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <regex>
+#include <unordered_map>
+
+namespace sl {
+
+double RankSimSummary::errorPct() const {
+    TimeNs m = measured();
+    if (m <= 0) return 0;
+    return 100.0 * std::abs(static_cast<double>(simulated() - m)) / static_cast<double>(m);
+}
+
+double SimResult::iterationErrorPct() const {
+    if (measuredIteration <= 0) return 0;
+    return 100.0 * std::abs(static_cast<double>(simulatedIteration - measuredIteration)) /
+           static_cast<double>(measuredIteration);
+}
+
+namespace {
+
+constexpr TimeNs kMinTime = std::numeric_limits<TimeNs>::min() / 4;
+
+bool contains(std::string_view s, std::string_view p) {
+    return s.find(p) != std::string_view::npos;
+}
+
+// Coarse kernel class from the name, for compute.speedup.<class>.
+std::string_view kernelClass(std::string_view name, EventKind kind) {
+    if (kind == EventKind::GpuMemcpy || kind == EventKind::GpuMemset) return "memory";
+    std::string lower(name.substr(0, 256));
+    for (auto& c : lower)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (contains(lower, "attention") || contains(lower, "flash") || contains(lower, "fmha") ||
+        contains(lower, "sdpa"))
+        return "attention";
+    if (contains(lower, "gemm") || contains(lower, "cutlass") || contains(lower, "matmul") ||
+        contains(lower, "xmma") || contains(lower, "cublas") || contains(lower, "conv"))
+        return "gemm";
+    if (contains(lower, "reduce") || contains(lower, "softmax") || contains(lower, "norm") ||
+        contains(lower, "sum_") || contains(lower, "scan"))
+        return "reduction";
+    if (contains(lower, "copy") || contains(lower, "memcpy") || contains(lower, "memset") ||
+        contains(lower, "fill") || contains(lower, "cat") || contains(lower, "index") ||
+        contains(lower, "gather"))
+        return "memory";
+    if (contains(lower, "elementwise") || contains(lower, "vectorized") || contains(lower, "unrolled"))
+        return "elementwise";
+    return "other";
+}
+
+// Effective durations and delays under the knobs (replay: the graph's own values).
+struct Timing {
+    std::vector<TimeNs> duration;
+    std::vector<TimeNs> delay;
+};
+
+Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k) {
+    Timing t;
+    t.duration.resize(g.nodes.size());
+    t.delay.resize(g.edges.size());
+    const bool replay = k.computeSpeedup == 1.0 && k.computeClassSpeedup.empty() && k.kernelSpeedup.empty() &&
+                        k.commSpeedup == 1.0 && k.cpuSpeedup == 1.0 && k.launchLatencyUs < 0 &&
+                        (k.stragglerRank < 0 || k.stragglerSlowdown == 1.0);
+    if (replay) {
+        for (std::size_t i = 0; i < g.nodes.size(); ++i)
+            t.duration[i] = g.nodes[i].duration;
+        for (std::size_t i = 0; i < g.edges.size(); ++i)
+            t.delay[i] = g.edges[i].delay;
+        return t;
+    }
+    std::vector<std::regex> regexes;
+    for (const auto& [re, s] : k.kernelSpeedup)
+        regexes.emplace_back(re);
+    // Factor per (rank, name id) for GPU ops, computed once.
+    std::vector<std::unordered_map<StringId, double>> cache(g.trace->ranks.size());
+    auto scale = [](TimeNs v, double f) {
+        return static_cast<TimeNs>(std::llround(static_cast<double>(v) * f));
+    };
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        const auto& n = g.nodes[i];
+        const Rank& rank = g.trace->ranks[n.rank];
+        double f = 1.0;
+        if (n.kind == NodeKind::CpuCall || n.kind == NodeKind::SyncCall) {
+            f = 1.0 / k.cpuSpeedup;
+        } else {
+            const auto& ev = rank.tracks[n.event.track].events;
+            StringId name = ev.name[n.event.index];
+            auto [it, fresh] = cache[n.rank].try_emplace(name, 1.0);
+            if (fresh) {
+                std::string_view nm = rank.strings.str(name);
+                double ff = 1.0;
+                if (n.kind == NodeKind::Collective || isCollectiveKernelName(nm)) {
+                    ff = 1.0 / k.commSpeedup;
+                } else {
+                    EventKind kind = ev.kind[n.event.index];
+                    if (kind == EventKind::Kernel) ff /= k.computeSpeedup;
+                    auto c = k.computeClassSpeedup.find(std::string(kernelClass(nm, kind)));
+                    if (c != k.computeClassSpeedup.end()) ff /= c->second;
+                    std::string s(nm);
+                    for (std::size_t r = 0; r < regexes.size(); ++r)
+                        if (std::regex_search(s, regexes[r])) ff /= k.kernelSpeedup[r].second;
+                }
+                it->second = ff;
+            }
+            f = it->second;
+        }
+        if (k.stragglerRank >= 0 && rank.rank == k.stragglerRank) f *= k.stragglerSlowdown;
+        t.duration[i] = scale(n.duration, f);
+    }
+    const TimeNs launch =
+        k.launchLatencyUs >= 0 ? static_cast<TimeNs>(std::llround(k.launchLatencyUs * 1000.0)) : -1;
+    for (std::size_t i = 0; i < g.edges.size(); ++i) {
+        const auto& e = g.edges[i];
+        TimeNs d = e.delay;
+        if (e.kind == EdgeKind::ThreadOrder) {
+            double f = 1.0 / k.cpuSpeedup;
+            if (k.stragglerRank >= 0 && g.trace->ranks[g.nodes[e.to].rank].rank == k.stragglerRank)
+                f *= k.stragglerSlowdown;
+            d = scale(d, f);
+        } else if (e.kind == EdgeKind::Launch && launch >= 0) {
+            d = launch;
+        } else if (e.kind == EdgeKind::Collective) {
+            d = t.duration[e.to]; // end >= peer arrival + own transfer time
+        }
+        t.delay[i] = d;
+    }
+    return t;
+}
+
+void fillTimeline(const ExecutionGraph& g, SimResult& res) {
+    const auto& set = *g.trace;
+    res.timeline.ranks.resize(set.ranks.size());
+    for (std::uint32_t r = 0; r < set.ranks.size(); ++r) {
+        const Rank& rank = set.ranks[r];
+        auto& tr = res.timeline.ranks[r];
+        tr.resize(rank.tracks.size());
+        for (std::uint32_t ti = 0; ti < rank.tracks.size(); ++ti) {
+            const auto& ev = rank.tracks[ti].events;
+            const auto& idx = g.nodeIndex[r][ti];
+            auto& out = tr[ti];
+            out.start.assign(ev.size(), -1);
+            out.duration.assign(ev.size(), -1);
+            // Node anchors of this track: (measured start, shift).
+            std::vector<std::pair<TimeNs, TimeNs>> anchors;
+            for (std::uint32_t i = 0; i < ev.size(); ++i) {
+                NodeId n = idx[i];
+                if (n == kNoNode || n == kOutsideWindow) continue;
+                const auto& nt = res.nodes[n];
+                if (nt.start < 0) continue;
+                out.start[i] = nt.start;
+                out.duration[i] = nt.end - nt.start;
+                anchors.push_back({ev.start[i], nt.start - ev.start[i]});
+            }
+            auto shiftAt = [&](TimeNs t) -> TimeNs {
+                if (anchors.empty()) return 0;
+                auto it = std::upper_bound(anchors.begin(), anchors.end(), t,
+                                           [](TimeNs v, const auto& a) { return v < a.first; });
+                if (it == anchors.begin()) return anchors.front().second;
+                return std::prev(it)->second;
+            };
+            for (std::uint32_t i = 0; i < ev.size(); ++i) {
+                NodeId n = idx[i];
+                if (n != kNoNode) continue; // a node, or outside the window
+                TimeNs s = ev.start[i] + shiftAt(ev.start[i]);
+                TimeNs e = ev.end(i) + shiftAt(ev.end(i));
+                out.start[i] = s;
+                out.duration[i] = std::max<TimeNs>(0, e - s);
+            }
+        }
+    }
+}
+
+} // namespace
+
+SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOptions& options) {
+    SimResult res;
+    for (const auto& u : knobs.unsupported())
+        res.warnings.push_back("knob " + u + " is not simulated yet; it was ignored");
+    const std::size_t n = g.nodes.size();
+    Timing t = applyKnobs(g, knobs);
+
+    // Times are relative to each rank's origin during the run ("simulated clock").
+    std::vector<TimeNs> tS(n), edgeEnd(n, kMinTime), start(n, -1), end(n, -1);
+    std::vector<std::uint32_t> pendS(n, 0), pendE(n, 1);
+    res.nodes.assign(n, NodeTiming{});
+    for (std::size_t i = 0; i < n; ++i)
+        tS[i] = g.nodes[i].release;
+    for (const auto& e : g.edges) {
+        if (e.gatesEnd())
+            ++pendE[e.to];
+        else
+            ++pendS[e.to];
+    }
+    // Worklist of vertices: 2n = start of n ready, 2n+1 = end of n ready.
+    std::vector<std::uint32_t> work;
+    work.reserve(1024);
+    for (std::uint32_t i = 0; i < n; ++i)
+        if (pendS[i] == 0) work.push_back(2 * i);
+    std::size_t processed = 0;
+    const auto* edges = g.edges.data();
+    const auto* outOff = g.outOffsets.data();
+    const auto* outIds = g.outEdgeIds.data();
+    while (!work.empty()) {
+        if (options.cancel && (processed & 0xffff) == 0 && options.cancel->load(std::memory_order_relaxed)) {
+            res.complete = false;
+            return res;
+        }
+        std::uint32_t v = work.back();
+        work.pop_back();
+        ++processed;
+        const NodeId node = v >> 1;
+        const bool isEnd = v & 1;
+        TimeNs at;
+        if (!isEnd) {
+            start[node] = at = tS[node];
+        } else {
+            TimeNs own = start[node] + t.duration[node];
+            if (own >= edgeEnd[node]) {
+                end[node] = own;
+                res.nodes[node].endBoundBy = kNoEdge;
+            } else {
+                end[node] = edgeEnd[node];
+            }
+            at = end[node];
+        }
+        for (std::uint32_t k = outOff[node]; k < outOff[node + 1]; ++k) {
+            const std::uint32_t id = outIds[k];
+            const GraphEdge& e = edges[id];
+            if (e.triggeredByStart() == isEnd) continue;
+            const TimeNs val = at + t.delay[id];
+            const NodeId to = e.to;
+            if (e.gatesEnd()) {
+                if (val > edgeEnd[to]) {
+                    edgeEnd[to] = val;
+                    res.nodes[to].endBoundBy = id;
+                }
+                if (--pendE[to] == 0) work.push_back(2 * to + 1);
+            } else {
+                if (val > tS[to] || (val == tS[to] && res.nodes[to].startBoundBy == kNoEdge)) {
+                    tS[to] = val;
+                    res.nodes[to].startBoundBy = id;
+                }
+                if (--pendS[to] == 0) work.push_back(2 * to);
+            }
+        }
+        if (!isEnd && --pendE[node] == 0) work.push_back(2 * node + 1);
+    }
+    if (processed != 2 * n) {
+        res.complete = false;
+        res.warnings.push_back("the simulation could not schedule every node (dependency cycle); unscheduled "
+                               "nodes have no simulated time");
+    }
+
+    // Back to each rank's clock.
+    TimeNs lastEnd = kMinTime;
+    for (std::size_t i = 0; i < n; ++i) {
+        auto& nt = res.nodes[i];
+        if (start[i] < 0 || end[i] < 0) {
+            nt.startBoundBy = nt.endBoundBy = kNoEdge;
+            continue;
+        }
+        TimeNs origin = g.ranks[g.nodes[i].rank].origin;
+        nt.start = start[i] + origin;
+        nt.end = end[i] + origin;
+        if (end[i] > lastEnd) {
+            lastEnd = end[i];
+            res.lastNode = static_cast<NodeId>(i);
+        }
+    }
+
+    fillTimeline(g, res);
+
+    // Per-rank iteration: first start to last end of every event in the window (not instants).
+    const auto& set = *g.trace;
+    res.ranks.resize(set.ranks.size());
+    for (std::uint32_t r = 0; r < set.ranks.size(); ++r) {
+        auto& s = res.ranks[r];
+        const auto& w = g.ranks[r];
+        s.rank = set.ranks[r].rank;
+        s.measuredStart = w.measuredStart;
+        s.measuredEnd = w.measuredEnd;
+        TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = std::numeric_limits<TimeNs>::min();
+        for (std::uint32_t ti = 0; ti < set.ranks[r].tracks.size(); ++ti) {
+            const auto& ev = set.ranks[r].tracks[ti].events;
+            const auto& tt = res.timeline.ranks[r][ti];
+            for (std::size_t i = 0; i < ev.size(); ++i) {
+                if (tt.start[i] < 0 || ev.kind[i] == EventKind::Instant) continue;
+                lo = std::min(lo, tt.start[i]);
+                hi = std::max(hi, tt.start[i] + tt.duration[i]);
+            }
+        }
+        if (lo > hi) lo = hi = 0;
+        s.simulatedStart = lo;
+        s.simulatedEnd = hi;
+        res.measuredIteration = std::max(res.measuredIteration, s.measured());
+        res.simulatedIteration = std::max(res.simulatedIteration, s.simulated());
+    }
+
+    // Start-time error of GPU ops.
+    std::vector<double> errs;
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto& node = g.nodes[i];
+        if (node.kind != NodeKind::GpuOp && node.kind != NodeKind::Collective) continue;
+        if (res.nodes[i].start < 0) continue;
+        errs.push_back(
+            std::abs(static_cast<double>(res.nodes[i].start - g.measuredStart(static_cast<NodeId>(i)))) /
+            1000.0);
+    }
+    res.kernelStartError.count = static_cast<std::int64_t>(errs.size());
+    if (!errs.empty()) {
+        auto at = [&](double q) {
+            auto k = static_cast<std::size_t>(q * static_cast<double>(errs.size() - 1));
+            std::nth_element(errs.begin(), errs.begin() + static_cast<std::ptrdiff_t>(k), errs.end());
+            return errs[k];
+        };
+        res.kernelStartError.medianUs = at(0.5);
+        res.kernelStartError.p90Us = at(0.9);
+        res.kernelStartError.maxUs = *std::max_element(errs.begin(), errs.end());
+    }
+    if (!options.timeline) res.timeline = {};
+    return res;
+}
+
+} // namespace sl
