@@ -1,0 +1,682 @@
+// Builds the per-rank programs of the synthetic job: what each rank's CPU thread calls, in order,
+// and the GPU ops it launches with their roofline durations. Timing happens in Timeline.cpp.
+#include "synth/Generator.h"
+#include "synth/Program.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace sl::synth {
+
+namespace {
+
+// splitmix64: a small, portable, deterministic generator (std distributions differ by library).
+struct Rng {
+    std::uint64_t state;
+    std::uint64_t next() {
+        std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        return z ^ (z >> 31);
+    }
+    double uniform() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); } // [0,1)
+    double spread(double j) { return 1.0 + j * (2.0 * uniform() - 1.0); }
+};
+
+Ns usToNs(double us) {
+    return std::max<Ns>(1, static_cast<Ns>(std::llround(us * 1000.0)));
+}
+
+int dtypeBytes(const char* dtype) {
+    return std::string(dtype) == "Float" ? 4 : 2;
+}
+
+struct Groups {
+    std::vector<int> tpOf, dpOf, ppFwdOut, ppBwdOut, ppFwdIn, ppBwdIn; // per rank; -1 when none
+};
+
+Groups makeGroups(Job& job) {
+    const SynthConfig& c = job.config;
+    int world = c.worldSize();
+    Groups g;
+    g.tpOf.assign(world, -1);
+    g.dpOf.assign(world, -1);
+    g.ppFwdOut.assign(world, -1);
+    g.ppBwdOut.assign(world, -1);
+    g.ppFwdIn.assign(world, -1);
+    g.ppBwdIn.assign(world, -1);
+    auto add = [&](std::string desc, std::vector<int> ranks) {
+        job.groups.push_back({std::to_string(job.groups.size()), std::move(desc), std::move(ranks)});
+        return static_cast<int>(job.groups.size() - 1);
+    };
+    std::vector<int> all(world);
+    for (int r = 0; r < world; ++r)
+        all[r] = r;
+    add("default_pg", all);
+    if (c.tp > 1)
+        for (int p = 0; p < c.pp; ++p)
+            for (int d = 0; d < c.dp; ++d) {
+                std::vector<int> ranks;
+                for (int t = 0; t < c.tp; ++t)
+                    ranks.push_back(rankOf(c, {p, d, t}));
+                int id = add("tp", ranks);
+                for (int r : ranks)
+                    g.tpOf[r] = id;
+            }
+    if (c.dp > 1)
+        for (int p = 0; p < c.pp; ++p)
+            for (int t = 0; t < c.tp; ++t) {
+                std::vector<int> ranks;
+                for (int d = 0; d < c.dp; ++d)
+                    ranks.push_back(rankOf(c, {p, d, t}));
+                int id = add("dp", ranks);
+                for (int r : ranks)
+                    g.dpOf[r] = id;
+            }
+    // Point-to-point: one group per direction of each neighbouring stage pair, so that the k-th
+    // send of a group always meets the k-th receive (see README: pipeline).
+    for (int p = 0; p + 1 < c.pp; ++p)
+        for (int d = 0; d < c.dp; ++d)
+            for (int t = 0; t < c.tp; ++t) {
+                int a = rankOf(c, {p, d, t}), b = rankOf(c, {p + 1, d, t});
+                int fwd = add("pp_fwd", {a, b});
+                g.ppFwdOut[a] = fwd;
+                g.ppFwdIn[b] = fwd;
+                int bwd = add("pp_bwd", {a, b});
+                g.ppBwdOut[b] = bwd;
+                g.ppBwdIn[a] = bwd;
+            }
+    return g;
+}
+
+// Gradient bucket sizes (elements) of one stage, in the order backward produces them.
+struct StageParams {
+    std::int64_t perLayer = 0, embedding = 0, head = 0;
+};
+
+StageParams stageParams(const SynthConfig& c, int stage) {
+    StageParams s;
+    std::int64_t h = c.hidden;
+    s.perLayer = (12 * h * h + 13 * h) / c.tp;
+    if (stage == 0) s.embedding = std::int64_t(c.vocab) * h / c.tp;
+    if (stage == c.pp - 1) s.head = std::int64_t(c.vocab) * h / c.tp + 2 * h;
+    return s;
+}
+
+std::int64_t bucketCapElements(const SynthConfig& c) {
+    return std::max<std::int64_t>(1, static_cast<std::int64_t>(c.ddpBucketMB * 1024 * 1024 / 4));
+}
+
+// Replays the bucket filling of DistributedDataParallel for a stage: returns each bucket's size.
+std::vector<std::int64_t> dpBuckets(const SynthConfig& c, int stage) {
+    StageParams s = stageParams(c, stage);
+    std::int64_t cap = bucketCapElements(c), cur = 0;
+    std::vector<std::int64_t> out;
+    auto addGrad = [&](std::int64_t n) {
+        cur += n;
+        if (cur >= cap) {
+            out.push_back(cur);
+            cur = 0;
+        }
+    };
+    if (s.head) addGrad(s.head);
+    for (int l = 0; l < c.layers / c.pp; ++l)
+        addGrad(s.perLayer);
+    if (s.embedding) addGrad(s.embedding);
+    if (cur > 0) out.push_back(cur);
+    return out;
+}
+
+const char* gemmKernel(const GpuSpec& gpu, bool nt) {
+    if (gpu.computeMajor >= 9)
+        return nt ? "sm90_xmma_gemm_bf16bf16_bf16f32_f32_nt_n_tilesize128x256x64_warpgroupsize2x1x1_execute_"
+                    "segment_k_off_kernel__5x_cublas"
+                  : "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x256x64_warpgroupsize2x1x1_execute_"
+                    "segment_k_off_kernel__5x_cublas";
+    return nt ? "ampere_bf16_s16816gemm_bf16_256x128_ldg8_f2f_stages_64x3_nt"
+              : "ampere_bf16_s16816gemm_bf16_256x128_ldg8_f2f_stages_64x3_tn";
+}
+
+constexpr const char* kLayerNormFwd =
+    "void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<c10::BFloat16, float>(int, float, "
+    "c10::BFloat16 const*, c10::BFloat16 const*, c10::BFloat16 const*, float*, float*, c10::BFloat16*)";
+constexpr const char* kLayerNormBwd =
+    "void at::native::(anonymous namespace)::layer_norm_grad_input_kernel_vectorized<c10::BFloat16, float>("
+    "c10::BFloat16 const*, c10::BFloat16 const*, float const*, float const*, c10::BFloat16 const*, "
+    "c10::BFloat16*, int)";
+constexpr const char* kAdd =
+    "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<c10::BFloat16>, "
+    "at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, at::detail::Array<char*, "
+    "3>)";
+constexpr const char* kGelu =
+    "void at::native::vectorized_elementwise_kernel<4, "
+    "at::native::GeluCUDAKernelImpl(at::TensorIteratorBase&, "
+    "at::native::GeluType)::{lambda()#2}::operator()() const::{lambda()#4}::operator()() const::{lambda("
+    "c10::BFloat16)#1}, at::detail::Array<char*, 2> >(int, at::native::GeluCUDAKernelImpl(at::"
+    "TensorIteratorBase&, at::native::GeluType)::{lambda()#2}::operator()() const::{lambda()#4}::operator()"
+    "() const::{lambda(c10::BFloat16)#1}, at::detail::Array<char*, 2>)";
+constexpr const char* kGeluBwd =
+    "void at::native::vectorized_elementwise_kernel<4, at::native::GeluBackwardCUDAKernelImpl(at::"
+    "TensorIteratorBase&, at::native::GeluType)::{lambda()#2}::operator()() const::{lambda()#4}::operator()"
+    "() const::{lambda(c10::BFloat16, c10::BFloat16)#1}, at::detail::Array<char*, 3> >(int, at::native::"
+    "GeluBackwardCUDAKernelImpl(at::TensorIteratorBase&, at::native::GeluType)::{lambda()#2}::operator()() "
+    "const::{lambda()#4}::operator()() const::{lambda(c10::BFloat16, c10::BFloat16)#1}, "
+    "at::detail::Array<char*, 3>)";
+constexpr const char* kFlashFwd =
+    "void pytorch_flash::flash_fwd_kernel<pytorch_flash::Flash_fwd_kernel_traits<128, 128, 64, 4, false, "
+    "false, "
+    "cutlass::bfloat16_t, pytorch_flash::Flash_kernel_traits<128, 128, 64, 4, cutlass::bfloat16_t> >, false, "
+    "true, false, false, true, true, false, false>(pytorch_flash::Flash_fwd_params)";
+constexpr const char* kFlashBwd =
+    "void "
+    "pytorch_flash::flash_bwd_dq_dk_dv_loop_seqk_parallel_kernel<pytorch_flash::Flash_bwd_kernel_traits<128, "
+    "64, 128, 8, 2, 4, 2, false, false, cutlass::bfloat16_t, pytorch_flash::Flash_kernel_traits<128, 64, "
+    "128, "
+    "8, cutlass::bfloat16_t> >, true, false, false, false, false, true, "
+    "false>(pytorch_flash::Flash_bwd_params)";
+constexpr const char* kEmbedding =
+    "void at::native::(anonymous namespace)::indexSelectLargeIndex<c10::BFloat16, long, unsigned int, 2, 2, "
+    "-2, "
+    "true>(at::cuda::detail::TensorInfo<c10::BFloat16, unsigned int>, at::cuda::detail::TensorInfo<c10::"
+    "BFloat16 const, unsigned int>, at::cuda::detail::TensorInfo<long const, unsigned int>, int, int, "
+    "unsigned "
+    "int, unsigned int, long)";
+constexpr const char* kEmbeddingBwd =
+    "void at::native::(anonymous namespace)::embedding_backward_feature_kernel<c10::BFloat16, float, "
+    "long>(long "
+    "const*, c10::BFloat16 const*, c10::BFloat16*, int, long, int, int)";
+constexpr const char* kSoftmax =
+    "void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, c10::BFloat16, float, c10::BFloat16, at::"
+    "native::(anonymous namespace)::LogSoftMaxForwardEpilogue>(c10::BFloat16*, c10::BFloat16 const*, int)";
+constexpr const char* kSoftmaxBwd =
+    "void at::native::(anonymous namespace)::cunn_SoftMaxBackward<4, c10::BFloat16, float, c10::BFloat16, "
+    "at::"
+    "native::(anonymous namespace)::LogSoftMaxBackwardEpilogue>(c10::BFloat16*, c10::BFloat16 const*, c10::"
+    "BFloat16 const*, long)";
+constexpr const char* kNll =
+    "void nll_loss_forward_reduce_cuda_kernel_2d<c10::BFloat16, float, long>(c10::BFloat16*, c10::BFloat16*, "
+    "c10::BFloat16 const*, long const*, c10::BFloat16 const*, bool, long, long, long, long)";
+constexpr const char* kNllBwd =
+    "void at::native::(anonymous namespace)::nll_loss_backward_reduce_cuda_kernel_2d<c10::BFloat16, long>("
+    "c10::BFloat16*, c10::BFloat16 const*, long const*, c10::BFloat16 const*, c10::BFloat16 const*, bool, "
+    "int, "
+    "int, long, long)";
+constexpr const char* kAdam =
+    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous namespace)::"
+    "TensorListMetadata<4>, at::native::(anonymous namespace)::FusedAdamMathFunctor<float, 4, (at::native::"
+    "ADAM_MODE)1, false>, double*, double, double, double, double, double, bool, float*, float*>(at::native::"
+    "(anonymous namespace)::TensorListMetadata<4>, at::native::(anonymous namespace)::FusedAdamMathFunctor<"
+    "float, 4, (at::native::ADAM_MODE)1, false>, double*, double, double, double, double, double, bool, "
+    "float*, "
+    "float*)";
+
+std::string ncclKernelName(CommKind k, const char* dtype, const SynthConfig& c, int groupSize) {
+    const char* dt = std::string(dtype) == "Float" ? "f32" : "bf16";
+    bool multiNode = groupSize > c.gpusPerNode;
+    const char* proto = multiNode ? "RING_SIMPLE" : "RING_LL";
+    switch (k) {
+    case CommKind::AllReduce:
+        return std::string("ncclDevKernel_AllReduce_Sum_") + dt + "_" + proto +
+               "(ncclDevKernelArgsStorage<4096ul>)";
+    case CommKind::AllGather:
+        return std::string("ncclDevKernel_AllGather_") + proto + "(ncclDevKernelArgsStorage<4096ul>)";
+    case CommKind::ReduceScatter:
+        return std::string("ncclDevKernel_ReduceScatter_Sum_") + dt + "_" + proto +
+               "(ncclDevKernelArgsStorage<4096ul>)";
+    case CommKind::Send:
+    case CommKind::Recv:
+        return "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)";
+    }
+    return "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)";
+}
+
+class RankBuilder {
+public:
+    RankBuilder(Job& job, const Groups& groups, std::unordered_map<std::uint64_t, int>& collIndex, int rank)
+        : job_(job), c_(job.config), groups_(groups), collIndex_(collIndex), p_(job.programs[rank]),
+          coord_(rankCoord(job.config, rank)) {
+        p_.rank = rank;
+        rng_.state =
+            c_.seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(rank) * 0x632be59bd9b4e019ULL + 1;
+        slow_ = rank == c_.stragglerRank ? c_.stragglerSlowdown : 1.0;
+        groupSeq_.assign(job.groups.size(), 0);
+        lastOp_.fill(-1);
+        for (std::size_t g = 0; g < job.groups.size(); ++g)
+            if (std::find(job.groups[g].ranks.begin(), job.groups[g].ranks.end(), rank) !=
+                job.groups[g].ranks.end())
+                p_.groups.push_back(static_cast<int>(g));
+    }
+
+    void build() {
+        const int stages = c_.pp, stage = coord_.pp;
+        auto order = oneFOneBSchedule(stages, stage, c_.microbatches);
+        for (int step = 0; step < c_.steps; ++step) {
+            begin("ProfilerStep#" + std::to_string(step + 1), true, 6);
+            for (int item : order) {
+                if (item >= 0)
+                    forward(item);
+                else
+                    backward(-item - 1);
+            }
+            finishGradients();
+            optimizer();
+            lossItem();
+            end();
+            pyGap(30);
+        }
+    }
+
+private:
+    // --- CPU side -----------------------------------------------------------------------------------
+    Ns cpu(double us) { return usToNs(us * rng_.spread(0.15)); }
+    void pyGap(double us) { pendingGap_ += cpu(us); }
+
+    void begin(const std::string& name, bool annotation = false, double costUs = 3, int comm = -1) {
+        Action a;
+        a.kind = ActKind::Begin;
+        a.annotation = annotation;
+        a.name = p_.intern(name);
+        a.gap = pendingGap_;
+        a.cost = cpu(costUs);
+        pendingGap_ = 0;
+        a.ref = comm;
+        a.externalId = nextExternal_++;
+        externalStack_.push_back(a.externalId);
+        p_.actions.push_back(a);
+    }
+    void end() {
+        Action a;
+        a.kind = ActKind::End;
+        a.cost = cpu(1.0);
+        externalStack_.pop_back();
+        p_.actions.push_back(a);
+    }
+    Action& call(ActKind kind, const char* name, double costUs) {
+        Action a;
+        a.kind = kind;
+        a.name = p_.intern(name);
+        a.gap = pendingGap_;
+        a.cost = cpu(costUs);
+        pendingGap_ = 0;
+        a.correlation = nextCorrelation_;
+        nextCorrelation_ += 1 + static_cast<std::int64_t>(rng_.next() % 4); // other CUPTI records in between
+        a.externalId = externalStack_.empty() ? 0 : externalStack_.back();
+        p_.actions.push_back(a);
+        return p_.actions.back();
+    }
+
+    std::int32_t launch(StreamRole s, const std::string& kernel, double durUs, bool isComm = false,
+                        int grid = 1, int block = 128, bool memcpy = false) {
+        GpuOp op;
+        op.name = p_.intern(kernel);
+        op.stream = static_cast<std::uint8_t>(s);
+        op.memcpy = memcpy;
+        op.duration = usToNs(durUs);
+        op.grid = grid;
+        op.block = block;
+        auto& pending = pendingDeps_[static_cast<int>(s)];
+        op.deps = std::move(pending);
+        pending.clear();
+        auto index = static_cast<std::int32_t>(p_.ops.size());
+        const char* api = memcpy ? "cudaMemcpyAsync" : isComm ? "cudaLaunchKernelExC" : "cudaLaunchKernel";
+        Action& a = call(ActKind::Launch, api, memcpy ? 6 : isComm ? 8 : 4.5);
+        a.gpuOp = index;
+        op.launchAction = static_cast<std::int32_t>(p_.actions.size() - 1);
+        p_.ops.push_back(std::move(op));
+        lastOp_[static_cast<int>(s)] = index;
+        return index;
+    }
+    std::int32_t record(StreamRole s) {
+        Action& a = call(ActKind::EventRecord, "cudaEventRecord", 1.5);
+        a.stream = static_cast<std::uint8_t>(s);
+        a.gpuOp = lastOp_[static_cast<int>(s)];
+        return static_cast<std::int32_t>(p_.actions.size() - 1);
+    }
+    void wait(StreamRole s, std::int32_t recordAction) {
+        Action& a = call(ActKind::StreamWait, "cudaStreamWaitEvent", 1.5);
+        a.stream = static_cast<std::uint8_t>(s);
+        a.ref = recordAction;
+        std::int32_t op = p_.actions[static_cast<std::size_t>(recordAction)].gpuOp;
+        if (op >= 0) pendingDeps_[static_cast<int>(s)].push_back(op);
+    }
+
+    // --- kernels ------------------------------------------------------------------------------------
+    double kernelUs(KernelClass cls, double flops, double bytes) {
+        return kernelTimeUs(job_.gpu, cls, flops, bytes) * rng_.spread(c_.jitter) * slow_;
+    }
+    void kernel(KernelClass cls, const char* name, double flops, double bytes, double elements) {
+        int grid = static_cast<int>(std::clamp(elements / 1024.0, 1.0, 65535.0));
+        launch(StreamRole::Compute, name, kernelUs(cls, flops, bytes), false, grid,
+               cls == KernelClass::Gemm ? 384 : 128);
+    }
+    void gemm(double m, double n, double k, bool nt = false) {
+        double flops = 2 * m * n * k, bytes = 2 * (m * k + k * n + m * n);
+        int grid = static_cast<int>(std::clamp(std::ceil(m / 128) * std::ceil(n / 256), 1.0, 65535.0));
+        launch(StreamRole::Compute, gemmKernel(job_.gpu, nt), kernelUs(KernelClass::Gemm, flops, bytes),
+               false, grid, 384);
+    }
+    void op(const char* outer, const char* inner, KernelClass cls, const char* name, double flops,
+            double bytes, double elements) {
+        begin(outer);
+        if (inner) begin(inner, false, 2);
+        kernel(cls, name, flops, bytes, elements);
+        if (inner) end();
+        end();
+    }
+    void linear(double m, double n, double k) {
+        begin("aten::linear");
+        begin("aten::addmm", false, 2.5);
+        gemm(m, n, k);
+        end();
+        end();
+    }
+    void linearBackward(const char* fn, double m, double n, double k) {
+        begin(std::string("autograd::engine::evaluate_function: ") + fn, false, 4);
+        begin(fn, false, 2);
+        begin("aten::mm", false, 2);
+        gemm(m, k, n, false); // dgrad: [m,n] x [n,k]
+        end();
+        begin("aten::mm", false, 2);
+        gemm(n, k, m, true); // wgrad: [n,m] x [m,k]
+        end();
+        end();
+        end();
+    }
+    void elementwise(const char* outer, const char* inner, const char* name, double elements, int tensors) {
+        op(outer, inner, KernelClass::Elementwise, name, elements, elements * 2 * tensors, elements);
+    }
+    void gradFn(const char* fn, const char* aten, KernelClass cls, const char* name, double flops,
+                double bytes, double elements) {
+        begin(std::string("autograd::engine::evaluate_function: ") + fn, false, 4);
+        op(fn, aten, cls, name, flops, bytes, elements);
+        end();
+    }
+
+    // --- communication ------------------------------------------------------------------------------
+    StreamRole commStream(CommKind k, int group) const {
+        if (k == CommKind::Send) return StreamRole::PpSend;
+        if (k == CommKind::Recv) return StreamRole::PpRecv;
+        return job_.groups[static_cast<std::size_t>(group)].desc == "tp" ? StreamRole::Tp : StreamRole::Dp;
+    }
+    // A c10d call as ProcessGroupNCCL issues it: the NCCL stream waits for the compute stream, the
+    // kernel runs on the NCCL stream, an end event is recorded; returns that record action.
+    std::int32_t comm(CommKind kind, std::int64_t nelems, const char* dtype, int group, int peer) {
+        const auto& g = job_.groups[static_cast<std::size_t>(group)];
+        CommMeta meta{kind, nelems, dtype, group, peer};
+        auto metaIndex = static_cast<int>(p_.comms.size());
+        p_.comms.push_back(meta);
+        StreamRole s = commStream(kind, group);
+        const char* c10d = kind == CommKind::AllReduce   ? "c10d::allreduce_"
+                           : kind == CommKind::Send      ? "c10d::send"
+                           : kind == CommKind::Recv      ? "c10d::recv_"
+                           : kind == CommKind::AllGather ? "c10d::_allgather_base_"
+                                                         : "c10d::_reduce_scatter_base_";
+        begin(c10d, false, 6);
+        begin("record_param_comms", false, 4, metaIndex);
+        std::int32_t syncRecord = record(StreamRole::Compute);
+        wait(s, syncRecord);
+        begin(std::string("nccl:") + (kind == CommKind::AllReduce ? "all_reduce" : collectiveName(kind)),
+              true, 3);
+        auto gs = static_cast<int>(g.ranks.size());
+        std::int32_t opIndex = launch(s, ncclKernelName(kind, dtype, c_, gs), 0, true,
+                                      kind == CommKind::Send || kind == CommKind::Recv ? 1 : 16, 544);
+        p_.ops[static_cast<std::size_t>(opIndex)].comm = metaIndex;
+        end();
+        std::int32_t endRecord = record(s);
+        end();
+        end();
+        // Match the k-th call of this group on every member.
+        std::uint64_t key =
+            (static_cast<std::uint64_t>(group) << 32) | static_cast<std::uint64_t>(groupSeq_[group]++);
+        auto [it, inserted] = collIndex_.emplace(key, static_cast<int>(job_.collectives.size()));
+        if (inserted) {
+            CollectiveDef def;
+            def.group = group;
+            double bytes = static_cast<double>(nelems) * dtypeBytes(dtype);
+            def.transfer =
+                usToNs(collectiveTimeUs(c_, kind == CommKind::Recv ? CommKind::Send : kind, bytes, g.ranks));
+            job_.collectives.push_back(std::move(def));
+        }
+        auto& def = job_.collectives[static_cast<std::size_t>(it->second)];
+        def.members.emplace_back(p_.rank, opIndex);
+        p_.ops[static_cast<std::size_t>(opIndex)].collective = it->second;
+        return endRecord;
+    }
+    // work.wait(): the compute stream waits for the end event (CPU does not block).
+    void waitWork(std::int32_t endRecord) {
+        begin("c10d::wait", false, 2);
+        wait(StreamRole::Compute, endRecord);
+        end();
+    }
+    void tpAllReduce(const char* where) {
+        if (c_.tp == 1) return;
+        double tokens = double(c_.microbatch) * c_.seq;
+        begin(where, false, 3);
+        waitWork(comm(CommKind::AllReduce, static_cast<std::int64_t>(tokens * c_.hidden), "BFloat16",
+                      groups_.tpOf[p_.rank], -1));
+        end();
+    }
+    std::int64_t activationElems() const { return std::int64_t(c_.microbatch) * c_.seq * c_.hidden; }
+
+    // --- the model ----------------------------------------------------------------------------------
+    void forward(int mb) {
+        const double T = double(c_.microbatch) * c_.seq, H = c_.hidden, t = c_.tp;
+        const int stage = coord_.pp;
+        pyGap(20);
+        begin("forward_step#" + std::to_string(mb), true, 5);
+        if (stage > 0)
+            waitWork(comm(CommKind::Recv, activationElems(), "BFloat16", groups_.ppFwdIn[p_.rank], -1));
+        if (stage == 0)
+            op("aten::embedding", "aten::index_select", KernelClass::Memory, kEmbedding, 0, T * H * 4, T * H);
+        for (int l = 0; l < c_.layers / c_.pp; ++l) {
+            pyGap(8);
+            op("aten::layer_norm", "aten::native_layer_norm", KernelClass::Elementwise, kLayerNormFwd,
+               8 * T * H, T * H * 4, T * H);
+            linear(T, 3 * H / t, H);
+            begin("aten::scaled_dot_product_attention");
+            begin("aten::_scaled_dot_product_flash_attention", false, 3);
+            kernel(KernelClass::Attention, kFlashFwd, 2.0 * T * c_.seq * H / t, T * H / t * 2 * 4, T * H / t);
+            end();
+            end();
+            linear(T, H, H / t);
+            tpAllReduce("_ReduceFromModelParallelRegion");
+            elementwise("aten::add", nullptr, kAdd, T * H, 3);
+            op("aten::layer_norm", "aten::native_layer_norm", KernelClass::Elementwise, kLayerNormFwd,
+               8 * T * H, T * H * 4, T * H);
+            linear(T, 4 * H / t, H);
+            elementwise("aten::gelu", nullptr, kGelu, T * 4 * H / t, 2);
+            linear(T, H, 4 * H / t);
+            tpAllReduce("_ReduceFromModelParallelRegion");
+            elementwise("aten::add", nullptr, kAdd, T * H, 3);
+        }
+        if (stage == c_.pp - 1) {
+            const double V = double(c_.vocab) / t;
+            op("aten::layer_norm", "aten::native_layer_norm", KernelClass::Elementwise, kLayerNormFwd,
+               8 * T * H, T * H * 4, T * H);
+            linear(T, V, H);
+            begin("aten::cross_entropy_loss");
+            op("aten::log_softmax", "aten::_log_softmax", KernelClass::Reduction, kSoftmax, 4 * T * V,
+               T * V * 4, T * V);
+            op("aten::nll_loss_nd", "aten::nll_loss_forward", KernelClass::Reduction, kNll, T, T * 8, T);
+            end();
+        }
+        if (stage < c_.pp - 1)
+            comm(CommKind::Send, activationElems(), "BFloat16", groups_.ppFwdOut[p_.rank], -1);
+        end();
+    }
+
+    void backward(int mb) {
+        const double T = double(c_.microbatch) * c_.seq, H = c_.hidden, t = c_.tp;
+        const int stage = coord_.pp;
+        const bool syncGrads = c_.dp > 1 && mb == c_.microbatches - 1;
+        const StageParams params = stageParams(c_, stage);
+        pyGap(20);
+        begin("backward_step#" + std::to_string(mb), true, 5);
+        if (stage < c_.pp - 1)
+            waitWork(comm(CommKind::Recv, activationElems(), "BFloat16", groups_.ppBwdIn[p_.rank], -1));
+        if (stage == c_.pp - 1) {
+            const double V = double(c_.vocab) / t;
+            gradFn("NllLossBackward0", "aten::nll_loss_backward", KernelClass::Reduction, kNllBwd, T, T * 8,
+                   T);
+            gradFn("LogSoftmaxBackward0", "aten::_log_softmax_backward_data", KernelClass::Reduction,
+                   kSoftmaxBwd, 3 * T * V, T * V * 6, T * V);
+            linearBackward("AddmmBackward0", T, V, H);
+            if (syncGrads) addGrad(params.head);
+            gradFn("NativeLayerNormBackward0", "aten::native_layer_norm_backward", KernelClass::Elementwise,
+                   kLayerNormBwd, 12 * T * H, T * H * 8, T * H);
+        }
+        for (int l = c_.layers / c_.pp - 1; l >= 0; --l) {
+            pyGap(8);
+            linearBackward("AddmmBackward0", T, H, 4 * H / t);
+            gradFn("GeluBackward0", "aten::gelu_backward", KernelClass::Elementwise, kGeluBwd,
+                   8 * T * 4 * H / t, T * 4 * H / t * 6, T * 4 * H / t);
+            linearBackward("AddmmBackward0", T, 4 * H / t, H);
+            tpAllReduce("autograd::engine::evaluate_function: _CopyToModelParallelRegionBackward");
+            gradFn("NativeLayerNormBackward0", "aten::native_layer_norm_backward", KernelClass::Elementwise,
+                   kLayerNormBwd, 12 * T * H, T * H * 8, T * H);
+            gradFn("AddBackward0", "aten::add", KernelClass::Elementwise, kAdd, T * H, T * H * 6, T * H);
+            linearBackward("AddmmBackward0", T, H, H / t);
+            gradFn("ScaledDotProductFlashAttentionBackward0",
+                   "aten::_scaled_dot_product_flash_attention_backward", KernelClass::Attention, kFlashBwd,
+                   5.0 * T * c_.seq * H / t, T * H / t * 2 * 8, T * H / t);
+            linearBackward("AddmmBackward0", T, 3 * H / t, H);
+            tpAllReduce("autograd::engine::evaluate_function: _CopyToModelParallelRegionBackward");
+            gradFn("NativeLayerNormBackward0", "aten::native_layer_norm_backward", KernelClass::Elementwise,
+                   kLayerNormBwd, 12 * T * H, T * H * 8, T * H);
+            gradFn("AddBackward0", "aten::add", KernelClass::Elementwise, kAdd, T * H, T * H * 6, T * H);
+            if (syncGrads) addGrad(params.perLayer);
+        }
+        if (stage == 0) {
+            gradFn("EmbeddingBackward0", "aten::embedding_dense_backward", KernelClass::Memory, kEmbeddingBwd,
+                   0, T * H * 4 + double(c_.vocab) / t * H * 4, T * H);
+            if (syncGrads) addGrad(params.embedding);
+        }
+        if (syncGrads && bucket_ > 0) flushBucket();
+        if (stage > 0) comm(CommKind::Send, activationElems(), "BFloat16", groups_.ppBwdOut[p_.rank], -1);
+        end();
+    }
+
+    // DistributedDataParallel: a full bucket is all-reduced on the DP stream at once, overlapping
+    // the rest of the backward pass.
+    void addGrad(std::int64_t n) {
+        bucket_ += n;
+        if (bucket_ >= bucketCapElements(c_)) flushBucket();
+    }
+    void flushBucket() {
+        begin("DistributedDataParallel.reduce_bucket#" + std::to_string(dpRecords_.size()), true, 4);
+        dpRecords_.push_back(comm(CommKind::AllReduce, bucket_, "Float", groups_.dpOf[p_.rank], -1));
+        end();
+        bucket_ = 0;
+    }
+    void finishGradients() {
+        if (dpRecords_.empty()) return;
+        begin("DistributedDataParallel.finalize_backward", true, 5);
+        for (auto r : dpRecords_)
+            waitWork(r);
+        end();
+        dpRecords_.clear();
+    }
+    void optimizer() {
+        StageParams s = stageParams(c_, coord_.pp);
+        double params = double(s.perLayer) * (c_.layers / c_.pp) + double(s.embedding) + double(s.head);
+        pyGap(40);
+        begin("Optimizer.step#AdamW.step", true, 10);
+        begin("aten::_fused_adamw_", false, 8);
+        int chunks = static_cast<int>(std::clamp(std::ceil(params / 50e6), 1.0, 8.0));
+        for (int i = 0; i < chunks; ++i)
+            kernel(KernelClass::Memory, kAdam, params / chunks * 12, params / chunks * 28, params / chunks);
+        end();
+        end();
+        begin("Optimizer.zero_grad#AdamW.zero_grad", true, 6);
+        end();
+    }
+    void lossItem() {
+        pyGap(15);
+        begin("aten::item", false, 3);
+        begin("aten::_local_scalar_dense", false, 3);
+        launch(StreamRole::Compute, "Memcpy DtoH (Device -> Pageable)", 2.0, false, 1, 1, true);
+        Action& a = call(ActKind::StreamSync, "cudaStreamSynchronize", 3);
+        a.stream = static_cast<std::uint8_t>(StreamRole::Compute);
+        a.gpuOp = lastOp_[static_cast<int>(StreamRole::Compute)];
+        end();
+        end();
+    }
+
+    Job& job_;
+    const SynthConfig& c_;
+    const Groups& groups_;
+    std::unordered_map<std::uint64_t, int>& collIndex_;
+    Program& p_;
+    RankCoord coord_;
+    Rng rng_{0};
+    double slow_ = 1.0;
+    Ns pendingGap_ = 0;
+    std::int64_t nextExternal_ = 1;
+    std::int64_t nextCorrelation_ = 1;
+    std::vector<std::int64_t> externalStack_;
+    std::vector<std::uint32_t> groupSeq_;
+    std::array<std::int32_t, kStreamCount> lastOp_{};
+    std::array<std::vector<std::int32_t>, kStreamCount> pendingDeps_;
+    std::int64_t bucket_ = 0;
+    std::vector<std::int32_t> dpRecords_;
+};
+
+} // namespace
+
+std::vector<int> oneFOneBSchedule(int stages, int stage, int microbatches) {
+    int warmup = std::min(stages - stage - 1, microbatches);
+    std::vector<int> order;
+    for (int m = 0; m < warmup; ++m)
+        order.push_back(m);
+    int steady = microbatches - warmup;
+    for (int i = 0; i < steady; ++i) {
+        order.push_back(warmup + i);
+        order.push_back(-(i + 1));
+    }
+    for (int i = steady; i < microbatches; ++i)
+        order.push_back(-(i + 1));
+    return order;
+}
+
+ExpectedComms expectedComms(const SynthConfig& c, int rank) {
+    ExpectedComms e;
+    RankCoord rc = rankCoord(c, rank);
+    int layers = c.layers / c.pp;
+    if (c.tp > 1) e.tpAllReduces = 4 * layers * c.microbatches;
+    e.ppSends = (rc.pp < c.pp - 1 ? c.microbatches : 0) + (rc.pp > 0 ? c.microbatches : 0);
+    e.ppRecvs = e.ppSends;
+    if (c.dp > 1) {
+        auto buckets = dpBuckets(c, rc.pp);
+        e.dpAllReduces = static_cast<int>(buckets.size());
+        for (auto b : buckets)
+            e.dpGradientElements += b;
+    }
+    StageParams s = stageParams(c, rc.pp);
+    double params = double(s.perLayer) * layers + double(s.embedding) + double(s.head);
+    int perMb = layers * (10 + 14) + (rc.pp == 0 ? 2 : 0) + (rc.pp == c.pp - 1 ? 9 : 0);
+    e.computeKernels =
+        perMb * c.microbatches + static_cast<int>(std::clamp(std::ceil(params / 50e6), 1.0, 8.0));
+    return e;
+}
+
+Job buildJob(const SynthConfig& config) {
+    config.validate();
+    Job job;
+    job.config = config;
+    job.gpu = gpuSpec(config.gpu);
+    Groups groups = makeGroups(job);
+    job.programs.resize(static_cast<std::size_t>(config.worldSize()));
+    std::unordered_map<std::uint64_t, int> collIndex;
+    for (int r = 0; r < config.worldSize(); ++r)
+        RankBuilder(job, groups, collIndex, r).build();
+    for (const auto& coll : job.collectives)
+        if (coll.members.size() != job.groups[static_cast<std::size_t>(coll.group)].ranks.size())
+            throw std::logic_error("synthetic job: a collective of group " + std::to_string(coll.group) +
+                                   " is missing participants");
+    return job;
+}
+
+} // namespace sl::synth

@@ -1,0 +1,108 @@
+#include "synth/Generator.h"
+#include "synth/Program.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+namespace sl::synth {
+
+namespace {
+
+Job makeJob(const SynthConfig& config) {
+    Job job = buildJob(config);
+    scheduleJob(job);
+    return job;
+}
+
+void writeFile(const std::string& path, const std::string& text, bool gzip) {
+    if (gzip) {
+        gzFile f = gzopen(path.c_str(), "wb6");
+        if (!f) throw std::runtime_error("cannot write " + path);
+        bool ok = true;
+        for (std::size_t off = 0; off < text.size() && ok;) {
+            auto n = static_cast<unsigned>(std::min<std::size_t>(text.size() - off, 1u << 30));
+            ok = gzwrite(f, text.data() + off, n) == static_cast<int>(n);
+            off += n;
+        }
+        if (gzclose(f) != Z_OK || !ok) throw std::runtime_error("cannot write " + path);
+        return;
+    }
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) throw std::runtime_error("cannot write " + path);
+    bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    if (std::fclose(f) != 0 || !ok) throw std::runtime_error("cannot write " + path);
+}
+
+double firstStepUs(const Program& p) {
+    for (const Action& a : p.actions)
+        if (a.kind == ActKind::Begin && p.names[a.name].rfind("ProfilerStep#", 0) == 0)
+            return static_cast<double>(a.end - a.start) / 1000.0;
+    return 0;
+}
+
+} // namespace
+
+GenerateResult generate(const SynthConfig& config, const std::string& outDir, int threads) {
+    Job job = makeJob(config);
+    std::error_code ec;
+    std::filesystem::create_directories(outDir, ec);
+    if (ec) throw std::runtime_error("cannot create " + outDir + ": " + ec.message());
+    const int world = config.worldSize();
+    GenerateResult result;
+    result.files.resize(static_cast<std::size_t>(world));
+    for (int r = 0; r < world; ++r) {
+        result.files[static_cast<std::size_t>(r)] =
+            (std::filesystem::path(outDir) /
+             ("rank-" + std::to_string(r) + (config.gzip ? ".json.gz" : ".json")))
+                .string();
+        result.stepTimeUs =
+            std::max(result.stepTimeUs, firstStepUs(job.programs[static_cast<std::size_t>(r)]));
+        result.events += static_cast<std::int64_t>(job.programs[static_cast<std::size_t>(r)].actions.size() +
+                                                   2 * job.programs[static_cast<std::size_t>(r)].ops.size());
+    }
+    if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    threads = std::min(threads, world);
+    std::atomic<int> next{0};
+    std::atomic<std::int64_t> bytes{0};
+    std::mutex errorMutex;
+    std::string error;
+    auto worker = [&] {
+        for (int r = next++; r < world; r = next++) {
+            try {
+                std::string text = kinetoJson(job, r);
+                bytes += static_cast<std::int64_t>(text.size());
+                writeFile(result.files[static_cast<std::size_t>(r)], text, config.gzip);
+            } catch (const std::exception& e) {
+                std::lock_guard lock(errorMutex);
+                if (error.empty()) error = e.what();
+                next = world;
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int i = 1; i < threads; ++i)
+        pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool)
+        t.join();
+    if (!error.empty()) throw std::runtime_error(error);
+    result.bytesWritten = bytes;
+    return result;
+}
+
+std::vector<std::string> generateJson(const SynthConfig& config) {
+    Job job = makeJob(config);
+    std::vector<std::string> out;
+    for (int r = 0; r < config.worldSize(); ++r)
+        out.push_back(kinetoJson(job, r));
+    return out;
+}
+
+} // namespace sl::synth

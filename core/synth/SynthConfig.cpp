@@ -1,0 +1,64 @@
+#include "synth/SynthConfig.h"
+
+#include <stdexcept>
+
+namespace sl::synth {
+
+GpuSpec gpuSpec(const std::string& name) {
+    GpuSpec g;
+    if (name == "h100") {
+        // H100 SXM5: 989 TFLOP/s dense BF16, 67 TFLOP/s FP32, 3.35 TB/s HBM3, 132 SMs, 80 GB.
+        g = {"NVIDIA H100 80GB HBM3", 989, 67, 3350, 0.70, 0.80, 2.0, 85'520'809'984LL, 9, 0, 132};
+    } else if (name == "a100") {
+        // A100 SXM4 80 GB: 312 TFLOP/s dense BF16, 19.5 TFLOP/s FP32, 2.04 TB/s HBM2e, 108 SMs.
+        g = {"NVIDIA A100-SXM4-80GB", 312, 19.5, 2039, 0.70, 0.80, 2.5, 85'089'730'560LL, 8, 0, 108};
+    } else {
+        throw std::invalid_argument("--gpu must be h100 or a100, not '" + name + "'");
+    }
+    return g;
+}
+
+namespace {
+void require(bool ok, const std::string& message) {
+    if (!ok) throw std::invalid_argument(message);
+}
+} // namespace
+
+void SynthConfig::validate() const {
+    require(layers >= 1 && layers <= 1024, "--layers must be between 1 and 1024");
+    require(hidden >= 64 && hidden <= 65536, "--hidden must be between 64 and 65536");
+    require(heads >= 1 && hidden % heads == 0, "--hidden must be a multiple of the number of heads");
+    require(seq >= 1 && seq <= 1'048'576, "--seq must be between 1 and 1048576");
+    require(microbatch >= 1 && microbatch <= 4096, "--microbatch must be between 1 and 4096");
+    require(dp >= 1 && tp >= 1 && pp >= 1, "--dp, --tp and --pp must be at least 1");
+    require(worldSize() <= 65536, "dp x tp x pp must be at most 65536 ranks");
+    require(tp <= heads && heads % tp == 0, "--tp must divide the number of attention heads");
+    require(layers % pp == 0, "--layers must be a multiple of --pp");
+    require(microbatches >= 1 && microbatches <= 4096, "--microbatches must be between 1 and 4096");
+    require(pp == 1 || microbatches >= 1, "pipeline parallelism needs micro-batches");
+    require(steps >= 1 && steps <= 1000, "--steps must be between 1 and 1000");
+    require(gpusPerNode >= 1 && gpusPerNode <= 64, "--gpus-per-node must be between 1 and 64");
+    require(intraNodeGBps > 0 && interNodeGBps > 0, "--intra-GBps and --inter-GBps must be positive");
+    require(latencyUs >= 0 && launchLatencyUs >= 0, "latencies must not be negative");
+    require(stragglerRank < worldSize(),
+            "--straggler-rank must be below the world size (" + std::to_string(worldSize()) + ")");
+    require(stragglerSlowdown >= 1.0 && stragglerSlowdown <= 100.0,
+            "--straggler-slowdown must be between 1 and 100");
+    require(jitter >= 0 && jitter < 0.5, "jitter must be in [0, 0.5)");
+    require(ddpBucketMB > 0, "the DDP bucket size must be positive");
+    gpuSpec(gpu); // validates the name
+}
+
+RankCoord rankCoord(const SynthConfig& c, int rank) {
+    RankCoord r;
+    r.tp = rank % c.tp;
+    r.dp = (rank / c.tp) % c.dp;
+    r.pp = rank / (c.tp * c.dp);
+    return r;
+}
+
+int rankOf(const SynthConfig& c, RankCoord coord) {
+    return (coord.pp * c.dp + coord.dp) * c.tp + coord.tp;
+}
+
+} // namespace sl::synth

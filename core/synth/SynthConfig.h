@@ -1,0 +1,67 @@
+#pragma once
+// Configuration of a synthetic transformer training job (see core/synth/README.md).
+#include <cstdint>
+#include <string>
+
+namespace sl::synth {
+
+// Peak numbers of one GPU used by the roofline model.
+struct GpuSpec {
+    std::string name;          // deviceProperties name, e.g. "NVIDIA H100 80GB HBM3"
+    double peakTflops = 0;     // dense BF16 tensor-core TFLOP/s
+    double vectorTflops = 0;   // non-tensor-core (FP32 CUDA-core) TFLOP/s, for elementwise math
+    double hbmGBps = 0;        // HBM bandwidth, GB/s
+    double gemmEfficiency = 0; // fraction of peak a large GEMM reaches
+    double memEfficiency = 0;  // fraction of HBM bandwidth a streaming kernel reaches
+    double kernelFloorUs = 0;  // smallest kernel duration (launch ramp, tail)
+    std::int64_t memoryBytes = 0;
+    int computeMajor = 0;
+    int computeMinor = 0;
+    int numSms = 0;
+};
+
+// "h100" or "a100"; throws std::invalid_argument otherwise.
+GpuSpec gpuSpec(const std::string& name);
+
+struct SynthConfig {
+    // Model.
+    int layers = 4;
+    int hidden = 4096;
+    int heads = 32;
+    int seq = 2048;
+    int microbatch = 1;
+    int vocab = 32000;
+    // Parallelism: world size = dp * tp * pp. Rank layout (Megatron order): tp fastest, then dp, then pp.
+    int dp = 8;
+    int tp = 1;
+    int pp = 1;
+    int microbatches = 1; // per step and pipeline (1F1B when pp > 1)
+    int steps = 1;
+    // Hardware.
+    std::string gpu = "h100";
+    int gpusPerNode = 8;
+    double intraNodeGBps = 450; // NVLink bus bandwidth per GPU (H100 NVLink4: 900 GB/s bidirectional)
+    double interNodeGBps = 50;  // InfiniBand per GPU (400 Gb/s NDR)
+    double latencyUs = 10;      // alpha of the alpha-beta model, per collective
+    double launchLatencyUs = 5; // launch call end -> earliest GPU start
+    double ddpBucketMB = 25;    // DistributedDataParallel bucket_cap_mb
+    // Straggler: this rank's GPU kernels run slowdown x longer (-1: none).
+    int stragglerRank = -1;
+    double stragglerSlowdown = 1.0;
+    std::uint64_t seed = 1;
+    double jitter = 0.02; // relative spread of kernel and CPU durations (uniform +-)
+    bool gzip = false;    // write rank-N.json.gz instead of rank-N.json
+
+    int worldSize() const { return dp * tp * pp; }
+    // Throws std::invalid_argument with a readable message when a value is out of range.
+    void validate() const;
+};
+
+// Coordinates of a rank in the (pp, dp, tp) grid and back.
+struct RankCoord {
+    int pp = 0, dp = 0, tp = 0;
+};
+RankCoord rankCoord(const SynthConfig& c, int rank);
+int rankOf(const SynthConfig& c, RankCoord coord);
+
+} // namespace sl::synth
