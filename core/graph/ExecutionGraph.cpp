@@ -140,9 +140,9 @@ bool isMemcpyCall(std::string_view name) {
            name.find("Memset") != std::string_view::npos;
 }
 
-TimeNs median(std::vector<TimeNs> v) {
+TimeNs quantile(std::vector<TimeNs> v, double q) {
     if (v.empty()) return 0;
-    auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+    auto mid = v.begin() + static_cast<std::ptrdiff_t>(q * static_cast<double>(v.size() - 1));
     std::nth_element(v.begin(), mid, v.end());
     return *mid;
 }
@@ -548,7 +548,7 @@ struct Builder {
                 }
             }
             if (best != kNoNode) sources.push_back(best);
-            addHostSync(n, sources, median(tails[node.rank]));
+            addHostSync(n, sources, quantile(tails[node.rank], 0.5));
         }
     }
 
@@ -561,7 +561,8 @@ struct Builder {
             if (l >= 0 && effStart[n] > explained[n] + opt.tolerance) lat[g.nodes[n].rank].push_back(l);
         }
         for (std::size_t r = 0; r < set.ranks.size(); ++r)
-            g.ranks[r].typicalLaunchLatency = median(lat[r]);
+            // A low quantile: waits for dependencies the trace does not name inflate the rest.
+            g.ranks[r].typicalLaunchLatency = quantile(lat[r], 0.2);
 
         // Per device: GPU ops sorted by measured end, for cross-stream inference.
         std::map<std::pair<std::uint32_t, std::int64_t>, std::vector<std::pair<TimeNs, NodeId>>> byEnd;
@@ -622,6 +623,36 @@ struct Builder {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    // Replay fidelity: the dependencies of a GPU op should put it exactly at its measured start.
+    // Slack up to the tolerance goes to the dependency that released it (a short gap); larger
+    // slack was already given to the launch. Dependencies that claim a later start than measured
+    // (inconsistent traces) lose delay where they have some.
+    void reconcileGpuStarts() {
+        std::vector<std::uint32_t> binding(g.nodes.size(), kNoEdge);
+        std::vector<TimeNs> predicted(g.nodes.size(), std::numeric_limits<TimeNs>::min());
+        for (std::uint32_t id = 0; id < g.edges.size(); ++id) {
+            const auto& e = g.edges[id];
+            if (e.gatesEnd() || g.nodes[e.to].kind == NodeKind::CpuCall ||
+                g.nodes[e.to].kind == NodeKind::SyncCall)
+                continue;
+            TimeNs t = (e.triggeredByStart() ? mStart(e.from) : mEnd(e.from)) + e.delay;
+            if (t > predicted[e.to] || binding[e.to] == kNoEdge) {
+                predicted[e.to] = std::max(predicted[e.to], t);
+                binding[e.to] = id;
+            }
+        }
+        for (NodeId n = 0; n < g.nodes.size(); ++n) {
+            if (binding[n] == kNoEdge) continue;
+            auto& e = g.edges[binding[n]];
+            TimeNs diff = effStart[n] - predicted[n];
+            if (diff > 0) {
+                e.delay += diff;
+            } else if (diff < 0 && e.delay > 0) {
+                e.delay = std::max<TimeNs>(0, e.delay + diff);
             }
         }
     }
@@ -820,6 +851,7 @@ struct Builder {
         buildLaunchIndex();
         syncEdges();
         launchEdgesAndInference();
+        reconcileGpuStarts();
         collectiveEdges();
         g.buildAdjacency();
         if (findCycleNode(g) != kNoNode) {

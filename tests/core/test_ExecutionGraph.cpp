@@ -1,0 +1,257 @@
+// Execution graph: every edge kind on small hand-made traces, with the simulated effect of a knob
+// that shows the dependency is real (times in the fixtures are microseconds).
+#include "TestSupport.h"
+
+#include "graph/ExecutionGraph.h"
+#include "io/KinetoLoader.h"
+#include "sim/Simulator.h"
+
+#include <QStringList>
+
+using namespace sl;
+
+namespace {
+
+QString cpu(const char* name, double ts, double dur, int corr, int tid = 1,
+            const char* cat = "cuda_runtime") {
+    return QString(
+               R"({"ph":"X","cat":"%1","name":"%2","pid":1,"tid":%3,"ts":%4,"dur":%5,"args":{"correlation":%6}})")
+        .arg(cat)
+        .arg(name)
+        .arg(tid)
+        .arg(ts)
+        .arg(dur)
+        .arg(corr);
+}
+QString gpu(const char* name, double ts, double dur, int corr, int stream = 7) {
+    return QString(
+               R"({"ph":"X","cat":"kernel","name":"%1","pid":0,"tid":%2,"ts":%3,"dur":%4,"args":{"correlation":%5,"stream":%2,"device":0}})")
+        .arg(name)
+        .arg(stream)
+        .arg(ts)
+        .arg(dur)
+        .arg(corr);
+}
+QByteArray trace(const QStringList& events, int rank = -1, int world = 0) {
+    QString dist = rank >= 0 ? QString(R"("distributedInfo":{"rank":%1,"world_size":%2,"backend":"nccl"},)")
+                                   .arg(rank)
+                                   .arg(world)
+                             : QString();
+    return ("{" + dist + R"("traceEvents":[)" + events.join(",") + "]}").toUtf8();
+}
+
+struct Fixture {
+    QTemporaryDir dir;
+    TraceSet set;
+    ExecutionGraph graph;
+    void load(const QList<QByteArray>& files, GraphOptions opt = {}) {
+        std::vector<std::string> paths;
+        for (int i = 0; i < files.size(); ++i)
+            paths.push_back(sltest::writeFile(dir, QString("rank-%1.json").arg(i), files[i]));
+        set = loadTraceSet(paths);
+        graph = buildExecutionGraph(set, opt);
+    }
+    int edges(EdgeKind k) const { return static_cast<int>(graph.stats.edgesByKind[static_cast<int>(k)]); }
+    NodeId node(const char* name, std::uint32_t rank = 0) const {
+        for (NodeId n = 0; n < graph.nodes.size(); ++n)
+            if (graph.nodes[n].rank == rank && graph.nodeName(n) == name) return n;
+        return kNoNode;
+    }
+    bool hasWarning(const char* part) const {
+        for (const auto& w : graph.warnings)
+            if (w.find(part) != std::string::npos) return true;
+        return false;
+    }
+};
+
+constexpr TimeNs us(double v) {
+    return static_cast<TimeNs>(v * 1000);
+}
+
+} // namespace
+
+class TestExecutionGraph : public QObject {
+    Q_OBJECT
+private slots:
+    void launchThreadAndStreamOrder() {
+        Fixture f;
+        f.load({trace({cpu("aten::mm", 8, 20, -1, 1, "cpu_op"), cpu("cudaLaunchKernel", 10, 5, 1),
+                       cpu("cudaLaunchKernel", 20, 5, 2), gpu("kA", 30, 100, 1), gpu("kB", 130, 50, 2)})});
+        QCOMPARE(f.graph.nodes.size(), std::size_t(4));
+        QCOMPARE(f.edges(EdgeKind::ThreadOrder), 1);
+        QCOMPARE(f.edges(EdgeKind::Launch), 2);
+        QCOMPARE(f.edges(EdgeKind::StreamOrder), 1);
+        QCOMPARE(f.graph.ranks[0].typicalLaunchLatency, us(20));
+
+        SimResult replay = simulate(f.graph);
+        QCOMPARE(replay.ranks[0].measured(), us(172));
+        QCOMPARE(replay.ranks[0].simulated(), us(172));
+        QCOMPARE(replay.nodes[f.node("kB")].start, us(130));
+        QCOMPARE(replay.kernelStartError.maxUs, 0.0);
+        // The cpu_op is not a node: it keeps its place on the thread.
+        QCOMPARE(replay.timeline.track(0, 0).start.size(), std::size_t(3));
+
+        SimKnobs k;
+        k.computeSpeedup = 2;
+        SimResult fast = simulate(f.graph, k);
+        QCOMPARE(fast.nodes[f.node("kA")].end, us(80));
+        QCOMPARE(fast.nodes[f.node("kB")].start, us(80)); // stream order, launch long done
+        QCOMPARE(fast.nodes[f.node("kB")].end, us(105));
+        const auto& e = f.graph.edges[fast.nodes[f.node("kB")].startBoundBy];
+        QCOMPARE(e.kind, EdgeKind::StreamOrder);
+    }
+
+    void crossStream_data() {
+        QTest::addColumn<bool>("identity");
+        QTest::addColumn<double>("expectedStart");
+        QTest::newRow("cuda_sync identity") << true << 71.0; // the 1 us gap after the wait is kept
+        QTest::newRow("inferred from timing") << false << 71.0;
+    }
+    void crossStream() {
+        QFETCH(bool, identity);
+        QFETCH(double, expectedStart);
+        QStringList ev = {cpu("cudaLaunchKernel", 10, 5, 1),
+                          cpu("cudaEventRecord", 16, 2, 2),
+                          cpu("cudaStreamWaitEvent", 19, 2, 3),
+                          cpu("cudaLaunchKernel", 22, 5, 4),
+                          gpu("k1", 20, 100, 1, 7),
+                          gpu("k2", 121, 10, 4, 20)};
+        if (identity)
+            ev << R"({"ph":"X","cat":"cuda_sync","name":"Stream Wait Event","pid":0,"tid":20,"ts":22,"dur":0,"args":{"correlation":3,"stream":20,"wait_on_stream":7,"wait_on_cuda_event_record_corr_id":2,"device":0,"cuda_sync_kind":"Stream Wait Event"}})";
+        Fixture f;
+        f.load({trace(ev)});
+        QCOMPARE(f.edges(EdgeKind::CrossStream), 1);
+        bool inferred = false;
+        for (const auto& e : f.graph.edges)
+            if (e.kind == EdgeKind::CrossStream) {
+                inferred = e.inferred;
+                QCOMPARE(e.from, f.node("k1"));
+                QCOMPARE(e.to, f.node("k2"));
+            }
+        QCOMPARE(inferred, !identity);
+        QCOMPARE(simulate(f.graph).nodes[f.node("k2")].start, us(121));
+        SimKnobs k;
+        k.computeSpeedup = 2;
+        SimResult fast = simulate(f.graph, k);
+        QCOMPARE(fast.nodes[f.node("k2")].start, us(expectedStart));
+        QCOMPARE(f.graph.edges[fast.nodes[f.node("k2")].startBoundBy].kind, EdgeKind::CrossStream);
+    }
+
+    void hostSync() {
+        Fixture f;
+        f.load({trace({cpu("cudaLaunchKernel", 10, 5, 1), cpu("cudaDeviceSynchronize", 20, 102, 2),
+                       cpu("cudaLaunchKernel", 130, 5, 3), gpu("k1", 20, 100, 1), gpu("k2", 140, 10, 3)})});
+        QCOMPARE(f.edges(EdgeKind::Sync), 1);
+        NodeId sync = f.node("cudaDeviceSynchronize");
+        QCOMPARE(f.graph.nodes[sync].kind, NodeKind::SyncCall);
+        QCOMPARE(f.graph.nodes[sync].duration, us(2)); // the wait is simulated, not replayed
+        SimResult replay = simulate(f.graph);
+        QCOMPARE(replay.nodes[sync].end, us(122));
+        QCOMPARE(replay.ranks[0].simulated(), us(140));
+        SimKnobs k;
+        k.computeSpeedup = 2;
+        SimResult fast = simulate(f.graph, k);
+        QCOMPARE(fast.nodes[sync].end, us(72));
+        QCOMPARE(f.graph.edges[fast.nodes[sync].endBoundBy].kind, EdgeKind::Sync);
+        QCOMPARE(fast.nodes[f.node("k2")].start, us(90));
+        QCOMPARE(fast.ranks[0].simulated(), us(85));
+    }
+
+    void collectives() {
+        const char* nccl = "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, ncclWork*)";
+        Fixture f;
+        f.load({trace({cpu("cudaLaunchKernel", 10, 5, 1), gpu(nccl, 20, 100, 1, 20)}, 0, 2),
+                trace({cpu("cudaLaunchKernel", 0, 5, 9), cpu("cudaLaunchKernel", 50, 5, 1),
+                       gpu("k0", 10, 5, 9), gpu(nccl, 60, 60, 1, 20)},
+                      1, 2)});
+        QCOMPARE(f.graph.stats.collectivesMatched, std::int64_t(1));
+        QCOMPARE(f.edges(EdgeKind::Collective), 2);
+        NodeId c0 = f.node(nccl, 0), c1 = f.node(nccl, 1);
+        QCOMPARE(f.graph.nodes[c0].duration, us(60)); // transfer = end - latest arrival
+        SimResult replay = simulate(f.graph);
+        QCOMPARE(replay.nodes[c0].end, us(120));
+        QCOMPARE(replay.nodes[c1].end, us(120));
+        QCOMPARE(replay.ranks[0].errorPct(), 0.0);
+
+        // Rank 1 becomes a straggler: rank 0 waits for it inside the collective.
+        SimKnobs k;
+        k.stragglerRank = 1;
+        k.stragglerSlowdown = 2;
+        SimResult slow = simulate(f.graph, k);
+        QCOMPARE(slow.nodes[c1].start, us(110));
+        QCOMPARE(slow.nodes[c0].end, us(170));
+        QCOMPARE(f.graph.edges[slow.nodes[c0].endBoundBy].kind, EdgeKind::Collective);
+        QCOMPARE(f.graph.edges[slow.nodes[c0].endBoundBy].from, c1);
+
+        SimKnobs comm;
+        comm.commSpeedup = 2;
+        QCOMPARE(simulate(f.graph, comm).nodes[c0].end, us(90));
+    }
+
+    void collectiveMismatchAndMissingPeers() {
+        Fixture f;
+        f.load({trace({cpu("cudaLaunchKernel", 10, 5, 1),
+                       gpu("ncclKernel_AllReduce_RING_LL_Sum_float", 20, 100, 1, 20)},
+                      0, 2),
+                trace({cpu("cudaLaunchKernel", 10, 5, 1),
+                       gpu("ncclKernel_AllGather_RING_LL_Sum_float", 20, 90, 1, 20)},
+                      1, 2)});
+        QCOMPARE(f.graph.stats.collectivesMatched, std::int64_t(0));
+        QVERIFY(f.hasWarning("could not be matched"));
+        QCOMPARE(simulate(f.graph).ranks[1].simulated(), simulate(f.graph).ranks[1].measured());
+
+        Fixture lone;
+        lone.load({trace({cpu("cudaLaunchKernel", 10, 5, 1),
+                          gpu("ncclKernel_AllReduce_RING_LL_Sum_float", 20, 100, 1, 20)},
+                         0, 4)});
+        QVERIFY(lone.hasWarning("peers missing"));
+        QCOMPARE(lone.graph.nodes[lone.node("ncclKernel_AllReduce_RING_LL_Sum_float")].duration, us(100));
+    }
+
+    void repairsInconsistentTraces() {
+        Fixture f; // a kernel before its launch, and two overlapping kernels on one stream
+        f.load({trace({cpu("cudaLaunchKernel", 10, 5, 1), cpu("cudaLaunchKernel", 20, 5, 2),
+                       gpu("k1", 5, 50, 1), gpu("k2", 40, 30, 2)})});
+        QVERIFY(f.hasWarning("before their launch"));
+        QVERIFY(f.hasWarning("overlapping"));
+        SimResult r = simulate(f.graph);
+        QVERIFY(r.complete);
+        QVERIFY(r.nodes[f.node("k2")].end >= r.nodes[f.node("k1")].end);
+    }
+
+    void stepWindow() {
+        Fixture f;
+        GraphOptions opt;
+        opt.step = 3;
+        f.load(
+            {trace({cpu("ProfilerStep#2", 0, 40, -1, 1, "user_annotation"), cpu("cudaLaunchKernel", 10, 5, 1),
+                    cpu("ProfilerStep#3", 40, 40, -1, 1, "user_annotation"),
+                    cpu("cudaLaunchKernel", 50, 5, 2), gpu("k1", 20, 30, 1), gpu("k2", 60, 30, 2)})},
+            opt);
+        QCOMPARE(f.graph.nodes.size(), std::size_t(2));
+        QVERIFY(f.graph.ranks[0].hasStep);
+        QCOMPARE(f.graph.ranks[0].measuredEnd - f.graph.ranks[0].measuredStart, us(50));
+        SimResult r = simulate(f.graph);
+        QCOMPARE(r.ranks[0].simulated(), us(50));
+        QCOMPARE(r.timeline.track(0, 0).start[0], TimeNs(-1)); // ProfilerStep#2: outside the window
+
+        opt.step = 7;
+        QVERIFY_THROWS_EXCEPTION(GraphError, buildExecutionGraph(f.set, opt));
+    }
+
+    void validationRejectsCyclesAndNegativeDelays() {
+        Fixture f;
+        f.load({trace({cpu("cudaLaunchKernel", 10, 5, 1), gpu("k1", 20, 30, 1)})});
+        f.graph.validate();
+        ExecutionGraph g = f.graph;
+        g.edges.push_back({f.node("k1"), f.node("cudaLaunchKernel"), EdgeKind::ThreadOrder, false, 0});
+        g.buildAdjacency();
+        QVERIFY_THROWS_EXCEPTION(GraphError, g.validate());
+        ExecutionGraph h = f.graph;
+        h.edges[0].delay = -5;
+        QVERIFY_THROWS_EXCEPTION(GraphError, h.validate());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExecutionGraph)
+#include "test_ExecutionGraph.moc"
