@@ -1,0 +1,116 @@
+// sightline-cli simulate: the command-line contract of DESIGN.md.
+#include "TestSupport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Run cli(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(SIGHTLINE_CLI), args);
+    p.waitForFinished(120000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+QString trace(const char* rel) {
+    return QString::fromStdString(sltest::tracePath(rel));
+}
+
+} // namespace
+
+class TestSimulateCli : public QObject {
+    Q_OBJECT
+private slots:
+    void jsonOnRankSet() {
+        SL_REQUIRE_TRACES();
+        QTemporaryDir dir;
+        QString exported = dir.filePath("sim.json");
+        Run r = cli({"simulate", trace("dlrm-8rank-v100/kineto"), "--json", "--export-trace", exported});
+        QCOMPARE(r.code, 0);
+        QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(j["iteration"].toObject()["measured_us"].toDouble(), 19951.0);
+        QVERIFY(j["iteration"].toObject()["error_pct"].toDouble() < 1.0);
+        QJsonArray ranks = j["ranks"].toArray();
+        QCOMPARE(ranks.size(), 8);
+        for (const auto& v : ranks) {
+            QVERIFY(v.toObject().contains("rank"));
+            QVERIFY(v.toObject()["error_pct"].toDouble() < 1.0);
+        }
+        QVERIFY(j["kernel_start_error_us"].toObject().contains("p90"));
+        QVERIFY(j["warnings"].isArray());
+
+        QFile f(exported);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject t = QJsonDocument::fromJson(f.readAll()).object();
+        QVERIFY(t["traceEvents"].toArray().size() > 1000);
+    }
+
+    void tableAndStep() {
+        SL_REQUIRE_TRACES();
+        Run r = cli({"simulate", trace("dlrm-8rank-v100/kineto"), "--step", "10"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("measured_us"));
+        Run missing = cli({"simulate", trace("dlrm-8rank-v100/kineto"), "--step", "999"});
+        QCOMPARE(missing.code, 2);
+        QVERIFY(missing.err.startsWith("error: "));
+        QVERIFY(missing.err.contains("ProfilerStep#999"));
+        QCOMPARE(missing.err.count('\n'), 1);
+    }
+
+    void knobs() {
+        SL_REQUIRE_TRACES();
+        Run r = cli({"simulate", trace("single-rank/a100-cuda-sync-multistream.json.gz"), "--json", "--set",
+                     "compute.speedup=2"});
+        QCOMPARE(r.code, 0);
+        QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(j["knobs"].toObject()["compute.speedup"].toDouble(), 2.0);
+    }
+
+    void errors_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("code");
+        QTest::newRow("no path") << QStringList{"simulate"} << 1;
+        QTest::newRow("unknown option") << QStringList{"simulate", "x.json", "--frobnicate"} << 1;
+        QTest::newRow("bad step") << QStringList{"simulate", "x.json", "--step", "abc"} << 1;
+        QTest::newRow("bad knob") << QStringList{"simulate", "x.json", "--set", "no.such=1"} << 1;
+        QTest::newRow("missing file") << QStringList{"simulate", "/nonexistent/trace.json"} << 2;
+    }
+    void errors() {
+        QFETCH(QStringList, args);
+        QFETCH(int, code);
+        Run r = cli(args);
+        QCOMPARE(r.code, code);
+        if (code == 2) QVERIFY(r.err.startsWith("error: "));
+    }
+
+    void badInputFiles() {
+        QTemporaryDir dir;
+        std::string bad = sltest::writeFile(dir, "bad.json", "{\"traceEvents\": [ {\"ph\": ");
+        std::string cfg = sltest::writeFile(dir, "cfg.json", "{not json");
+        Run r = cli({"simulate", QString::fromStdString(bad)});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.startsWith("error: "));
+        std::string ok = sltest::writeFile(
+            dir, "ok.json",
+            R"({"traceEvents":[{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":10,"dur":5,"args":{"correlation":1}},)"
+            R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":5,"dur":10,"args":{"correlation":1,"stream":7,"device":0}}]})");
+        Run c = cli({"simulate", QString::fromStdString(ok), "--config", QString::fromStdString(cfg)});
+        QCOMPARE(c.code, 2);
+        QVERIFY(c.err.contains("cfg.json"));
+        Run j = cli({"simulate", QString::fromStdString(ok), "--json"}); // kernel before its launch
+        QCOMPARE(j.code, 0);
+        QVERIFY(j.out.contains("before their launch"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSimulateCli)
+#include "test_SimulateCli.moc"
