@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -27,15 +28,27 @@ constexpr std::size_t kChunk = 1 << 20;
 
 FilePtr openOrThrow(const std::string& path) {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw LoadError(path, "is a directory, expected a trace file");
+    auto status = std::filesystem::status(path, ec);
+    if (ec) throw LoadError(path, "cannot open: " + ec.message());
+    if (std::filesystem::is_directory(status)) throw LoadError(path, "is a directory, expected a trace file");
+    // A FIFO or device would block or never end: only regular files are traces.
+    if (!std::filesystem::is_regular_file(status)) throw LoadError(path, "is not a regular file");
     FilePtr f(std::fopen(path.c_str(), "rb"));
     if (!f) throw LoadError(path, std::string("cannot open: ") + std::strerror(errno));
     return f;
 }
 
+[[noreturn]] void tooLarge(const std::string& path, std::int64_t maxBytes) {
+    if (maxBytes >= kMaxUncompressedBytes)
+        throw LoadError(path, "file is larger than 4 GiB of uncompressed JSON, the most the parser accepts; "
+                              "split the trace or profile fewer steps");
+    throw LoadError(path, "uncompressed trace is larger than the " + std::to_string(maxBytes / 1'000'000) +
+                              " MB of memory available for it; free memory or load fewer ranks");
+}
+
 TraceBuffer readPlain(const std::string& path, std::FILE* f, std::int64_t size,
-                      const ByteProgressFn& progress) {
+                      const ByteProgressFn& progress, std::int64_t maxBytes) {
+    if (size > maxBytes) tooLarge(path, maxBytes);
     std::string buffer(static_cast<std::size_t>(size) + simdjson::SIMDJSON_PADDING, '\0');
     std::size_t done = 0;
     while (done < static_cast<std::size_t>(size)) {
@@ -51,8 +64,11 @@ TraceBuffer readPlain(const std::string& path, std::FILE* f, std::int64_t size,
     return TraceBuffer(std::move(buffer), done);
 }
 
-TraceBuffer readGzip(const std::string& path, std::FILE* f, std::int64_t size,
-                     const ByteProgressFn& progress) {
+// Fills buf with up to n compressed bytes; returns 0 at the end of the input.
+using ByteSource = std::function<std::size_t(unsigned char* buf, std::size_t n)>;
+
+TraceBuffer readGzip(const std::string& path, const ByteSource& source, std::int64_t size,
+                     const ByteProgressFn& progress, std::int64_t maxBytes) {
     z_stream zs{};
     if (inflateInit2(&zs, 15 + 32) != Z_OK) throw LoadError(path, "cannot initialise zlib");
     std::unique_ptr<z_stream, void (*)(z_stream*)> guard(&zs, [](z_stream* s) { inflateEnd(s); });
@@ -60,29 +76,32 @@ TraceBuffer readGzip(const std::string& path, std::FILE* f, std::int64_t size,
     std::vector<unsigned char> in(kChunk);
     // Guess 8x expansion, typical for JSON; grows by doubling.
     std::string out;
-    out.resize(static_cast<std::size_t>(std::max<std::int64_t>(size, 1) * 8));
+    const auto limit = static_cast<std::size_t>(maxBytes);
+    out.resize(std::min(static_cast<std::size_t>(std::max<std::int64_t>(size, 1)) * 8,
+                        limit + simdjson::SIMDJSON_PADDING + 1));
     std::size_t produced = 0;
     std::int64_t consumed = 0;
     int ret = Z_OK;
     bool streamEnded = false;
     for (;;) {
         if (zs.avail_in == 0) {
-            std::size_t got = std::fread(in.data(), 1, in.size(), f);
-            if (got == 0) {
-                if (std::ferror(f))
-                    throw LoadError(path, std::string("read failed: ") + std::strerror(errno));
-                break;
-            }
+            std::size_t got = source(in.data(), in.size());
+            if (got == 0) break;
             zs.next_in = in.data();
             zs.avail_in = static_cast<uInt>(got);
             if (progress && !progress(consumed + static_cast<std::int64_t>(got))) throw LoadCancelled();
         }
         if (streamEnded) {
+            // Like gzip(1), ignore what follows the last member when it is not another member
+            // (zero padding, garbage appended by a copy tool).
+            if (zs.avail_in < 2 || zs.next_in[0] != 0x1f || zs.next_in[1] != 0x8b) break;
             // Concatenated gzip members: start the next one.
             if (inflateReset(&zs) != Z_OK) throw LoadError(path, "corrupt gzip data", consumed);
             streamEnded = false;
         }
-        if (produced + simdjson::SIMDJSON_PADDING >= out.size()) out.resize(out.size() * 2);
+        if (produced > limit) tooLarge(path, maxBytes);
+        if (produced + simdjson::SIMDJSON_PADDING >= out.size())
+            out.resize(std::min(out.size() * 2, limit + simdjson::SIMDJSON_PADDING + 1));
         zs.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
         zs.avail_out = static_cast<uInt>(
             std::min<std::size_t>(out.size() - produced - simdjson::SIMDJSON_PADDING, 1u << 30));
@@ -101,6 +120,7 @@ TraceBuffer readGzip(const std::string& path, std::FILE* f, std::int64_t size,
                             consumed);
     }
     if (!streamEnded) throw LoadError(path, "truncated gzip data (stream ends early)", consumed);
+    if (produced > limit) tooLarge(path, maxBytes);
     // Shrink the guess, keep zeroed padding after the data.
     out.resize(produced + simdjson::SIMDJSON_PADDING);
     std::fill(out.begin() + static_cast<std::ptrdiff_t>(produced), out.end(), '\0');
@@ -116,7 +136,8 @@ std::int64_t fileSizeOnDisk(const std::string& path) {
     return ec ? -1 : static_cast<std::int64_t>(size);
 }
 
-TraceBuffer readTraceFile(const std::string& path, const ByteProgressFn& progress) {
+TraceBuffer readTraceFile(const std::string& path, const ByteProgressFn& progress, std::int64_t maxBytes) {
+    maxBytes = std::min(maxBytes, kMaxUncompressedBytes);
     FilePtr f = openOrThrow(path);
     std::int64_t size = fileSizeOnDisk(path);
     if (size < 0) throw LoadError(path, "cannot determine file size");
@@ -124,8 +145,37 @@ TraceBuffer readTraceFile(const std::string& path, const ByteProgressFn& progres
     unsigned char magic[2] = {0, 0};
     std::size_t got = std::fread(magic, 1, 2, f.get());
     std::rewind(f.get());
-    if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b) return readGzip(path, f.get(), size, progress);
-    return readPlain(path, f.get(), size, progress);
+    if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+        std::FILE* file = f.get();
+        ByteSource source = [&](unsigned char* buf, std::size_t n) {
+            std::size_t read = std::fread(buf, 1, n, file);
+            if (read == 0 && std::ferror(file))
+                throw LoadError(path, std::string("read failed: ") + std::strerror(errno));
+            return read;
+        };
+        return readGzip(path, source, size, progress, maxBytes);
+    }
+    return readPlain(path, f.get(), size, progress, maxBytes);
+}
+
+TraceBuffer decodeTraceBytes(const std::string& name, std::string_view bytes, std::int64_t maxBytes) {
+    maxBytes = std::min(maxBytes, kMaxUncompressedBytes);
+    if (bytes.empty()) throw LoadError(name, "empty file");
+    if (bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
+        static_cast<unsigned char>(bytes[1]) == 0x8b) {
+        std::size_t pos = 0;
+        ByteSource source = [&](unsigned char* buf, std::size_t n) {
+            std::size_t take = std::min(n, bytes.size() - pos);
+            std::memcpy(buf, bytes.data() + pos, take);
+            pos += take;
+            return take;
+        };
+        return readGzip(name, source, static_cast<std::int64_t>(bytes.size()), {}, maxBytes);
+    }
+    if (static_cast<std::int64_t>(bytes.size()) > maxBytes) tooLarge(name, maxBytes);
+    std::string storage(bytes.size() + simdjson::SIMDJSON_PADDING, '\0');
+    std::memcpy(storage.data(), bytes.data(), bytes.size());
+    return TraceBuffer(std::move(storage), bytes.size());
 }
 
 } // namespace sl

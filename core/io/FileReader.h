@@ -2,8 +2,11 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include <simdjson.h>
+
+#include "io/MemoryLimits.h"
 
 namespace sl {
 
@@ -17,8 +20,9 @@ public:
     TraceBuffer(std::string storage, std::size_t length) : storage_(std::move(storage)), length_(length) {}
     const char* data() const { return storage_.data(); }
     std::size_t size() const { return length_; }
-    simdjson::padded_string_view view() const {
-        return simdjson::padded_string_view(storage_.data(), length_, storage_.size());
+    // The data from byte skip on (skip <= size()).
+    simdjson::padded_string_view view(std::size_t skip = 0) const {
+        return simdjson::padded_string_view(storage_.data() + skip, length_ - skip, storage_.size() - skip);
     }
     void release() {
         std::string().swap(storage_);
@@ -32,7 +36,13 @@ private:
 
 // Reads a whole file into a padded buffer for simdjson, inflating gzip (detected by its magic
 // bytes, not by the name). Throws LoadError with a one-line reason: unreadable, empty, corrupt gzip.
-TraceBuffer readTraceFile(const std::string& path, const ByteProgressFn& progress = {});
+// More than maxBytes of (uncompressed) data is refused with a LoadError naming the limit.
+TraceBuffer readTraceFile(const std::string& path, const ByteProgressFn& progress = {},
+                          std::int64_t maxBytes = kMaxUncompressedBytes);
+
+// The same for bytes already in memory (name is used in error messages only).
+TraceBuffer decodeTraceBytes(const std::string& name, std::string_view bytes,
+                             std::int64_t maxBytes = kMaxUncompressedBytes);
 
 // Size of the file on disk, or -1 when it cannot be read.
 std::int64_t fileSizeOnDisk(const std::string& path);

@@ -2,6 +2,7 @@
 
 #include "io/FileReader.h"
 #include "io/LoadError.h"
+#include "io/MemoryLimits.h"
 #include "io/NumberParse.h"
 #include "io/RankFinalizer.h"
 
@@ -29,6 +30,27 @@ namespace {
 // Where a value starts in the buffer (for error offsets).
 const char* rawTokenStart(od::value& v) {
     return v.raw_json_token().data();
+}
+
+// Time values the model accepts (documented limits, see also io/MemoryLimits.h): a start within
+// +-kMaxAbsStartNs (about year 2096 for epoch clocks) and a duration within [0, kMaxDurationNs]
+// (about 11.6 days). With these, start + duration and the difference of any two times in a set
+// stay far from int64 overflow, so later stages need no overflow checks of their own.
+constexpr TimeNs kMaxAbsStartNs = 4'000'000'000'000'000'000;
+constexpr TimeNs kMaxDurationNs = 1'000'000'000'000'000;
+// Rank numbers and group sizes beyond this are treated as absent (world sizes are far smaller).
+constexpr std::int64_t kMaxRank = 1 << 24;
+// Message sizes beyond this (elements) are treated as unknown: bytes = nelems x 8 must not overflow.
+constexpr std::int64_t kMaxNelems = std::int64_t{1} << 50;
+
+std::int64_t sanitizeNelems(std::int64_t n) {
+    return n >= 0 && n <= kMaxNelems ? n : -1;
+}
+std::int32_t sanitizeGroupSize(std::int64_t n) {
+    return n > 0 && n < kMaxRank ? static_cast<std::int32_t>(n) : -1;
+}
+template <typename Vec> void pushRank(Vec& ranks, std::int64_t r) {
+    if (r >= 0 && r < kMaxRank) ranks.push_back(static_cast<std::int32_t>(r));
 }
 
 std::string_view trimToken(std::string_view tok) {
@@ -229,7 +251,8 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
         od::value v = field.value();
         if (key == "ph") {
             std::string_view s;
-            if (v.get_string().get(s) || s.empty()) fail("event has a \"ph\" that is not a string", where);
+            if (v.get_string().get(s) || s.empty())
+                fail("event has a \"ph\" that is not a non-empty string", where);
             ph = s[0];
         } else if (key == "name") {
             if (v.type() != od::json_type::string) fail("event has a \"name\" that is not a string", where);
@@ -245,10 +268,14 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
             if (!parseMicrosecondsToNs(trimToken(v.raw_json_token()), value))
                 fail(std::string("event has an out-of-range \"") + std::string(key) + "\"", where);
             if (key == "ts") {
+                if (value > kMaxAbsStartNs || value < -kMaxAbsStartNs)
+                    fail("event has an out-of-range \"ts\" (more than 4e15 us from 0)", where);
                 ts = value;
                 hasTs = true;
             } else {
                 if (value < 0) fail("event has a negative \"dur\"", where);
+                if (value > kMaxDurationNs)
+                    fail("event has an out-of-range \"dur\" (more than 1e12 us, about 11.6 days)", where);
                 dur = value;
                 hasDur = true;
             }
@@ -368,13 +395,12 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
             auto fromMeta = collectiveTypeFromMetadata(args.collectiveName);
             if (fromMeta != CollectiveType::Unknown) meta.type = fromMeta;
         }
-        meta.inNelems = args.inNelems;
-        meta.outNelems = args.outNelems;
-        meta.groupSize = static_cast<std::int32_t>(args.groupSize);
+        meta.inNelems = sanitizeNelems(args.inNelems);
+        meta.outNelems = sanitizeNelems(args.outNelems);
+        meta.groupSize = sanitizeGroupSize(args.groupSize);
         meta.dtype = rank_.strings.intern(args.dtype);
         meta.processGroupName = rank_.strings.intern(args.processGroupName);
-        parseIntList(args.processGroupRanks,
-                     [&](std::int64_t r) { meta.processGroupRanks.push_back(static_cast<std::int32_t>(r)); });
+        parseIntList(args.processGroupRanks, [&](std::int64_t r) { pushRank(meta.processGroupRanks, r); });
         extra = static_cast<std::uint32_t>(rank_.collectives.size());
         rank_.collectives.push_back(std::move(meta));
     } else if (kind == EventKind::CudaSync && args.hasSync) {
@@ -390,13 +416,12 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
         CollectiveMeta meta;
         meta.hasMetadata = true;
         meta.type = collectiveTypeFromMetadata(args.collectiveName);
-        meta.inNelems = args.inNelems;
-        meta.outNelems = args.outNelems;
-        meta.groupSize = static_cast<std::int32_t>(args.groupSize);
+        meta.inNelems = sanitizeNelems(args.inNelems);
+        meta.outNelems = sanitizeNelems(args.outNelems);
+        meta.groupSize = sanitizeGroupSize(args.groupSize);
         meta.dtype = rank_.strings.intern(args.dtype);
         meta.processGroupName = rank_.strings.intern(args.processGroupName);
-        parseIntList(args.processGroupRanks,
-                     [&](std::int64_t r) { meta.processGroupRanks.push_back(static_cast<std::int32_t>(r)); });
+        parseIntList(args.processGroupRanks, [&](std::int64_t r) { pushRank(meta.processGroupRanks, r); });
         extra = static_cast<std::uint32_t>(rank_.commCalls.size());
         rank_.commCalls.push_back(std::move(meta));
     }
@@ -454,10 +479,10 @@ void KinetoParser::parseDistributedInfo(od::object info) {
         std::string_view key = field.unescaped_key();
         od::value v = field.value();
         std::int64_t i = 0;
-        if (key == "rank" && !v.get_int64().get(i) && i >= 0 && i < (1 << 24)) {
+        if (key == "rank" && !v.get_int64().get(i) && i >= 0 && i < kMaxRank) {
             rank_.rank = static_cast<int>(i);
             rank_.rankFromFile = true;
-        } else if (key == "world_size" && !v.get_int64().get(i) && i > 0 && i < (1 << 24)) {
+        } else if (key == "world_size" && !v.get_int64().get(i) && i > 0 && i < kMaxRank) {
             rank_.worldSize = static_cast<int>(i);
         } else if (key == "backend" && v.type() == od::json_type::string) {
             rank_.backend = std::string(std::string_view(v.get_string()));
@@ -476,12 +501,11 @@ void KinetoParser::parseDistributedInfo(od::object info) {
                     else if (pk == "ranks" && pv.type() == od::json_type::array) {
                         for (auto r : pv.get_array()) {
                             std::int64_t rv = 0;
-                            if (!r.get_int64().get(rv)) group.ranks.push_back(static_cast<std::int32_t>(rv));
+                            if (!r.get_int64().get(rv)) pushRank(group.ranks, rv);
                         }
                     } else if (pk == "ranks" && pv.type() == od::json_type::string) {
-                        parseIntList(std::string_view(pv.get_string()), [&](std::int64_t r) {
-                            group.ranks.push_back(static_cast<std::int32_t>(r));
-                        });
+                        parseIntList(std::string_view(pv.get_string()),
+                                     [&](std::int64_t r) { pushRank(group.ranks, r); });
                     }
                 }
                 rank_.processGroups.push_back(std::move(group));
@@ -517,11 +541,66 @@ void KinetoParser::parseRoot(od::document& doc) {
     if (!sawTraceEvents_) fail("not a Kineto trace: no \"traceEvents\" array");
 }
 
+// Offset of the first byte that is not part of a valid UTF-8 sequence, or -1.
+std::int64_t firstInvalidUtf8(const unsigned char* p, std::size_t n) {
+    std::size_t i = 0;
+    while (i < n) {
+        unsigned char c = p[i];
+        std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+        if (len == 0 || i + len > n) return static_cast<std::int64_t>(i);
+        std::uint32_t cp = len == 1 ? c : len == 2 ? (c & 0x1fu) : len == 3 ? (c & 0x0fu) : (c & 0x07u);
+        for (std::size_t k = 1; k < len; ++k) {
+            if ((p[i + k] & 0xc0) != 0x80) return static_cast<std::int64_t>(i);
+            cp = (cp << 6) | (p[i + k] & 0x3fu);
+        }
+        static constexpr std::uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < kMin[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return static_cast<std::int64_t>(i);
+        i += len;
+    }
+    return -1;
+}
+
+// For string errors of simdjson's first stage: the first raw control character inside a string, or
+// the opening quote of a string that is never closed; -1 when not found.
+std::int64_t stringProblemOffset(const char* p, std::size_t n) {
+    bool inString = false;
+    std::size_t opened = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        char c = p[i];
+        if (!inString) {
+            if (c == '"') {
+                inString = true;
+                opened = i;
+            }
+        } else if (c == '\\') {
+            ++i;
+        } else if (c == '"') {
+            inString = false;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            return static_cast<std::int64_t>(i);
+        }
+    }
+    return inString ? static_cast<std::int64_t>(opened) : -1;
+}
+
 void KinetoParser::parse() {
+    const char* data = buffer_.data();
+    const std::size_t size = buffer_.size();
+    std::size_t skip = 0;
+    if (size >= 3 && static_cast<unsigned char>(data[0]) == 0xef &&
+        static_cast<unsigned char>(data[1]) == 0xbb && static_cast<unsigned char>(data[2]) == 0xbf)
+        skip = 3; // a UTF-8 byte order mark, written by some Windows tools
+    else if (size >= 2 &&
+             ((static_cast<unsigned char>(data[0]) == 0xff && static_cast<unsigned char>(data[1]) == 0xfe) ||
+              (static_cast<unsigned char>(data[0]) == 0xfe && static_cast<unsigned char>(data[1]) == 0xff) ||
+              (data[0] != 0 && data[1] == 0) || (data[0] == 0 && data[1] != 0)))
+        fail("the file is UTF-16 (or binary), not UTF-8 JSON", data);
+
     od::parser parser;
     // simdjson's document is only valid while the parser lives; all values are copied out.
     try {
-        od::document doc = parser.iterate(buffer_.view());
+        od::document doc = parser.iterate(buffer_.view(skip));
         try {
             parseRoot(doc);
             // Ensure nothing but white space follows the root value (catches concatenated garbage).
@@ -531,14 +610,42 @@ void KinetoParser::parse() {
         } catch (const simdjson::simdjson_error& e) {
             const char* loc = nullptr;
             if (doc.current_location().get(loc)) loc = nullptr;
+            if (e.error() == simdjson::INCOMPLETE_ARRAY_OR_OBJECT)
+                fail("truncated JSON: the file ends inside an object or array", data + size);
+            if (e.error() == simdjson::DEPTH_ERROR)
+                fail("invalid JSON: nested deeper than " + std::to_string(parser.max_depth()) + " levels",
+                     loc);
             std::string what =
-                e.error() == simdjson::INCOMPLETE_ARRAY_OR_OBJECT || e.error() == simdjson::TAPE_ERROR
-                    ? "invalid or truncated JSON"
-                    : "invalid JSON";
+                e.error() == simdjson::TAPE_ERROR ? "invalid or truncated JSON" : "invalid JSON";
             fail(what + " (" + simdjson::error_message(e.error()) + ")", loc);
         }
     } catch (const simdjson::simdjson_error& e) {
-        fail(std::string("invalid or truncated JSON (") + simdjson::error_message(e.error()) + ")");
+        // Errors of simdjson's first stage carry no position: find it here (only on this path).
+        std::int64_t offset = -1;
+        std::string what = std::string("invalid JSON (") + simdjson::error_message(e.error()) + ")";
+        switch (e.error()) {
+        case simdjson::UTF8_ERROR:
+            offset = firstInvalidUtf8(reinterpret_cast<const unsigned char*>(data), size);
+            what = "invalid UTF-8 in the JSON text";
+            break;
+        case simdjson::UNESCAPED_CHARS:
+            offset = stringProblemOffset(data, size);
+            what = "invalid JSON: a control character inside a string";
+            break;
+        case simdjson::UNCLOSED_STRING:
+            offset = stringProblemOffset(data, size);
+            what = "invalid or truncated JSON: a string is never closed";
+            break;
+        case simdjson::EMPTY:
+            what = "no JSON in the file (only white space)";
+            break;
+        case simdjson::CAPACITY:
+            what = "file is larger than 4 GiB of JSON, the most the parser accepts";
+            break;
+        default:
+            break;
+        }
+        throw LoadError(path_, what, offset);
     }
     if (eventCount_ == 0 && rank_.tracks.empty()) {
         // A trace with no events at all is valid but useless; say so rather than show nothing.
@@ -549,6 +656,16 @@ void KinetoParser::parse() {
             rank_.warnings.push_back(std::to_string(open.size()) + " \"B\" events without an \"E\"");
 
     finalizeRank(rank_, {rawByTrack_, flows_, processNames_, threadNames_});
+}
+
+Rank loadKinetoBuffer(const std::string& path, const TraceBuffer& buffer, std::int64_t disk, int loadOrder,
+                      const LoadOptions& options);
+
+// The most uncompressed JSON one file may hold within a memory budget (see io/MemoryLimits.h).
+std::int64_t perFileLimit(std::int64_t budget) {
+    if (budget < 0) return kMaxUncompressedBytes;
+    return std::min(kMaxUncompressedBytes,
+                    static_cast<std::int64_t>(static_cast<double>(budget) / kMemoryPerJsonByte));
 }
 
 } // namespace
@@ -576,8 +693,23 @@ Rank loadKinetoFile(const std::string& path, int loadOrder, const LoadOptions& o
     std::int64_t disk = std::max<std::int64_t>(fileSizeOnDisk(path), 0);
     ByteProgressFn readProgress;
     if (options.progress) readProgress = [&](std::int64_t done) { return options.progress(done, 2 * disk); };
-    TraceBuffer buffer = readTraceFile(path, readProgress);
+    std::int64_t budget = memoryBudgetBytes(options.memoryLimitBytes);
+    checkMemoryForLoad({path}, path, budget);
+    TraceBuffer buffer = readTraceFile(path, readProgress, perFileLimit(budget));
+    return loadKinetoBuffer(path, buffer, disk, loadOrder, options);
+}
 
+Rank loadKinetoBytes(std::string_view bytes, const std::string& name, int loadOrder,
+                     const LoadOptions& options) {
+    TraceBuffer buffer =
+        decodeTraceBytes(name, bytes, perFileLimit(memoryBudgetBytes(options.memoryLimitBytes)));
+    return loadKinetoBuffer(name, buffer, static_cast<std::int64_t>(bytes.size()), loadOrder, options);
+}
+
+namespace {
+
+Rank loadKinetoBuffer(const std::string& path, const TraceBuffer& buffer, std::int64_t disk, int loadOrder,
+                      const LoadOptions& options) {
     Rank rank;
     rank.sourcePath = path;
     rank.fileBytes = static_cast<std::int64_t>(buffer.size());
@@ -599,6 +731,8 @@ Rank loadKinetoFile(const std::string& path, int loadOrder, const LoadOptions& o
     if (options.progress && !options.progress(2 * disk, 2 * disk)) throw LoadCancelled();
     return rank;
 }
+
+} // namespace
 
 std::vector<std::string> expandTracePaths(const std::vector<std::string>& paths) {
     namespace fs = std::filesystem;
@@ -633,6 +767,7 @@ std::vector<std::string> expandTracePaths(const std::vector<std::string>& paths)
 
 TraceSet loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& options) {
     std::vector<std::string> files = expandTracePaths(paths);
+    checkMemoryForLoad(files, paths.front(), memoryBudgetBytes(options.memoryLimitBytes));
     std::vector<std::int64_t> disk(files.size());
     std::int64_t total = 0;
     for (std::size_t i = 0; i < files.size(); ++i) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sl {
@@ -17,11 +18,19 @@ struct LoadOptions {
     LoadProgressFn progress;
     int threads = 0;                            // 0: one per core, at most one per file
     std::int64_t maxEventsPerFile = 50'000'000; // refuse larger files instead of exhausting memory
+    // Memory a load may use, in bytes: 0 reads MemAvailable from /proc/meminfo, < 0 disables the
+    // check. See io/MemoryLimits.h for every limit and the estimate it is compared with.
+    std::int64_t memoryLimitBytes = 0;
 };
 
 // Loads one Kineto (PyTorch profiler) trace file, .json or .json.gz. loadOrder is used as the rank
 // when neither distributedInfo nor the file name gives one. Throws LoadError on bad input.
 Rank loadKinetoFile(const std::string& path, int loadOrder = 0, const LoadOptions& options = {});
+
+// The same for a trace already in memory (plain or gzip bytes); name stands for the file in messages
+// and in rank-from-file-name detection.
+Rank loadKinetoBytes(std::string_view bytes, const std::string& name, int loadOrder = 0,
+                     const LoadOptions& options = {});
 
 // Expands folders into the trace files they contain (sorted by name) and keeps files as given.
 // Throws LoadError when a path does not exist or a folder holds no trace file.

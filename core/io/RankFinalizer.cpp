@@ -116,7 +116,9 @@ void recoverCorrelationsFromFlows(Rank& rank, const std::vector<FlowPoint>& flow
     };
     struct KeyHash {
         std::size_t operator()(const Key& k) const {
-            return std::hash<std::int64_t>()(k.pid * 7919 + k.tid * 104729 + k.ts);
+            return std::hash<std::uint64_t>()(static_cast<std::uint64_t>(k.pid) * 7919u +
+                                              static_cast<std::uint64_t>(k.tid) * 104729u +
+                                              static_cast<std::uint64_t>(k.ts));
         }
     };
     std::unordered_map<Key, std::int64_t, KeyHash> byPoint;

@@ -28,7 +28,9 @@ struct TrackKey {
 };
 struct TrackKeyHash {
     std::size_t operator()(const TrackKey& k) const {
-        return std::hash<std::int64_t>()(k.a * 1000003 + k.b) ^ (k.gpu ? 0x9e3779b9 : 0);
+        // Unsigned arithmetic: pid / tid may be any int64, and signed overflow would be UB.
+        auto a = static_cast<std::uint64_t>(k.a), b = static_cast<std::uint64_t>(k.b);
+        return std::hash<std::uint64_t>()(a * 1000003u + b) ^ (k.gpu ? 0x9e3779b9u : 0u);
     }
 };
 

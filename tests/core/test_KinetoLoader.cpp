@@ -3,6 +3,7 @@
 
 #include "io/KinetoLoader.h"
 #include "io/LoadError.h"
+#include "io/MemoryLimits.h"
 #include "io/NumberParse.h"
 
 #include <nlohmann/json.hpp>
@@ -308,6 +309,61 @@ private slots:
         QTest::newRow("trailing garbage") << minimalTrace("") + "xyz"
                                           << "JSON";
         QTest::newRow("gzip corrupt") << QByteArray("\x1f\x8b\x08\x00garbagegarbage", 18) << "gzip";
+        QTest::newRow("ts beyond 4e15 us")
+            << minimalTrace(
+                   R"({"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":4000000000000001,"dur":2})")
+            << "out-of-range \"ts\"";
+        QTest::newRow("dur beyond 1e12 us")
+            << minimalTrace(
+                   R"({"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":1,"dur":1000000000001})")
+            << "out-of-range \"dur\"";
+        QTest::newRow("utf-16") << QByteArray("{\0\"\0t\0", 6) << "UTF-16";
+        QTest::newRow("invalid utf-8 offset") << minimalTrace("{\"ph\":\"X\",\"name\":\"a\xff\"}")
+                                              << "invalid UTF-8 in the JSON text (at byte 53)";
+        QTest::newRow("control char offset") << minimalTrace("{\"ph\":\"X\",\"name\":\"a\x01\"}")
+                                             << "control character inside a string (at byte 53)";
+        QTest::newRow("unclosed string")
+            << QByteArray("{\"traceEvents\":[{\"name\":\"abc") << "never closed (at byte 24)";
+        QTest::newRow("truncated at end")
+            << QByteArray("{\"traceEvents\":[") << "ends inside an object or array (at byte 16)";
+        QTest::newRow("whitespace only") << QByteArray(" \n ") << "only white space";
+    }
+
+    void acceptedOddities() {
+        QTemporaryDir dir;
+        QByteArray body =
+            minimalTrace(R"({"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":1,"dur":2})");
+        // A UTF-8 byte order mark, and a gzip member followed by zero padding, both load.
+        Rank bom = loadKinetoBytes("\xef\xbb\xbf" + body.toStdString(), "bom.json");
+        QCOMPARE(bom.eventCount(), std::int64_t(1));
+        // Group sizes and ranks beyond 2^24 are dropped, not wrapped into int32.
+        QByteArray pg =
+            R"({"distributedInfo":{"rank":0,"pg_config":[{"ranks":[0,2147483647,-1,1]}]},"traceEvents":[]})";
+        Rank r = loadKinetoBytes(pg.toStdString(), "pg.json");
+        QCOMPARE(r.processGroups.size(), std::size_t(1));
+        QCOMPARE(r.processGroups[0].ranks, (std::vector<std::int32_t>{0, 1}));
+        QCOMPARE(r.worldSize, 2);
+    }
+
+    void memoryLimit() {
+        QTemporaryDir dir;
+        QByteArray body =
+            minimalTrace(R"({"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":1,"dur":2})");
+        auto path = sltest::writeFile(dir, "a.json", body);
+        LoadOptions options;
+        options.memoryLimitBytes = 10; // far less than 1.5 x the file
+        try {
+            loadTraceSet({path}, options);
+            QFAIL("expected a LoadError");
+        } catch (const LoadError& e) {
+            QVERIFY2(QString(e.what()).contains("loading needs about"), e.what());
+            QVERIFY2(QString(e.what()).startsWith(QString::fromStdString(path)), e.what());
+        }
+        options.memoryLimitBytes = -1; // no check
+        QCOMPARE(loadTraceSet({path}, options).ranks.size(), std::size_t(1));
+        options.memoryLimitBytes = 0; // MemAvailable: a small file fits
+        QCOMPARE(loadTraceSet({path}, options).ranks.size(), std::size_t(1));
+        QVERIFY(availableMemoryBytes() != 0);
     }
     void badInput() {
         QFETCH(QByteArray, content);
