@@ -1,0 +1,98 @@
+// sightline-cli generate: writes loadable rank files; bad arguments exit 1 with a clear message.
+#include "TestSupport.h"
+
+#include <QProcess>
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QString out, err;
+};
+
+Run cli(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(SIGHTLINE_CLI), args);
+    p.waitForFinished(120000);
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+const QStringList kSmall = {"--layers", "1",     "--hidden", "512",     "--heads",
+                            "8",        "--seq", "256",      "--vocab", "1024"};
+
+} // namespace
+
+class TestGenerateCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void writesOneFilePerRank() {
+        QTemporaryDir dir;
+        Run r = cli(QStringList{"generate", "--out", dir.path(), "--dp", "2", "--tp", "2"} + kSmall);
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("wrote 4 ranks"));
+        for (int i = 0; i < 4; ++i)
+            QVERIFY(QFile::exists(dir.filePath(QString("rank-%1.json").arg(i))));
+        Run info = cli({"info", "--compact", dir.path()});
+        QCOMPARE(info.code, 0);
+        QVERIFY(info.out.contains("\"rank_count\":4"));
+        QVERIFY(info.out.contains("\"gpu_ops_without_launch\":0"));
+    }
+
+    void gzipAndSeed() {
+        QTemporaryDir a, b;
+        QCOMPARE(
+            cli(QStringList{"generate", "--out", a.path(), "--dp", "2", "--gzip", "--seed", "3", "--quiet"} +
+                kSmall)
+                .code,
+            0);
+        QVERIFY(QFile::exists(a.filePath("rank-1.json.gz")));
+        QCOMPARE(
+            cli(QStringList{"generate", "--out", b.path(), "--dp", "2", "--gzip", "--seed", "3", "--quiet"} +
+                kSmall)
+                .code,
+            0);
+        QFile fa(a.filePath("rank-1.json.gz")), fb(b.filePath("rank-1.json.gz"));
+        QVERIFY(fa.open(QIODevice::ReadOnly) && fb.open(QIODevice::ReadOnly));
+        QCOMPARE(fa.readAll(), fb.readAll());
+    }
+
+    void badArguments_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no --out") << QStringList{"generate", "--dp", "2"} << "needs --out";
+        QTest::newRow("dp 0") << QStringList{"generate", "--out", "x", "--dp", "0"} << "--dp";
+        QTest::newRow("dp text") << QStringList{"generate", "--out", "x", "--dp", "two"}
+                                 << "--dp needs an integer";
+        QTest::newRow("gpu") << QStringList{"generate", "--out", "x", "--gpu", "v100"}
+                             << "--gpu must be h100 or a100";
+        QTest::newRow("layers vs pp")
+            << QStringList{"generate", "--out", "x", "--layers", "3", "--pp", "2"} << "multiple of --pp";
+        QTest::newRow("straggler") << QStringList{"generate",         "--out", "x", "--dp", "2",
+                                                  "--straggler-rank", "9"}
+                                   << "--straggler-rank";
+        QTest::newRow("unknown option")
+            << QStringList{"generate", "--out", "x", "--frobnicate", "1"} << "unknown option --frobnicate";
+        QTest::newRow("bandwidth") << QStringList{"generate", "--out", "x", "--inter-GBps", "fast"}
+                                   << "--inter-GBps needs a number";
+    }
+    void badArguments() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        Run r = cli(args);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.startsWith("usage error: "), qPrintable(r.err));
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QCOMPARE(r.err.count('\n'), 1);
+    }
+
+    void help() {
+        Run r = cli({"generate", "--help"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("--straggler-rank"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGenerateCli)
+#include "test_GenerateCli.moc"
