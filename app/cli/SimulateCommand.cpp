@@ -1,5 +1,6 @@
 #include "CliCommon.h"
 
+#include "analysis/CriticalPath.h"
 #include "graph/ExecutionGraph.h"
 #include "io/LoadError.h"
 #include "sim/Knobs.h"
@@ -47,6 +48,22 @@ nlohmann::json resultJson(const ExecutionGraph& g, const SimResult& res, const S
     nlohmann::json edges = nlohmann::json::object();
     for (int k = 0; k < kEdgeKindCount; ++k)
         edges[std::string(edgeKindName(static_cast<EdgeKind>(k)))] = g.stats.edgesByKind[k];
+    CriticalPath cp = criticalPath(g, res);
+    nlohmann::json byKind = nlohmann::json::object();
+    for (int l = 0; l < kPathLabelCount; ++l) {
+        double share = cp.length > 0 ? 100.0 * static_cast<double>(cp.byLabel[static_cast<std::size_t>(l)]) /
+                                           static_cast<double>(cp.length)
+                                     : 0.0;
+        byKind[std::string(pathLabelName(static_cast<PathLabel>(l)))] = {
+            {"us", us(cp.byLabel[static_cast<std::size_t>(l)])}, {"pct", pct(share)}};
+    }
+    nlohmann::json top = nlohmann::json::array();
+    for (const auto& [n, t] : cp.topNodes)
+        top.push_back({{"name", std::string(g.nodeName(n))},
+                       {"rank", g.trace->ranks[g.nodes[n].rank].rank},
+                       {"kind", std::string(nodeKindName(g.nodes[n].kind))},
+                       {"us", us(t)}});
+    j["critical_path"] = {{"length_us", us(cp.length)}, {"by_kind", byKind}, {"top_events", top}};
     j["graph"] = {{"nodes", g.nodes.size()},
                   {"edges", edges},
                   {"inferred_cross_stream", g.stats.inferredCrossStream},

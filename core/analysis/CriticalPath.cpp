@@ -1,0 +1,125 @@
+#include "analysis/CriticalPath.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace sl {
+
+std::string_view pathLabelName(PathLabel l) {
+    switch (l) {
+    case PathLabel::GpuCompute:
+        return "gpu_compute";
+    case PathLabel::GpuComm:
+        return "gpu_comm";
+    case PathLabel::CollectiveWait:
+        return "collective_wait";
+    case PathLabel::Cpu:
+        return "cpu";
+    case PathLabel::LaunchLatency:
+        return "launch_latency";
+    case PathLabel::Sync:
+        return "sync";
+    case PathLabel::Idle:
+        return "idle";
+    case PathLabel::Count:
+        break;
+    }
+    return "unknown";
+}
+
+namespace {
+
+PathLabel nodeLabel(const ExecutionGraph& g, NodeId n) {
+    switch (g.nodes[n].kind) {
+    case NodeKind::CpuCall:
+        return PathLabel::Cpu;
+    case NodeKind::SyncCall:
+        return PathLabel::Sync;
+    case NodeKind::Collective:
+        return PathLabel::GpuComm;
+    case NodeKind::GpuOp:
+        return isCollectiveKernelName(g.nodeName(n)) ? PathLabel::GpuComm : PathLabel::GpuCompute;
+    }
+    return PathLabel::Idle;
+}
+
+PathLabel gapLabel(EdgeKind k) {
+    switch (k) {
+    case EdgeKind::ThreadOrder:
+        return PathLabel::Cpu;
+    case EdgeKind::Launch:
+        return PathLabel::LaunchLatency;
+    case EdgeKind::Sync:
+        return PathLabel::Sync;
+    case EdgeKind::Collective:
+        return PathLabel::CollectiveWait;
+    default:
+        return PathLabel::Idle;
+    }
+}
+
+} // namespace
+
+CriticalPath criticalPath(const ExecutionGraph& g, const SimResult& r, std::size_t topCount) {
+    CriticalPath cp;
+    if (r.lastNode == kNoNode || r.nodes.size() != g.nodes.size()) return cp;
+    auto add = [&](NodeId n, EdgeId e, TimeNs s, TimeNs t, PathLabel l) {
+        if (t <= s) return;
+        cp.segments.push_back({n, e, s, t, l});
+    };
+    NodeId cur = r.lastNode;
+    bool atStart = false;
+    // Each step moves strictly back along a DAG, so the walk ends; the bound is a safety net.
+    for (std::size_t steps = 0; steps < 4 * g.nodes.size() + 4 && cur != kNoNode; ++steps) {
+        const NodeTiming& nt = r.nodes[cur];
+        if (!atStart) {
+            EdgeId e = nt.endBoundBy;
+            if (e != kNoEdge) { // the end was held by a wait: own time after the release, then cross
+                const GraphEdge& edge = g.edges[e];
+                const NodeTiming& from = r.nodes[edge.from];
+                TimeNs trig = edge.triggeredByStart() ? from.start : from.end;
+                add(cur, kNoEdge, std::max(nt.start, trig), nt.end, nodeLabel(g, cur));
+                if (trig < nt.start) { // released before the node even started: continue at start
+                    atStart = true;
+                    continue;
+                }
+                cur = edge.from;
+                atStart = edge.triggeredByStart();
+                continue;
+            }
+            add(cur, kNoEdge, nt.start, nt.end, nodeLabel(g, cur));
+            atStart = true;
+            continue;
+        }
+        EdgeId e = nt.startBoundBy;
+        if (e == kNoEdge) { // the node's own release time: CPU work before the thread's first call
+            TimeNs origin = g.ranks[g.nodes[cur].rank].origin;
+            add(cur, kNoEdge, std::min(origin, nt.start), nt.start,
+                g.nodes[cur].kind == NodeKind::CpuCall || g.nodes[cur].kind == NodeKind::SyncCall
+                    ? PathLabel::Cpu
+                    : PathLabel::Idle);
+            break;
+        }
+        const GraphEdge& edge = g.edges[e];
+        const NodeTiming& from = r.nodes[edge.from];
+        TimeNs trig = edge.triggeredByStart() ? from.start : from.end;
+        add(cur, e, trig, nt.start, gapLabel(edge.kind));
+        cur = edge.from;
+        atStart = edge.triggeredByStart();
+    }
+    std::reverse(cp.segments.begin(), cp.segments.end());
+    std::unordered_map<NodeId, TimeNs> perNode;
+    for (const auto& s : cp.segments) {
+        cp.length += s.end - s.start;
+        cp.byLabel[static_cast<int>(s.label)] += s.end - s.start;
+        if (s.edge == kNoEdge) perNode[s.node] += s.end - s.start;
+    }
+    cp.topNodes.assign(perNode.begin(), perNode.end());
+    std::sort(cp.topNodes.begin(), cp.topNodes.end(), [](const auto& a, const auto& b) {
+        return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
+    if (cp.topNodes.size() > topCount) cp.topNodes.resize(topCount);
+    return cp;
+}
+
+} // namespace sl
