@@ -43,7 +43,7 @@ const std::string& largeTracePath() {
     sl::TraceBuffer buffer = sl::readTraceFile(source);
     auto doc = nlohmann::json::parse(buffer.data(), buffer.data() + buffer.size());
     auto events = std::move(doc["traceEvents"]);
-    doc["traceEvents"] = nlohmann::json::array();
+    doc.erase("traceEvents");
     double first = 1e300, last = 0;
     for (const auto& e : events)
         if (e.contains("ts") && e["ts"].is_number()) {
@@ -52,8 +52,11 @@ const std::string& largeTracePath() {
         }
     double span = last - first + 1000;
     std::string head = doc.dump();
-    head.resize(head.size() - 2); // drop the "]}" of the empty traceEvents
-    path = (std::filesystem::temp_directory_path() / ("sightline-bench-load-" + std::to_string(getpid()) + ".json")).string();
+    head.pop_back(); // the closing brace: traceEvents goes last
+    head += ",\"traceEvents\":[";
+    path = (std::filesystem::temp_directory_path() /
+            ("sightline-bench-load-" + std::to_string(getpid()) + ".json"))
+               .string();
     std::ofstream out(path, std::ios::binary);
     out << head;
     std::size_t written = head.size();
@@ -61,7 +64,8 @@ const std::string& largeTracePath() {
     for (int copy = 0; written < 210u * 1000 * 1000; ++copy) {
         for (auto e : events) {
             if (e.contains("ts") && e["ts"].is_number()) e["ts"] = e["ts"].get<double>() + copy * span;
-            if (e.contains("id") && e["id"].is_number_integer()) e["id"] = e["id"].get<std::int64_t>() + copy * 10000000;
+            if (e.contains("id") && e["id"].is_number_integer())
+                e["id"] = e["id"].get<std::int64_t>() + copy * 10000000;
             if (e.contains("args") && e["args"].contains("correlation"))
                 e["args"]["correlation"] = e["args"]["correlation"].get<std::int64_t>() + copy * 10000000;
             std::string text = e.dump();
@@ -97,8 +101,9 @@ void BM_LoadLargeTrace(benchmark::State& state) {
         state.ResumeTiming();
     }
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * bytes);
-    state.counters["MB/s"] = benchmark::Counter(static_cast<double>(bytes) * static_cast<double>(state.iterations()) / 1e6,
-                                                benchmark::Counter::kIsRate);
+    state.counters["MB/s"] =
+        benchmark::Counter(static_cast<double>(bytes) * static_cast<double>(state.iterations()) / 1e6,
+                           benchmark::Counter::kIsRate);
     state.counters["file_MB"] = static_cast<double>(bytes) / 1e6;
     state.counters["peak_MB"] = static_cast<double>(peakKb) / 1e3;
     state.counters["model_MB"] = static_cast<double>(modelKb) / 1e3;
@@ -113,8 +118,10 @@ void BM_LoadDlrmEightRanks(benchmark::State& state) {
         return;
     }
     std::int64_t bytes = 0;
-    for (const auto& f : sl::expandTracePaths({folder})) bytes += sl::fileSizeOnDisk(f);
-    for (auto _ : state) benchmark::DoNotOptimize(sl::loadTraceSet({folder}));
+    for (const auto& f : sl::expandTracePaths({folder}))
+        bytes += sl::fileSizeOnDisk(f);
+    for (auto _ : state)
+        benchmark::DoNotOptimize(sl::loadTraceSet({folder}));
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * bytes);
 }
 BENCHMARK(BM_LoadDlrmEightRanks)->Unit(benchmark::kMillisecond)->UseRealTime();

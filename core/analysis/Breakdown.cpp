@@ -1,0 +1,179 @@
+#include "analysis/Breakdown.h"
+
+#include <algorithm>
+#include <map>
+
+namespace sl {
+
+namespace {
+
+struct Span {
+    TimeNs start, end;
+};
+
+// Sorted, disjoint union of intervals.
+std::vector<Span> unite(std::vector<Span> spans) {
+    std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.start < b.start; });
+    std::vector<Span> out;
+    for (const auto& s : spans) {
+        if (s.end <= s.start) continue;
+        if (!out.empty() && s.start <= out.back().end)
+            out.back().end = std::max(out.back().end, s.end);
+        else
+            out.push_back(s);
+    }
+    return out;
+}
+
+TimeNs length(const std::vector<Span>& united) {
+    TimeNs total = 0;
+    for (const auto& s : united)
+        total += s.end - s.start;
+    return total;
+}
+
+// Length of the intersection of two sorted disjoint unions (two-pointer sweep).
+TimeNs intersection(const std::vector<Span>& a, const std::vector<Span>& b) {
+    TimeNs total = 0;
+    std::size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        TimeNs lo = std::max(a[i].start, b[j].start);
+        TimeNs hi = std::min(a[i].end, b[j].end);
+        if (hi > lo) total += hi - lo;
+        if (a[i].end < b[j].end)
+            ++i;
+        else
+            ++j;
+    }
+    return total;
+}
+
+template <typename TimesOf>
+std::vector<RankBreakdown> breakdownOfSet(const TraceSet& set, TimesOf&& timesOf) {
+    std::vector<RankBreakdown> out;
+    out.reserve(set.ranks.size());
+    for (std::uint32_t r = 0; r < set.ranks.size(); ++r) {
+        const Rank& rank = set.ranks[r];
+        std::vector<OpInterval> ops;
+        for (std::uint32_t t = 0; t < rank.tracks.size(); ++t) {
+            const Track& track = rank.tracks[t];
+            if (!track.isGpu()) continue;
+            for (std::uint32_t i = 0; i < track.events.size(); ++i) {
+                if (!isGpuOp(track.events.kind[i])) continue;
+                TimeNs start = 0, end = 0;
+                if (!timesOf(r, t, i, start, end)) continue;
+                ops.push_back({start, end, track.device(), opClassOf(rank, {t, i})});
+            }
+        }
+        out.push_back(breakdownOf(rank.rank, std::move(ops)));
+    }
+    return out;
+}
+
+} // namespace
+
+OpClass opClassOf(const Rank& rank, EventRef event) {
+    EventKind k = rank.tracks[event.track].events.kind[event.index];
+    if (k == EventKind::GpuMemcpy || k == EventKind::GpuMemset) return OpClass::Memory;
+    return isCollectiveKernelName(rank.name(event)) ? OpClass::Communication : OpClass::Compute;
+}
+
+double RankBreakdown::overlapPct() const {
+    return communication > 0
+               ? 100.0 * static_cast<double>(overlappedCommunication()) / static_cast<double>(communication)
+               : 0.0;
+}
+
+RankBreakdown breakdownOf(int rankId, std::vector<OpInterval> ops) {
+    RankBreakdown b;
+    b.rank = rankId;
+    std::sort(ops.begin(), ops.end(),
+              [](const OpInterval& x, const OpInterval& y) { return x.device < y.device; });
+    for (std::size_t begin = 0; begin < ops.size();) {
+        std::size_t end = begin;
+        while (end < ops.size() && ops[end].device == ops[begin].device)
+            ++end;
+        std::vector<Span> all, compute, comm, memory;
+        TimeNs first = ops[begin].start, last = ops[begin].end;
+        for (std::size_t i = begin; i < end; ++i) {
+            Span s{ops[i].start, ops[i].end};
+            first = std::min(first, s.start);
+            last = std::max(last, s.end);
+            all.push_back(s);
+            (ops[i].cls == OpClass::Compute         ? compute
+             : ops[i].cls == OpClass::Communication ? comm
+                                                    : memory)
+                .push_back(s);
+        }
+        auto uAll = unite(std::move(all)), uCompute = unite(std::move(compute)),
+             uComm = unite(std::move(comm)), uMemory = unite(std::move(memory));
+        TimeNs commLength = length(uComm);
+        b.span += last - first;
+        b.compute += length(uCompute);
+        b.communication += commLength;
+        b.memory += length(uMemory);
+        b.exposedCommunication += commLength - intersection(uComm, uCompute);
+        b.idle += (last - first) - length(uAll);
+        begin = end;
+    }
+    return b;
+}
+
+std::vector<RankBreakdown> measuredBreakdown(const TraceSet& set, const ExecutionGraph* graph) {
+    return breakdownOfSet(set,
+                          [&](std::uint32_t r, std::uint32_t t, std::uint32_t i, TimeNs& start, TimeNs& end) {
+                              if (graph && !graph->inWindow(r, {t, i})) return false;
+                              const auto& ev = set.ranks[r].tracks[t].events;
+                              start = ev.start[i];
+                              end = ev.end(i);
+                              return true;
+                          });
+}
+
+std::vector<RankBreakdown> simulatedBreakdown(const TraceSet& set, const SimulatedTimeline& timeline) {
+    return breakdownOfSet(set,
+                          [&](std::uint32_t r, std::uint32_t t, std::uint32_t i, TimeNs& start, TimeNs& end) {
+                              if (r >= timeline.ranks.size() || t >= timeline.ranks[r].size()) return false;
+                              const TrackTimes& times = timeline.ranks[r][t];
+                              if (i >= times.start.size() || times.start[i] < 0) return false;
+                              start = times.start[i];
+                              end = times.end(i);
+                              return true;
+                          });
+}
+
+std::vector<StreamIdle> measuredStreamIdle(const ExecutionGraph& graph) {
+    std::vector<StreamIdle> out;
+    for (const Processor& p : graph.processors) {
+        if (!p.gpu) continue;
+        const Rank& rank = graph.trace->ranks[p.rank];
+        const Track& track = rank.tracks[p.track];
+        StreamIdle idle;
+        idle.rank = rank.rank;
+        idle.device = track.device();
+        idle.stream = track.stream();
+        TimeNs busyUntil = -1;
+        for (NodeId n : p.nodes) {
+            TimeNs start = graph.measuredStart(n), end = graph.measuredEnd(n);
+            if (busyUntil >= 0 && start > busyUntil) {
+                TimeNs gap = start - busyUntil;
+                TimeNs host = 0;
+                bool dependency = graph.nodes[n].kind == NodeKind::Collective;
+                for (EdgeId e : graph.inEdges(n)) {
+                    const GraphEdge& edge = graph.edges[e];
+                    if (edge.kind == EdgeKind::Launch)
+                        host = std::clamp(graph.measuredStart(edge.from) - busyUntil, TimeNs{0}, gap);
+                    else if (edge.kind == EdgeKind::CrossStream || edge.kind == EdgeKind::Collective)
+                        dependency = true;
+                }
+                idle.hostWait += host;
+                (dependency ? idle.dependencyWait : idle.other) += gap - host;
+            }
+            busyUntil = std::max(busyUntil, end);
+        }
+        out.push_back(idle);
+    }
+    return out;
+}
+
+} // namespace sl

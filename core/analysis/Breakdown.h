@@ -1,0 +1,68 @@
+#pragma once
+// Temporal breakdown per rank with the definitions of Holistic Trace Analysis (HTA), so numbers can
+// be compared side by side:
+//   compute        union of compute kernels (GPU kernels that are not NCCL/RCCL)
+//   communication  union of collective kernels
+//   memory         union of memcpy / memset (neither compute nor communication, as in HTA)
+//   exposed comm   communication not overlapped by any compute kernel on the same device
+//   idle           GPU span (first GPU op start .. last GPU op end) minus the union of all GPU ops
+//   overlap %      (communication - exposed) / communication
+// Summed over the rank's devices (one per rank in the usual one-GPU-per-process setup).
+#include "graph/ExecutionGraph.h"
+#include "sim/Simulator.h"
+#include "trace/TraceSet.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace sl {
+
+enum class OpClass : std::uint8_t { Compute, Communication, Memory };
+
+// The class of a GPU op event (kernels with a collective kernel name are communication).
+OpClass opClassOf(const Rank& rank, EventRef event);
+
+struct OpInterval {
+    TimeNs start = 0;
+    TimeNs end = 0;
+    std::int64_t device = 0;
+    OpClass cls = OpClass::Compute;
+};
+
+struct RankBreakdown {
+    int rank = 0; // Rank::rank id
+    TimeNs span = 0;
+    TimeNs compute = 0;
+    TimeNs communication = 0;
+    TimeNs memory = 0;
+    TimeNs exposedCommunication = 0;
+    TimeNs idle = 0;
+
+    TimeNs overlappedCommunication() const { return communication - exposedCommunication; }
+    double overlapPct() const;
+};
+
+// The breakdown of one rank's GPU op intervals (any order).
+RankBreakdown breakdownOf(int rankId, std::vector<OpInterval> ops);
+
+// Measured breakdown of every rank; with a graph, only events inside its step window count.
+std::vector<RankBreakdown> measuredBreakdown(const TraceSet& set, const ExecutionGraph* graph = nullptr);
+// Simulated breakdown from the simulator's per-track timeline (events without a time are skipped).
+std::vector<RankBreakdown> simulatedBreakdown(const TraceSet& set, const SimulatedTimeline& timeline);
+
+// Why each GPU stream was idle between two ops (measured), in the spirit of HTA's idle time
+// breakdown: waiting for the host (the next op's launch call came after the stream went idle),
+// waiting for another stream or rank (the op had a cross-stream or collective dependency), other
+// (launch overhead and gaps with no recorded cause).
+struct StreamIdle {
+    int rank = 0;
+    std::int64_t device = 0;
+    std::int64_t stream = 0;
+    TimeNs hostWait = 0;
+    TimeNs dependencyWait = 0;
+    TimeNs other = 0;
+    TimeNs total() const { return hostWait + dependencyWait + other; }
+};
+std::vector<StreamIdle> measuredStreamIdle(const ExecutionGraph& graph);
+
+} // namespace sl
