@@ -1,84 +1,395 @@
 #include "MainWindow.h"
 
-#include "io/KinetoLoader.h"
-#include "io/LoadError.h"
+#include "DetailsPanel.h"
+#include "FindBar.h"
+#include "KnobPanel.h"
+#include "LegendWidget.h"
+#include "MessageBar.h"
+#include "RangeStatsModel.h"
+#include "RecentFiles.h"
+#include "TimeFormat.h"
+#include "TimelinePanes.h"
+#include "TimelineView.h"
+#include "TraceLoader.h"
+#include "TrackState.h"
+#include "TrackTreeModel.h"
+#include "ViewController.h"
 
+#include <QAction>
+#include <QCloseEvent>
+#include <QDockWidget>
 #include <QFileDialog>
-#include <QFutureWatcher>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
 #include <QStatusBar>
-#include <QTreeWidget>
-#include <QtConcurrent>
+#include <QTableView>
+#include <QTreeView>
+#include <QVBoxLayout>
 
 namespace sl::ui {
 
-namespace {
-struct LoadResult {
-    std::shared_ptr<const TraceSet> set;
-    QString error;
-};
-} // namespace
-
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), controller_(new ViewController(this)), selection_(new SelectionModel(this)),
+      tracks_(new TrackState(this)), loader_(new TraceLoader(this)), sim_(new SimRunner(this)) {
     setWindowTitle(tr("Sightline"));
-    tree_ = new QTreeWidget(this);
-    tree_->setHeaderLabels({tr("Track"), tr("Events")});
-    tree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    setCentralWidget(tree_);
-    status_ = new QLabel(this);
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    messageBar_ = new MessageBar(central);
+    findBar_ = new FindBar(central);
+    findBar_->hide();
+    panes_ = new TimelinePanes(controller_, selection_, tracks_, central);
+    layout->addWidget(messageBar_);
+    layout->addWidget(findBar_);
+    layout->addWidget(panes_, 1);
+    layout->addWidget(new LegendWidget(central));
+    setCentralWidget(central);
+
+    status_ = new QLabel(tr("No trace loaded"), this);
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 1000);
+    progress_->setMaximumWidth(240);
+    cancel_ = new QPushButton(tr("Cancel"), this);
     statusBar()->addWidget(status_, 1);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancel_);
+    setLoading(false);
+
+    buildDocks();
+    buildMenus();
+
+    connect(cancel_, &QPushButton::clicked, loader_, &TraceLoader::cancel);
+    connect(loader_, &TraceLoader::progress, this,
+            [this](double f) { progress_->setValue(static_cast<int>(std::clamp(f, 0.0, 1.0) * 1000)); });
+    connect(loader_, &TraceLoader::loaded, this,
+            [this](std::shared_ptr<const TraceSet> set, QStringList paths) {
+                setLoading(false);
+                showTraceSet(std::move(set), paths);
+            });
+    connect(loader_, &TraceLoader::failed, this, [this](const QString& message, const QStringList&) {
+        setLoading(false);
+        showError(message);
+    });
+    connect(loader_, &TraceLoader::cancelled, this, [this] {
+        setLoading(false);
+        messageBar_->showMessage(tr("Loading cancelled."), MessageBar::Level::Info);
+    });
+    connect(selection_, &SelectionModel::eventChanged, details_, &DetailsPanel::showDetails);
+    connect(selection_, &SelectionModel::rangeChanged, this, &MainWindow::updateRangeStats);
+    connect(findBar_, &FindBar::found, this, &MainWindow::revealEvent);
+    connect(controller_, &ViewController::windowChanged, this, &MainWindow::updateStatus);
+    connect(knobs_, &KnobPanel::changed, this, [this](const SimKnobs& k) {
+        if (autoSimulate_ && set_) sim_->request(k);
+    });
+    connect(sim_, &SimRunner::started, this, [this] { panes_->simulated()->setNote(tr("simulating...")); });
+    connect(sim_, &SimRunner::finished, this, &MainWindow::showSimulation);
+    connect(sim_, &SimRunner::failed, this, [this](const QString& message) {
+        panes_->setSimulated(nullptr);
+        panes_->simulated()->setEmptyText(tr("Simulation failed: %1").arg(message));
+        messageBar_->showMessage(tr("Simulation failed: %1").arg(message), MessageBar::Level::Warning);
+    });
+    resize(1600, 1000);
+}
+
+void MainWindow::buildDocks() {
+    trackModel_ = new TrackTreeModel(tracks_, this);
+    trackTree_ = new QTreeView(this);
+    trackTree_->setModel(trackModel_);
+    trackTree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    trackTree_->header()->setStretchLastSection(false);
+    trackTree_->setUniformRowHeights(true);
+    connect(trackTree_, &QTreeView::expanded, this, [this](const QModelIndex& i) {
+        if (!i.parent().isValid()) tracks_->setRankExpanded(static_cast<std::size_t>(i.row()), true);
+    });
+    connect(trackTree_, &QTreeView::collapsed, this, [this](const QModelIndex& i) {
+        if (!i.parent().isValid()) tracks_->setRankExpanded(static_cast<std::size_t>(i.row()), false);
+    });
+    connect(tracks_, &TrackState::changed, this, [this] {
+        for (int r = 0; r < trackModel_->rowCount(); ++r) {
+            const QModelIndex i = trackModel_->index(r, 0);
+            const bool e = tracks_->rankExpanded(static_cast<std::size_t>(r));
+            if (trackTree_->isExpanded(i) != e) trackTree_->setExpanded(i, e);
+        }
+    });
+    connect(trackTree_, &QTreeView::doubleClicked, this, [this](const QModelIndex& i) {
+        const auto [r, t] = trackModel_->location(i);
+        if (t < 0) return;
+        const int row = panes_->measured()->layout().rowOf(r, t);
+        if (row >= 0)
+            controller_->setScrollY(panes_->measured()->layout().rows()[static_cast<std::size_t>(row)].y);
+    });
+    auto* tracksDock = new QDockWidget(tr("Tracks"), this);
+    tracksDock->setObjectName(QStringLiteral("tracksDock"));
+    tracksDock->setWidget(trackTree_);
+    addDockWidget(Qt::LeftDockWidgetArea, tracksDock);
+
+    details_ = new DetailsPanel(this);
+    auto* detailsDock = new QDockWidget(tr("Details"), this);
+    detailsDock->setObjectName(QStringLiteral("detailsDock"));
+    detailsDock->setWidget(details_);
+    addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+
+    rangeModel_ = new RangeStatsModel(this);
+    auto* rangeWidget = new QWidget(this);
+    auto* rl = new QVBoxLayout(rangeWidget);
+    rl->setContentsMargins(0, 0, 0, 0);
+    rangeLabel_ = new QLabel(tr("Shift+drag (or right-drag) in a pane to select a time range."), rangeWidget);
+    rangeLabel_->setContentsMargins(6, 3, 6, 3);
+    rangeTable_ = new QTableView(rangeWidget);
+    rangeTable_->setModel(rangeModel_);
+    rangeTable_->setSortingEnabled(true);
+    rangeTable_->sortByColumn(RangeStatsModel::Total, Qt::DescendingOrder);
+    rangeTable_->horizontalHeader()->setSectionResizeMode(RangeStatsModel::Name, QHeaderView::Stretch);
+    rangeTable_->verticalHeader()->hide();
+    rangeTable_->verticalHeader()->setDefaultSectionSize(20);
+    rangeTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    rl->addWidget(rangeLabel_);
+    rl->addWidget(rangeTable_, 1);
+    auto* rangeDock = new QDockWidget(tr("Range statistics"), this);
+    rangeDock->setObjectName(QStringLiteral("rangeDock"));
+    rangeDock->setWidget(rangeWidget);
+    addDockWidget(Qt::RightDockWidgetArea, rangeDock);
+    knobs_ = new KnobPanel(this);
+    auto* knobsDock = new QDockWidget(tr("What-if knobs"), this);
+    knobsDock->setObjectName(QStringLiteral("knobsDock"));
+    knobsDock->setWidget(knobs_);
+    addDockWidget(Qt::LeftDockWidgetArea, knobsDock);
+    resizeDocks({tracksDock, detailsDock}, {260, 420}, Qt::Horizontal);
+}
+
+void MainWindow::buildMenus() {
     auto* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
-        QStringList files = QFileDialog::getOpenFileNames(
+    file->addAction(tr("&Open Files..."), QKeySequence::Open, this, [this] {
+        const QStringList files = QFileDialog::getOpenFileNames(
             this, tr("Open traces"), {}, tr("Kineto traces (*.json *.json.gz);;All files (*)"));
         if (!files.isEmpty()) openTraces(files);
     });
+    file->addAction(tr("Open &Folder..."), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a folder of per-rank traces"));
+        if (!dir.isEmpty()) openTraces({dir});
+    });
+    recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
+    connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openTraces);
+    file->addSeparator();
+    file->addAction(tr("Save View as &Image..."), QKeySequence(tr("Ctrl+Shift+S")), this,
+                    &MainWindow::saveViewImage);
+    file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-    resize(1200, 800);
+
+    viewMenu_ = menuBar()->addMenu(tr("&View"));
+    viewMenu_->addAction(tr("&Find..."), QKeySequence::Find, findBar_, &FindBar::activate);
+    viewMenu_->addAction(tr("Find &Next"), QKeySequence::FindNext, findBar_, &FindBar::findNext);
+    viewMenu_->addAction(tr("Find &Previous"), QKeySequence::FindPrevious, findBar_, &FindBar::findPrevious);
+    viewMenu_->addSeparator();
+    viewMenu_->addAction(tr("Fit &All"), QKeySequence(Qt::Key_Home), controller_, &ViewController::fitAll);
+    viewMenu_->addAction(tr("&Clear Selection"), this, [this] {
+        selection_->clearEvent();
+        selection_->clearRange();
+    });
+    viewMenu_->addAction(tr("&Expand All Ranks"), this, [this] { tracks_->setAllRanksExpanded(true); });
+    viewMenu_->addAction(tr("C&ollapse All Ranks"), this, [this] { tracks_->setAllRanksExpanded(false); });
+    viewMenu_->addSeparator();
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        viewMenu_->addAction(dock->toggleViewAction());
+
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard and Mouse"), this, [this] {
+        QMessageBox::information(
+            this, tr("Keyboard and mouse"),
+            tr("<table>"
+               "<tr><td><b>W / S</b></td><td>zoom in / out (at the mouse)</td></tr>"
+               "<tr><td><b>A / D</b></td><td>pan left / right</td></tr>"
+               "<tr><td><b>Wheel</b></td><td>zoom at the cursor; Shift+wheel scrolls tracks</td></tr>"
+               "<tr><td><b>Drag</b></td><td>pan (and scroll)</td></tr>"
+               "<tr><td><b>Shift+drag / right-drag</b></td><td>select a time range: statistics per "
+               "name</td></tr>"
+               "<tr><td><b>Click</b></td><td>select an event (in both panes); double-click zooms to "
+               "it</td></tr>"
+               "<tr><td><b>F</b></td><td>fit the selection (event, range, or everything)</td></tr>"
+               "<tr><td><b>Ctrl+F, Enter / Shift+Enter</b></td><td>find by name, next / previous</td></tr>"
+               "<tr><td><b>Esc</b></td><td>clear the selection</td></tr>"
+               "<tr><td><b>Click a track name</b></td><td>collapse or expand (rank or nested rows)</td></tr>"
+               "</table>"));
+    });
+}
+
+void MainWindow::setLoading(bool loading) {
+    progress_->setVisible(loading);
+    cancel_->setVisible(loading);
+    if (loading) progress_->setValue(0);
 }
 
 void MainWindow::openTraces(const QStringList& paths) {
-    std::vector<std::string> list;
-    for (const auto& p : paths)
-        list.push_back(p.toStdString());
-    status_->setText(tr("Loading %1...").arg(paths.join(", ")));
-    auto* watcher = new QFutureWatcher<LoadResult>(this);
-    connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher] {
-        LoadResult r = watcher->result();
-        watcher->deleteLater();
-        if (r.set)
-            showTraceSet(r.set);
-        else
-            showError(r.error);
-    });
-    watcher->setFuture(QtConcurrent::run([list] {
-        try {
-            return LoadResult{std::make_shared<const TraceSet>(loadTraceSet(list)), {}};
-        } catch (const std::exception& e) {
-            return LoadResult{nullptr, QString::fromStdString(e.what())};
-        }
-    }));
+    if (paths.isEmpty()) return;
+    messageBar_->hide();
+    status_->setText(
+        tr("Loading %1...")
+            .arg(paths.size() == 1 ? QFileInfo(paths[0]).fileName() : tr("%1 paths").arg(paths.size())));
+    setLoading(true);
+    loader_->start(paths);
 }
 
-void MainWindow::showTraceSet(std::shared_ptr<const TraceSet> set) {
+void MainWindow::showTraceSet(std::shared_ptr<const TraceSet> set, const QStringList& paths) {
     set_ = std::move(set);
-    tree_->clear();
-    for (const auto& rank : set_->ranks) {
-        auto* rankItem = new QTreeWidgetItem(
-            tree_, {tr("Rank %1 — %2").arg(rank.rank).arg(QString::fromStdString(rank.deviceName())),
-                    QString::number(rank.eventCount())});
-        for (const auto& track : rank.tracks)
-            new QTreeWidgetItem(rankItem,
-                                {QString::fromStdString(track.name), QString::number(track.events.size())});
-        rankItem->setExpanded(true);
+    measured_ = TimelineData::measured(set_);
+    selection_->clearEvent();
+    selection_->clearRange();
+    tracks_->reset(*set_);
+    trackModel_->setTraceSet(set_);
+    trackTree_->expandAll();
+    panes_->setMeasured(measured_);
+    panes_->setSimulated(nullptr);
+    panes_->simulated()->setEmptyText(tr("No simulation yet"));
+    simulation_ = {};
+    details_->setData(measured_, nullptr);
+    knobs_->setRankCount(static_cast<int>(set_->ranks.size()));
+    sim_->setTraceSet(set_);
+    if (autoSimulate_) {
+        panes_->simulated()->setEmptyText(tr("Simulating..."));
+        sim_->request(knobs_->knobs(), 0);
     }
-    status_->setText(tr("%1 ranks, %2 events").arg(set_->ranks.size()).arg(set_->eventCount()));
+    findBar_->setData(measured_);
+    controller_->setScrollY(0);
+    controller_->setBounds(measured_->start(), measured_->end());
+    if (!paths.isEmpty()) {
+        recent_->add(paths);
+        setWindowTitle(tr("Sightline - %1").arg(QFileInfo(paths[0]).fileName()));
+    }
+    if (!set_->warnings.empty()) {
+        QString text = tr("Loaded with %n warning(s): ", nullptr, static_cast<int>(set_->warnings.size())) +
+                       QString::fromStdString(set_->warnings.front());
+        messageBar_->showMessage(text, MessageBar::Level::Warning);
+    } else {
+        messageBar_->hide();
+    }
+    updateStatus();
 }
 
 void MainWindow::showError(const QString& message) {
-    status_->setText(tr("Error: %1").arg(message));
+    messageBar_->showMessage(tr("Could not open: %1").arg(message), MessageBar::Level::Error);
+    updateStatus();
+}
+
+void MainWindow::showSimulation(const SimOutput& output) {
+    if (!set_ || !output.timeline || &output.timeline->set() != set_.get()) return;
+    simulation_ = output;
+    panes_->setSimulated(output.timeline, {});
+    details_->setData(measured_, output.timeline);
+    if (!output.result->warnings.empty())
+        messageBar_->showMessage(
+            tr("Simulation: %1").arg(QString::fromStdString(output.result->warnings.front())),
+            MessageBar::Level::Info);
+    updateStatus();
+}
+
+void MainWindow::updateStatus() {
+    if (!set_) {
+        status_->setText(tr("No trace loaded"));
+        return;
+    }
+    QString text = tr("%1 ranks, %2 events  |  window %3")
+                       .arg(set_->ranks.size())
+                       .arg(set_->eventCount())
+                       .arg(formatDuration(controller_->windowDuration()));
+    if (simulation_.result) {
+        const SimResult& r = *simulation_.result;
+        const double change = r.measuredIteration > 0
+                                  ? 100.0 * static_cast<double>(r.simulatedIteration - r.measuredIteration) /
+                                        static_cast<double>(r.measuredIteration)
+                                  : 0.0;
+        text += tr("  |  iteration: measured %1, simulated %2 (%3%4%)  |  simulated in %5 ms")
+                    .arg(formatDuration(r.measuredIteration), formatDuration(r.simulatedIteration),
+                         change >= 0 ? QStringLiteral("+") : QString())
+                    .arg(change, 0, 'f', 1)
+                    .arg(simulation_.seconds * 1000.0, 0, 'f', 0);
+    }
+    status_->setText(text);
+}
+
+void MainWindow::updateRangeStats() {
+    if (!measured_ || !selection_->hasRange()) {
+        rangeModel_->setStats({});
+        rangeLabel_->setText(tr("Shift+drag (or right-drag) in a pane to select a time range."));
+        return;
+    }
+    auto stats = computeRangeStats(*measured_, tracks_, selection_->rangeStart(), selection_->rangeEnd());
+    std::int64_t events = 0;
+    for (const auto& s : stats)
+        events += s.count;
+    rangeLabel_->setText(tr("Range %1 (from %2): %3 events, %4 names")
+                             .arg(formatDuration(selection_->rangeEnd() - selection_->rangeStart()),
+                                  formatDuration(selection_->rangeStart() - measured_->start()))
+                             .arg(events)
+                             .arg(stats.size()));
+    rangeModel_->setStats(std::move(stats));
+    const auto* header = rangeTable_->horizontalHeader();
+    rangeModel_->sort(header->sortIndicatorSection(), header->sortIndicatorOrder());
+}
+
+void MainWindow::revealEvent(EventId e) {
+    if (!e.valid() || !measured_) return;
+    selection_->setEvent(e);
+    const TrackTimeline& t = measured_->track(static_cast<std::size_t>(e.rank), e.ref.track);
+    const TimeNs s = t.start[e.ref.index];
+    const TimeNs d = t.duration[e.ref.index];
+    const TimeNs w = controller_->windowDuration();
+    if (d * 10 > w * 8)
+        controller_->fitRange(s, s + d);
+    else if (s < controller_->windowStart() || s + d > controller_->windowEnd())
+        controller_->setWindow(s + d / 2 - w / 2, s + d / 2 - w / 2 + w);
+    const int row = panes_->measured()->layout().rowOf(e.rank, static_cast<int>(e.ref.track));
+    if (row >= 0) {
+        const int y = panes_->measured()->layout().rows()[static_cast<std::size_t>(row)].y;
+        const int h = panes_->measured()->height();
+        if (y < controller_->scrollY() || y > controller_->scrollY() + h - 40)
+            controller_->setScrollY(std::max(0, y - h / 3));
+    }
+}
+
+void MainWindow::saveViewImage() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save view"), QStringLiteral("sightline.png"),
+                                                      tr("Images (*.png *.jpg)"));
+    if (path.isEmpty()) return;
+    if (!grab().save(path)) showError(tr("%1: cannot write the image").arg(path));
+}
+
+void MainWindow::restoreLayout() {
+    QSettings s;
+    restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings s;
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/state"), saveState());
+    loader_->cancel();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile()) paths.push_back(url.toLocalFile());
+    if (!paths.isEmpty()) {
+        event->acceptProposedAction();
+        openTraces(paths);
+    }
 }
 
 } // namespace sl::ui

@@ -1,19 +1,53 @@
 // sightline: the desktop program.
+//   sightline [TRACE...]                                   opens the traces (files or folders)
+//   sightline --screenshot OUT.png [--set k=v]... TRACE... renders the main window at 1600x1000
 #include "MainWindow.h"
+#include "Screenshot.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
 int main(int argc, char** argv) {
+    bool screenshot = false;
+    for (int i = 1; i < argc; ++i)
+        screenshot = screenshot || std::strcmp(argv[i], "--screenshot") == 0 ||
+                     std::strncmp(argv[i], "--screenshot=", 13) == 0;
+    // A screenshot needs no display.
+    if (screenshot && !std::getenv("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+
     QApplication app(argc, argv);
     QApplication::setApplicationName("Sightline");
     QApplication::setOrganizationName("Sightline");
     QCommandLineParser parser;
     parser.setApplicationDescription("Measured and simulated timelines of distributed training traces");
     parser.addHelpOption();
-    parser.addPositionalArgument("traces", "Kineto trace files or folders of per-rank files");
+    QCommandLineOption shotOption("screenshot", "Render the main window at 1600x1000 into FILE.png and exit.",
+                                  "FILE");
+    QCommandLineOption setOption("set", "Set a simulator knob (key=value); repeatable.", "key=value");
+    parser.addOption(shotOption);
+    parser.addOption(setOption);
+    parser.addPositionalArgument("traces", "Kineto trace files or folders of per-rank files", "[TRACE...]");
     parser.process(app);
+
+    if (parser.isSet(shotOption)) {
+        sl::ui::ScreenshotRequest request;
+        request.output = parser.value(shotOption);
+        request.knobs = parser.values(setOption);
+        request.traces = parser.positionalArguments();
+        const QString error = sl::ui::takeScreenshot(request);
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "error: %s\n", qPrintable(error));
+            return 2;
+        }
+        return 0;
+    }
+
     sl::ui::MainWindow window;
+    window.restoreLayout();
     window.show();
     if (!parser.positionalArguments().isEmpty()) window.openTraces(parser.positionalArguments());
     return app.exec();

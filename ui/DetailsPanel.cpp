@@ -1,0 +1,29 @@
+#include "DetailsPanel.h"
+
+#include "EventText.h"
+
+namespace sl::ui {
+
+DetailsPanel::DetailsPanel(QWidget* parent) : QTextBrowser(parent) {
+    setObjectName(QStringLiteral("detailsPanel"));
+    setOpenLinks(false);
+    showDetails({});
+}
+
+void DetailsPanel::setData(std::shared_ptr<const TimelineData> measured,
+                           std::shared_ptr<const TimelineData> simulated) {
+    measured_ = std::move(measured);
+    simulated_ = std::move(simulated);
+    showDetails(shown_);
+}
+
+void DetailsPanel::showDetails(EventId e) {
+    shown_ = e;
+    if (!measured_ || !e.valid()) {
+        setHtml(tr("<i>Click an event to see its details.</i>"));
+        return;
+    }
+    setHtml(eventDetailsHtml(*measured_, simulated_.get(), e));
+}
+
+} // namespace sl::ui

@@ -1,0 +1,25 @@
+#pragma once
+#include "Selection.h"
+#include "TimelineData.h"
+
+#include <QTextBrowser>
+
+#include <memory>
+
+namespace sl::ui {
+
+// The details of the selected event: name, kind, times, measured vs simulated, args.
+class DetailsPanel : public QTextBrowser {
+    Q_OBJECT
+public:
+    explicit DetailsPanel(QWidget* parent = nullptr);
+    void setData(std::shared_ptr<const TimelineData> measured, std::shared_ptr<const TimelineData> simulated);
+    void showDetails(EventId e);
+
+private:
+    std::shared_ptr<const TimelineData> measured_;
+    std::shared_ptr<const TimelineData> simulated_;
+    EventId shown_;
+};
+
+} // namespace sl::ui

@@ -1,0 +1,18 @@
+#pragma once
+#include "Selection.h"
+#include "TimelineData.h"
+
+#include <QString>
+
+namespace sl::ui {
+
+// One-line-per-field HTML for a hover tooltip: name, kind, start, duration.
+QString eventTooltip(const TimelineData& data, EventId e);
+// The details of an event as HTML: name, kind, rank and track, measured times and, when a
+// simulated timeline is given, simulated times and their difference; collective metadata; the
+// launch partner; args pretty-printed.
+QString eventDetailsHtml(const TimelineData& measured, const TimelineData* simulated, EventId e);
+// The args JSON of an event, indented; empty when it has none.
+QString prettyArgs(std::string_view argsJson);
+
+} // namespace sl::ui

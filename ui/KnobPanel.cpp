@@ -1,0 +1,132 @@
+#include "KnobPanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QPushButton>
+#include <QSpinBox>
+
+namespace sl::ui {
+
+KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
+    form_ = new QFormLayout(this);
+    auto* presets = new QComboBox(this);
+    presets->addItems({tr("Replay (measured)"), tr("2x faster GPU compute"), tr("2x faster network"),
+                       tr("No compute/comm overlap"), tr("Rank 0 straggles 1.5x"),
+                       tr("4x data-parallel scale")});
+    form_->addRow(tr("Preset"), presets);
+    compute_ = addSpeedup(tr("GPU compute"), tr("compute.speedup: compute kernels run duration / speedup"));
+    comm_ = addSpeedup(tr("Communication"), tr("comm.speedup: collective transfers run duration / speedup"));
+    cpu_ = addSpeedup(tr("CPU"), tr("cpu.speedup: CPU work and call durations / speedup"));
+    launch_ = new QDoubleSpinBox(this);
+    launch_->setRange(-1, 1000);
+    launch_->setDecimals(1);
+    launch_->setSuffix(tr(" us"));
+    launch_->setSpecialValueText(tr("from trace"));
+    launch_->setValue(-1);
+    launch_->setToolTip(tr("launch.latency_us: launch to kernel start latency"));
+    form_->addRow(tr("Launch latency"), launch_);
+    overlap_ = new QCheckBox(tr("overlap comm with compute"), this);
+    overlap_->setChecked(true);
+    overlap_->setToolTip(tr("comm.overlap: off makes collectives wait for the compute stream"));
+    form_->addRow(tr("Overlap"), overlap_);
+    stragglerRank_ = new QSpinBox(this);
+    stragglerRank_->setRange(-1, 4096);
+    stragglerRank_->setSpecialValueText(tr("none"));
+    stragglerRank_->setValue(-1);
+    form_->addRow(tr("Straggler rank"), stragglerRank_);
+    stragglerSlowdown_ = new QDoubleSpinBox(this);
+    stragglerSlowdown_->setRange(1.0, 10.0);
+    stragglerSlowdown_->setSingleStep(0.1);
+    stragglerSlowdown_->setSuffix(QStringLiteral(" x"));
+    form_->addRow(tr("Straggler slowdown"), stragglerSlowdown_);
+    dpScale_ = new QDoubleSpinBox(this);
+    dpScale_->setRange(1.0, 1024.0);
+    dpScale_->setSuffix(QStringLiteral(" x"));
+    dpScale_->setToolTip(tr("dp.scale: re-times collectives for a larger data-parallel group"));
+    form_->addRow(tr("Data-parallel scale"), dpScale_);
+    auto* reset = new QPushButton(tr("Reset to replay"), this);
+    form_->addRow(reset);
+
+    for (auto* s : {compute_, comm_, cpu_, launch_, stragglerSlowdown_, dpScale_})
+        connect(s, &QDoubleSpinBox::valueChanged, this, &KnobPanel::emitChanged);
+    connect(stragglerRank_, &QSpinBox::valueChanged, this, &KnobPanel::emitChanged);
+    connect(overlap_, &QCheckBox::toggled, this, &KnobPanel::emitChanged);
+    connect(reset, &QPushButton::clicked, this, [this, presets] {
+        presets->setCurrentIndex(0);
+        setKnobs({});
+    });
+    connect(presets, &QComboBox::activated, this, [this](int i) {
+        SimKnobs k;
+        switch (i) {
+        case 1:
+            k.computeSpeedup = 2;
+            break;
+        case 2:
+            k.commSpeedup = 2;
+            break;
+        case 3:
+            k.commOverlap = false;
+            break;
+        case 4:
+            k.stragglerRank = 0, k.stragglerSlowdown = 1.5;
+            break;
+        case 5:
+            k.dpScale = 4;
+            break;
+        default:
+            break;
+        }
+        setKnobs(k);
+    });
+}
+
+QDoubleSpinBox* KnobPanel::addSpeedup(const QString& label, const QString& tip) {
+    auto* s = new QDoubleSpinBox(this);
+    s->setRange(0.1, 100.0);
+    s->setSingleStep(0.1);
+    s->setDecimals(2);
+    s->setValue(1.0);
+    s->setSuffix(QStringLiteral(" x"));
+    s->setToolTip(tip);
+    form_->addRow(label, s);
+    return s;
+}
+
+void KnobPanel::setRankCount(int ranks) {
+    stragglerRank_->setMaximum(std::max(0, ranks - 1));
+}
+
+SimKnobs KnobPanel::knobs() const {
+    SimKnobs k;
+    k.computeSpeedup = compute_->value();
+    k.commSpeedup = comm_->value();
+    k.cpuSpeedup = cpu_->value();
+    k.launchLatencyUs = launch_->value() < 0 ? -1.0 : launch_->value();
+    k.commOverlap = overlap_->isChecked();
+    k.stragglerRank = stragglerRank_->value();
+    k.stragglerSlowdown = stragglerSlowdown_->value();
+    k.dpScale = dpScale_->value();
+    return k;
+}
+
+void KnobPanel::setKnobs(const SimKnobs& k) {
+    updating_ = true;
+    compute_->setValue(k.computeSpeedup);
+    comm_->setValue(k.commSpeedup);
+    cpu_->setValue(k.cpuSpeedup);
+    launch_->setValue(k.launchLatencyUs);
+    overlap_->setChecked(k.commOverlap);
+    stragglerRank_->setValue(k.stragglerRank);
+    stragglerSlowdown_->setValue(k.stragglerSlowdown);
+    dpScale_->setValue(k.dpScale);
+    updating_ = false;
+    emitChanged();
+}
+
+void KnobPanel::emitChanged() {
+    if (!updating_) emit changed(knobs());
+}
+
+} // namespace sl::ui

@@ -1,0 +1,118 @@
+#include "Palette.h"
+
+#include <array>
+
+namespace sl::ui {
+
+Category categoryOf(EventKind kind, bool collectiveName) {
+    switch (kind) {
+    case EventKind::Kernel:
+        return collectiveName ? Category::Communication : Category::Compute;
+    case EventKind::GpuMemcpy:
+    case EventKind::GpuMemset:
+        return Category::Memory;
+    case EventKind::CpuOp:
+    case EventKind::UserAnnotation:
+    case EventKind::PythonFunction:
+        return collectiveName ? Category::Communication : Category::CpuOp;
+    case EventKind::Runtime:
+    case EventKind::Driver:
+    case EventKind::CudaSync:
+        return Category::Runtime;
+    case EventKind::GpuUserAnnotation:
+        return Category::Annotation;
+    default:
+        return Category::Other;
+    }
+}
+
+QString categoryLabel(Category c) {
+    switch (c) {
+    case Category::Compute:
+        return QStringLiteral("GPU compute");
+    case Category::Communication:
+        return QStringLiteral("Communication");
+    case Category::Memory:
+        return QStringLiteral("Memcpy / memset");
+    case Category::CpuOp:
+        return QStringLiteral("CPU op");
+    case Category::Runtime:
+        return QStringLiteral("Runtime / sync");
+    case Category::Annotation:
+        return QStringLiteral("GPU annotation");
+    default:
+        return QStringLiteral("Other");
+    }
+}
+
+namespace palette {
+namespace {
+// Base colours, chosen to stay apart for common colour-vision deficiencies.
+constexpr std::array<QRgb, kCategoryCount> kBase = {
+    0x3b7dd8, // compute: blue
+    0xe8743b, // communication: orange
+    0x2aa876, // memory: green
+    0x8e6cc9, // cpu op: purple
+    0xc9a227, // runtime: ochre
+    0x7a8b99, // annotation: slate
+    0x9aa0a6, // other: grey
+};
+
+struct Table {
+    std::array<std::array<QColor, kShades>, kCategoryCount> normal;
+    std::array<std::array<QColor, kShades>, kCategoryCount> dim;
+    Table() {
+        for (int c = 0; c < kCategoryCount; ++c) {
+            QColor base(kBase[static_cast<std::size_t>(c)]);
+            for (int s = 0; s < kShades; ++s) {
+                QColor shade = base.lighter(100 + 9 * s);
+                normal[static_cast<std::size_t>(c)][static_cast<std::size_t>(s)] = shade;
+                QColor d = shade;
+                d.setHsl(d.hslHue(), d.hslSaturation() / 4, 200 + d.lightness() / 10);
+                dim[static_cast<std::size_t>(c)][static_cast<std::size_t>(s)] = d;
+            }
+        }
+    }
+};
+const Table& table() {
+    static const Table t;
+    return t;
+}
+} // namespace
+
+QColor color(Category c, int shade) {
+    return table().normal[static_cast<std::size_t>(c)][static_cast<std::size_t>(shade & (kShades - 1))];
+}
+QColor dimmed(Category c, int shade) {
+    return table().dim[static_cast<std::size_t>(c)][static_cast<std::size_t>(shade & (kShades - 1))];
+}
+QColor background() {
+    return QColor(0xfafbfc);
+}
+QColor laneBackground(bool odd) {
+    return odd ? QColor(0xf1f3f5) : QColor(0xfafbfc);
+}
+QColor gutter() {
+    return QColor(0xe9ecef);
+}
+QColor text() {
+    return QColor(0x212529);
+}
+QColor textOnBox() {
+    return QColor(0xffffff);
+}
+QColor grid() {
+    return QColor(0xdee2e6);
+}
+QColor selection() {
+    return QColor(0x111111);
+}
+QColor rangeFill() {
+    return QColor(30, 120, 220, 40);
+}
+QColor rankHeader() {
+    return QColor(0xd0d7de);
+}
+} // namespace palette
+
+} // namespace sl::ui

@@ -1,0 +1,49 @@
+#include "RowLayout.h"
+
+#include "TrackState.h"
+
+#include <algorithm>
+
+namespace sl::ui {
+
+void RowLayout::build(const TraceSet& set, const TrackState& state) {
+    rows_.clear();
+    rowOfTrack_.assign(set.ranks.size(), {});
+    int y = 0;
+    for (std::size_t r = 0; r < set.ranks.size() && r < state.rankCount(); ++r) {
+        const Rank& rank = set.ranks[r];
+        rowOfTrack_[r].assign(rank.tracks.size(), -1);
+        rows_.push_back({static_cast<int>(r), -1, y, kHeaderHeight, 0});
+        y += kHeaderHeight;
+        if (!state.rankExpanded(r)) continue;
+        for (std::size_t k : state.order(r)) {
+            if (state.trackHidden(r, k)) continue;
+            const Track& track = rank.tracks[k];
+            const int lanes = state.trackNested(r, k) ? track.maxDepth + 1 : 1;
+            const int h = lanes * kLaneHeight + kTrackPadding;
+            rowOfTrack_[r][k] = static_cast<int>(rows_.size());
+            rows_.push_back({static_cast<int>(r), static_cast<int>(k), y, h, lanes});
+            y += h;
+        }
+    }
+    height_ = y;
+}
+
+int RowLayout::rowAt(int y) const {
+    const int i = firstRowBelow(y);
+    return i < static_cast<int>(rows_.size()) && rows_[static_cast<std::size_t>(i)].y <= y ? i : -1;
+}
+
+int RowLayout::firstRowBelow(int y) const {
+    auto it = std::upper_bound(rows_.begin(), rows_.end(), y,
+                               [](int value, const Row& row) { return value < row.y + row.height; });
+    return static_cast<int>(it - rows_.begin());
+}
+
+int RowLayout::rowOf(int rank, int track) const {
+    if (rank < 0 || static_cast<std::size_t>(rank) >= rowOfTrack_.size()) return -1;
+    const auto& v = rowOfTrack_[static_cast<std::size_t>(rank)];
+    return track >= 0 && static_cast<std::size_t>(track) < v.size() ? v[static_cast<std::size_t>(track)] : -1;
+}
+
+} // namespace sl::ui

@@ -1,0 +1,45 @@
+#pragma once
+#include "trace/TraceSet.h"
+
+#include <vector>
+
+namespace sl::ui {
+
+class TrackState;
+
+// The vertical layout of a timeline pane: one header row per rank, then one row per visible track
+// with one lane per shown nesting depth. Both panes use the same layout so their rows line up.
+struct Row {
+    int rank = 0;
+    int track = -1; // -1: the rank's header row
+    int y = 0;
+    int height = 0;
+    int lanes = 0;
+    bool header() const { return track < 0; }
+};
+
+class RowLayout {
+public:
+    static constexpr int kHeaderHeight = 20;
+    static constexpr int kLaneHeight = 17;
+    static constexpr int kTrackPadding = 3;
+
+    void build(const TraceSet& set, const TrackState& state);
+    const std::vector<Row>& rows() const { return rows_; }
+    int height() const { return height_; }
+    // The row at content y, or -1.
+    int rowAt(int y) const;
+    // The first row whose bottom is below content y (for drawing from the top of the viewport).
+    int firstRowBelow(int y) const;
+    // The row of a track, or -1 when it is not shown.
+    int rowOf(int rank, int track) const;
+    // The lane's y inside its row.
+    static int laneY(int lane) { return kTrackPadding / 2 + lane * kLaneHeight; }
+
+private:
+    std::vector<Row> rows_;
+    std::vector<std::vector<int>> rowOfTrack_;
+    int height_ = 0;
+};
+
+} // namespace sl::ui

@@ -1,0 +1,89 @@
+#include "Screenshot.h"
+
+#include "KnobPanel.h"
+#include "MainWindow.h"
+#include "TrackState.h"
+#include "ViewController.h"
+#include "io/KinetoLoader.h"
+
+#include <QApplication>
+#include <QImage>
+#include <QPixmap>
+
+namespace sl::ui {
+
+namespace {
+// The longest communication kernel of the first rank, else the longest GPU op: a good first look.
+EventId interestingEvent(const TimelineData& data) {
+    EventId best;
+    TimeNs bestDur = -1;
+    bool bestComm = false;
+    if (data.ranks().empty()) return best;
+    const RankTimeline& rt = data.ranks()[0];
+    for (std::size_t k = 0; k < rt.tracks.size(); ++k) {
+        const TrackTimeline& t = rt.tracks[k];
+        const EventColumns& ev = t.track->events;
+        if (!t.track->isGpu()) continue;
+        for (std::size_t i = 0; i < ev.size(); ++i) {
+            if (!isGpuOp(ev.kind[i])) continue;
+            const bool comm = rt.collective[ev.name[i]] != 0;
+            if ((comm && !bestComm) || (comm == bestComm && t.duration[i] > bestDur)) {
+                best = {0, {static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(i)}};
+                bestDur = t.duration[i];
+                bestComm = comm;
+            }
+        }
+    }
+    return best;
+}
+} // namespace
+
+QString takeScreenshot(const ScreenshotRequest& request) {
+    if (request.output.isEmpty()) return QStringLiteral("--screenshot needs an output file");
+    if (request.traces.isEmpty())
+        return QStringLiteral("--screenshot needs at least one trace file or folder");
+    SimKnobs knobs;
+    for (const QString& k : request.knobs) {
+        try {
+            setKnobAssignment(knobs, k.toStdString());
+        } catch (const std::exception& e) {
+            return QStringLiteral("--set %1: %2").arg(k, QString::fromStdString(e.what()));
+        }
+    }
+    std::shared_ptr<const TraceSet> set;
+    try {
+        std::vector<std::string> paths;
+        for (const QString& p : request.traces)
+            paths.push_back(p.toStdString());
+        set = std::make_shared<const TraceSet>(loadTraceSet(paths));
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    SimOutput sim;
+    QString simError;
+    try {
+        sim = SimRunner::runNow(set, knobs);
+    } catch (const std::exception& e) {
+        simError = QString::fromStdString(e.what());
+    }
+    MainWindow window;
+    window.setAutoSimulate(false);
+    window.resize(request.width, request.height);
+    window.showTraceSet(set, {});
+    window.knobPanel()->setKnobs(knobs);
+    if (sim.timeline) window.showSimulation(sim);
+    if (!simError.isEmpty()) window.showError(QStringLiteral("simulation: %1").arg(simError));
+    window.show();
+    QApplication::processEvents();
+    window.resize(request.width, request.height);
+    QApplication::processEvents();
+    window.controller()->fitAll();
+    if (const EventId e = interestingEvent(*window.measured()); e.valid()) window.selection()->setEvent(e);
+    QApplication::processEvents();
+    const QImage image = window.grab().toImage();
+    if (!image.save(request.output, "PNG"))
+        return QStringLiteral("%1: cannot write the image").arg(request.output);
+    return {};
+}
+
+} // namespace sl::ui

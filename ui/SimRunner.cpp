@@ -1,0 +1,112 @@
+#include "SimRunner.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QMetaObject>
+#include <QPointer>
+#include <QThread>
+#include <QTimer>
+
+#include <chrono>
+#include <thread>
+
+namespace sl::ui {
+
+namespace {
+std::shared_ptr<const TimelineData> timelineOf(const std::shared_ptr<const TraceSet>& set,
+                                               const std::shared_ptr<const SimResult>& result) {
+    const SimResult* r = result.get();
+    return TimelineData::build(
+        set,
+        [r](std::size_t rank, std::size_t track) {
+            const TrackTimes& t = r->timeline.track(rank, track);
+            return TimeColumns{t.start.data(), t.duration.data()};
+        },
+        result);
+}
+} // namespace
+
+SimRunner::SimRunner(QObject* parent) : QObject(parent), debounce_(new QTimer(this)) {
+    debounce_->setSingleShot(true);
+    connect(debounce_, &QTimer::timeout, this, &SimRunner::launch);
+}
+
+SimRunner::~SimRunner() {
+    if (cancel_) *cancel_ = true;
+}
+
+void SimRunner::setTraceSet(std::shared_ptr<const TraceSet> set) {
+    if (cancel_) *cancel_ = true;
+    ++generation_;
+    set_ = std::move(set);
+    graph_.reset();
+}
+
+void SimRunner::request(const SimKnobs& knobs, int debounceMs) {
+    knobs_ = knobs;
+    pendingRequest_ = true;
+    debounce_->start(debounceMs);
+}
+
+SimOutput SimRunner::runNow(const std::shared_ptr<const TraceSet>& set, const SimKnobs& knobs) {
+    const auto t0 = std::chrono::steady_clock::now();
+    SimOutput out;
+    out.graph = std::make_shared<const ExecutionGraph>(buildExecutionGraph(*set));
+    out.result = std::make_shared<const SimResult>(simulate(*out.graph, knobs));
+    out.timeline = timelineOf(set, out.result);
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+
+void SimRunner::launch() {
+    pendingRequest_ = false;
+    if (!set_) return;
+    if (cancel_) *cancel_ = true;
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    const std::uint64_t generation = ++generation_;
+    ++running_;
+    emit started(generation);
+    QPointer<SimRunner> self(this);
+    std::thread([self, set = set_, graph = graph_, knobs = knobs_, cancel = cancel_, generation] {
+        SimOutput out;
+        QString error;
+        const auto t0 = std::chrono::steady_clock::now();
+        try {
+            out.graph = graph ? graph : std::make_shared<const ExecutionGraph>(buildExecutionGraph(*set));
+            SimOptions options;
+            options.cancel = cancel.get();
+            auto result = std::make_shared<const SimResult>(simulate(*out.graph, knobs, options));
+            if (!*cancel && result->complete) {
+                out.result = result;
+                out.timeline = timelineOf(set, result);
+            }
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        out.generation = generation;
+        out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        QMetaObject::invokeMethod(qApp, [self, out, error, generation] {
+            if (!self) return;
+            --self->running_;
+            if (generation != self->generation_) return; // a newer run (or trace) superseded it
+            if (!error.isEmpty())
+                emit self->failed(error);
+            else if (out.timeline) {
+                self->graph_ = out.graph;
+                emit self->finished(out);
+            }
+        });
+    }).detach();
+}
+
+bool SimRunner::waitForIdle(int timeoutMs) {
+    QElapsedTimer clock;
+    clock.start();
+    while (busy() && clock.elapsed() < timeoutMs) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(5);
+    }
+    return !busy();
+}
+
+} // namespace sl::ui

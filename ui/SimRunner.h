@@ -1,0 +1,61 @@
+#pragma once
+#include "TimelineData.h"
+#include "sim/Knobs.h"
+#include "sim/Simulator.h"
+
+#include <QObject>
+
+#include <atomic>
+#include <memory>
+
+class QTimer;
+
+namespace sl::ui {
+
+// What one simulation produced: the graph and result (kept alive for the timeline's columns) and
+// the simulated timeline ready to draw.
+struct SimOutput {
+    std::shared_ptr<const ExecutionGraph> graph;
+    std::shared_ptr<const SimResult> result;
+    std::shared_ptr<const TimelineData> timeline;
+    std::uint64_t generation = 0;
+    double seconds = 0;
+};
+
+// Runs the simulator off the UI thread. The graph is built once per trace set; each knob change
+// (request()) is debounced, then simulated in a worker thread with a generation number: a newer
+// request cancels the running one, and results of older generations are dropped.
+class SimRunner : public QObject {
+    Q_OBJECT
+public:
+    explicit SimRunner(QObject* parent = nullptr);
+    ~SimRunner() override;
+
+    void setTraceSet(std::shared_ptr<const TraceSet> set);
+    // Simulates with knobs after the debounce delay (0: at the next event loop turn).
+    void request(const SimKnobs& knobs, int debounceMs = 150);
+    bool busy() const { return running_ > 0 || pendingRequest_; }
+    std::uint64_t generation() const { return generation_; }
+    // Simulates synchronously (the screenshot and tests); throws what the core throws.
+    static SimOutput runNow(const std::shared_ptr<const TraceSet>& set, const SimKnobs& knobs);
+    bool waitForIdle(int timeoutMs);
+
+signals:
+    void started(std::uint64_t generation);
+    void finished(sl::ui::SimOutput output);
+    void failed(QString message);
+
+private:
+    void launch();
+
+    std::shared_ptr<const TraceSet> set_;
+    std::shared_ptr<const ExecutionGraph> graph_;
+    SimKnobs knobs_;
+    QTimer* debounce_;
+    std::uint64_t generation_ = 0;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+    int running_ = 0;
+    bool pendingRequest_ = false;
+};
+
+} // namespace sl::ui

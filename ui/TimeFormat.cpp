@@ -1,0 +1,63 @@
+#include "TimeFormat.h"
+
+#include <cmath>
+#include <cstdlib>
+
+namespace sl::ui {
+
+QString formatDuration(TimeNs ns) {
+    const double a = std::abs(static_cast<double>(ns));
+    const double v = static_cast<double>(ns);
+    if (a < 1e3) return QStringLiteral("%1 ns").arg(ns);
+    if (a < 1e6) return QStringLiteral("%1 us").arg(v / 1e3, 0, 'f', a < 1e4 ? 2 : (a < 1e5 ? 1 : 0));
+    if (a < 1e9) return QStringLiteral("%1 ms").arg(v / 1e6, 0, 'f', a < 1e7 ? 2 : (a < 1e8 ? 1 : 0));
+    return QStringLiteral("%1 s").arg(v / 1e9, 0, 'f', 3);
+}
+
+TimeNs niceStep(double minNs) {
+    if (!(minNs > 1)) return 1;
+    const double p = std::pow(10.0, std::floor(std::log10(minNs)));
+    for (double f : {1.0, 2.0, 5.0, 10.0})
+        if (f * p >= minNs) return static_cast<TimeNs>(std::llround(f * p));
+    return static_cast<TimeNs>(std::llround(10 * p));
+}
+
+std::vector<Tick> axisTicks(const TimeMapping& m, int widthPx, int minSpacingPx, TimeNs origin) {
+    std::vector<Tick> ticks;
+    if (widthPx <= 0) return ticks;
+    const TimeNs step = niceStep(m.nsPerPixel * minSpacingPx);
+    const TimeNs t0 = m.start;
+    const TimeNs t1 = m.end(widthPx);
+    // Major ticks every 5 steps for 1/10-steps, every 5 for 2-steps (10 units), every 2 for 5-steps.
+    TimeNs digits = step;
+    while (digits % 10 == 0)
+        digits /= 10;
+    const TimeNs majorEvery = digits == 5 ? 2 : 5;
+    const TimeNs r0 = t0 - origin;
+    const TimeNs firstK = r0 >= 0 ? (r0 + step - 1) / step : r0 / step;
+    for (TimeNs k = firstK;; ++k) {
+        const TimeNs t = origin + k * step;
+        if (t > t1) break;
+        ticks.push_back({t, m.x(t), k % majorEvery == 0});
+    }
+    return ticks;
+}
+
+QString tickLabel(TimeNs t, TimeNs origin, TimeNs majorStep) {
+    const TimeNs rel = t - origin;
+    const double v = static_cast<double>(rel);
+    if (rel == 0 || std::abs(v) < static_cast<double>(majorStep) / 1000.0) return QStringLiteral("0");
+    auto decimals = [&](double unit) {
+        int d = 0;
+        double s = static_cast<double>(majorStep) / unit;
+        while (s < 1.0 - 1e-9 && d < 6)
+            s *= 10, ++d;
+        return d;
+    };
+    if (majorStep >= 100'000'000) return QStringLiteral("%1 s").arg(v / 1e9, 0, 'f', decimals(1e9));
+    if (majorStep >= 100'000) return QStringLiteral("%1 ms").arg(v / 1e6, 0, 'f', decimals(1e6));
+    if (majorStep >= 100) return QStringLiteral("%1 us").arg(v / 1e3, 0, 'f', decimals(1e3));
+    return QStringLiteral("%1 ns").arg(rel);
+}
+
+} // namespace sl::ui

@@ -1,0 +1,181 @@
+#include "TimelineData.h"
+
+#include "trace/Collective.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace sl::ui {
+
+namespace {
+
+TimeNs durationAt(const TrackTimeline& t, const Lane& lane, std::size_t pos) {
+    return t.duration[lane.event(pos)];
+}
+
+void buildLongest(const TrackTimeline& t, Lane& lane) {
+    std::size_t below = lane.size; // candidates one level down: positions, then blocks
+    while (below > 1) {
+        std::vector<std::uint32_t> level((below + Lane::kBlock - 1) / Lane::kBlock);
+        const std::vector<std::uint32_t>* prev = lane.longest.empty() ? nullptr : &lane.longest.back();
+        for (std::size_t b = 0; b < level.size(); ++b) {
+            std::uint32_t best = 0;
+            TimeNs bestDur = -1;
+            const std::size_t to = std::min(below, (b + 1) * Lane::kBlock);
+            for (std::size_t i = b * Lane::kBlock; i < to; ++i) {
+                const std::uint32_t pos = prev ? (*prev)[i] : static_cast<std::uint32_t>(i);
+                const TimeNs d = durationAt(t, lane, pos);
+                if (d > bestDur) bestDur = d, best = pos;
+            }
+            level[b] = best;
+        }
+        below = level.size();
+        lane.longest.push_back(std::move(level));
+    }
+}
+
+void finishLane(const TrackTimeline& t, Lane& lane) {
+    lane.size = lane.indexStorage.empty() ? lane.size : lane.indexStorage.size();
+    if (!lane.indexStorage.empty()) {
+        lane.startStorage.resize(lane.size);
+        for (std::size_t i = 0; i < lane.size; ++i)
+            lane.startStorage[i] = t.start[lane.indexStorage[i]];
+        lane.start = lane.startStorage.data();
+    } else {
+        lane.start = t.start;
+    }
+    lane.maxEnd.resize(lane.size);
+    TimeNs m = std::numeric_limits<TimeNs>::min();
+    for (std::size_t i = 0; i < lane.size; ++i) {
+        m = std::max(m, lane.start[i] + durationAt(t, lane, i));
+        lane.maxEnd[i] = m;
+    }
+    buildLongest(t, lane);
+}
+
+void buildTrack(TrackTimeline& t) {
+    const Track& track = *t.track;
+    const std::size_t n = track.events.size();
+    bool sorted = n == 0 || t.start[0] >= 0;
+    for (std::size_t i = 1; i < n && sorted; ++i)
+        sorted = t.start[i - 1] <= t.start[i];
+    const std::size_t depths = static_cast<std::size_t>(track.maxDepth) + 1;
+    t.lanes.resize(n ? depths : 0);
+    if (n == 0) return;
+    if (depths == 1 && sorted) {
+        t.lanes[0].size = n;
+    } else {
+        for (std::size_t i = 0; i < n; ++i) // a negative start: no simulated time, not drawn
+            if (t.start[i] >= 0)
+                t.lanes[track.events.depth[i]].indexStorage.push_back(static_cast<std::uint32_t>(i));
+        if (!sorted)
+            for (auto& lane : t.lanes)
+                std::stable_sort(lane.indexStorage.begin(), lane.indexStorage.end(),
+                                 [&](std::uint32_t a, std::uint32_t b) { return t.start[a] < t.start[b]; });
+    }
+    for (auto& lane : t.lanes)
+        finishLane(t, lane);
+}
+
+} // namespace
+
+std::shared_ptr<const TimelineData> TimelineData::build(std::shared_ptr<const TraceSet> set,
+                                                        const ColumnsFn& columns,
+                                                        std::shared_ptr<const void> keepAlive) {
+    auto data = std::make_shared<TimelineData>();
+    data->set_ = std::move(set);
+    data->keepAlive_ = std::move(keepAlive);
+    TimeNs lo = std::numeric_limits<TimeNs>::max();
+    TimeNs hi = std::numeric_limits<TimeNs>::min();
+    for (std::size_t r = 0; r < data->set_->ranks.size(); ++r) {
+        const Rank& rank = data->set_->ranks[r];
+        RankTimeline rt;
+        rt.rank = &rank;
+        rt.collective.resize(rank.strings.size());
+        for (std::size_t s = 0; s < rank.strings.size(); ++s) {
+            const std::string_view name = rank.strings.str(static_cast<StringId>(s));
+            rt.collective[s] = isCollectiveKernelName(name) || name.starts_with("c10d::") ||
+                               name.starts_with("nccl:") || name == "record_param_comms";
+        }
+        rt.tracks.resize(rank.tracks.size());
+        for (std::size_t k = 0; k < rank.tracks.size(); ++k) {
+            TrackTimeline& t = rt.tracks[k];
+            t.track = &rank.tracks[k];
+            const TimeColumns c = columns(r, k);
+            t.start = c.start;
+            t.duration = c.duration;
+            buildTrack(t);
+            const std::size_t n = t.track->events.size();
+            data->events_ += static_cast<std::int64_t>(n);
+            for (const Lane& lane : t.lanes) {
+                if (lane.size == 0) continue;
+                lo = std::min(lo, lane.start[0]);
+                hi = std::max(hi, lane.maxEnd.back());
+            }
+        }
+        data->ranks_.push_back(std::move(rt));
+    }
+    if (lo > hi) lo = hi = 0;
+    data->start_ = lo;
+    data->end_ = hi;
+    return data;
+}
+
+std::shared_ptr<const TimelineData> TimelineData::measured(std::shared_ptr<const TraceSet> set) {
+    const TraceSet* s = set.get();
+    return build(std::move(set), [s](std::size_t r, std::size_t k) {
+        const EventColumns& ev = s->ranks[r].tracks[k].events;
+        return TimeColumns{ev.start.data(), ev.duration.data()};
+    });
+}
+
+std::size_t TimelineData::firstEndingAfter(const Lane& lane, TimeNs t) {
+    return static_cast<std::size_t>(std::upper_bound(lane.maxEnd.begin(), lane.maxEnd.end(), t) -
+                                    lane.maxEnd.begin());
+}
+
+std::size_t TimelineData::firstStartingAt(const Lane& lane, TimeNs t) {
+    return static_cast<std::size_t>(std::lower_bound(lane.start, lane.start + lane.size, t) - lane.start);
+}
+
+std::size_t TimelineData::longest(const TrackTimeline& track, const Lane& lane, std::size_t from,
+                                  std::size_t to) {
+    std::size_t best = from;
+    TimeNs bestDur = -1;
+    std::size_t pos = from;
+    while (pos < to) {
+        std::size_t size = 1;
+        std::size_t candidate = pos;
+        std::size_t blockSize = Lane::kBlock;
+        for (const auto& level : lane.longest) {
+            if (pos % blockSize != 0 || pos + blockSize > to) break;
+            size = blockSize;
+            candidate = level[pos / blockSize];
+            blockSize *= Lane::kBlock;
+        }
+        const TimeNs d = durationAt(track, lane, candidate);
+        if (d > bestDur) bestDur = d, best = candidate;
+        pos += size;
+    }
+    return best;
+}
+
+std::int64_t TimelineData::hitTest(const TrackTimeline& track, const Lane& lane, TimeNs t, TimeNs tolerance) {
+    std::size_t pos = firstEndingAfter(lane, t - tolerance - 1);
+    std::int64_t best = -1;
+    TimeNs bestDistance = std::numeric_limits<TimeNs>::max();
+    for (int n = 0; pos < lane.size && lane.start[pos] <= t + tolerance && n < 512; ++pos, ++n) {
+        const std::uint32_t e = lane.event(pos);
+        const TimeNs s = lane.start[pos];
+        const TimeNs end = s + track.duration[e];
+        const TimeNs distance = t < s ? s - t : (t > end ? t - end : 0);
+        if (distance < bestDistance ||
+            (distance == 0 && bestDistance == 0 && track.duration[e] < track.duration[best])) {
+            bestDistance = distance;
+            best = e;
+        }
+    }
+    return bestDistance <= tolerance ? best : -1;
+}
+
+} // namespace sl::ui

@@ -1,0 +1,46 @@
+#include "TimelinePanes.h"
+
+#include "TimeAxis.h"
+#include "TimelineRenderer.h"
+#include "TimelineView.h"
+
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace sl::ui {
+
+TimelinePanes::TimelinePanes(ViewController* controller, SelectionModel* selection, TrackState* tracks,
+                             QWidget* parent)
+    : QWidget(parent), axis_(new TimeAxis(controller, TimelineRenderer::kGutterWidth, this)),
+      measured_(new TimelineView(controller, selection, tracks, this)),
+      simulated_(new TimelineView(controller, selection, tracks, this)) {
+    measured_->setObjectName(QStringLiteral("measuredPane"));
+    simulated_->setObjectName(QStringLiteral("simulatedPane"));
+    measured_->setTitle(tr("Measured"));
+    simulated_->setTitle(tr("Simulated"));
+    measured_->setEmptyText(tr("Open a trace: File > Open, drop files or a folder here, or pass them on the "
+                               "command line"));
+    simulated_->setEmptyText(tr("No simulation yet"));
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("paneSplitter"));
+    split->addWidget(measured_);
+    split->addWidget(simulated_);
+    split->setChildrenCollapsible(false);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(axis_);
+    layout->addWidget(split, 1);
+    axis_->setRightMargin(16);
+}
+
+void TimelinePanes::setMeasured(std::shared_ptr<const TimelineData> timeline) {
+    measured_->setData(std::move(timeline));
+}
+
+void TimelinePanes::setSimulated(std::shared_ptr<const TimelineData> timeline, const QString& note) {
+    simulated_->setData(std::move(timeline));
+    simulated_->setNote(note);
+}
+
+} // namespace sl::ui

@@ -1,0 +1,36 @@
+#pragma once
+#include "Selection.h"
+#include "TimelineData.h"
+
+#include <QWidget>
+
+#include <memory>
+
+namespace sl::ui {
+
+class TimeAxis;
+class TimelineView;
+class TrackState;
+class ViewController;
+
+// The central area: one time axis over two timeline panes, measured above simulated, both
+// following one ViewController, one SelectionModel and one TrackState.
+class TimelinePanes : public QWidget {
+    Q_OBJECT
+public:
+    TimelinePanes(ViewController* controller, SelectionModel* selection, TrackState* tracks,
+                  QWidget* parent = nullptr);
+
+    TimelineView* measured() const { return measured_; }
+    TimelineView* simulated() const { return simulated_; }
+    TimeAxis* axis() const { return axis_; }
+    void setMeasured(std::shared_ptr<const TimelineData> timeline);
+    void setSimulated(std::shared_ptr<const TimelineData> timeline, const QString& note = {});
+
+private:
+    TimeAxis* axis_;
+    TimelineView* measured_;
+    TimelineView* simulated_;
+};
+
+} // namespace sl::ui

@@ -1,0 +1,267 @@
+#include "TimelineView.h"
+
+#include "EventText.h"
+#include "Palette.h"
+#include "TrackState.h"
+#include "ViewController.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace sl::ui {
+
+namespace {
+constexpr double kKeyZoom = 1.3;
+constexpr double kKeyPanFraction = 0.12;
+constexpr int kClickSlop = 4;
+} // namespace
+
+TimelineView::TimelineView(ViewController* controller, SelectionModel* selection, TrackState* tracks,
+                           QWidget* parent)
+    : QWidget(parent), controller_(controller), selection_(selection), tracks_(tracks),
+      scroll_(new QScrollBar(Qt::Vertical, this)) {
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMinimumSize(400, 120);
+    connect(controller_, &ViewController::windowChanged, this, qOverload<>(&QWidget::update));
+    connect(controller_, &ViewController::scrollYChanged, this, [this](int y) {
+        scroll_->setValue(y);
+        update();
+    });
+    connect(scroll_, &QScrollBar::valueChanged, controller_, &ViewController::setScrollY);
+    connect(selection_, &SelectionModel::eventChanged, this, qOverload<>(&QWidget::update));
+    connect(selection_, &SelectionModel::rangeChanged, this, qOverload<>(&QWidget::update));
+    connect(tracks_, &TrackState::changed, this, &TimelineView::relayout);
+}
+
+void TimelineView::setTitle(const QString& title) {
+    title_ = title;
+    update();
+}
+
+void TimelineView::setEmptyText(const QString& text) {
+    emptyText_ = text;
+    update();
+}
+
+void TimelineView::setNote(const QString& text) {
+    note_ = text;
+    update();
+}
+
+void TimelineView::setData(std::shared_ptr<const TimelineData> timeline) {
+    data_ = std::move(timeline);
+    renderer_.clearCache();
+    relayout();
+}
+
+void TimelineView::relayout() {
+    if (data_ && tracks_->rankCount() == data_->ranks().size())
+        layout_.build(data_->set(), *tracks_);
+    else
+        layout_ = {};
+    updateScrollBar();
+    update();
+}
+
+void TimelineView::updateScrollBar() {
+    scroll_->setRange(0, std::max(0, layout_.height() - height() + 20));
+    scroll_->setPageStep(height());
+    scroll_->setSingleStep(RowLayout::kLaneHeight * 2);
+    scroll_->setValue(controller_->scrollY());
+}
+
+QRect TimelineView::eventArea() const {
+    return QRect(TimelineRenderer::kGutterWidth, 0,
+                 width() - TimelineRenderer::kGutterWidth - scroll_->width(), height());
+}
+
+void TimelineView::resizeEvent(QResizeEvent*) {
+    const int sw = scroll_->sizeHint().width();
+    scroll_->setGeometry(width() - sw, 0, sw, height());
+    controller_->setViewportWidth(eventArea().width());
+    updateScrollBar();
+}
+
+void TimelineView::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    const QRect area = eventArea();
+    if (!data_) {
+        p.fillRect(rect(), palette::background());
+        p.setPen(palette::text());
+        p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, emptyText_);
+        return;
+    }
+    const int scrollY = controller_->scrollY();
+    renderer_.paintGutter(p, *data_, layout_, *tracks_, height(), scrollY, title_);
+    p.save();
+    p.translate(area.topLeft());
+    p.setClipRect(QRect(QPoint(0, 0), area.size()));
+    RenderState state;
+    state.selected = selection_->event();
+    state.rangeStart = selection_->rangeStart();
+    state.rangeEnd = selection_->rangeEnd();
+    state.origin = controller_->boundsStart();
+    stats_ = renderer_.paintEvents(p, *data_, layout_, controller_->mapping(), area.size(), scrollY, state);
+    p.restore();
+    if (!note_.isEmpty()) {
+        QFont f = p.font();
+        f.setBold(true);
+        p.setFont(f);
+        const QRect box = p.fontMetrics().boundingRect(note_).adjusted(-10, -5, 10, 5);
+        const QRect r(area.right() - box.width() - 10, area.bottom() - box.height() - 10, box.width(),
+                      box.height());
+        p.fillRect(r, QColor(255, 243, 205, 235));
+        p.setPen(QColor(0x664d03));
+        p.drawText(r, Qt::AlignCenter, note_);
+    }
+}
+
+EventId TimelineView::eventAt(QPoint pos) const {
+    if (!data_ || pos.x() < TimelineRenderer::kGutterWidth) return {};
+    return TimelineRenderer::hitTest(*data_, layout_, controller_->mapping(), areaX(pos),
+                                     pos.y() + controller_->scrollY());
+}
+
+void TimelineView::clickGutter(QPoint pos) {
+    const int ri = layout_.rowAt(pos.y() + controller_->scrollY());
+    if (ri < 0) return;
+    const Row& row = layout_.rows()[static_cast<std::size_t>(ri)];
+    const auto r = static_cast<std::size_t>(row.rank);
+    if (row.header())
+        tracks_->setRankExpanded(r, !tracks_->rankExpanded(r));
+    else
+        tracks_->setTrackNested(r, static_cast<std::size_t>(row.track),
+                                !tracks_->trackNested(r, static_cast<std::size_t>(row.track)));
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* event) {
+    pressPos_ = lastPos_ = event->position().toPoint();
+    moved_ = false;
+    if (pressPos_.x() < TimelineRenderer::kGutterWidth) {
+        if (event->button() == Qt::LeftButton) clickGutter(pressPos_);
+        return;
+    }
+    const bool range = event->button() == Qt::RightButton ||
+                       (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
+    drag_ = range ? Drag::Range
+                  : (event->button() == Qt::LeftButton || event->button() == Qt::MiddleButton ? Drag::Pan
+                                                                                              : Drag::None);
+    if (drag_ == Drag::Pan) setCursor(Qt::ClosedHandCursor);
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* event) {
+    const QPoint pos = event->position().toPoint();
+    if ((pos - pressPos_).manhattanLength() > kClickSlop) moved_ = true;
+    if (drag_ == Drag::Pan) {
+        controller_->panPixels(lastPos_.x() - pos.x());
+        controller_->setScrollY(
+            std::clamp(controller_->scrollY() + lastPos_.y() - pos.y(), 0, scroll_->maximum()));
+    } else if (drag_ == Drag::Range && moved_) {
+        const TimeMapping m = controller_->mapping();
+        selection_->setRange(m.time(areaX(pressPos_)), m.time(areaX(pos)));
+    } else if (drag_ == Drag::None) {
+        emit hovered(eventAt(pos));
+    }
+    lastPos_ = pos;
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
+    const QPoint pos = event->position().toPoint();
+    if (drag_ != Drag::None && !moved_ && event->button() == Qt::LeftButton) {
+        const EventId e = eventAt(pos);
+        selection_->setEvent(e);
+    } else if (drag_ == Drag::Range && !moved_) {
+        selection_->clearRange();
+    }
+    drag_ = Drag::None;
+    unsetCursor();
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {
+    const EventId e = eventAt(event->position().toPoint());
+    if (!e.valid()) return;
+    selection_->setEvent(e);
+    fitSelection();
+}
+
+void TimelineView::wheelEvent(QWheelEvent* event) {
+    const QPoint d = event->angleDelta();
+    if (event->modifiers() & Qt::ShiftModifier) {
+        const int dy = d.y() != 0 ? d.y() : d.x(); // some platforms turn Shift+wheel into a horizontal wheel
+        controller_->setScrollY(std::clamp(controller_->scrollY() - dy, 0, scroll_->maximum()));
+    } else {
+        if (d.y() != 0) controller_->zoomAt(std::pow(1.0015, d.y()), areaX(event->position().toPoint()));
+        if (d.x() != 0) controller_->panPixels(-d.x() / 2.0);
+    }
+    event->accept();
+}
+
+void TimelineView::fitSelection() {
+    const EventId e = selection_->event();
+    if (e.valid() && data_) {
+        const TrackTimeline& t = data_->track(static_cast<std::size_t>(e.rank), e.ref.track);
+        controller_->fitRange(t.start[e.ref.index], t.end(e.ref.index));
+    } else if (selection_->hasRange()) {
+        controller_->fitRange(selection_->rangeStart(), selection_->rangeEnd());
+    } else {
+        controller_->fitAll();
+    }
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event) {
+    const QPoint cursor = mapFromGlobal(QCursor::pos());
+    const double anchor = rect().contains(cursor) && cursor.x() >= TimelineRenderer::kGutterWidth
+                              ? areaX(cursor)
+                              : controller_->viewportWidth() / 2.0;
+    const double pan = controller_->viewportWidth() * kKeyPanFraction;
+    switch (event->key()) {
+    case Qt::Key_W:
+        controller_->zoomAt(kKeyZoom, anchor);
+        break;
+    case Qt::Key_S:
+        controller_->zoomAt(1.0 / kKeyZoom, anchor);
+        break;
+    case Qt::Key_A:
+        controller_->panPixels(-pan);
+        break;
+    case Qt::Key_D:
+        controller_->panPixels(pan);
+        break;
+    case Qt::Key_F:
+        fitSelection();
+        break;
+    case Qt::Key_Escape:
+        selection_->clearEvent();
+        selection_->clearRange();
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+bool TimelineView::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const EventId e = eventAt(help->pos());
+        if (e.valid() && data_)
+            QToolTip::showText(help->globalPos(), eventTooltip(*data_, e), this);
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+} // namespace sl::ui

@@ -1,0 +1,82 @@
+#pragma once
+#include "RowLayout.h"
+#include "Selection.h"
+#include "TimelineData.h"
+#include "TimelineRenderer.h"
+
+#include <QPoint>
+#include <QWidget>
+
+#include <memory>
+
+class QScrollBar;
+
+namespace sl::ui {
+
+class TrackState;
+class ViewController;
+
+// One timeline pane (measured or simulated): a track-name gutter, the event area and a vertical
+// scroll bar. Follows the shared ViewController and SelectionModel and edits them on input:
+// W/S zoom, A/D pan, wheel zooms at the cursor (Shift+wheel scrolls), drag pans, Shift+drag (or
+// right-drag) selects a time range, click selects, double-click or F fits, Esc clears.
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    TimelineView(ViewController* controller, SelectionModel* selection, TrackState* tracks,
+                 QWidget* parent = nullptr);
+
+    void setTitle(const QString& title);
+    void setData(std::shared_ptr<const TimelineData> timeline);
+    const std::shared_ptr<const TimelineData>& data() const { return data_; }
+    // Shown when the pane has no data.
+    void setEmptyText(const QString& text);
+    // A note in the pane's corner while it has data (e.g. "simulating...").
+    void setNote(const QString& text);
+    QString note() const { return note_; }
+    const RowLayout& layout() const { return layout_; }
+    // Fits the view to the selected event, else the selected range, else everything.
+    void fitSelection();
+    const RenderStats& lastStats() const { return stats_; }
+    QRect eventArea() const;
+
+signals:
+    void hovered(sl::ui::EventId e);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    enum class Drag { None, Pan, Range };
+    void relayout();
+    void updateScrollBar();
+    void clickGutter(QPoint pos);
+    EventId eventAt(QPoint pos) const;
+    double areaX(QPoint pos) const { return pos.x() - TimelineRenderer::kGutterWidth; }
+
+    ViewController* controller_;
+    SelectionModel* selection_;
+    TrackState* tracks_;
+    QScrollBar* scroll_;
+    std::shared_ptr<const TimelineData> data_;
+    RowLayout layout_;
+    TimelineRenderer renderer_;
+    RenderStats stats_;
+    QString title_;
+    QString emptyText_;
+    QString note_;
+    Drag drag_ = Drag::None;
+    QPoint pressPos_;
+    QPoint lastPos_;
+    bool moved_ = false;
+};
+
+} // namespace sl::ui

@@ -1,0 +1,99 @@
+#include "TraceLoader.h"
+
+#include "io/KinetoLoader.h"
+#include "io/LoadError.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QThread>
+#include <QTimer>
+
+#include <thread>
+
+namespace sl::ui {
+
+struct TraceLoader::Job {
+    QStringList paths;
+    std::atomic<std::int64_t> done{0};
+    std::atomic<std::int64_t> total{1};
+    std::atomic<bool> cancel{false};
+    std::atomic<bool> finished{false};
+    std::shared_ptr<const TraceSet> set;
+    QString error;
+    bool wasCancelled = false;
+};
+
+TraceLoader::TraceLoader(QObject* parent) : QObject(parent), timer_(new QTimer(this)) {
+    timer_->setInterval(50);
+    connect(timer_, &QTimer::timeout, this, &TraceLoader::poll);
+}
+
+TraceLoader::~TraceLoader() {
+    if (job_) job_->cancel = true; // the thread owns a reference to the job and ends on its own
+}
+
+void TraceLoader::start(const QStringList& paths) {
+    if (job_) job_->cancel = true;
+    auto job = std::make_shared<Job>();
+    job->paths = paths;
+    job_ = job;
+    std::vector<std::string> list;
+    for (const auto& p : paths)
+        list.push_back(p.toStdString());
+    std::thread([job, list = std::move(list)] {
+        LoadOptions options;
+        options.progress = [job](std::int64_t done, std::int64_t total) {
+            job->done = done;
+            job->total = std::max<std::int64_t>(total, 1);
+            return !job->cancel.load();
+        };
+        try {
+            job->set = std::make_shared<const TraceSet>(loadTraceSet(list, options));
+        } catch (const LoadCancelled&) {
+            job->wasCancelled = true;
+        } catch (const std::exception& e) {
+            job->error = QString::fromStdString(e.what());
+        }
+        if (job->cancel) job->wasCancelled = true;
+        job->finished = true;
+    }).detach();
+    timer_->start();
+    emit progress(0.0);
+}
+
+void TraceLoader::cancel() {
+    if (job_) job_->cancel = true;
+}
+
+void TraceLoader::poll() {
+    if (!job_) {
+        timer_->stop();
+        return;
+    }
+    if (!job_->finished) {
+        emit progress(static_cast<double>(job_->done.load()) / static_cast<double>(job_->total.load()));
+        return;
+    }
+    timer_->stop();
+    auto job = std::move(job_);
+    job_.reset();
+    if (job->wasCancelled)
+        emit cancelled();
+    else if (job->set)
+        emit loaded(job->set, job->paths);
+    else
+        emit failed(job->error, job->paths);
+}
+
+bool TraceLoader::waitForFinished(int timeoutMs) {
+    QElapsedTimer clock;
+    clock.start();
+    while (job_ && clock.elapsed() < timeoutMs) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        if (job_ && job_->finished) poll();
+        QThread::msleep(5);
+    }
+    return !job_;
+}
+
+} // namespace sl::ui

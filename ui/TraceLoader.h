@@ -1,0 +1,43 @@
+#pragma once
+#include "trace/TraceSet.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <atomic>
+#include <memory>
+
+class QTimer;
+
+namespace sl::ui {
+
+// Loads a trace set off the UI thread. The core loader reports progress from its worker threads
+// into atomics; a UI-thread timer turns them into progress() signals. cancel() makes the next
+// progress callback return false. One load at a time: start() cancels a running one.
+class TraceLoader : public QObject {
+    Q_OBJECT
+public:
+    explicit TraceLoader(QObject* parent = nullptr);
+    ~TraceLoader() override;
+
+    void start(const QStringList& paths);
+    void cancel();
+    bool busy() const { return job_ != nullptr; }
+    // Blocks until the running load has finished and its signal was emitted (for tests).
+    bool waitForFinished(int timeoutMs);
+
+signals:
+    void progress(double fraction);
+    void loaded(std::shared_ptr<const sl::TraceSet> set, QStringList paths);
+    void failed(QString message, QStringList paths);
+    void cancelled();
+
+private:
+    struct Job;
+    void poll();
+
+    std::shared_ptr<Job> job_;
+    QTimer* timer_;
+};
+
+} // namespace sl::ui

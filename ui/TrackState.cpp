@@ -1,0 +1,59 @@
+#include "TrackState.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace sl::ui {
+
+TrackState::TrackState(QObject* parent) : QObject(parent) {}
+
+void TrackState::reset(const TraceSet& set) {
+    ranks_.clear();
+    for (const Rank& rank : set.ranks) {
+        RankState rs;
+        const std::size_t n = rank.tracks.size();
+        rs.order.resize(n);
+        std::iota(rs.order.begin(), rs.order.end(), std::size_t{0});
+        std::stable_sort(rs.order.begin(), rs.order.end(), [&](std::size_t a, std::size_t b) {
+            const Track& x = rank.tracks[a];
+            const Track& y = rank.tracks[b];
+            if (x.kind != y.kind) return x.kind == TrackKind::CpuThread;
+            if (x.pid != y.pid) return x.pid < y.pid;
+            return x.tid < y.tid;
+        });
+        rs.hidden.assign(n, false);
+        // Nested CPU rows start folded (click the track name to open them), so that several ranks
+        // fit at first sight.
+        rs.nested.assign(n, false);
+        for (std::size_t k = 0; k < n; ++k)
+            rs.hidden[k] = rank.tracks[k].events.size() == 0;
+        ranks_.push_back(std::move(rs));
+    }
+    emit changed();
+}
+
+void TrackState::setRankExpanded(std::size_t rank, bool expanded) {
+    if (ranks_[rank].expanded == expanded) return;
+    ranks_[rank].expanded = expanded;
+    emit changed();
+}
+
+void TrackState::setTrackHidden(std::size_t rank, std::size_t track, bool hidden) {
+    if (ranks_[rank].hidden[track] == hidden) return;
+    ranks_[rank].hidden[track] = hidden;
+    emit changed();
+}
+
+void TrackState::setTrackNested(std::size_t rank, std::size_t track, bool nested) {
+    if (ranks_[rank].nested[track] == nested) return;
+    ranks_[rank].nested[track] = nested;
+    emit changed();
+}
+
+void TrackState::setAllRanksExpanded(bool expanded) {
+    for (auto& r : ranks_)
+        r.expanded = expanded;
+    emit changed();
+}
+
+} // namespace sl::ui
