@@ -138,6 +138,18 @@ std::size_t TimelineData::firstStartingAt(const Lane& lane, TimeNs t) {
     return static_cast<std::size_t>(std::lower_bound(lane.start, lane.start + lane.size, t) - lane.start);
 }
 
+std::size_t TimelineData::nextStartingAt(const Lane& lane, std::size_t from, TimeNs t) {
+    if (from >= lane.size || lane.start[from] >= t) return from;
+    std::size_t lo = from, step = 1, hi = from + 1;
+    while (hi < lane.size && lane.start[hi] < t) {
+        lo = hi;
+        step *= 2;
+        hi = from + step;
+    }
+    hi = std::min(hi, lane.size);
+    return static_cast<std::size_t>(std::lower_bound(lane.start + lo, lane.start + hi, t) - lane.start);
+}
+
 std::size_t TimelineData::longest(const TrackTimeline& track, const Lane& lane, std::size_t from,
                                   std::size_t to) {
     std::size_t best = from;

@@ -73,6 +73,9 @@ public:
     static std::size_t firstEndingAfter(const Lane& lane, TimeNs t);
     // The first position that starts at or after t.
     static std::size_t firstStartingAt(const Lane& lane, TimeNs t);
+    // The first position at or after `from` that starts at or after t: a galloping search from
+    // `from`, fast when the answer is near (the next pixel column).
+    static std::size_t nextStartingAt(const Lane& lane, std::size_t from, TimeNs t);
     // The position of the longest event in [from, to), from < to.
     static std::size_t longest(const TrackTimeline& track, const Lane& lane, std::size_t from,
                                std::size_t to);

@@ -62,7 +62,7 @@ void TimelineRenderer::paintLane(const TimelineData& data, int rank, const Track
     while (pos < lane.size && lane.start[pos] < t1) {
         const double xs = m.x(lane.start[pos]);
         const auto column = static_cast<std::int64_t>(std::floor(std::max(xs, -1.0)));
-        std::size_t next = TimelineData::firstStartingAt(lane, m.columnStart(column + 1));
+        std::size_t next = TimelineData::nextStartingAt(lane, pos, m.columnStart(column + 1));
         next = std::max(next, pos + 1);
         const std::size_t best = next == pos + 1 ? pos : TimelineData::longest(track, lane, pos, next);
         const std::uint32_t e = lane.event(best);
