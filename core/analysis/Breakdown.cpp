@@ -48,26 +48,90 @@ TimeNs intersection(const std::vector<Span>& a, const std::vector<Span>& b) {
     return total;
 }
 
+// The GPU op intervals of rank r, with times from timesOf (false: skip the event).
+template <typename TimesOf>
+std::vector<OpInterval> opsOfRank(const TraceSet& set, std::uint32_t r, TimesOf& timesOf) {
+    const Rank& rank = set.ranks[r];
+    std::vector<OpInterval> ops;
+    for (std::uint32_t t = 0; t < rank.tracks.size(); ++t) {
+        const Track& track = rank.tracks[t];
+        if (!track.isGpu()) continue;
+        for (std::uint32_t i = 0; i < track.events.size(); ++i) {
+            if (!isGpuOp(track.events.kind[i])) continue;
+            TimeNs start = 0, end = 0;
+            if (!timesOf(r, t, i, start, end)) continue;
+            ops.push_back({start, end, track.device(), opClassOf(rank, {t, i})});
+        }
+    }
+    return ops;
+}
+
 template <typename TimesOf>
 std::vector<RankBreakdown> breakdownOfSet(const TraceSet& set, TimesOf&& timesOf) {
     std::vector<RankBreakdown> out;
     out.reserve(set.ranks.size());
-    for (std::uint32_t r = 0; r < set.ranks.size(); ++r) {
-        const Rank& rank = set.ranks[r];
-        std::vector<OpInterval> ops;
-        for (std::uint32_t t = 0; t < rank.tracks.size(); ++t) {
-            const Track& track = rank.tracks[t];
-            if (!track.isGpu()) continue;
-            for (std::uint32_t i = 0; i < track.events.size(); ++i) {
-                if (!isGpuOp(track.events.kind[i])) continue;
-                TimeNs start = 0, end = 0;
-                if (!timesOf(r, t, i, start, end)) continue;
-                ops.push_back({start, end, track.device(), opClassOf(rank, {t, i})});
-            }
-        }
-        out.push_back(breakdownOf(rank.rank, std::move(ops)));
-    }
+    for (std::uint32_t r = 0; r < set.ranks.size(); ++r)
+        out.push_back(breakdownOf(set.ranks[r].rank, opsOfRank(set, r, timesOf)));
     return out;
+}
+
+// Communication minus compute, per device, merged over the rank's devices.
+std::vector<Span> exposedOf(std::vector<OpInterval> ops) {
+    std::vector<Span> exposed;
+    std::sort(ops.begin(), ops.end(),
+              [](const OpInterval& x, const OpInterval& y) { return x.device < y.device; });
+    for (std::size_t begin = 0; begin < ops.size();) {
+        std::size_t end = begin;
+        std::vector<Span> compute, comm;
+        for (; end < ops.size() && ops[end].device == ops[begin].device; ++end) {
+            if (ops[end].cls == OpClass::Compute)
+                compute.push_back({ops[end].start, ops[end].end});
+            else if (ops[end].cls == OpClass::Communication)
+                comm.push_back({ops[end].start, ops[end].end});
+        }
+        auto uCompute = unite(std::move(compute));
+        std::size_t j = 0;
+        for (Span c : unite(std::move(comm))) {
+            while (j < uCompute.size() && uCompute[j].end <= c.start)
+                ++j;
+            TimeNs cursor = c.start;
+            for (std::size_t k = j; k < uCompute.size() && uCompute[k].start < c.end; ++k) {
+                if (uCompute[k].start > cursor) exposed.push_back({cursor, uCompute[k].start});
+                cursor = std::max(cursor, uCompute[k].end);
+            }
+            if (cursor < c.end) exposed.push_back({cursor, c.end});
+        }
+        begin = end;
+    }
+    return unite(std::move(exposed));
+}
+
+template <typename TimesOf>
+std::vector<std::vector<TimeSpan>> exposedOfSet(const TraceSet& set, TimesOf&& timesOf) {
+    std::vector<std::vector<TimeSpan>> out(set.ranks.size());
+    for (std::uint32_t r = 0; r < set.ranks.size(); ++r)
+        for (Span s : exposedOf(opsOfRank(set, r, timesOf)))
+            out[r].push_back({s.start, s.end});
+    return out;
+}
+
+bool measuredTimes(const TraceSet& set, const ExecutionGraph* graph, std::uint32_t r, std::uint32_t t,
+                   std::uint32_t i, TimeNs& start, TimeNs& end) {
+    if (graph && !graph->inWindow(r, {t, i})) return false;
+    const auto& ev = set.ranks[r].tracks[t].events;
+    start = ev.start[i];
+    end = ev.end(i);
+    return true;
+}
+
+bool simulatedTimes(const SimulatedTimeline& timeline, std::uint32_t r, std::uint32_t t, std::uint32_t i,
+                    TimeNs& start, TimeNs& end) {
+    if (r >= timeline.ranks.size() || t >= timeline.ranks[r].size()) return false;
+    const TrackTimes& times = timeline.ranks[r][t];
+    if (i >= times.start.size() || times.start[i] < 0) return false;
+    start = times.start[i];
+    end = times.end(i);
+    return true;
 }
 
 } // namespace
@@ -120,26 +184,25 @@ RankBreakdown breakdownOf(int rankId, std::vector<OpInterval> ops) {
 }
 
 std::vector<RankBreakdown> measuredBreakdown(const TraceSet& set, const ExecutionGraph* graph) {
-    return breakdownOfSet(set,
-                          [&](std::uint32_t r, std::uint32_t t, std::uint32_t i, TimeNs& start, TimeNs& end) {
-                              if (graph && !graph->inWindow(r, {t, i})) return false;
-                              const auto& ev = set.ranks[r].tracks[t].events;
-                              start = ev.start[i];
-                              end = ev.end(i);
-                              return true;
-                          });
+    return breakdownOfSet(set, [&](std::uint32_t r, std::uint32_t t, std::uint32_t i, TimeNs& start,
+                                   TimeNs& end) { return measuredTimes(set, graph, r, t, i, start, end); });
 }
 
 std::vector<RankBreakdown> simulatedBreakdown(const TraceSet& set, const SimulatedTimeline& timeline) {
-    return breakdownOfSet(set,
-                          [&](std::uint32_t r, std::uint32_t t, std::uint32_t i, TimeNs& start, TimeNs& end) {
-                              if (r >= timeline.ranks.size() || t >= timeline.ranks[r].size()) return false;
-                              const TrackTimes& times = timeline.ranks[r][t];
-                              if (i >= times.start.size() || times.start[i] < 0) return false;
-                              start = times.start[i];
-                              end = times.end(i);
-                              return true;
-                          });
+    return breakdownOfSet(set, [&](std::uint32_t r, std::uint32_t t, std::uint32_t i, TimeNs& start,
+                                   TimeNs& end) { return simulatedTimes(timeline, r, t, i, start, end); });
+}
+
+std::vector<std::vector<TimeSpan>> measuredExposedCommunication(const TraceSet& set,
+                                                                const ExecutionGraph* graph) {
+    return exposedOfSet(set, [&](std::uint32_t r, std::uint32_t t, std::uint32_t i, TimeNs& start,
+                                 TimeNs& end) { return measuredTimes(set, graph, r, t, i, start, end); });
+}
+
+std::vector<std::vector<TimeSpan>> simulatedExposedCommunication(const TraceSet& set,
+                                                                 const SimulatedTimeline& timeline) {
+    return exposedOfSet(set, [&](std::uint32_t r, std::uint32_t t, std::uint32_t i, TimeNs& start,
+                                 TimeNs& end) { return simulatedTimes(timeline, r, t, i, start, end); });
 }
 
 std::vector<StreamIdle> measuredStreamIdle(const ExecutionGraph& graph) {

@@ -50,6 +50,18 @@ std::vector<RankBreakdown> measuredBreakdown(const TraceSet& set, const Executio
 // Simulated breakdown from the simulator's per-track timeline (events without a time are skipped).
 std::vector<RankBreakdown> simulatedBreakdown(const TraceSet& set, const SimulatedTimeline& timeline);
 
+// The exposed-communication intervals of every rank (communication on a device while no compute
+// kernel runs on it), sorted and disjoint, for highlighting in a timeline. Measured times (within
+// the graph's window when given) or simulated times from a timeline.
+struct TimeSpan {
+    TimeNs start = 0;
+    TimeNs end = 0;
+};
+std::vector<std::vector<TimeSpan>> measuredExposedCommunication(const TraceSet& set,
+                                                                const ExecutionGraph* graph = nullptr);
+std::vector<std::vector<TimeSpan>> simulatedExposedCommunication(const TraceSet& set,
+                                                                 const SimulatedTimeline& timeline);
+
 // Why each GPU stream was idle between two ops (measured), in the spirit of HTA's idle time
 // breakdown: waiting for the host (the next op's launch call came after the stream went idle),
 // waiting for another stream or rank (the op had a cross-stream or collective dependency), other

@@ -51,6 +51,23 @@ private slots:
         QCOMPARE(b.overlapPct(), overlapPct);
     }
 
+    void exposedIntervalsMatchTheBreakdown() {
+        SL_REQUIRE_TRACES();
+        TraceSet set = loadTraceSet({sltest::tracePath("dlrm-8rank-v100/kineto")});
+        auto totals = measuredBreakdown(set);
+        auto spans = measuredExposedCommunication(set);
+        QCOMPARE(spans.size(), set.ranks.size());
+        for (std::size_t r = 0; r < spans.size(); ++r) {
+            TimeNs sum = 0;
+            for (std::size_t k = 0; k < spans[r].size(); ++k) {
+                QVERIFY(spans[r][k].end > spans[r][k].start);
+                if (k) QVERIFY(spans[r][k].start > spans[r][k - 1].end);
+                sum += spans[r][k].end - spans[r][k].start;
+            }
+            QCOMPARE(sum, totals[r].exposedCommunication);
+        }
+    }
+
     void dlrmMeasured() {
         SL_REQUIRE_TRACES();
         TraceSet set = loadTraceSet({sltest::tracePath("dlrm-8rank-v100/kineto")});
