@@ -25,6 +25,13 @@ double pct(double v) {
     return std::round(v * 1000.0) / 1000.0;
 }
 
+nlohmann::json latencyByApi(const RankWindow& w) {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& [api, v] : w.launchLatencyByApi)
+        j[api] = us(v);
+    return j;
+}
+
 nlohmann::json resultJson(const ExecutionGraph& g, const SimResult& res, const SimKnobs& knobs) {
     nlohmann::json j;
     j["iteration"] = {{"measured_us", us(res.measuredIteration)},
@@ -38,7 +45,9 @@ nlohmann::json resultJson(const ExecutionGraph& g, const SimResult& res, const S
                          {"simulated_us", us(s.simulated())},
                          {"error_pct", pct(s.errorPct())},
                          {"step_window", g.ranks[r].hasStep},
-                         {"typical_launch_latency_us", us(g.ranks[r].typicalLaunchLatency)}});
+                         {"typical_launch_latency_us", us(g.ranks[r].typicalLaunchLatency)},
+                         {"launch_latency_by_api_us", latencyByApi(g.ranks[r])},
+                         {"cross_stream_delay_us", us(g.ranks[r].crossStreamDelay)}});
     }
     j["ranks"] = ranks;
     j["kernel_start_error_us"] = {{"median", std::round(res.kernelStartError.medianUs * 1000) / 1000},
@@ -67,6 +76,7 @@ nlohmann::json resultJson(const ExecutionGraph& g, const SimResult& res, const S
     j["graph"] = {{"nodes", g.nodes.size()},
                   {"edges", edges},
                   {"inferred_cross_stream", g.stats.inferredCrossStream},
+                  {"wait_event_edges", g.stats.waitEventEdges},
                   {"collectives_matched", g.stats.collectivesMatched},
                   {"collectives_unmatched", g.stats.collectivesUnmatched}};
     j["knobs"] = knobs.toJson();

@@ -163,6 +163,8 @@ struct Builder {
     std::vector<TimeNs> explained; // measured time that the op's known dependencies explain
     std::vector<std::uint8_t> hasIdentityCross;
     std::vector<std::uint8_t> hasSyncIn;
+    std::vector<std::uint8_t> waitHandled; // wait calls with cuda_sync identity
+    std::vector<EdgeId> crossEdges;        // cross-stream edges (for the per-rank delay)
     std::map<std::string, std::int64_t> warnCounts;
 
     Builder(const TraceSet& s, const GraphOptions& o, ExecutionGraph& graph) : set(s), opt(o), g(graph) {}
@@ -342,6 +344,7 @@ struct Builder {
         explained.assign(g.nodes.size(), std::numeric_limits<TimeNs>::min());
         hasIdentityCross.assign(g.nodes.size(), 0);
         hasSyncIn.assign(g.nodes.size(), 0);
+        waitHandled.assign(g.nodes.size(), 0);
     }
 
     NodeId ownerOfCall(std::uint32_t r, EventRef call) const {
@@ -441,12 +444,10 @@ struct Builder {
                           ? std::max<TimeNs>(0, ce - latestWaited)
                           : std::min<TimeNs>(std::max<TimeNs>(0, ce - cs), typicalTail);
         if (latestWaited > std::numeric_limits<TimeNs>::min()) g.nodes[call].duration = tail;
-        for (NodeId s : used) {
-            TimeNs se = mEnd(s);
-            TimeNs delay =
-                se > cs ? std::max<TimeNs>(0, ce - se) : std::min<TimeNs>(tail, std::max<TimeNs>(0, ce - se));
-            addEdge(s, call, EdgeKind::Sync, delay);
-        }
+        // The call returns its intrinsic tail after the last GPU op it waits on ends: the same
+        // delay on every source (not each source's measured distance to the return).
+        for (NodeId s : used)
+            addEdge(s, call, EdgeKind::Sync, tail);
         g.nodes[call].kind = NodeKind::SyncCall;
         hasSyncIn[call] = 1;
     }
@@ -484,6 +485,7 @@ struct Builder {
                     if (li && t != std::numeric_limits<TimeNs>::max()) src = lastLaunchedBefore(*li, t);
                 }
                 if (sm.stream >= 0) { // a stream waits: cross-stream edge to the next op launched there
+                    if (waitCall != kNoNode) waitHandled[waitCall] = 1;
                     if (src == kNoNode || waitCall == kNoNode || sm.stream == sm.waitOnStream) continue;
                     const LaunchIndex* li = stream(r, device, sm.stream);
                     if (!li) continue;
@@ -494,6 +496,7 @@ struct Builder {
                         continue;
                     }
                     addEdge(src, dst, EdgeKind::CrossStream, 0);
+                    crossEdges.push_back(static_cast<EdgeId>(g.edges.size() - 1));
                     explained[dst] = std::max(explained[dst], mEnd(src));
                     hasIdentityCross[dst] = 1;
                 } else if (waitCall != kNoNode) { // the host waits
@@ -552,17 +555,95 @@ struct Builder {
         }
     }
 
-    void launchEdgesAndInference() {
-        // Typical launch latency per rank: launch -> start where the stream was idle.
-        std::vector<std::vector<TimeNs>> lat(set.ranks.size());
+    // cudaStreamWaitEvent without cuda_sync identity (older traces): the waiting stream is the one
+    // of the next GPU op the same thread launches; the recorded stream is the one of the last op
+    // the thread launched before the preceding cudaEventRecord. Without a record on the thread
+    // (events recorded by a library that the profiler does not trace, e.g. NCCL), the source is
+    // the latest-ending op, among the last ops launched on the device's other streams before the
+    // wait, that is consistent with the measured start. Edges are marked inferred.
+    void waitEventEdges() {
+        std::vector<NodeId> firstLaunched(g.nodes.size(), kNoNode), lastLaunched(g.nodes.size(), kNoNode);
         for (NodeId n = 0; n < g.nodes.size(); ++n) {
-            if (launchOf[n] == kNoNode) continue;
-            TimeNs l = effStart[n] - mStart(launchOf[n]);
-            if (l >= 0 && effStart[n] > explained[n] + opt.tolerance) lat[g.nodes[n].rank].push_back(l);
+            NodeId c = launchOf[n];
+            if (c == kNoNode) continue;
+            if (firstLaunched[c] == kNoNode || effStart[n] < effStart[firstLaunched[c]]) firstLaunched[c] = n;
+            if (lastLaunched[c] == kNoNode || effStart[n] > effStart[lastLaunched[c]]) lastLaunched[c] = n;
         }
-        for (std::size_t r = 0; r < set.ranks.size(); ++r)
-            // A low quantile: waits for dependencies the trace does not name inflate the rest.
-            g.ranks[r].typicalLaunchLatency = quantile(lat[r], 0.2);
+        constexpr std::size_t kLookaround = 64;
+        for (const auto& p : g.processors) {
+            if (p.gpu) continue;
+            for (std::size_t k = 0; k < p.nodes.size(); ++k) {
+                NodeId w = p.nodes[k];
+                if (waitHandled[w] || g.nodeName(w).find("StreamWaitEvent") == std::string_view::npos)
+                    continue;
+                NodeId dst = kNoNode;
+                for (std::size_t j = k + 1; j < p.nodes.size() && j <= k + kLookaround; ++j)
+                    if ((dst = firstLaunched[p.nodes[j]]) != kNoNode) break;
+                if (dst == kNoNode) continue;
+                NodeId src = kNoNode;
+                bool recordFound = false;
+                for (std::size_t j = k; j-- > 0 && k - j <= kLookaround;) {
+                    std::string_view nm = g.nodeName(p.nodes[j]);
+                    if (nm.find("EventRecord") != std::string_view::npos) {
+                        recordFound = true;
+                        for (std::size_t i = j; i-- > 0 && j - i <= kLookaround;)
+                            if ((src = lastLaunched[p.nodes[i]]) != kNoNode) break;
+                        break;
+                    }
+                }
+                if (!recordFound) {
+                    const Track& dt = set.ranks[p.rank].tracks[g.nodes[dst].event.track];
+                    for (const auto& [key, li] : streams[p.rank]) {
+                        if (key.first != dt.device() || key.second == dt.stream()) continue;
+                        NodeId c = lastLaunchedBefore(li, mStart(w));
+                        if (c == kNoNode || mEnd(c) > effStart[dst] + opt.tolerance) continue;
+                        if (src == kNoNode || mEnd(c) > mEnd(src)) src = c;
+                    }
+                }
+                if (src == kNoNode || g.nodes[src].processor == g.nodes[dst].processor) continue;
+                if (mEnd(src) > effStart[dst] + opt.tolerance) {
+                    warn("event waits contradict the measured times (skipped)");
+                    continue;
+                }
+                addEdge(src, dst, EdgeKind::CrossStream, 0, true);
+                crossEdges.push_back(static_cast<EdgeId>(g.edges.size() - 1));
+                g.stats.waitEventEdges++;
+                explained[dst] = std::max(explained[dst], mEnd(src));
+            }
+        }
+    }
+
+    void launchEdgesAndInference() {
+        // Launch latency per rank (and per launch API): launch call start -> GPU op start, over
+        // ops launched onto an idle stream with no pending known dependency (the GPU could start
+        // the op as soon as the launch reached it). The median is robust against waits that the
+        // trace does not name.
+        std::vector<std::vector<TimeNs>> lat(set.ranks.size());
+        std::vector<std::map<std::string, std::vector<TimeNs>>> latByApi(set.ranks.size());
+        for (NodeId n = 0; n < g.nodes.size(); ++n) {
+            NodeId call = launchOf[n];
+            if (call == kNoNode) continue;
+            TimeNs l = effStart[n] - mStart(call);
+            if (l < 0 || explained[n] > mStart(call)) continue;
+            lat[g.nodes[n].rank].push_back(l);
+            latByApi[g.nodes[n].rank][std::string(g.nodeName(call))].push_back(l);
+        }
+        std::vector<std::map<std::string, TimeNs>> apiLatency(set.ranks.size());
+        for (std::size_t r = 0; r < set.ranks.size(); ++r) {
+            g.ranks[r].typicalLaunchLatency = quantile(lat[r], 0.5);
+            g.ranks[r].launchLatencySamples = static_cast<std::int64_t>(lat[r].size());
+            for (auto& [api, v] : latByApi[r]) {
+                if (v.size() < 8) continue; // too few: the rank-wide value
+                TimeNs q = quantile(v, 0.5);
+                apiLatency[r][api] = q;
+                g.ranks[r].launchLatencyByApi.push_back({api, q});
+            }
+        }
+        auto latencyOf = [&](NodeId call) {
+            const auto& m = apiLatency[g.nodes[call].rank];
+            auto it = m.find(std::string(g.nodeName(call)));
+            return it != m.end() ? it->second : g.ranks[g.nodes[call].rank].typicalLaunchLatency;
+        };
 
         // Per device: GPU ops sorted by measured end, for cross-stream inference.
         std::map<std::pair<std::uint32_t, std::int64_t>, std::vector<std::pair<TimeNs, NodeId>>> byEnd;
@@ -580,17 +661,18 @@ struct Builder {
         for (auto& p : g.processors) {
             if (!p.gpu) continue;
             const TimeNs origin = g.ranks[p.rank].origin;
-            const TimeNs typical = g.ranks[p.rank].typicalLaunchLatency;
             const std::int64_t device = set.ranks[p.rank].tracks[p.track].device();
             for (std::size_t k = 0; k < p.nodes.size(); ++k) {
                 NodeId n = p.nodes[k];
                 TimeNs s = effStart[n];
                 NodeId call = launchOf[n];
-                TimeNs launchReady = call != kNoNode ? mStart(call) + std::min(typical, s - mStart(call))
-                                                     : std::numeric_limits<TimeNs>::min();
+                TimeNs latency = call != kNoNode ? latencyOf(call) : 0;
+                TimeNs launchReady =
+                    call != kNoNode ? mStart(call) + latency : std::numeric_limits<TimeNs>::min();
                 TimeNs known = std::max(explained[n], launchReady);
-                // Inferred cross-stream dependency: the op waited for something, and an op on
-                // another stream of the same device ended right before it started.
+                // Inferred cross-stream dependency: the op started later than its known
+                // dependencies explain, right after an op on another stream of the same device
+                // ended. The edge carries the rank's cross-stream delay, not this gap.
                 if (opt.inferCrossStream && !hasIdentityCross[n] && s > known + opt.tolerance) {
                     const auto& v = byEnd[{p.rank, device}];
                     auto it = std::upper_bound(v.begin(), v.end(), std::make_pair(s, kNoNode));
@@ -598,63 +680,37 @@ struct Builder {
                         --it;
                         if (it->first < s - opt.tolerance || it->first <= known) break;
                         if (g.nodes[it->second].processor == g.nodes[n].processor) continue;
-                        addEdge(it->second, n, EdgeKind::CrossStream, s - it->first, true);
+                        addEdge(it->second, n, EdgeKind::CrossStream, 0, true);
+                        crossEdges.push_back(static_cast<EdgeId>(g.edges.size() - 1));
                         g.stats.inferredCrossStream++;
                         explained[n] = std::max(explained[n], it->first);
-                        known = std::max(known, s);
                         break;
                     }
                 }
                 if (call != kNoNode) {
-                    TimeNs observed = s - mStart(call);
-                    if (observed < 0) g.stats.repairedLaunches++;
-                    // Launch latency from the trace; the part of the wait no other dependency
-                    // explains is attributed to the launch.
-                    TimeNs delay = s > explained[n] + opt.tolerance ? observed : std::min(typical, observed);
-                    addEdge(call, n, EdgeKind::Launch, delay);
+                    if (s < mStart(call)) g.stats.repairedLaunches++;
+                    addEdge(call, n, EdgeKind::Launch, latency);
                 } else if (k == 0) {
+                    // The stream's first op has no launch in the trace (launched before the
+                    // window): the stream starts working at its measured start, like a thread.
                     g.nodes[n].release = std::max<TimeNs>(0, s - origin);
-                } else if (s > explained[n]) {
-                    // No launch: keep the measured gap after the stream predecessor.
-                    for (auto it = g.edges.rbegin(); it != g.edges.rend(); ++it) {
-                        if (it->to == n && it->kind == EdgeKind::StreamOrder) {
-                            it->delay = std::max<TimeNs>(0, s - explained[n]);
-                            break;
-                        }
-                    }
                 }
+                // Other ops without a launch follow their stream predecessor (delay 0).
             }
         }
-    }
-
-    // Replay fidelity: the dependencies of a GPU op should put it exactly at its measured start.
-    // Slack up to the tolerance goes to the dependency that released it (a short gap); larger
-    // slack was already given to the launch. Dependencies that claim a later start than measured
-    // (inconsistent traces) lose delay where they have some.
-    void reconcileGpuStarts() {
-        std::vector<std::uint32_t> binding(g.nodes.size(), kNoEdge);
-        std::vector<TimeNs> predicted(g.nodes.size(), std::numeric_limits<TimeNs>::min());
-        for (std::uint32_t id = 0; id < g.edges.size(); ++id) {
+        // One cross-stream delay per rank: the median gap between a cross-stream source's end and
+        // the waiting op's start (the GPU-side cost of an event wait), over gaps up to the
+        // tolerance (longer ones were held by something else).
+        std::vector<std::vector<TimeNs>> gaps(set.ranks.size());
+        for (EdgeId id : crossEdges) {
             const auto& e = g.edges[id];
-            if (e.gatesEnd() || g.nodes[e.to].kind == NodeKind::CpuCall ||
-                g.nodes[e.to].kind == NodeKind::SyncCall)
-                continue;
-            TimeNs t = (e.triggeredByStart() ? mStart(e.from) : mEnd(e.from)) + e.delay;
-            if (t > predicted[e.to] || binding[e.to] == kNoEdge) {
-                predicted[e.to] = std::max(predicted[e.to], t);
-                binding[e.to] = id;
-            }
+            TimeNs gap = effStart[e.to] - mEnd(e.from);
+            if (gap >= 0 && gap <= opt.tolerance) gaps[g.nodes[e.to].rank].push_back(gap);
         }
-        for (NodeId n = 0; n < g.nodes.size(); ++n) {
-            if (binding[n] == kNoEdge) continue;
-            auto& e = g.edges[binding[n]];
-            TimeNs diff = effStart[n] - predicted[n];
-            if (diff > 0) {
-                e.delay += diff;
-            } else if (diff < 0 && e.delay > 0) {
-                e.delay = std::max<TimeNs>(0, e.delay + diff);
-            }
-        }
+        for (std::size_t r = 0; r < set.ranks.size(); ++r)
+            g.ranks[r].crossStreamDelay = quantile(gaps[r], 0.5);
+        for (auto& e : g.edges)
+            if (e.kind == EdgeKind::CrossStream) e.delay = g.ranks[g.nodes[e.to].rank].crossStreamDelay;
     }
 
     // The k-th collective of a process group on each rank is one collective.
@@ -850,8 +906,8 @@ struct Builder {
         orderEdges();
         buildLaunchIndex();
         syncEdges();
+        if (opt.inferCrossStream && opt.inferEventWaits) waitEventEdges();
         launchEdgesAndInference();
-        reconcileGpuStarts();
         collectiveEdges();
         g.buildAdjacency();
         if (findCycleNode(g) != kNoNode) {

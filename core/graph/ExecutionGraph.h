@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace sl {
@@ -97,7 +98,16 @@ struct RankWindow {
     TimeNs windowEnd = 0;
     TimeNs measuredStart = 0; // first start / last end of any event in the window (measured)
     TimeNs measuredEnd = 0;
-    TimeNs typicalLaunchLatency = 0; // median observed launch -> start latency on an idle stream
+    // Launch latency (launch call start -> GPU op start) of this rank: the median over GPU ops
+    // launched onto an idle stream with no other pending dependency. Every launch edge of the
+    // rank carries it (or the value of its launch API, below): never a per-op observed delay.
+    TimeNs typicalLaunchLatency = 0;
+    // Per launch API name (cudaLaunchKernel, cudaMemcpyAsync, ...) with enough samples.
+    std::vector<std::pair<std::string, TimeNs>> launchLatencyByApi;
+    // Delay of every cross-stream edge of this rank (event wait -> start on the waiting stream):
+    // the median gap of the inferred edges, 0 without any.
+    TimeNs crossStreamDelay = 0;
+    std::int64_t launchLatencySamples = 0;
     bool hasStep = false;
 };
 
@@ -105,6 +115,9 @@ struct GraphOptions {
     int step = -1;                // restrict to ProfilerStep#step; -1 = whole trace
     bool inferCrossStream = true; // infer cross-stream edges from timing where ids are missing
     bool matchCollectives = true; // match collectives across ranks (else keep measured durations)
+    // Pair cudaStreamWaitEvent calls without cuda_sync identity with the op they wait for (the last
+    // op launched before the thread's preceding cudaEventRecord, else inferred from timing).
+    bool inferEventWaits = true;
     // Timing tolerance (ns) when explaining a GPU op's start by a dependency.
     TimeNs tolerance = 2000;
 };
@@ -117,6 +130,7 @@ struct GraphStats {
     std::int64_t repairedLaunches = 0; // GPU op before its launch
     std::int64_t repairedOverlaps = 0; // overlapping ops on one stream / calls on one thread
     std::int64_t gpuOpsWithoutLaunch = 0;
+    std::int64_t waitEventEdges = 0; // cross-stream edges from cudaStreamWaitEvent without ids
 };
 
 // Thrown for an invalid graph (cycle, negative delay) or a window that does not exist.

@@ -18,22 +18,29 @@ private slots:
         QTest::addColumn<QString>("path");
         QTest::addColumn<int>("rankIndex");
         QTest::addColumn<double>("measuredUs"); // -1: not checked
-        QTest::newRow("dlrm rank 0") << "dlrm-8rank-v100/kineto" << 0 << 14504.0;
-        QTest::newRow("dlrm rank 1") << "dlrm-8rank-v100/kineto" << 1 << 19951.0;
+        // Kernel start error p90 bound, in percent of the iteration. The replay is honest (no
+        // measured start is copied), so these can fail: they are the target (p90 well
+        // under 1%) except for the sampled trace, whose GPU streams run kernels that were sampled
+        // out of the file (the replay cannot know that work; see the simulator note).
+        QTest::addColumn<double>("p90Pct");
+        QTest::newRow("dlrm rank 0") << "dlrm-8rank-v100/kineto" << 0 << 14504.0 << 0.5;
+        QTest::newRow("dlrm rank 1") << "dlrm-8rank-v100/kineto" << 1 << 19951.0 << 0.5;
         QTest::newRow("cuda-sync multistream")
-            << "single-rank/a100-cuda-sync-multistream.json.gz" << 0 << 19930.0;
-        QTest::newRow("rtx2080ti linear") << "single-rank/rtx2080ti-linear.json.gz" << 0 << 2003701.0;
-        QTest::newRow("a100 nccl metadata") << "single-rank/a100-nccl-metadata-rank0of2.json.gz" << 0 << -1.0;
-        QTest::newRow("a100 simple add") << "single-rank/a100-simple-add.json.gz" << 0 << -1.0;
-        QTest::newRow("h100 before fix") << "single-rank/h100-cuda-sync-before-fix.json" << 0 << -1.0;
-        QTest::newRow("h100 after fix") << "single-rank/h100-cuda-sync-after-fix.json" << 0 << -1.0;
-        QTest::newRow("sampled 2 of 128") << "sampled-2of128" << 1 << -1.0;
+            << "single-rank/a100-cuda-sync-multistream.json.gz" << 0 << 19930.0 << 0.5;
+        QTest::newRow("rtx2080ti linear") << "single-rank/rtx2080ti-linear.json.gz" << 0 << 2003701.0 << 0.5;
+        QTest::newRow("a100 nccl metadata")
+            << "single-rank/a100-nccl-metadata-rank0of2.json.gz" << 0 << -1.0 << 0.5;
+        QTest::newRow("a100 simple add") << "single-rank/a100-simple-add.json.gz" << 0 << -1.0 << 0.5;
+        QTest::newRow("h100 before fix") << "single-rank/h100-cuda-sync-before-fix.json" << 0 << -1.0 << 0.5;
+        QTest::newRow("h100 after fix") << "single-rank/h100-cuda-sync-after-fix.json" << 0 << -1.0 << 0.5;
+        QTest::newRow("sampled 2 of 128") << "sampled-2of128" << 1 << -1.0 << 5.0;
     }
     void replayRealTraces() {
         SL_REQUIRE_TRACES();
         QFETCH(QString, path);
         QFETCH(int, rankIndex);
         QFETCH(double, measuredUs);
+        QFETCH(double, p90Pct);
         TraceSet set = loadTraceSet({sltest::tracePath(qPrintable(path))});
         ExecutionGraph g = buildExecutionGraph(set);
         SimResult r = simulate(g);
@@ -42,7 +49,9 @@ private slots:
             QVERIFY2(s.errorPct() < 1.0, qPrintable(QString::number(s.errorPct())));
         if (measuredUs >= 0)
             QCOMPARE(nsToUs(r.ranks[static_cast<std::size_t>(rankIndex)].measured()), measuredUs);
-        QVERIFY(r.kernelStartError.p90Us * 1000.0 < 0.01 * static_cast<double>(r.measuredIteration));
+        QVERIFY2(r.kernelStartError.p90Us * 1000.0 <
+                     p90Pct / 100.0 * static_cast<double>(r.measuredIteration),
+                 qPrintable(QString::number(r.kernelStartError.p90Us)));
         // Every node got a time, and the timeline is aligned with the event columns.
         for (const auto& nt : r.nodes)
             QVERIFY(nt.start >= 0 && nt.end >= nt.start);
@@ -75,8 +84,36 @@ private slots:
         slow.stragglerRank = 3;
         slow.stragglerSlowdown = 1.5;
         SimResult base = simulate(g);
-        QVERIFY(simulate(g, fast).simulatedIteration < base.simulatedIteration);
+        // DLRM at this batch size is host-bound (kernels of a few us, the GPU mostly idle): a
+        // faster GPU cannot shorten it, a faster host can.
+        QVERIFY(simulate(g, fast).simulatedIteration <= base.simulatedIteration);
         QVERIFY(simulate(g, slow).simulatedIteration > base.simulatedIteration);
+        SimKnobs host;
+        host.cpuSpeedup = 2;
+        QVERIFY(simulate(g, host).simulatedIteration < 0.95 * static_cast<double>(base.simulatedIteration));
+    }
+
+    // The 44 cudaStreamWaitEvent per DLRM rank carry no ids and their cudaEventRecord is not
+    // traced: pairing them with the ops they wait for is what brings the replay under 1%. Without
+    // it (timing inference only) the replay misses the NCCL <-> compute stream waits.
+    void dlrmEventWaitsMatter() {
+        SL_REQUIRE_TRACES();
+        TraceSet set = loadTraceSet({sltest::tracePath("dlrm-8rank-v100/kineto")});
+        ExecutionGraph g = buildExecutionGraph(set);
+        QVERIFY(g.stats.waitEventEdges >= 8 * 30);
+        SimResult r = simulate(g);
+        GraphOptions noWaits;
+        noWaits.inferEventWaits = false;
+        ExecutionGraph h = buildExecutionGraph(set, noWaits);
+        SimResult rh = simulate(h);
+        double worstWith = 0, worstWithout = 0;
+        for (std::size_t i = 0; i < r.ranks.size(); ++i) {
+            worstWith = std::max(worstWith, r.ranks[i].errorPct());
+            worstWithout = std::max(worstWithout, rh.ranks[i].errorPct());
+        }
+        QVERIFY2(worstWith < 0.5, qPrintable(QString::number(worstWith)));
+        QVERIFY2(worstWithout > 2.0, qPrintable(QString::number(worstWithout)));
+        QVERIFY(r.kernelStartError.p90Us < rh.kernelStartError.p90Us);
     }
 
     void knobsParse() {
