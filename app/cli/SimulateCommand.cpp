@@ -1,5 +1,7 @@
 #include "CliCommon.h"
+#include "SimSetup.h"
 
+#include "analysis/Breakdown.h"
 #include "analysis/CriticalPath.h"
 #include "graph/ExecutionGraph.h"
 #include "io/LoadError.h"
@@ -37,9 +39,33 @@ nlohmann::json resultJson(const ExecutionGraph& g, const SimResult& res, const S
     j["iteration"] = {{"measured_us", us(res.measuredIteration)},
                       {"simulated_us", us(res.simulatedIteration)},
                       {"error_pct", pct(res.iterationErrorPct())}};
+    // Breakdown (HTA definitions): simulated at the top level of each rank, measured in `measured`.
+    std::vector<RankBreakdown> sim = simulatedBreakdown(*g.trace, res.timeline);
+    std::vector<RankBreakdown> meas = measuredBreakdown(*g.trace, &g);
+    std::vector<StreamIdle> idle = measuredStreamIdle(g);
+    auto breakdownJson = [](const RankBreakdown& b) {
+        return nlohmann::json{{"compute_us", us(b.compute)},
+                              {"comm_us", us(b.communication)},
+                              {"exposed_comm_us", us(b.exposedCommunication)},
+                              {"memory_us", us(b.memory)},
+                              {"idle_us", us(b.idle)},
+                              {"gpu_span_us", us(b.span)},
+                              {"overlap_pct", pct(b.overlapPct())}};
+    };
     nlohmann::json ranks = nlohmann::json::array();
     for (std::size_t r = 0; r < res.ranks.size(); ++r) {
         const auto& s = res.ranks[r];
+        nlohmann::json streams = nlohmann::json::array();
+        for (const auto& si : idle)
+            if (si.rank == s.rank)
+                streams.push_back({{"device", si.device},
+                                   {"stream", si.stream},
+                                   {"host_wait_us", us(si.hostWait)},
+                                   {"dependency_wait_us", us(si.dependencyWait)},
+                                   {"other_us", us(si.other)}});
+        nlohmann::json rankJson = r < sim.size() ? breakdownJson(sim[r]) : nlohmann::json::object();
+        if (r < meas.size()) rankJson["measured"] = breakdownJson(meas[r]);
+        rankJson["stream_idle"] = streams;
         ranks.push_back({{"rank", s.rank},
                          {"measured_us", us(s.measured())},
                          {"simulated_us", us(s.simulated())},
@@ -48,6 +74,7 @@ nlohmann::json resultJson(const ExecutionGraph& g, const SimResult& res, const S
                          {"typical_launch_latency_us", us(g.ranks[r].typicalLaunchLatency)},
                          {"launch_latency_by_api_us", latencyByApi(g.ranks[r])},
                          {"cross_stream_delay_us", us(g.ranks[r].crossStreamDelay)}});
+        ranks.back().update(rankJson);
     }
     j["ranks"] = ranks;
     j["kernel_start_error_us"] = {{"median", std::round(res.kernelStartError.medianUs * 1000) / 1000},
@@ -173,80 +200,44 @@ void exportTrace(const ExecutionGraph& g, const SimResult& res, const std::strin
 }
 
 Command makeSimulateCommand() {
-    return {"simulate", "replay a trace set in the simulator (what-if with knobs)",
-            "usage: sightline-cli simulate PATH... [--step N] [--json] [--export-trace OUT.json]\n"
-            "                              [--config F.json] [--set key=value]...\n"
-            "\n"
-            "Builds the execution graph of the traces (files, or folders of per-rank files) and replays it\n"
-            "in the discrete-event simulator. Prints per rank the measured and simulated iteration time and\n"
-            "the error, the per-kernel start-time error, and warnings.\n"
-            "\n"
-            "  --step N            restrict to ProfilerStep#N\n"
-            "  --json              print one JSON object\n"
-            "  --export-trace F    write the simulated timeline as Chrome trace JSON (opens in Perfetto)\n"
-            "  --config F.json     knobs from a JSON file\n"
-            "  --set key=value     one knob (repeatable), e.g. compute.speedup=2, cpu.speedup=1.5\n",
-            [](Args& args) {
-                bool json = args.flag("--json");
-                auto stepText = args.option("--step");
-                auto exportPath = args.option("--export-trace");
-                auto config = args.option("--config");
-                auto sets = args.options("--set");
-                auto paths = args.positional();
-                if (paths.empty()) throw UsageError{"simulate needs at least one PATH"};
-                int step = -1;
-                if (stepText) {
-                    try {
-                        std::size_t used = 0;
-                        step = std::stoi(*stepText, &used);
-                        if (used != stepText->size() || step < 0) throw std::invalid_argument("step");
-                    } catch (const std::exception&) {
-                        throw UsageError{"--step needs a non-negative integer, got '" + *stepText + "'"};
-                    }
-                }
-                SimKnobs knobs;
-                if (config) {
-                    std::ifstream in(*config);
-                    if (!in) throw LoadError(*config, "cannot read the config file");
-                    try {
-                        applyKnobsJson(knobs, nlohmann::json::parse(in));
-                    } catch (const nlohmann::json::exception& e) {
-                        throw LoadError(*config, std::string("invalid JSON: ") + e.what());
-                    } catch (const KnobError& e) {
-                        throw LoadError(*config, e.what());
-                    }
-                }
-                for (const auto& s : sets) {
-                    try {
-                        setKnobAssignment(knobs, s);
-                    } catch (const KnobError& e) {
-                        throw UsageError{std::string("--set: ") + e.what()};
-                    }
-                }
-                TraceSet set = loadWithProgress(paths);
-                GraphOptions gopt;
-                gopt.step = step;
-                ExecutionGraph graph;
-                try {
-                    graph = buildExecutionGraph(set, gopt);
-                } catch (const GraphError& e) {
-                    std::string what = e.what();
-                    std::string file = paths.front();
-                    for (const auto& rank : set.ranks)
-                        if (what.rfind(rank.sourcePath + ": ", 0) == 0) {
-                            file = rank.sourcePath;
-                            what = what.substr(file.size() + 2);
-                        }
-                    throw LoadError(file, what);
-                }
-                SimResult res = simulate(graph, knobs);
-                if (exportPath) exportTrace(graph, res, *exportPath);
-                if (json)
-                    std::cout << resultJson(graph, res, knobs).dump(2) << "\n";
-                else
-                    printTable(graph, res);
-                return kExitOk;
-            }};
+    return {
+        "simulate", "replay a trace set in the simulator (what-if with knobs)",
+        "usage: sightline-cli simulate PATH... [--step N] [--json] [--export-trace OUT.json]\n"
+        "                              [--config F.json] [--set key=value]...\n"
+        "\n"
+        "Builds the execution graph of the traces (files, or folders of per-rank files) and replays it\n"
+        "in the discrete-event simulator. Prints per rank the measured and simulated iteration time and\n"
+        "the error, the per-kernel start-time error, and warnings.\n"
+        "\n"
+        "  --step N            restrict to ProfilerStep#N\n"
+        "  --json              print one JSON object\n"
+        "  --export-trace F    write the simulated timeline as Chrome trace JSON (opens in Perfetto)\n"
+        "  --config F.json     knobs from a JSON file\n"
+        "  --set key=value     one knob (repeatable), e.g. compute.speedup=2, cpu.speedup=1.5\n"
+        "\n"
+        "JSON fields: iteration.{measured_us, simulated_us, error_pct}; ranks[] with rank, measured_us,\n"
+        "simulated_us, error_pct, the SIMULATED breakdown at the top level (compute_us, comm_us,\n"
+        "exposed_comm_us, memory_us, idle_us, gpu_span_us, overlap_pct; HTA definitions), the same\n"
+        "fields MEASURED in ranks[].measured, stream_idle[] (measured idle per GPU stream: host_wait_us,\n"
+        "dependency_wait_us, other_us), typical_launch_latency_us, launch_latency_by_api_us,\n"
+        "cross_stream_delay_us; critical_path.{length_us, by_kind.<label>.{us, pct}, top_events[]}\n"
+        "(the path crosses ranks through collectives, see `critical-path --help`);\n"
+        "kernel_start_error_us.{median, p90, max, count}; graph; knobs; warnings[].\n",
+        [](Args& args) {
+            bool json = args.flag("--json");
+            auto exportPath = args.option("--export-trace");
+            SimSetup setup = parseSimSetup(args, "simulate", true);
+            const SimKnobs& knobs = setup.knobs;
+            TraceSet set = loadWithProgress(setup.paths);
+            ExecutionGraph graph = buildGraphForCli(set, setup);
+            SimResult res = simulate(graph, knobs);
+            if (exportPath) exportTrace(graph, res, *exportPath);
+            if (json)
+                std::cout << resultJson(graph, res, knobs).dump(2) << "\n";
+            else
+                printTable(graph, res);
+            return kExitOk;
+        }};
 }
 
 CommandRegistrar registerSimulate{makeSimulateCommand()};

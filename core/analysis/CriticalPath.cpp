@@ -61,13 +61,27 @@ PathLabel gapLabel(EdgeKind k) {
 } // namespace
 
 CriticalPath criticalPath(const ExecutionGraph& g, const SimResult& r, std::size_t topCount) {
+    return criticalPathFrom(g, r, r.lastNode, topCount);
+}
+
+NodeId lastNodeOfRank(const ExecutionGraph& g, const SimResult& r, std::uint32_t rank) {
+    NodeId best = kNoNode;
+    if (r.nodes.size() != g.nodes.size()) return best;
+    for (NodeId n = 0; n < g.nodes.size(); ++n)
+        if (g.nodes[n].rank == rank && r.nodes[n].end >= 0 &&
+            (best == kNoNode || r.nodes[n].end > r.nodes[best].end))
+            best = n;
+    return best;
+}
+
+CriticalPath criticalPathFrom(const ExecutionGraph& g, const SimResult& r, NodeId end, std::size_t topCount) {
     CriticalPath cp;
-    if (r.lastNode == kNoNode || r.nodes.size() != g.nodes.size()) return cp;
+    if (end == kNoNode || end >= g.nodes.size() || r.nodes.size() != g.nodes.size()) return cp;
     auto add = [&](NodeId n, EdgeId e, TimeNs s, TimeNs t, PathLabel l) {
         if (t <= s) return;
         cp.segments.push_back({n, e, s, t, l});
     };
-    NodeId cur = r.lastNode;
+    NodeId cur = end;
     bool atStart = false;
     // Each step moves strictly back along a DAG, so the walk ends; the bound is a safety net.
     for (std::size_t steps = 0; steps < 4 * g.nodes.size() + 4 && cur != kNoNode; ++steps) {

@@ -40,6 +40,22 @@ struct CriticalPath {
     std::vector<std::pair<NodeId, TimeNs>> topNodes;
 };
 
+// The critical path of the whole job. Decision on the length across ranks (DESIGN.md: the path
+// crosses ranks through collectives): the walk starts at the node that finishes last on any rank
+// and follows binding edges; where a collective's end was held by a peer (the latest participant
+// to arrive holds the others) it continues on that peer's rank, so one path may visit several
+// ranks. Segments are contiguous in simulated time, so `length` is the end of the last node minus
+// the origin of the rank where the path begins: with one host clock (the usual case) that is the
+// simulated job iteration measured from the first rank's first event. HTA's lightweight critical
+// path is per rank and never leaves it; ours differs exactly where a collective wait is bound by
+// another rank (that time is then attributed to the peer's work instead of collective_wait).
 CriticalPath criticalPath(const ExecutionGraph& graph, const SimResult& result, std::size_t topCount = 10);
+
+// The path that ends at `end` (e.g. the last node of one rank, for `critical-path --rank R`).
+CriticalPath criticalPathFrom(const ExecutionGraph& graph, const SimResult& result, NodeId end,
+                              std::size_t topCount = 10);
+
+// The node of rank index `rank` that finishes last in the simulation (kNoNode when none).
+NodeId lastNodeOfRank(const ExecutionGraph& graph, const SimResult& result, std::uint32_t rank);
 
 } // namespace sl

@@ -47,6 +47,25 @@ private slots:
         }
         QVERIFY(j["kernel_start_error_us"].toObject().contains("p90"));
         QVERIFY(j["warnings"].isArray());
+        // Breakdown: simulated at the top level of each rank, measured in `measured`; both close
+        // (the replay is within a fraction of a percent) and consistent with each other.
+        for (const auto& v : ranks) {
+            QJsonObject rk = v.toObject();
+            QJsonObject m = rk["measured"].toObject();
+            for (const char* key : {"compute_us", "comm_us", "exposed_comm_us", "idle_us", "overlap_pct"}) {
+                QVERIFY2(rk.contains(key) && m.contains(key), key);
+                QVERIFY(rk[key].toDouble() >= 0);
+            }
+            QVERIFY(m["comm_us"].toDouble() > 0); // 8 collectives per rank
+            QVERIFY(rk["exposed_comm_us"].toDouble() <= rk["comm_us"].toDouble() + 0.01);
+            QVERIFY(std::abs(rk["comm_us"].toDouble() - m["comm_us"].toDouble()) <
+                    0.05 * m["comm_us"].toDouble());
+            QVERIFY(rk["stream_idle"].toArray().size() >= 2);
+        }
+        QJsonObject cp = j["critical_path"].toObject();
+        QVERIFY(cp["length_us"].toDouble() > 0.9 * j["iteration"].toObject()["simulated_us"].toDouble());
+        QVERIFY(cp["by_kind"].toObject().contains("gpu_comm"));
+        QVERIFY(!cp["top_events"].toArray().isEmpty());
 
         QFile f(exported);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -73,6 +92,30 @@ private slots:
         QCOMPARE(r.code, 0);
         QJsonObject j = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(j["knobs"].toObject()["compute.speedup"].toDouble(), 2.0);
+    }
+
+    void criticalPathCommand() {
+        SL_REQUIRE_TRACES();
+        Run t = cli({"critical-path", trace("single-rank/a100-cuda-sync-multistream.json.gz")});
+        QCOMPARE(t.code, 0);
+        QVERIFY(t.out.contains("critical path: 19930.00 us"));
+        QVERIFY(t.out.contains("cudaDeviceSynchronize"));
+        QVERIFY(t.out.contains("launch_latency"));
+        Run j =
+            cli({"critical-path", trace("dlrm-8rank-v100/kineto"), "--rank", "3", "--step", "10", "--json"});
+        QCOMPARE(j.code, 0);
+        QJsonObject o = QJsonDocument::fromJson(j.out).object();
+        QVERIFY(o["length_us"].toDouble() > 0);
+        QJsonArray segs = o["segments"].toArray();
+        QVERIFY(segs.size() > 10);
+        double sum = 0;
+        for (const auto& v : segs)
+            sum += v.toObject()["dur_us"].toDouble();
+        QVERIFY(std::abs(sum - o["length_us"].toDouble()) < 0.01 * o["length_us"].toDouble());
+        QCOMPARE(segs.last().toObject()["rank"].toInt(), 3);
+        QCOMPARE(cli({"critical-path", trace("dlrm-8rank-v100/kineto"), "--rank", "42"}).code, 1);
+        QCOMPARE(cli({"critical-path"}).code, 1);
+        QCOMPARE(cli({"critical-path", "/nonexistent/x.json"}).code, 2);
     }
 
     void errors_data() {

@@ -1,0 +1,123 @@
+#include "CliCommon.h"
+#include "SimSetup.h"
+
+#include "analysis/CriticalPath.h"
+#include "sim/Simulator.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+namespace sl::cli {
+
+namespace {
+
+double us(TimeNs ns) {
+    return std::round(static_cast<double>(ns) / 10.0) / 100.0;
+}
+
+std::string trackName(const ExecutionGraph& g, NodeId n) {
+    const Rank& rank = g.rankOf(n);
+    const Track& t = rank.tracks[g.nodes[n].event.track];
+    return t.isGpu() ? "gpu" + std::to_string(t.device()) + " s" + std::to_string(t.stream())
+                     : "thread " + std::to_string(t.tid);
+}
+
+Command makeCriticalPathCommand() {
+    return {
+        "critical-path", "print the critical path of the simulated schedule as a table",
+        "usage: sightline-cli critical-path PATH... [--rank R] [--step N] [--json]\n"
+        "                                   [--config F.json] [--set key=value]...\n"
+        "\n"
+        "Replays the traces (with knobs, if given) and walks the critical path back from the node\n"
+        "that finishes last, through the dependency that released each node. The path crosses\n"
+        "ranks through collectives: a collective that ended when its latest participant arrived\n"
+        "continues on that participant's rank. Each segment is labelled gpu_compute, gpu_comm,\n"
+        "collective_wait, cpu, launch_latency, sync or idle. Times are microseconds from the\n"
+        "simulated origin (the first event of the job).\n"
+        "\n"
+        "  --rank R     end the path at the last node of rank R (default: the job's last node)\n"
+        "  --step N     restrict to ProfilerStep#N\n"
+        "  --json       print {length_us, by_kind, segments[]} instead of the table\n"
+        "  --config F   knobs from a JSON file;  --set key=value  one knob (repeatable)\n",
+        [](Args& args) {
+            bool json = args.flag("--json");
+            auto rankText = args.option("--rank");
+            SimSetup setup = parseSimSetup(args, "critical-path", true);
+            int rankId = -1;
+            if (rankText) {
+                try {
+                    std::size_t used = 0;
+                    rankId = std::stoi(*rankText, &used);
+                    if (used != rankText->size() || rankId < 0) throw std::invalid_argument("rank");
+                } catch (const std::exception&) {
+                    throw UsageError{"--rank needs a non-negative integer, got '" + *rankText + "'"};
+                }
+            }
+            TraceSet set = loadWithProgress(setup.paths);
+            ExecutionGraph g = buildGraphForCli(set, setup);
+            SimOptions so;
+            so.timeline = false;
+            SimResult res = simulate(g, setup.knobs, so);
+            NodeId end = res.lastNode;
+            if (rankId >= 0) {
+                const Rank* rk = set.findRank(rankId);
+                if (!rk) throw UsageError{"--rank " + std::to_string(rankId) + ": no such rank in the set"};
+                end = lastNodeOfRank(g, res, static_cast<std::uint32_t>(rk - set.ranks.data()));
+            }
+            CriticalPath cp = criticalPathFrom(g, res, end);
+            TimeNs origin = cp.segments.empty() ? 0 : g.ranks[g.nodes[cp.segments.front().node].rank].origin;
+            if (json) {
+                nlohmann::json j;
+                j["length_us"] = us(cp.length);
+                nlohmann::json byKind = nlohmann::json::object();
+                for (int l = 0; l < kPathLabelCount; ++l)
+                    byKind[std::string(pathLabelName(static_cast<PathLabel>(l)))] =
+                        us(cp.byLabel[static_cast<std::size_t>(l)]);
+                j["by_kind"] = byKind;
+                nlohmann::json segs = nlohmann::json::array();
+                for (const auto& s : cp.segments)
+                    segs.push_back(
+                        {{"start_us", us(s.start - origin)},
+                         {"dur_us", us(s.end - s.start)},
+                         {"kind", std::string(pathLabelName(s.label))},
+                         {"rank", g.rankOf(s.node).rank},
+                         {"track", trackName(g, s.node)},
+                         {"edge", s.edge == kNoEdge ? std::string()
+                                                    : std::string(edgeKindName(g.edges[s.edge].kind))},
+                         {"name", std::string(g.nodeName(s.node))}});
+                j["segments"] = segs;
+                std::cout << j.dump(2) << "\n";
+                return kExitOk;
+            }
+            std::printf("%12s %10s %6s  %-15s %4s  %-12s %s\n", "start_us", "dur_us", "%", "kind", "rank",
+                        "track", "event (for gaps: the event that waited)");
+            for (const auto& s : cp.segments) {
+                double share = cp.length > 0 ? 100.0 * static_cast<double>(s.end - s.start) /
+                                                   static_cast<double>(cp.length)
+                                             : 0.0;
+                std::string name(g.nodeName(s.node).substr(0, 70));
+                std::printf("%12.2f %10.2f %6.2f  %-15s %4d  %-12s %s\n", us(s.start - origin),
+                            us(s.end - s.start), share, std::string(pathLabelName(s.label)).c_str(),
+                            g.rankOf(s.node).rank, trackName(g, s.node).c_str(), name.c_str());
+            }
+            std::printf("\ncritical path: %.2f us, %zu segments\n", us(cp.length), cp.segments.size());
+            for (int l = 0; l < kPathLabelCount; ++l) {
+                TimeNs t = cp.byLabel[static_cast<std::size_t>(l)];
+                if (t == 0) continue;
+                std::printf("  %-15s %12.2f us %6.2f %%\n",
+                            std::string(pathLabelName(static_cast<PathLabel>(l))).c_str(), us(t),
+                            cp.length > 0 ? 100.0 * static_cast<double>(t) / static_cast<double>(cp.length)
+                                          : 0.0);
+            }
+            return kExitOk;
+        }};
+}
+
+CommandRegistrar registerCriticalPath{makeCriticalPathCommand()};
+
+} // namespace
+
+} // namespace sl::cli

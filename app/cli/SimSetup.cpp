@@ -1,0 +1,70 @@
+#include "SimSetup.h"
+
+#include "io/LoadError.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <stdexcept>
+
+namespace sl::cli {
+
+SimSetup parseSimSetup(Args& args, const std::string& command, bool withKnobs) {
+    SimSetup s;
+    auto stepText = args.option("--step");
+    std::optional<std::string> config;
+    std::vector<std::string> sets;
+    if (withKnobs) {
+        config = args.option("--config");
+        sets = args.options("--set");
+    }
+    s.paths = args.positional();
+    if (s.paths.empty()) throw UsageError{command + " needs at least one PATH"};
+    if (stepText) {
+        try {
+            std::size_t used = 0;
+            s.step = std::stoi(*stepText, &used);
+            if (used != stepText->size() || s.step < 0) throw std::invalid_argument("step");
+        } catch (const std::exception&) {
+            throw UsageError{"--step needs a non-negative integer, got '" + *stepText + "'"};
+        }
+    }
+    if (config) {
+        std::ifstream in(*config);
+        if (!in) throw LoadError(*config, "cannot read the config file");
+        try {
+            applyKnobsJson(s.knobs, nlohmann::json::parse(in));
+        } catch (const nlohmann::json::exception& e) {
+            throw LoadError(*config, std::string("invalid JSON: ") + e.what());
+        } catch (const KnobError& e) {
+            throw LoadError(*config, e.what());
+        }
+    }
+    for (const auto& a : sets) {
+        try {
+            setKnobAssignment(s.knobs, a);
+        } catch (const KnobError& e) {
+            throw UsageError{std::string("--set: ") + e.what()};
+        }
+    }
+    return s;
+}
+
+ExecutionGraph buildGraphForCli(const TraceSet& set, const SimSetup& setup) {
+    GraphOptions gopt;
+    gopt.step = setup.step;
+    try {
+        return buildExecutionGraph(set, gopt);
+    } catch (const GraphError& e) {
+        std::string what = e.what();
+        std::string file = setup.paths.front();
+        for (const auto& rank : set.ranks)
+            if (what.rfind(rank.sourcePath + ": ", 0) == 0) {
+                file = rank.sourcePath;
+                what = what.substr(file.size() + 2);
+            }
+        throw LoadError(file, what);
+    }
+}
+
+} // namespace sl::cli
