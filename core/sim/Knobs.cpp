@@ -138,7 +138,13 @@ void setKnob(SimKnobs& k, const std::string& key, const std::string& value) {
     } else if (key == "dp.scale") {
         k.dpScale = parseSpeedup(key, value);
     } else {
-        throw KnobError("unknown knob '" + key + "'");
+        throw KnobError(
+            "unknown knob '" + key +
+            "'; valid keys: compute.speedup, compute.speedup.<gemm|attention|elementwise|reduction|"
+            "memory|other>, kernel.speedup[<regex>], comm.speedup, comm.model, comm.gpus_per_node, "
+            "comm.intra_node_GBps, comm.inter_node_GBps, comm.latency_us, comm.algorithm, "
+            "comm.overlap, cpu.speedup, launch.latency_us, straggler.rank, straggler.slowdown, "
+            "dp.scale");
     }
 }
 

@@ -131,6 +131,12 @@ private slots:
         QCOMPARE(k.stragglerRank, 2);
         QVERIFY_THROWS_EXCEPTION(KnobError, setKnobAssignment(k, "compute.speedup=0"));
         QVERIFY_THROWS_EXCEPTION(KnobError, setKnobAssignment(k, "no.such=1"));
+        try {
+            setKnobAssignment(k, "no.such=1");
+        } catch (const KnobError& e) { // the message lists the valid keys
+            QVERIFY(std::string(e.what()).find("valid keys: compute.speedup") != std::string::npos);
+            QVERIFY(std::string(e.what()).find("dp.scale") != std::string::npos);
+        }
         QVERIFY_THROWS_EXCEPTION(KnobError, setKnobAssignment(k, "kernel.speedup[(]=2"));
     }
 
