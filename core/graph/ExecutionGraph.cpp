@@ -44,23 +44,37 @@ TimeNs ExecutionGraph::measuredEnd(NodeId n) const {
 
 void ExecutionGraph::buildAdjacency() {
     const std::size_t n = nodes.size();
+    const std::size_t regular = regularEdgeCount();
     inOffsets.assign(n + 1, 0);
     outOffsets.assign(n + 1, 0);
-    for (const auto& e : edges) {
-        ++inOffsets[e.to + 1];
-        ++outOffsets[e.from + 1];
+    noOverlapOutOffsets.assign(n + 1, 0);
+    for (std::size_t id = 0; id < edges.size(); ++id) {
+        const auto& e = edges[id];
+        if (id < regular) {
+            ++inOffsets[e.to + 1];
+            ++outOffsets[e.from + 1];
+        } else {
+            ++noOverlapOutOffsets[e.from + 1];
+        }
     }
     for (std::size_t i = 0; i < n; ++i) {
         inOffsets[i + 1] += inOffsets[i];
         outOffsets[i + 1] += outOffsets[i];
+        noOverlapOutOffsets[i + 1] += noOverlapOutOffsets[i];
     }
-    inEdgeIds.resize(edges.size());
-    outEdgeIds.resize(edges.size());
+    inEdgeIds.resize(regular);
+    outEdgeIds.resize(regular);
+    noOverlapOutIds.resize(edges.size() - regular);
     std::vector<std::uint32_t> inPos(inOffsets.begin(), inOffsets.end() - 1);
     std::vector<std::uint32_t> outPos(outOffsets.begin(), outOffsets.end() - 1);
+    std::vector<std::uint32_t> noPos(noOverlapOutOffsets.begin(), noOverlapOutOffsets.end() - 1);
     for (std::uint32_t id = 0; id < edges.size(); ++id) {
-        inEdgeIds[inPos[edges[id].to]++] = id;
-        outEdgeIds[outPos[edges[id].from]++] = id;
+        if (id < regular) {
+            inEdgeIds[inPos[edges[id].to]++] = id;
+            outEdgeIds[outPos[edges[id].from]++] = id;
+        } else {
+            noOverlapOutIds[noPos[edges[id].from]++] = id;
+        }
     }
 }
 
@@ -68,13 +82,22 @@ namespace {
 
 // Kahn's algorithm on the start/end vertex graph (vertex 2n = start of n, 2n+1 = end of n).
 // Returns kNoNode when acyclic, else a node that lies on or behind a cycle.
-NodeId findCycleNode(const ExecutionGraph& g) {
+NodeId findCycleNode(const ExecutionGraph& g, bool withNoOverlap = false) {
     const std::size_t n = g.nodes.size();
+    const std::size_t count = withNoOverlap ? g.edges.size() : g.regularEdgeCount();
     std::vector<std::uint32_t> indeg(2 * n, 0);
     for (std::size_t i = 0; i < n; ++i)
         indeg[2 * i + 1] = 1;
-    for (const auto& e : g.edges)
+    for (std::size_t id = 0; id < count; ++id) {
+        const auto& e = g.edges[id];
         ++indeg[2 * std::size_t(e.to) + (e.gatesEnd() ? 1 : 0)];
+    }
+    auto visit = [&](std::uint32_t id, bool isEnd, std::vector<std::uint32_t>& stack) {
+        const auto& e = g.edges[id];
+        if (e.triggeredByStart() == isEnd) return;
+        std::uint32_t w = 2 * e.to + (e.gatesEnd() ? 1 : 0);
+        if (--indeg[w] == 0) stack.push_back(w);
+    };
     std::vector<std::uint32_t> stack;
     for (std::uint32_t v = 0; v < 2 * n; ++v)
         if (indeg[v] == 0) stack.push_back(v);
@@ -86,12 +109,11 @@ NodeId findCycleNode(const ExecutionGraph& g) {
         NodeId node = v / 2;
         bool isEnd = v & 1;
         if (!isEnd && --indeg[v + 1] == 0) stack.push_back(v + 1);
-        for (std::uint32_t id : g.outEdges(node)) {
-            const auto& e = g.edges[id];
-            if (e.triggeredByStart() == isEnd) continue;
-            std::uint32_t w = 2 * e.to + (e.gatesEnd() ? 1 : 0);
-            if (--indeg[w] == 0) stack.push_back(w);
-        }
+        for (std::uint32_t id : g.outEdges(node))
+            visit(id, isEnd, stack);
+        if (withNoOverlap && g.noOverlapOutOffsets.size() == n + 1)
+            for (std::uint32_t k = g.noOverlapOutOffsets[node]; k < g.noOverlapOutOffsets[node + 1]; ++k)
+                visit(g.noOverlapOutIds[k], isEnd, stack);
     }
     if (done == 2 * n) return kNoNode;
     for (std::uint32_t v = 0; v < 2 * n; ++v)
@@ -113,7 +135,7 @@ void ExecutionGraph::validate() const {
     for (const auto& n : nodes)
         if (n.duration < 0 || n.release < 0)
             throw GraphError("a node has a negative duration or release time");
-    if (inOffsets.size() != nodes.size() + 1 || inEdgeIds.size() != edges.size())
+    if (inOffsets.size() != nodes.size() + 1 || inEdgeIds.size() != regularEdgeCount())
         throw GraphError("graph adjacency is out of date");
     NodeId c = findCycleNode(*this);
     if (c != kNoNode)
@@ -713,6 +735,51 @@ struct Builder {
             if (e.kind == EdgeKind::CrossStream) e.delay = g.ranks[g.nodes[e.to].rank].crossStreamDelay;
     }
 
+    std::int64_t bytesOf(NodeId n) const {
+        const Rank& rank = set.ranks[g.nodes[n].rank];
+        std::uint32_t extra = rank.tracks[g.nodes[n].event.track].events.extra[g.nodes[n].event.index];
+        return extra != kNoExtra && extra < rank.collectives.size()
+                   ? rank.collectives[extra].bytes(rank.strings)
+                   : -1;
+    }
+
+    // Stores a collective; a complete one gets its transfer times and collective edges: all
+    // participants start transferring when the last one arrives.
+    bool clockWarned = false;
+    void addGroup(CollectiveGroup&& grp) {
+        if (grp.complete) {
+            TimeNs latest = std::numeric_limits<TimeNs>::min();
+            for (NodeId n : grp.members)
+                latest = std::max(latest, effStart[n]);
+            bool offset = false;
+            for (NodeId n : grp.members)
+                if (mEnd(n) < latest) offset = true;
+            TimeNs minDur = std::numeric_limits<TimeNs>::max();
+            for (NodeId n : grp.members)
+                minDur = std::min(minDur, g.nodes[n].duration);
+            if (offset && !clockWarned) {
+                g.warnings.push_back("collective end times contradict their start times across ranks "
+                                     "(clock offset between rank files): transfer time taken from the "
+                                     "shortest participant");
+                clockWarned = true;
+            }
+            std::uint32_t gi = static_cast<std::uint32_t>(g.collectives.size());
+            for (NodeId n : grp.members) {
+                TimeNs transfer = offset ? minDur : std::max<TimeNs>(0, mEnd(n) - latest);
+                g.nodes[n].duration = std::min(transfer, g.nodes[n].duration);
+                g.nodes[n].kind = NodeKind::Collective;
+                g.nodes[n].collective = gi;
+            }
+            for (NodeId a : grp.members)
+                for (NodeId b : grp.members)
+                    if (a != b) addEdge(b, a, EdgeKind::Collective, g.nodes[a].duration);
+            g.stats.collectivesMatched++;
+        } else {
+            g.stats.collectivesUnmatched++;
+        }
+        g.collectives.push_back(std::move(grp));
+    }
+
     // The k-th collective of a process group on each rank is one collective.
     void collectiveEdges() {
         struct Seq {
@@ -721,6 +788,11 @@ struct Builder {
         std::map<std::string, std::map<std::uint32_t, Seq>> byKey; // key -> rank index -> nodes
         std::map<std::string, std::vector<std::int32_t>> keyRanks; // key -> expected rank ids
         std::map<std::string, int> keySize;
+        // Point-to-point (send / recv with metadata): key -> rank index -> sends, receives.
+        struct P2p {
+            std::vector<NodeId> sends, recvs;
+        };
+        std::map<std::string, std::map<std::uint32_t, P2p>> p2p;
         for (std::uint32_t r = 0; r < set.ranks.size(); ++r) {
             const Rank& rank = set.ranks[r];
             std::map<std::pair<std::int64_t, std::int64_t>, int> streamOrdinal;
@@ -752,11 +824,19 @@ struct Builder {
                         key = "stream-order:" + std::to_string(it->second);
                         if (rank.worldSize > 0) keySize[key] = std::max(keySize[key], rank.worldSize);
                     }
+                    CollectiveType type = meta && meta->type != CollectiveType::Unknown
+                                              ? meta->type
+                                              : collectiveTypeFromKernelName(name);
+                    if (meta && meta->hasMetadata &&
+                        (type == CollectiveType::Send || type == CollectiveType::Recv)) {
+                        auto& pr = p2p[key][r];
+                        (type == CollectiveType::Send ? pr.sends : pr.recvs).push_back(n);
+                        continue;
+                    }
                     byKey[key][r].nodes.push_back(n);
                 }
             }
         }
-        bool clockWarned = false;
         for (auto& [key, perRank] : byKey) {
             std::vector<std::uint32_t> participants;
             bool missing = false;
@@ -821,42 +901,76 @@ struct Builder {
                 }
                 grp.complete = opt.matchCollectives && !missing && !mismatch &&
                                grp.members.size() == participants.size() && participants.size() > 1;
-                if (grp.complete) {
-                    TimeNs latest = std::numeric_limits<TimeNs>::min();
-                    for (NodeId n : grp.members)
-                        latest = std::max(latest, effStart[n]);
-                    bool offset = false;
-                    for (NodeId n : grp.members)
-                        if (mEnd(n) < latest) offset = true;
-                    TimeNs minDur = std::numeric_limits<TimeNs>::max();
-                    for (NodeId n : grp.members)
-                        minDur = std::min(minDur, g.nodes[n].duration);
-                    if (offset && !clockWarned) {
-                        g.warnings.push_back(
-                            "collective end times contradict their start times across ranks "
-                            "(clock offset between rank files): transfer time taken from the "
-                            "shortest participant");
-                        clockWarned = true;
-                    }
-                    std::uint32_t gi = static_cast<std::uint32_t>(g.collectives.size());
-                    for (NodeId n : grp.members) {
-                        TimeNs transfer = offset ? minDur : std::max<TimeNs>(0, mEnd(n) - latest);
-                        g.nodes[n].duration = std::min(transfer, g.nodes[n].duration);
-                        g.nodes[n].kind = NodeKind::Collective;
-                        g.nodes[n].collective = gi;
-                    }
-                    for (NodeId a : grp.members)
-                        for (NodeId b : grp.members)
-                            if (a != b) addEdge(b, a, EdgeKind::Collective, g.nodes[a].duration);
-                    g.stats.collectivesMatched++;
-                } else {
-                    g.stats.collectivesUnmatched++;
-                }
-                g.collectives.push_back(std::move(grp));
+                addGroup(std::move(grp));
             }
             if (missing)
                 warn("collectives with peers missing from the rank set keep their measured durations (key " +
                      key + ")");
+        }
+        // Send / recv pairs: in a process group of two ranks A and B, the k-th send of A meets the
+        // k-th receive of B (and the other way round).
+        for (auto& [key, perRank] : p2p) {
+            for (auto& [r, pr] : perRank) {
+                auto byStart = [&](NodeId a, NodeId b) { return effStart[a] < effStart[b]; };
+                std::stable_sort(pr.sends.begin(), pr.sends.end(), byStart);
+                std::stable_sort(pr.recvs.begin(), pr.recvs.end(), byStart);
+            }
+            std::vector<std::uint32_t> participants;
+            bool missing = false;
+            if (auto it = keyRanks.find(key); it != keyRanks.end()) {
+                for (auto id : it->second) {
+                    const Rank* rk = set.findRank(id);
+                    if (!rk)
+                        missing = true;
+                    else
+                        participants.push_back(static_cast<std::uint32_t>(rk - set.ranks.data()));
+                }
+            } else {
+                for (auto& [r, pr] : perRank)
+                    participants.push_back(r);
+                int expected = keySize.count(key) ? keySize[key] : 2;
+                missing = static_cast<int>(participants.size()) < expected;
+            }
+            std::int64_t total = 0;
+            for (auto& [r, pr] : perRank)
+                total += static_cast<std::int64_t>(pr.sends.size() + pr.recvs.size());
+            if (missing || participants.size() != 2) {
+                warn(missing
+                         ? "send / recv with the peer missing from the rank set keep their measured durations"
+                         : "send / recv in process groups of more than two ranks keep their measured "
+                           "durations (the peer is not recorded)");
+                g.stats.collectivesUnmatched += total;
+                continue;
+            }
+            for (int dir = 0; dir < 2; ++dir) {
+                std::uint32_t a = participants[static_cast<std::size_t>(dir)];
+                std::uint32_t b = participants[static_cast<std::size_t>(1 - dir)];
+                const auto& sends = perRank[a].sends;
+                const auto& recvs = perRank[b].recvs;
+                if (sends.size() != recvs.size())
+                    warn("sends and receives of a process group differ in number; extra ones keep measured "
+                         "durations");
+                std::size_t pairs = std::min(sends.size(), recvs.size());
+                g.stats.collectivesUnmatched +=
+                    static_cast<std::int64_t>(sends.size() + recvs.size() - 2 * pairs);
+                bool mismatch = false;
+                for (std::size_t k = 0; k < pairs; ++k) {
+                    CollectiveGroup grp;
+                    grp.type = CollectiveType::SendRecv;
+                    grp.processGroup = key;
+                    grp.expectedParticipants = 2;
+                    std::int64_t sb = bytesOf(sends[k]), rb = bytesOf(recvs[k]);
+                    grp.bytes = sb >= 0 ? sb : rb;
+                    if (sb >= 0 && rb >= 0 && sb != rb && !mismatch) {
+                        warn("a send and its receive differ in size: from there on they keep measured "
+                             "durations");
+                        mismatch = true;
+                    }
+                    grp.members = {sends[k], recvs[k]};
+                    grp.complete = opt.matchCollectives && !mismatch;
+                    addGroup(std::move(grp));
+                }
+            }
         }
     }
 
@@ -879,6 +993,51 @@ struct Builder {
         g.stats.collectivesUnmatched += g.stats.collectivesMatched;
         g.stats.collectivesMatched = 0;
         g.stats.inferredCrossStream = 0;
+    }
+
+    // comm.overlap=false: see ExecutionGraph::noOverlapBegin.
+    void noOverlapEdges() {
+        std::map<std::pair<std::uint32_t, std::int64_t>, std::vector<std::uint32_t>> compute;
+        for (std::uint32_t pi = 0; pi < g.processors.size(); ++pi) {
+            const auto& p = g.processors[pi];
+            if (!p.gpu) continue;
+            const Track& t = set.ranks[p.rank].tracks[p.track];
+            for (NodeId n : p.nodes)
+                if (t.events.kind[g.nodes[n].event.index] == EventKind::Kernel &&
+                    !isCollectiveKernelName(g.nodeName(n))) {
+                    compute[{p.rank, t.device()}].push_back(pi);
+                    break;
+                }
+        }
+        const std::size_t begin = g.edges.size();
+        for (NodeId n = 0; n < g.nodes.size(); ++n) {
+            const auto& node = g.nodes[n];
+            if (node.kind != NodeKind::Collective &&
+                !(node.kind == NodeKind::GpuOp && isCollectiveKernelName(g.nodeName(n))))
+                continue;
+            const Track& t = set.ranks[node.rank].tracks[node.event.track];
+            auto it = compute.find({node.rank, t.device()});
+            if (it == compute.end()) continue;
+            for (std::uint32_t pi : it->second) {
+                if (pi == node.processor) continue;
+                const auto& seq = g.processors[pi].nodes;
+                auto ub = std::upper_bound(seq.begin(), seq.end(), effStart[n],
+                                           [&](TimeNs v, NodeId m) { return v < effStart[m]; });
+                if (ub != seq.begin()) addEdge(*std::prev(ub), n, EdgeKind::CrossStream, 0);
+                if (ub != seq.end()) addEdge(n, *ub, EdgeKind::CrossStream, 0);
+            }
+        }
+        if (g.edges.size() == begin) return;
+        g.noOverlapBegin = static_cast<EdgeId>(begin);
+        g.buildAdjacency();
+        if (findCycleNode(g, true) != kNoNode) {
+            g.edges.resize(begin);
+            g.noOverlapBegin = kNoEdge;
+            g.buildAdjacency();
+            g.noOverlapUnavailable = "comm.overlap=false cannot be simulated on this trace: serializing "
+                                     "collectives with compute would deadlock (ranks issue collectives of "
+                                     "different streams in different orders); it was ignored";
+        }
     }
 
     void finish() {
@@ -918,6 +1077,7 @@ struct Builder {
             g.buildAdjacency();
         }
         finish();
+        noOverlapEdges();
         g.validate();
     }
 };

@@ -150,8 +150,24 @@ public:
     GraphStats stats;
     std::vector<std::string> warnings;
 
-    // Adjacency (CSR): edge ids into and out of each node.
+    // Adjacency (CSR): edge ids into and out of each node (regular edges only, see below).
     std::vector<std::uint32_t> inOffsets, inEdgeIds, outOffsets, outEdgeIds;
+
+    // Edges that exist only with the knob comm.overlap=false: every collective kernel waits for
+    // the op before it (by measured start) on each compute stream of its device, and the next op
+    // there waits for the collective's end. They are edges[noOverlapBegin ..] (kind CrossStream),
+    // after all regular edges; they are not in the adjacency above, not in `stats` and not used
+    // in a replay; noOverlapOutOffsets / noOverlapOutIds (CSR by `from`) list them for the
+    // simulator. noOverlapBegin == kNoEdge: none. When serializing would create a cycle (ranks
+    // disagree on the order of collectives of different streams), there are none and
+    // noOverlapUnavailable says why.
+    EdgeId noOverlapBegin = kNoEdge;
+    std::vector<std::uint32_t> noOverlapOutOffsets, noOverlapOutIds;
+    std::string noOverlapUnavailable;
+    // Number of regular edges (edges[0 .. regularEdgeCount()) are in the adjacency).
+    std::size_t regularEdgeCount() const {
+        return noOverlapBegin == kNoEdge ? edges.size() : static_cast<std::size_t>(noOverlapBegin);
+    }
 
     // For every event of every track: its node, kNoNode (in the window but not a node, e.g. a
     // cpu_op), or kOutsideWindow. nodeIndex[rank][track][event].

@@ -1,6 +1,9 @@
 #include "sim/Knobs.h"
 
+#include "models/KernelClass.h"
+
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <regex>
 
@@ -9,22 +12,32 @@ namespace sl {
 namespace {
 
 const char* const kClasses[] = {"gemm", "attention", "elementwise", "reduction", "memory", "other"};
+const char* const kCommTypes[] = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all",
+                                  "broadcast",  "reduce",     "send_recv"};
+const char* const kCommParams[] = {"intra_node_GBps", "inter_node_GBps", "latency_us",
+                                   "inter_node_latency_us"};
 
 double parseDouble(const std::string& key, const std::string& value) {
     const char* b = value.c_str();
     char* end = nullptr;
     errno = 0;
     double v = std::strtod(b, &end);
-    if (end == b || *end != '\0' || errno == ERANGE)
-        throw KnobError("knob " + key + ": '" + value + "' is not a number");
+    if (end == b || *end != '\0' || errno == ERANGE || !std::isfinite(v))
+        throw KnobError("knob " + key + ": '" + value + "' is not a finite number");
+    return v;
+}
+
+// A value in [lo, hi]; the message says the valid range.
+double inRange(const std::string& key, const std::string& value, double lo, double hi, bool loOpen,
+               const char* what) {
+    double v = parseDouble(key, value);
+    if (v < lo || v > hi || (loOpen && v == lo))
+        throw KnobError("knob " + key + ": " + what + ", got '" + value + "'");
     return v;
 }
 
 double parseSpeedup(const std::string& key, const std::string& value) {
-    double v = parseDouble(key, value);
-    if (!(v > 0) || v > 1e9)
-        throw KnobError("knob " + key + ": must be a positive number, got '" + value + "'");
-    return v;
+    return inRange(key, value, 0, 1e6, true, "must be a factor in (0, 1e6] (1 = unchanged)");
 }
 
 bool parseBool(const std::string& key, const std::string& value) {
@@ -33,20 +46,31 @@ bool parseBool(const std::string& key, const std::string& value) {
     throw KnobError("knob " + key + ": expected true or false, got '" + value + "'");
 }
 
-int parseInt(const std::string& key, const std::string& value) {
+int parseInt(const std::string& key, const std::string& value, int lo, int hi, const char* what) {
     double v = parseDouble(key, value);
-    if (v != static_cast<double>(static_cast<long long>(v)) || v < -1 || v > 1e9)
+    if (v != static_cast<double>(static_cast<long long>(v)))
         throw KnobError("knob " + key + ": expected an integer, got '" + value + "'");
+    if (v < lo || v > hi) throw KnobError("knob " + key + ": " + what + ", got '" + value + "'");
     return static_cast<int>(v);
 }
 
-double nonNegative(const std::string& key, const std::string& value) {
-    double v = parseDouble(key, value);
-    if (v < 0) throw KnobError("knob " + key + ": must not be negative");
-    return v;
+bool oneOf(const std::string& s, const char* const* b, const char* const* e) {
+    for (auto it = b; it != e; ++it)
+        if (s == *it) return true;
+    return false;
 }
 
 } // namespace
+
+std::string SimKnobs::validKeys() {
+    return "compute.speedup, compute.speedup.<gemm|attention|elementwise|reduction|memory|other>, "
+           "kernel.speedup[<regex>], kernel.class.<gemm|attention|elementwise|reduction|memory>, "
+           "comm.speedup, comm.model, comm.gpus_per_node, comm.intra_node_GBps, comm.inter_node_GBps, "
+           "comm.latency_us, comm.<all_reduce|all_gather|reduce_scatter|all_to_all|broadcast|reduce|"
+           "send_recv>.<intra_node_GBps|inter_node_GBps|latency_us|inter_node_latency_us>, comm.algorithm, "
+           "comm.overlap, "
+           "cpu.speedup, launch.latency_us, straggler.rank, straggler.slowdown, dp.scale";
+}
 
 bool SimKnobs::isReplay() const {
     SimKnobs d;
@@ -54,12 +78,7 @@ bool SimKnobs::isReplay() const {
 }
 
 std::vector<std::string> SimKnobs::unsupported() const {
-    std::vector<std::string> out;
-    SimKnobs d;
-    if (commModel != d.commModel) out.push_back("comm.model");
-    if (commOverlap != d.commOverlap) out.push_back("comm.overlap");
-    if (dpScale != d.dpScale) out.push_back("dp.scale");
-    return out;
+    return {};
 }
 
 nlohmann::json SimKnobs::toJson() const {
@@ -69,12 +88,16 @@ nlohmann::json SimKnobs::toJson() const {
         j["compute.speedup." + c] = v;
     for (const auto& [re, v] : kernelSpeedup)
         j["kernel.speedup[" + re + "]"] = v;
+    for (const auto& [c, re] : kernelClassPattern)
+        j["kernel.class." + c] = re;
     j["comm.speedup"] = commSpeedup;
     j["comm.model"] = commModel;
     j["comm.gpus_per_node"] = commGpusPerNode;
     j["comm.intra_node_GBps"] = commIntraNodeGBps;
     j["comm.inter_node_GBps"] = commInterNodeGBps;
     j["comm.latency_us"] = commLatencyUs;
+    for (const auto& [k, v] : commPerType)
+        j["comm." + k] = v;
     j["comm.algorithm"] = commAlgorithm;
     j["comm.overlap"] = commOverlap;
     j["cpu.speedup"] = cpuSpeedup;
@@ -90,10 +113,7 @@ void setKnob(SimKnobs& k, const std::string& key, const std::string& value) {
         k.computeSpeedup = parseSpeedup(key, value);
     } else if (key.rfind("compute.speedup.", 0) == 0) {
         std::string cls = key.substr(16);
-        bool known = false;
-        for (const char* c : kClasses)
-            known = known || cls == c;
-        if (!known)
+        if (!oneOf(cls, std::begin(kClasses), std::end(kClasses)))
             throw KnobError(
                 "knob " + key +
                 ": unknown kernel class (gemm, attention, elementwise, reduction, memory, other)");
@@ -106,6 +126,19 @@ void setKnob(SimKnobs& k, const std::string& key, const std::string& value) {
             throw KnobError("knob " + key + ": invalid regular expression");
         }
         k.kernelSpeedup.emplace_back(re, parseSpeedup(key, value));
+    } else if (key.rfind("kernel.class.", 0) == 0) {
+        std::string cls = key.substr(13);
+        if (!oneOf(cls, std::begin(kClasses), std::end(kClasses) - 1))
+            throw KnobError("knob " + key +
+                            ": unknown kernel class (gemm, attention, elementwise, reduction, memory; "
+                            "other is what matches none)");
+        try {
+            KernelClassifier c;
+            c.setPattern(*kernelClassFromName(cls), value);
+        } catch (const std::regex_error&) {
+            throw KnobError("knob " + key + ": invalid regular expression '" + value + "'");
+        }
+        k.kernelClassPattern[cls] = value;
     } else if (key == "comm.speedup") {
         k.commSpeedup = parseSpeedup(key, value);
     } else if (key == "comm.model") {
@@ -113,14 +146,28 @@ void setKnob(SimKnobs& k, const std::string& key, const std::string& value) {
             throw KnobError("knob comm.model: expected measured or alpha-beta, got '" + value + "'");
         k.commModel = value;
     } else if (key == "comm.gpus_per_node") {
-        k.commGpusPerNode = parseInt(key, value);
-        if (k.commGpusPerNode < 1) throw KnobError("knob comm.gpus_per_node: must be at least 1");
+        k.commGpusPerNode = parseInt(key, value, 0, 4096, "must be 1..4096 (0 = from the trace)");
     } else if (key == "comm.intra_node_GBps") {
-        k.commIntraNodeGBps = nonNegative(key, value);
+        k.commIntraNodeGBps = inRange(key, value, 0, 1e6, false, "must be in [0, 1e6] GB/s (0 = calibrated)");
     } else if (key == "comm.inter_node_GBps") {
-        k.commInterNodeGBps = nonNegative(key, value);
+        k.commInterNodeGBps = inRange(key, value, 0, 1e6, false, "must be in [0, 1e6] GB/s (0 = calibrated)");
     } else if (key == "comm.latency_us") {
-        k.commLatencyUs = nonNegative(key, value);
+        double v = parseDouble(key, value);
+        if (v != -1 && (v < 0 || v > 1e6))
+            throw KnobError("knob comm.latency_us: must be in [0, 1e6] us (-1 = calibrated), got '" + value +
+                            "'");
+        k.commLatencyUs = v;
+    } else if (key.rfind("comm.", 0) == 0 && key.find('.', 5) != std::string::npos &&
+               oneOf(key.substr(5, key.find('.', 5) - 5), std::begin(kCommTypes), std::end(kCommTypes))) {
+        std::string param = key.substr(key.find('.', 5) + 1);
+        if (!oneOf(param, std::begin(kCommParams), std::end(kCommParams)))
+            throw KnobError("knob " + key +
+                            ": unknown parameter (intra_node_GBps, inter_node_GBps, latency_us, "
+                            "inter_node_latency_us)");
+        double v = param.find("latency_us") != std::string::npos
+                       ? inRange(key, value, 0, 1e6, false, "must be in [0, 1e6] us")
+                       : inRange(key, value, 0, 1e6, true, "must be a bandwidth in (0, 1e6] GB/s");
+        k.commPerType[key.substr(5)] = v;
     } else if (key == "comm.algorithm") {
         if (value != "ring" && value != "tree")
             throw KnobError("knob comm.algorithm: expected ring or tree, got '" + value + "'");
@@ -130,21 +177,19 @@ void setKnob(SimKnobs& k, const std::string& key, const std::string& value) {
     } else if (key == "cpu.speedup") {
         k.cpuSpeedup = parseSpeedup(key, value);
     } else if (key == "launch.latency_us") {
-        k.launchLatencyUs = parseDouble(key, value);
+        double v = parseDouble(key, value);
+        if (v != -1 && (v < 0 || v > 1e6))
+            throw KnobError("knob launch.latency_us: must be in [0, 1e6] us (-1 = from the trace), got '" +
+                            value + "'");
+        k.launchLatencyUs = v;
     } else if (key == "straggler.rank") {
-        k.stragglerRank = parseInt(key, value);
+        k.stragglerRank = parseInt(key, value, -1, 1 << 24, "must be a rank id >= 0 (-1 = none)");
     } else if (key == "straggler.slowdown") {
-        k.stragglerSlowdown = parseSpeedup(key, value);
+        k.stragglerSlowdown = inRange(key, value, 1, 1e6, false, "must be a factor in [1, 1e6] (1 = none)");
     } else if (key == "dp.scale") {
-        k.dpScale = parseSpeedup(key, value);
+        k.dpScale = inRange(key, value, 1, 1e5, false, "must be a factor in [1, 1e5] (1 = as traced)");
     } else {
-        throw KnobError(
-            "unknown knob '" + key +
-            "'; valid keys: compute.speedup, compute.speedup.<gemm|attention|elementwise|reduction|"
-            "memory|other>, kernel.speedup[<regex>], comm.speedup, comm.model, comm.gpus_per_node, "
-            "comm.intra_node_GBps, comm.inter_node_GBps, comm.latency_us, comm.algorithm, "
-            "comm.overlap, cpu.speedup, launch.latency_us, straggler.rank, straggler.slowdown, "
-            "dp.scale");
+        throw KnobError("unknown knob '" + key + "'; valid keys: " + SimKnobs::validKeys());
     }
 }
 
@@ -159,6 +204,7 @@ namespace {
 void applyJson(SimKnobs& knobs, const std::string& prefix, const nlohmann::json& j) {
     if (j.is_object()) {
         for (auto it = j.begin(); it != j.end(); ++it) {
+            if (prefix.empty() && it.key() == "calibration") continue; // informative (calibrate)
             std::string key = prefix.empty() ? it.key() : prefix + "." + it.key();
             // "kernel": {"speedup": {"gemm": 2}} -> kernel.speedup[gemm]
             if (key == "kernel.speedup" && it.value().is_object()) {
@@ -172,6 +218,7 @@ void applyJson(SimKnobs& knobs, const std::string& prefix, const nlohmann::json&
         return;
     }
     if (prefix.empty()) throw KnobError("a knob config must be a JSON object");
+    if (prefix == "name" || prefix == "description") return; // preset labels
     std::string value;
     if (j.is_string())
         value = j.get<std::string>();

@@ -21,13 +21,24 @@ struct SimKnobs {
     // duration / speedup; applied in order, on top of the class speedups.
     std::vector<std::pair<std::string, double>> kernelSpeedup;
 
-    // Communication.
+    // kernel.class.<class>=<regex>: replaces the default name pattern of a kernel class
+    // (models/KernelClass.h documents the defaults and the matching order).
+    std::map<std::string, std::string> kernelClassPattern;
+
+    // Communication (models/CollectiveModel.h).
     double commSpeedup = 1.0;           // collective transfer time / speedup
     std::string commModel = "measured"; // "measured" | "alpha-beta"
-    int commGpusPerNode = 8;
-    double commIntraNodeGBps = 0; // 0: not set
+    int commGpusPerNode = 0;            // 0: from the trace (deviceProperties count), else 8
+    // Effective bus bandwidth and latency for alpha-beta. 0 / < 0: not set, calibrated from the
+    // measured transfers of the trace itself.
+    double commIntraNodeGBps = 0;
     double commInterNodeGBps = 0;
-    double commLatencyUs = 0;
+    double commLatencyUs = -1;
+    // Per collective type: "<type>.intra_node_GBps", "<type>.inter_node_GBps", "<type>.latency_us"
+    // (both localities) and "<type>.inter_node_latency_us" (inter-node only), with type all_reduce,
+    // all_gather, reduce_scatter, all_to_all, broadcast, reduce, send_recv (knob comm.<type>.<param>); they
+    // override the values above for that type.
+    std::map<std::string, double> commPerType;
     std::string commAlgorithm = "ring"; // "ring" | "tree"
     bool commOverlap = true;            // false: collectives wait for the compute stream
 
@@ -43,8 +54,11 @@ struct SimKnobs {
     double dpScale = 1.0;
 
     bool isReplay() const;
-    // Knobs set away from their defaults that this build does not simulate yet (named by key).
+    // Knobs set away from their defaults that this build does not simulate yet (named by key);
+    // empty since every knob of DESIGN.md is simulated.
     std::vector<std::string> unsupported() const;
+    // Every valid key (patterns written as compute.speedup.<class>, kernel.speedup[<regex>]...).
+    static std::string validKeys();
     // The knobs as a flat JSON object {"compute.speedup": 1, ...}.
     nlohmann::json toJson() const;
 };
@@ -60,7 +74,9 @@ public:
 void setKnob(SimKnobs& knobs, const std::string& key, const std::string& value);
 // Parses "key=value". Throws KnobError.
 void setKnobAssignment(SimKnobs& knobs, const std::string& assignment);
-// Applies a JSON config (flat dotted keys or nested objects). Throws KnobError.
+// Applies a JSON config (flat dotted keys or nested objects). Top-level "name", "description"
+// (presets) and "calibration" (fit details written by `sightline-cli calibrate`) are informative
+// and ignored. Throws KnobError.
 void applyKnobsJson(SimKnobs& knobs, const nlohmann::json& config);
 
 } // namespace sl

@@ -1,5 +1,8 @@
 #include "sim/Simulator.h"
 
+#include "models/CollectiveModel.h"
+#include "models/KernelClass.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -24,47 +27,79 @@ namespace {
 
 constexpr TimeNs kMinTime = std::numeric_limits<TimeNs>::min() / 4;
 
-bool contains(std::string_view s, std::string_view p) {
-    return s.find(p) != std::string_view::npos;
-}
-
-// Coarse kernel class from the name, for compute.speedup.<class>.
-std::string_view kernelClass(std::string_view name, EventKind kind) {
-    if (kind == EventKind::GpuMemcpy || kind == EventKind::GpuMemset) return "memory";
-    std::string lower(name.substr(0, 256));
-    for (auto& c : lower)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (contains(lower, "attention") || contains(lower, "flash") || contains(lower, "fmha") ||
-        contains(lower, "sdpa"))
-        return "attention";
-    if (contains(lower, "gemm") || contains(lower, "cutlass") || contains(lower, "matmul") ||
-        contains(lower, "xmma") || contains(lower, "cublas") || contains(lower, "conv"))
-        return "gemm";
-    if (contains(lower, "reduce") || contains(lower, "softmax") || contains(lower, "norm") ||
-        contains(lower, "sum_") || contains(lower, "scan"))
-        return "reduction";
-    if (contains(lower, "copy") || contains(lower, "memcpy") || contains(lower, "memset") ||
-        contains(lower, "fill") || contains(lower, "cat") || contains(lower, "index") ||
-        contains(lower, "gather"))
-        return "memory";
-    if (contains(lower, "elementwise") || contains(lower, "vectorized") || contains(lower, "unrolled"))
-        return "elementwise";
-    return "other";
-}
-
 // Effective durations and delays under the knobs (replay: the graph's own values).
 struct Timing {
     std::vector<TimeNs> duration;
     std::vector<TimeNs> delay;
 };
 
-Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k) {
+TimeNs scaled(TimeNs v, double f) {
+    return static_cast<TimeNs>(std::llround(static_cast<double>(v) * f));
+}
+
+// Collective transfer times under comm.model / dp.scale (before comm.speedup and straggler),
+// written into `base` (indexed by node). Only collective kernel nodes change.
+void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, std::vector<TimeNs>& base,
+                       std::vector<std::string>& warnings) {
+    const bool alphaBeta = k.commModel == "alpha-beta";
+    const bool scaleDp = k.dpScale != 1.0;
+    if (!alphaBeta && !scaleDp) return;
+    std::vector<CollectiveCall> calls = collectiveCalls(g);
+    CollectiveModel model = collectiveModelFor(g, k, calls, alphaBeta ? &warnings : nullptr);
+    std::int64_t withoutBytes = 0, dpCalls = 0;
+    bool spanned = false;
+    for (const auto& c : calls) {
+        int n = c.groupSize;
+        bool spans = c.spansNodes(model.gpusPerNode);
+        int n2 = n;
+        bool spans2 = spans;
+        if (scaleDp && c.dataParallel) {
+            ++dpCalls;
+            n2 = std::max(1, static_cast<int>(std::llround(static_cast<double>(n) * k.dpScale)));
+            spans2 = spans || n2 > model.gpusPerNode;
+        }
+        spanned = spanned || spans2;
+        TimeNs d = -1;
+        if (alphaBeta) {
+            d = model.time(c.type, c.bytes, n2, spans2);
+            if (d < 0) ++withoutBytes;
+        }
+        if (d < 0) {
+            d = c.transfer;
+            if (n2 != n || spans2 != spans) { // measured time x bus-bandwidth ratio
+                const auto& p = model.params[static_cast<std::size_t>(commParamGroup(c.type))];
+                double bw = p[spans ? 1 : 0].GBps, bw2 = p[spans2 ? 1 : 0].GBps;
+                double ratio = busFactor(c.type, n2) / std::max(1e-12, busFactor(c.type, n));
+                if (bw > 0 && bw2 > 0) ratio *= bw / bw2;
+                d = scaled(d, ratio);
+            }
+        }
+        base[c.node] = d;
+    }
+    if (withoutBytes > 0)
+        warnings.push_back("comm.model=alpha-beta: " + std::to_string(withoutBytes) +
+                           " collective kernels have no size metadata (In/Out msg nelems, dtype): they keep "
+                           "their measured transfer times");
+    if (scaleDp && dpCalls == 0)
+        warnings.push_back(
+            "dp.scale: no data-parallel collectives found (no process group described as dp, and "
+            "no all-reduce): nothing was re-timed");
+    if (spanned && model.interFromIntra)
+        warnings.push_back(
+            "no inter-node bandwidth (set comm.inter_node_GBps): collectives spanning nodes use "
+            "the intra-node values");
+}
+
+Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k, std::vector<std::string>& warnings) {
     Timing t;
     t.duration.resize(g.nodes.size());
     t.delay.resize(g.edges.size());
     const bool replay = k.computeSpeedup == 1.0 && k.computeClassSpeedup.empty() && k.kernelSpeedup.empty() &&
                         k.commSpeedup == 1.0 && k.cpuSpeedup == 1.0 && k.launchLatencyUs < 0 &&
-                        (k.stragglerRank < 0 || k.stragglerSlowdown == 1.0);
+                        (k.stragglerRank < 0 || k.stragglerSlowdown == 1.0) && k.commModel == "measured" &&
+                        k.dpScale == 1.0;
+    if (k.stragglerRank >= 0 && k.stragglerSlowdown != 1.0 && !g.trace->findRank(k.stragglerRank))
+        warnings.push_back("straggler.rank " + std::to_string(k.stragglerRank) + " is not in the rank set");
     if (replay) {
         for (std::size_t i = 0; i < g.nodes.size(); ++i)
             t.duration[i] = g.nodes[i].duration;
@@ -72,14 +107,19 @@ Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k) {
             t.delay[i] = g.edges[i].delay;
         return t;
     }
+    std::vector<TimeNs> base(g.nodes.size());
+    for (std::size_t i = 0; i < g.nodes.size(); ++i)
+        base[i] = g.nodes[i].duration;
+    retimeCollectives(g, k, base, warnings);
     std::vector<std::regex> regexes;
     for (const auto& [re, s] : k.kernelSpeedup)
         regexes.emplace_back(re);
-    // Factor per (rank, name id) for GPU ops, computed once.
+    KernelClassifier classifier;
+    for (const auto& [cls, re] : k.kernelClassPattern)
+        if (auto c = kernelClassFromName(cls)) classifier.setPattern(*c, re);
+    // Factor per name for GPU ops, computed once per distinct name (names repeat across ranks).
+    std::unordered_map<std::string_view, double> byName;
     std::vector<std::unordered_map<StringId, double>> cache(g.trace->ranks.size());
-    auto scale = [](TimeNs v, double f) {
-        return static_cast<TimeNs>(std::llround(static_cast<double>(v) * f));
-    };
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
         const auto& n = g.nodes[i];
         const Rank& rank = g.trace->ranks[n.rank];
@@ -89,27 +129,36 @@ Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k) {
         } else {
             const auto& ev = rank.tracks[n.event.track].events;
             StringId name = ev.name[n.event.index];
+            EventKind kind = ev.kind[n.event.index];
             auto [it, fresh] = cache[n.rank].try_emplace(name, 1.0);
             if (fresh) {
                 std::string_view nm = rank.strings.str(name);
-                double ff = 1.0;
-                if (n.kind == NodeKind::Collective || isCollectiveKernelName(nm)) {
-                    ff = 1.0 / k.commSpeedup;
-                } else {
-                    EventKind kind = ev.kind[n.event.index];
-                    if (kind == EventKind::Kernel) ff /= k.computeSpeedup;
-                    auto c = k.computeClassSpeedup.find(std::string(kernelClass(nm, kind)));
-                    if (c != k.computeClassSpeedup.end()) ff /= c->second;
-                    std::string s(nm);
-                    for (std::size_t r = 0; r < regexes.size(); ++r)
-                        if (std::regex_search(s, regexes[r])) ff /= k.kernelSpeedup[r].second;
+                auto [bt, bfresh] = byName.try_emplace(nm, 1.0);
+                if (bfresh) {
+                    double ff = 1.0;
+                    if (n.kind == NodeKind::Collective || isCollectiveKernelName(nm)) {
+                        ff = 1.0 / k.commSpeedup;
+                    } else {
+                        if (kind == EventKind::Kernel) ff /= k.computeSpeedup;
+                        if (!k.computeClassSpeedup.empty()) {
+                            auto c = k.computeClassSpeedup.find(
+                                std::string(kernelClassName(classifier.classify(nm, kind))));
+                            if (c != k.computeClassSpeedup.end()) ff /= c->second;
+                        }
+                        if (!regexes.empty()) {
+                            std::string s(nm);
+                            for (std::size_t r = 0; r < regexes.size(); ++r)
+                                if (std::regex_search(s, regexes[r])) ff /= k.kernelSpeedup[r].second;
+                        }
+                    }
+                    bt->second = ff;
                 }
-                it->second = ff;
+                it->second = bt->second;
             }
             f = it->second;
         }
         if (k.stragglerRank >= 0 && rank.rank == k.stragglerRank) f *= k.stragglerSlowdown;
-        t.duration[i] = scale(n.duration, f);
+        t.duration[i] = scaled(base[i], f);
     }
     const TimeNs launch =
         k.launchLatencyUs >= 0 ? static_cast<TimeNs>(std::llround(k.launchLatencyUs * 1000.0)) : -1;
@@ -120,7 +169,7 @@ Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k) {
             double f = 1.0 / k.cpuSpeedup;
             if (k.stragglerRank >= 0 && g.trace->ranks[g.nodes[e.to].rank].rank == k.stragglerRank)
                 f *= k.stragglerSlowdown;
-            d = scale(d, f);
+            d = scaled(d, f);
         } else if (e.kind == EdgeKind::Launch && launch >= 0) {
             d = launch;
         } else if (e.kind == EdgeKind::Collective) {
@@ -181,7 +230,13 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
     for (const auto& u : knobs.unsupported())
         res.warnings.push_back("knob " + u + " is not simulated yet; it was ignored");
     const std::size_t n = g.nodes.size();
-    Timing t = applyKnobs(g, knobs);
+    Timing t = applyKnobs(g, knobs, res.warnings);
+    // comm.overlap=false: the graph's serialization edges take part (ExecutionGraph::noOverlapBegin).
+    const bool serialize =
+        !knobs.commOverlap && g.noOverlapBegin != kNoEdge && g.noOverlapOutOffsets.size() == n + 1;
+    if (!knobs.commOverlap && !serialize && !g.noOverlapUnavailable.empty())
+        res.warnings.push_back(g.noOverlapUnavailable);
+    const std::size_t edgeCount = serialize ? g.edges.size() : g.regularEdgeCount();
 
     // Times are relative to each rank's origin during the run ("simulated clock").
     std::vector<TimeNs> tS(n), edgeEnd(n, kMinTime), start(n, -1), end(n, -1);
@@ -189,7 +244,8 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
     res.nodes.assign(n, NodeTiming{});
     for (std::size_t i = 0; i < n; ++i)
         tS[i] = g.nodes[i].release;
-    for (const auto& e : g.edges) {
+    for (std::size_t id = 0; id < edgeCount; ++id) {
+        const auto& e = g.edges[id];
         if (e.gatesEnd())
             ++pendE[e.to];
         else
@@ -204,6 +260,8 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
     const auto* edges = g.edges.data();
     const auto* outOff = g.outOffsets.data();
     const auto* outIds = g.outEdgeIds.data();
+    const auto* serOff = g.noOverlapOutOffsets.data();
+    const auto* serIds = g.noOverlapOutIds.data();
     while (!work.empty()) {
         if (options.cancel && (processed & 0xffff) == 0 && options.cancel->load(std::memory_order_relaxed)) {
             res.complete = false;
@@ -227,10 +285,9 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
             }
             at = end[node];
         }
-        for (std::uint32_t k = outOff[node]; k < outOff[node + 1]; ++k) {
-            const std::uint32_t id = outIds[k];
+        auto relax = [&](std::uint32_t id) {
             const GraphEdge& e = edges[id];
-            if (e.triggeredByStart() == isEnd) continue;
+            if (e.triggeredByStart() == isEnd) return;
             const TimeNs val = at + t.delay[id];
             const NodeId to = e.to;
             if (e.gatesEnd()) {
@@ -246,7 +303,12 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
                 }
                 if (--pendS[to] == 0) work.push_back(2 * to);
             }
-        }
+        };
+        for (std::uint32_t k = outOff[node]; k < outOff[node + 1]; ++k)
+            relax(outIds[k]);
+        if (serialize)
+            for (std::uint32_t k = serOff[node]; k < serOff[node + 1]; ++k)
+                relax(serIds[k]);
         if (!isEnd && --pendE[node] == 0) work.push_back(2 * node + 1);
     }
     if (processed != 2 * n) {

@@ -1,0 +1,384 @@
+#include "models/CollectiveModel.h"
+
+#include "sim/Knobs.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace sl {
+
+double busFactor(CollectiveType type, int groupSize) {
+    double n = std::max(groupSize, 1);
+    switch (type) {
+    case CollectiveType::AllReduce:
+        return 2.0 * (n - 1) / n;
+    case CollectiveType::AllGather:
+    case CollectiveType::ReduceScatter:
+    case CollectiveType::AllToAll:
+        return (n - 1) / n;
+    case CollectiveType::SendRecv: // a sendrecv kernel in a larger group is an all-to-all
+        return groupSize > 2 ? (n - 1) / n : 1.0;
+    default:
+        return 1.0;
+    }
+}
+
+int commParamGroup(CollectiveType type) {
+    switch (type) {
+    case CollectiveType::AllReduce:
+        return 0;
+    case CollectiveType::AllGather:
+        return 1;
+    case CollectiveType::ReduceScatter:
+        return 2;
+    case CollectiveType::AllToAll:
+        return 3;
+    case CollectiveType::Broadcast:
+        return 4;
+    case CollectiveType::Reduce:
+        return 5;
+    default:
+        return 6;
+    }
+}
+
+std::string_view commParamGroupName(int group) {
+    static constexpr std::array<std::string_view, kCommParamGroupCount> names = {
+        "all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "reduce", "send_recv"};
+    return group >= 0 && group < kCommParamGroupCount ? names[static_cast<std::size_t>(group)] : "send_recv";
+}
+
+bool CollectiveCall::spansNodes(int gpusPerNode) const {
+    if (gpusPerNode <= 0) return false;
+    if (!ranks.empty()) {
+        for (auto r : ranks)
+            if (r / gpusPerNode != ranks.front() / gpusPerNode) return true;
+        return false;
+    }
+    return groupSize > gpusPerNode;
+}
+
+int gpusPerNodeOf(const TraceSet& set, int knob) {
+    if (knob > 0) return knob;
+    int n = 0;
+    for (const auto& r : set.ranks)
+        n = std::max(n, static_cast<int>(r.devices.size()));
+    return n > 0 ? n : 8;
+}
+
+namespace {
+
+bool namesDataParallel(std::string_view desc) {
+    std::string l;
+    for (unsigned char c : desc)
+        l.push_back(static_cast<char>(std::tolower(c)));
+    if (l == "dp" || l.find("ddp") != std::string::npos || l.find("data") != std::string::npos) return true;
+    // "dp", "dp_group", "pp_dp", "dp-replicate": dp as a word
+    for (std::size_t p = l.find("dp"); p != std::string::npos; p = l.find("dp", p + 1)) {
+        bool before = p == 0 || !std::isalpha(static_cast<unsigned char>(l[p - 1]));
+        bool after = p + 2 >= l.size() || !std::isalpha(static_cast<unsigned char>(l[p + 2]));
+        if (before && after) return true;
+    }
+    return false;
+}
+
+} // namespace
+
+std::vector<CollectiveCall> collectiveCalls(const ExecutionGraph& g) {
+    std::vector<CollectiveCall> out;
+    std::vector<std::uint8_t> describedDp;
+    bool anyDescribedDp = false;
+    for (NodeId n = 0; n < g.nodes.size(); ++n) {
+        const GraphNode& node = g.nodes[n];
+        if (node.kind != NodeKind::Collective &&
+            !(node.kind == NodeKind::GpuOp && isCollectiveKernelName(g.nodeName(n))))
+            continue;
+        const Rank& rank = g.rankOf(n);
+        CollectiveCall c;
+        c.node = n;
+        c.transfer = node.duration;
+        c.type = collectiveTypeFromKernelName(g.nodeName(n));
+        std::uint32_t extra = rank.tracks[node.event.track].events.extra[node.event.index];
+        const CollectiveMeta* meta =
+            extra != kNoExtra && extra < rank.collectives.size() ? &rank.collectives[extra] : nullptr;
+        std::string pgName;
+        if (meta) {
+            if (meta->type != CollectiveType::Unknown) c.type = meta->type;
+            c.bytes = meta->bytes(rank.strings);
+            c.ranks = meta->processGroupRanks;
+            c.groupSize = meta->groupSize > 0 ? meta->groupSize : static_cast<int>(c.ranks.size());
+            pgName = std::string(rank.strings.str(meta->processGroupName));
+            c.processGroup = pgName;
+        }
+        if (node.kind == NodeKind::Collective && node.collective < g.collectives.size()) {
+            const CollectiveGroup& grp = g.collectives[node.collective];
+            c.matched = grp.complete;
+            if (c.type == CollectiveType::Unknown) c.type = grp.type;
+            if (c.bytes < 0) c.bytes = grp.bytes;
+            c.processGroup = grp.processGroup;
+            if (c.ranks.empty()) {
+                for (NodeId m : grp.members)
+                    c.ranks.push_back(g.rankOf(m).rank);
+                std::sort(c.ranks.begin(), c.ranks.end());
+            }
+            if (c.groupSize <= 0) c.groupSize = static_cast<int>(grp.members.size());
+        }
+        if (c.groupSize <= 0) c.groupSize = rank.worldSize > 0 ? rank.worldSize : 2;
+        bool dp = false;
+        if (!pgName.empty())
+            for (const auto& pg : rank.processGroups)
+                if (pg.name == pgName && namesDataParallel(pg.description)) dp = true;
+        anyDescribedDp = anyDescribedDp || dp;
+        describedDp.push_back(dp ? 1 : 0);
+        out.push_back(std::move(c));
+    }
+    if (anyDescribedDp) {
+        for (std::size_t i = 0; i < out.size(); ++i)
+            out[i].dataParallel = describedDp[i] != 0;
+    } else {
+        int largest = 0;
+        for (const auto& c : out)
+            if (c.type == CollectiveType::AllReduce) largest = std::max(largest, c.groupSize);
+        for (auto& c : out)
+            c.dataParallel = c.type == CollectiveType::AllReduce && c.groupSize == largest && largest >= 2;
+    }
+    return out;
+}
+
+TimeNs CollectiveModel::time(CollectiveType type, std::int64_t bytes, int groupSize, bool spansNodes) const {
+    if (bytes < 0) return -1;
+    const AlphaBeta& p = params[static_cast<std::size_t>(commParamGroup(type))][spansNodes ? 1 : 0];
+    if (!p.valid()) return -1;
+    double factor = busFactor(type, groupSize);
+    double latency = p.latencyUs * 1000.0;
+    bool treeType = type == CollectiveType::AllReduce || type == CollectiveType::Broadcast ||
+                    type == CollectiveType::Reduce;
+    if (tree && treeType && groupSize > 1) {
+        latency *= std::ceil(std::log2(static_cast<double>(groupSize)));
+        if (type == CollectiveType::AllReduce) factor = 2.0;
+    }
+    double ns = latency + static_cast<double>(bytes) * factor / p.GBps; // GB/s == bytes/ns
+    return static_cast<TimeNs>(std::llround(std::max(0.0, ns)));
+}
+
+const CalibrationFit* Calibration::pooled(bool inter) const {
+    for (const auto& f : fits)
+        if (f.group < 0 && f.inter == inter) return &f;
+    return nullptr;
+}
+
+const CalibrationFit* Calibration::ofGroup(int group, bool inter) const {
+    for (const auto& f : fits)
+        if (f.group == group && f.inter == inter) return &f;
+    return nullptr;
+}
+
+namespace {
+
+double round3(double v) {
+    return std::round(v * 1000.0) / 1000.0;
+}
+
+struct Sample {
+    double x;  // bus bytes
+    double t;  // transfer ns
+    int group; // parameter group
+    bool inter;
+};
+
+CalibrationFit fitSamples(const std::vector<const Sample*>& s, double fallbackLatencyNs) {
+    CalibrationFit f;
+    f.samples = static_cast<int>(s.size());
+    if (s.empty()) return f;
+    std::set<double> sizes;
+    double sx = 0, st = 0, sxx = 0, sxt = 0;
+    for (const Sample* p : s) {
+        sizes.insert(p->x);
+        sx += p->x;
+        st += p->t;
+        sxx += p->x * p->x;
+        sxt += p->x * p->t;
+    }
+    f.distinctSizes = static_cast<int>(sizes.size());
+    const double n = static_cast<double>(s.size());
+    const double mx = sx / n, mt = st / n;
+    double a = 0, b = 0; // t = a + b x
+    double var = sxx / n - mx * mx;
+    if (sizes.size() >= 2 && var > 0) {
+        b = (sxt / n - mx * mt) / var;
+        a = mt - b * mx;
+        if (a < 0) { // negative latency: fit through the origin
+            a = 0;
+            b = sxt / sxx;
+        }
+    } else {
+        a = std::clamp(fallbackLatencyNs, 0.0, mt);
+        b = mx > 0 ? (mt - a) / mx : 0;
+    }
+    if (!(b > 0)) { // time does not grow with size: latency only
+        a = mt;
+        b = 1e-6; // 1e6 GB/s, the knob's upper bound
+    }
+    f.fit.latencyUs = a / 1000.0;
+    f.fit.GBps = std::min(1.0 / b, 1e6);
+    double se = 0;
+    for (const Sample* p : s) {
+        double e = a + b * p->x - p->t;
+        se += e * e;
+    }
+    f.rmsErrorUs = std::sqrt(se / n) / 1000.0;
+    f.measuredUs = st / 1000.0;
+    return f;
+}
+
+} // namespace
+
+Calibration calibrate(const ExecutionGraph& g, int gpusPerNode) {
+    Calibration cal;
+    cal.gpusPerNode = gpusPerNode;
+    std::vector<CollectiveCall> calls = collectiveCalls(g);
+    // One sample per matched collective (mean of its members) and per unmatched kernel.
+    std::map<std::uint32_t, std::pair<double, int>> perGroup; // collective index -> (sum, count)
+    std::map<std::uint32_t, const CollectiveCall*> groupCall;
+    std::vector<Sample> samples;
+    for (const auto& c : calls) {
+        if (c.bytes < 0) {
+            cal.collectivesWithoutBytes++;
+            continue;
+        }
+        std::uint32_t gi = g.nodes[c.node].collective;
+        if (c.matched && gi < g.collectives.size()) {
+            auto& acc = perGroup[gi];
+            acc.first += static_cast<double>(c.transfer);
+            acc.second++;
+            groupCall.emplace(gi, &c);
+            continue;
+        }
+        samples.push_back({static_cast<double>(c.bytes) * busFactor(c.type, c.groupSize),
+                           static_cast<double>(c.transfer), commParamGroup(c.type),
+                           c.spansNodes(gpusPerNode)});
+    }
+    for (const auto& [gi, acc] : perGroup) {
+        const CollectiveCall& c = *groupCall[gi];
+        samples.push_back({static_cast<double>(c.bytes) * busFactor(c.type, c.groupSize),
+                           acc.first / acc.second, commParamGroup(c.type), c.spansNodes(gpusPerNode)});
+    }
+    if (cal.collectivesWithoutBytes > 0)
+        cal.warnings.push_back(std::to_string(cal.collectivesWithoutBytes) +
+                               " collective kernels have no size metadata (In/Out msg nelems, dtype): "
+                               "not used for the fit, alpha-beta keeps their measured durations");
+    for (int inter = 0; inter < 2; ++inter) {
+        std::vector<const Sample*> pool;
+        for (const auto& s : samples)
+            if (s.inter == (inter == 1)) pool.push_back(&s);
+        if (pool.empty()) continue;
+        CalibrationFit f = fitSamples(pool, 0);
+        f.inter = inter == 1;
+        cal.fits.push_back(f);
+    }
+    for (int inter = 0; inter < 2; ++inter)
+        for (int grp = 0; grp < kCommParamGroupCount; ++grp) {
+            std::vector<const Sample*> pool;
+            for (const auto& s : samples)
+                if (s.inter == (inter == 1) && s.group == grp) pool.push_back(&s);
+            if (pool.empty()) continue;
+            const CalibrationFit* pooled = cal.pooled(inter == 1);
+            CalibrationFit f = fitSamples(pool, pooled ? pooled->fit.latencyUs * 1000.0 : 0);
+            f.group = grp;
+            f.inter = inter == 1;
+            cal.fits.push_back(f);
+        }
+    if (samples.empty()) cal.warnings.push_back("no collective with known size: nothing to calibrate");
+    return cal;
+}
+
+nlohmann::json Calibration::toKnobJson() const {
+    nlohmann::json j;
+    j["name"] = "calibrated alpha-beta";
+    j["description"] = "effective bus bandwidth and latency fitted from the measured collective transfers "
+                       "(sightline-cli calibrate)";
+    j["comm.model"] = "alpha-beta";
+    j["comm.gpus_per_node"] = gpusPerNode;
+    const CalibrationFit* intra = pooled(false);
+    const CalibrationFit* inter = pooled(true);
+    if (intra) j["comm.intra_node_GBps"] = round3(intra->fit.GBps);
+    if (inter) j["comm.inter_node_GBps"] = round3(inter->fit.GBps);
+    if (intra || inter) j["comm.latency_us"] = round3((intra ? intra : inter)->fit.latencyUs);
+    nlohmann::json details = nlohmann::json::array();
+    for (const auto& f : fits) {
+        std::string prefix =
+            f.group < 0 ? std::string() : "comm." + std::string(commParamGroupName(f.group)) + ".";
+        if (f.group >= 0) {
+            j[prefix + (f.inter ? "inter_node_GBps" : "intra_node_GBps")] = round3(f.fit.GBps);
+            j[prefix + (f.inter ? "inter_node_latency_us" : "latency_us")] = round3(f.fit.latencyUs);
+        }
+        details.push_back(
+            {{"type", f.group < 0 ? std::string("all") : std::string(commParamGroupName(f.group))},
+             {"locality", f.inter ? "inter_node" : "intra_node"},
+             {"samples", f.samples},
+             {"distinct_sizes", f.distinctSizes},
+             {"bus_GBps", round3(f.fit.GBps)},
+             {"latency_us", round3(f.fit.latencyUs)},
+             {"rms_error_us", round3(f.rmsErrorUs)},
+             {"measured_us", round3(f.measuredUs)}});
+    }
+    j["calibration"] = {
+        {"fits", details}, {"collectives_without_bytes", collectivesWithoutBytes}, {"warnings", warnings}};
+    return j;
+}
+
+CollectiveModel collectiveModelFor(const ExecutionGraph& g, const SimKnobs& k,
+                                   const std::vector<CollectiveCall>& calls,
+                                   std::vector<std::string>* warnings) {
+    (void)calls;
+    CollectiveModel m;
+    m.gpusPerNode = gpusPerNodeOf(*g.trace, k.commGpusPerNode);
+    m.tree = k.commAlgorithm == "tree";
+    Calibration cal;
+    bool needCal = k.commIntraNodeGBps <= 0 || k.commInterNodeGBps <= 0 || k.commLatencyUs < 0;
+    if (needCal) cal = calibrate(g, m.gpusPerNode);
+    bool usedCal = false;
+    auto perType = [&](int grp, const char* param) -> double {
+        auto it = k.commPerType.find(std::string(commParamGroupName(grp)) + "." + param);
+        return it == k.commPerType.end() ? -1 : it->second;
+    };
+    for (int grp = 0; grp < kCommParamGroupCount; ++grp) {
+        for (int inter = 0; inter < 2; ++inter) {
+            AlphaBeta& p = m.params[static_cast<std::size_t>(grp)][static_cast<std::size_t>(inter)];
+            const CalibrationFit* cf = needCal ? cal.ofGroup(grp, inter == 1) : nullptr;
+            if (!cf && needCal) cf = cal.pooled(inter == 1);
+            double bw = perType(grp, inter ? "inter_node_GBps" : "intra_node_GBps");
+            if (bw <= 0) bw = inter ? k.commInterNodeGBps : k.commIntraNodeGBps;
+            if (bw <= 0 && cf) {
+                bw = cf->fit.GBps;
+                usedCal = true;
+            }
+            double lat = inter ? perType(grp, "inter_node_latency_us") : -1;
+            if (lat < 0) lat = perType(grp, "latency_us");
+            if (lat < 0) lat = k.commLatencyUs;
+            if (lat < 0 && cf) {
+                lat = cf->fit.latencyUs;
+                usedCal = true;
+            }
+            p.GBps = bw;
+            p.latencyUs = std::max(0.0, lat);
+        }
+        auto& intra = m.params[static_cast<std::size_t>(grp)][0];
+        auto& inter = m.params[static_cast<std::size_t>(grp)][1];
+        if (!inter.valid() && intra.valid()) {
+            inter = intra;
+            m.interFromIntra = true;
+        }
+    }
+    if (warnings) {
+        if (usedCal)
+            warnings->push_back("comm.model=alpha-beta: parameters that were not set are calibrated from "
+                                "the measured transfers of the trace");
+    }
+    return m;
+}
+
+} // namespace sl
