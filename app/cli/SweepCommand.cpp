@@ -1,0 +1,203 @@
+#include "CliCommon.h"
+#include "SimSetup.h"
+
+#include "analysis/Breakdown.h"
+#include "analysis/CriticalPath.h"
+#include "sim/Simulator.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+namespace sl::cli {
+
+namespace {
+
+double us(TimeNs ns) {
+    return std::round(static_cast<double>(ns) / 10.0) / 100.0;
+}
+
+struct Point {
+    std::string value; // empty: baseline
+    SimKnobs knobs;
+    TimeNs iteration = 0;
+    double exposedMeanUs = 0, exposedMaxUs = 0;
+    CriticalPath path;
+    std::vector<std::string> warnings;
+};
+
+std::vector<std::string> splitList(const std::string& s) {
+    std::vector<std::string> out;
+    std::size_t b = 0;
+    while (true) {
+        std::size_t e = s.find(',', b);
+        out.push_back(s.substr(b, e == std::string::npos ? std::string::npos : e - b));
+        if (e == std::string::npos) break;
+        b = e + 1;
+    }
+    return out;
+}
+
+void run(const ExecutionGraph& g, const TraceSet& set, Point& p) {
+    SimResult res = simulate(g, p.knobs);
+    p.iteration = res.simulatedIteration;
+    p.warnings = res.warnings;
+    auto bd = simulatedBreakdown(set, res.timeline);
+    double sum = 0, mx = 0;
+    for (const auto& b : bd) {
+        sum += static_cast<double>(b.exposedCommunication);
+        mx = std::max(mx, static_cast<double>(b.exposedCommunication));
+    }
+    p.exposedMeanUs = bd.empty() ? 0 : std::round(sum / static_cast<double>(bd.size()) / 10.0) / 100.0;
+    p.exposedMaxUs = std::round(mx / 10.0) / 100.0;
+    p.path = criticalPath(g, res);
+}
+
+nlohmann::json pointJson(const Point& p, TimeNs base) {
+    nlohmann::json byKind = nlohmann::json::object();
+    for (int l = 0; l < kPathLabelCount; ++l) {
+        TimeNs t = p.path.byLabel[static_cast<std::size_t>(l)];
+        byKind[std::string(pathLabelName(static_cast<PathLabel>(l)))] = {
+            {"us", us(t)},
+            {"pct", p.path.length > 0
+                        ? std::round(1e5 * static_cast<double>(t) / static_cast<double>(p.path.length)) / 1e3
+                        : 0.0}};
+    }
+    double change =
+        base > 0 ? std::round(1e5 * static_cast<double>(p.iteration - base) / static_cast<double>(base)) / 1e3
+                 : 0;
+    return {{"iteration_us", us(p.iteration)},
+            {"change_pct", change},
+            {"exposed_comm_us", p.exposedMeanUs},
+            {"exposed_comm_max_us", p.exposedMaxUs},
+            {"critical_path", {{"length_us", us(p.path.length)}, {"by_kind", byKind}}},
+            {"warnings", p.warnings}};
+}
+
+Command makeSweepCommand() {
+    return {"sweep", "simulate once per value of a knob (in parallel) and compare",
+            "usage: sightline-cli sweep PATH... --set key=v1,v2,... [--set key=value]... [--config F.json]\n"
+            "                           [--step N] [--json]\n"
+            "\n"
+            "Builds the execution graph once, then simulates the baseline (the fixed knobs) and every\n"
+            "value of the swept knob, one thread per run on all cores. Prints per value: iteration\n"
+            "time and its change vs the baseline, exposed communication (mean and max over ranks) and\n"
+            "the critical-path composition (gpu_compute, gpu_comm, collective_wait, cpu,\n"
+            "launch_latency, sync, idle). The swept --set is the one with a comma list; every other\n"
+            "--set and --config are fixed for all runs.\n"
+            "\n"
+            "  --json   print {knob, baseline, points[{value, iteration_us, ...}]} instead of a table\n",
+            [](Args& args) {
+                bool json = args.flag("--json");
+                std::vector<std::string> sets = args.options("--set");
+                std::string key;
+                std::vector<std::string> values;
+                std::vector<std::string> fixed;
+                for (const auto& a : sets) {
+                    auto eq = a.find('=');
+                    bool list = eq != std::string::npos && a.find(',', eq) != std::string::npos &&
+                                a.rfind("kernel.speedup[", 0) != 0;
+                    if (a.rfind("kernel.speedup[", 0) == 0 && eq != std::string::npos) {
+                        auto close = a.find("]=");
+                        list = close != std::string::npos && a.find(',', close) != std::string::npos;
+                        if (list) eq = close + 1;
+                    }
+                    if (!list) {
+                        fixed.push_back(a);
+                        continue;
+                    }
+                    if (!key.empty()) throw UsageError{"sweep: only one --set may list several values"};
+                    key = a.substr(0, eq);
+                    values = splitList(a.substr(eq + 1));
+                }
+                if (key.empty())
+                    throw UsageError{"sweep needs --set key=v1,v2,... (a knob with a list of values)"};
+                SimSetup setup = parseSimSetup(args, "sweep", true);
+                for (const auto& a : fixed) {
+                    try {
+                        setKnobAssignment(setup.knobs, a);
+                    } catch (const KnobError& e) {
+                        throw UsageError{std::string("--set: ") + e.what()};
+                    }
+                }
+                std::vector<Point> points(values.size() + 1);
+                points[0].knobs = setup.knobs;
+                for (std::size_t i = 0; i < values.size(); ++i) {
+                    points[i + 1].value = values[i];
+                    points[i + 1].knobs = setup.knobs;
+                    try {
+                        setKnob(points[i + 1].knobs, key, values[i]);
+                    } catch (const KnobError& e) {
+                        throw UsageError{std::string("--set: ") + e.what()};
+                    }
+                }
+                TraceSet set = loadWithProgress(setup.paths);
+                ExecutionGraph g = buildGraphForCli(set, setup);
+                std::atomic<std::size_t> next{0};
+                unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+                std::size_t nthreads = std::min<std::size_t>(points.size(), cores);
+                std::vector<std::thread> threads;
+                for (std::size_t t = 0; t < nthreads; ++t)
+                    threads.emplace_back([&] {
+                        for (std::size_t i; (i = next.fetch_add(1)) < points.size();)
+                            run(g, set, points[i]);
+                    });
+                for (auto& t : threads)
+                    t.join();
+                const TimeNs base = points[0].iteration;
+                if (json) {
+                    nlohmann::json j;
+                    j["knob"] = key;
+                    j["baseline"] = pointJson(points[0], base);
+                    j["points"] = nlohmann::json::array();
+                    for (std::size_t i = 1; i < points.size(); ++i) {
+                        nlohmann::json p = pointJson(points[i], base);
+                        p["value"] = points[i].value;
+                        j["points"].push_back(p);
+                    }
+                    j["graph_warnings"] = g.warnings;
+                    std::cout << j.dump(2) << "\n";
+                    return kExitOk;
+                }
+                std::printf("%-24s %14s %9s %14s %14s  %s\n", key.c_str(), "iteration_us", "change_%",
+                            "exposed_us", "exp_max_us",
+                            "critical path (% gpu_compute / gpu_comm / coll_wait / cpu / other)");
+                for (const auto& p : points) {
+                    auto pct = [&](PathLabel l) {
+                        return p.path.length > 0
+                                   ? 100.0 * static_cast<double>(p.path.byLabel[static_cast<int>(l)]) /
+                                         static_cast<double>(p.path.length)
+                                   : 0.0;
+                    };
+                    double other = 100.0 - pct(PathLabel::GpuCompute) - pct(PathLabel::GpuComm) -
+                                   pct(PathLabel::CollectiveWait) - pct(PathLabel::Cpu);
+                    double change =
+                        base > 0 ? 100.0 * static_cast<double>(p.iteration - base) / static_cast<double>(base)
+                                 : 0.0;
+                    std::printf("%-24s %14.2f %+9.2f %14.2f %14.2f  %5.1f / %5.1f / %5.1f / %5.1f / %5.1f\n",
+                                p.value.empty() ? "(baseline)" : p.value.c_str(), us(p.iteration), change,
+                                p.exposedMeanUs, p.exposedMaxUs, pct(PathLabel::GpuCompute),
+                                pct(PathLabel::GpuComm), pct(PathLabel::CollectiveWait), pct(PathLabel::Cpu),
+                                std::max(0.0, other));
+                }
+                std::vector<std::string> warns;
+                for (const auto& p : points)
+                    for (const auto& w : p.warnings)
+                        if (std::find(warns.begin(), warns.end(), w) == warns.end()) warns.push_back(w);
+                if (!warns.empty()) std::printf("\nwarnings:\n");
+                for (const auto& w : warns)
+                    std::printf("  %s\n", w.c_str());
+                return kExitOk;
+            }};
+}
+
+CommandRegistrar registerSweep{makeSweepCommand()};
+
+} // namespace
+
+} // namespace sl::cli
