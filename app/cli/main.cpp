@@ -1,6 +1,8 @@
 // sightline-cli: the command-line front end of the headless core library.
 #include "CliCommon.h"
 
+#include "io/HugePageMalloc.h"
+
 #include <iostream>
 #include <string>
 #include <vector>
@@ -18,6 +20,7 @@ void printUsage(std::ostream& out) {
 } // namespace
 
 int main(int argc, char** argv) {
+    sl::reexecWithHugePageMalloc(argv);
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) {
         printUsage(std::cerr);

@@ -3,12 +3,17 @@
 #include "io/LoadError.h"
 
 #include <algorithm>
+#include <utility>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 #include <zlib.h>
@@ -46,9 +51,34 @@ FilePtr openOrThrow(const std::string& path) {
                               " MB of memory available for it; free memory or load fewer ranks");
 }
 
+// Maps a regular file read-only, followed by zero pages for simdjson's padding: the page cache
+// is used as is, with no copy and no fresh pages to clear. Returns an empty buffer when mapping
+// is not possible (the caller then reads the file).
+TraceBuffer mapPlain(std::FILE* f, std::int64_t size) {
+    struct stat st {};
+    int fd = fileno(f);
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size != size) return {};
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    const std::size_t length = static_cast<std::size_t>(size);
+    const std::size_t fileBytes = (length + page - 1) / page * page;
+    const std::size_t total = (length + simdjson::SIMDJSON_PADDING + page - 1) / page * page + page;
+    void* region = mmap(nullptr, total, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (region == MAP_FAILED) return {};
+    void* mapped = mmap(region, fileBytes, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd, 0);
+    if (mapped == MAP_FAILED) {
+        munmap(region, total);
+        return {};
+    }
+    return TraceBuffer::fromMapping(region, length, total);
+}
+
 TraceBuffer readPlain(const std::string& path, std::FILE* f, std::int64_t size,
                       const ByteProgressFn& progress, std::int64_t maxBytes) {
     if (size > maxBytes) tooLarge(path, maxBytes);
+    if (TraceBuffer mapped = mapPlain(f, size); mapped.size() == static_cast<std::size_t>(size)) {
+        if (progress && !progress(size)) throw LoadCancelled();
+        return mapped;
+    }
     std::string buffer(static_cast<std::size_t>(size) + simdjson::SIMDJSON_PADDING, '\0');
     std::size_t done = 0;
     while (done < static_cast<std::size_t>(size)) {
@@ -129,6 +159,48 @@ TraceBuffer readGzip(const std::string& path, const ByteSource& source, std::int
 }
 
 } // namespace
+
+TraceBuffer TraceBuffer::fromMapping(void* mapping, std::size_t length, std::size_t mappedBytes) {
+    TraceBuffer b;
+    b.mapping_ = mapping;
+    b.mappedBytes_ = mappedBytes;
+    b.data_ = static_cast<const char*>(mapping);
+    b.length_ = length;
+    b.capacity_ = mappedBytes;
+    return b;
+}
+
+TraceBuffer::TraceBuffer(TraceBuffer&& other) noexcept {
+    *this = std::move(other);
+}
+
+TraceBuffer& TraceBuffer::operator=(TraceBuffer&& other) noexcept {
+    if (this == &other) return *this;
+    release();
+    bool owned = other.mapping_ == nullptr;
+    storage_ = std::move(other.storage_);
+    mapping_ = std::exchange(other.mapping_, nullptr);
+    mappedBytes_ = std::exchange(other.mappedBytes_, 0);
+    length_ = std::exchange(other.length_, 0);
+    capacity_ = std::exchange(other.capacity_, 0);
+    data_ = owned ? storage_.data() : static_cast<const char*>(mapping_);
+    other.data_ = nullptr;
+    return *this;
+}
+
+TraceBuffer::~TraceBuffer() {
+    release();
+}
+
+void TraceBuffer::release() {
+    if (mapping_) munmap(mapping_, mappedBytes_);
+    mapping_ = nullptr;
+    mappedBytes_ = 0;
+    std::string().swap(storage_);
+    data_ = nullptr;
+    length_ = 0;
+    capacity_ = 0;
+}
 
 std::int64_t fileSizeOnDisk(const std::string& path) {
     std::error_code ec;

@@ -14,24 +14,35 @@ namespace sl {
 using ByteProgressFn = std::function<bool(std::int64_t bytesDone)>;
 
 // The uncompressed bytes of a file, followed by the zeroed padding simdjson needs.
+// Either owns a string, or a read-only private mapping of a plain file followed by zero pages.
 class TraceBuffer {
 public:
     TraceBuffer() = default;
-    TraceBuffer(std::string storage, std::size_t length) : storage_(std::move(storage)), length_(length) {}
-    const char* data() const { return storage_.data(); }
+    TraceBuffer(std::string storage, std::size_t length)
+        : storage_(std::move(storage)), data_(storage_.data()), length_(length), capacity_(storage_.size()) {}
+    // Takes ownership of a mapping of mappedBytes bytes (munmap on destruction).
+    static TraceBuffer fromMapping(void* mapping, std::size_t length, std::size_t mappedBytes);
+    TraceBuffer(TraceBuffer&& other) noexcept;
+    TraceBuffer& operator=(TraceBuffer&& other) noexcept;
+    TraceBuffer(const TraceBuffer&) = delete;
+    TraceBuffer& operator=(const TraceBuffer&) = delete;
+    ~TraceBuffer();
+
+    const char* data() const { return data_; }
     std::size_t size() const { return length_; }
     // The data from byte skip on (skip <= size()).
     simdjson::padded_string_view view(std::size_t skip = 0) const {
-        return simdjson::padded_string_view(storage_.data() + skip, length_ - skip, storage_.size() - skip);
+        return simdjson::padded_string_view(data_ + skip, length_ - skip, capacity_ - skip);
     }
-    void release() {
-        std::string().swap(storage_);
-        length_ = 0;
-    }
+    void release();
 
 private:
     std::string storage_;
+    const char* data_ = nullptr;
     std::size_t length_ = 0;
+    std::size_t capacity_ = 0;
+    void* mapping_ = nullptr;
+    std::size_t mappedBytes_ = 0;
 };
 
 // Reads a whole file into a padded buffer for simdjson, inflating gzip (detected by its magic

@@ -53,6 +53,16 @@ template <typename Vec> void pushRank(Vec& ranks, std::int64_t r) {
     if (r >= 0 && r < kMaxRank) ranks.push_back(static_cast<std::int32_t>(r));
 }
 
+// A field's key as written between its quotes, without unescaping it into simdjson's string buffer
+// (the loader's hottest path). Kineto's keys have no escapes; a key that has one matches nothing.
+template <typename FieldResult> std::string_view rawKey(FieldResult& field) {
+    const char* begin = field.key().value().raw();
+    const char* end = begin;
+    while (*end != '"')
+        end += *end == '\\' ? 2 : 1;
+    return {begin, static_cast<std::size_t>(end - begin)};
+}
+
 std::string_view trimToken(std::string_view tok) {
     while (!tok.empty() &&
            (tok.back() == ' ' || tok.back() == '\n' || tok.back() == '\r' || tok.back() == '\t'))
@@ -121,6 +131,9 @@ private:
     std::unordered_map<TrackKey, std::vector<RawEvent>, TrackKeyHash> openBegins_;
     std::int64_t eventCount_ = 0;
     bool sawTraceEvents_ = false;
+    std::string lastCategory_ = "\x01"; // matches no real category
+    EventKind lastKind_ = EventKind::Other;
+    bool lastKnown_ = false;
 };
 
 std::int64_t KinetoParser::intValue(od::value v, const char* field, const char* where) {
@@ -170,7 +183,7 @@ std::uint32_t KinetoParser::trackFor(const TrackKey& key) {
 
 void KinetoParser::parseArgs(od::object args, ArgsFields& out, const char* where) {
     for (auto field : args) {
-        std::string_view key = field.unescaped_key();
+        std::string_view key = rawKey(field);
         od::value v = field.value();
         if (key.empty()) continue;
         switch (key[0]) {
@@ -237,8 +250,8 @@ void KinetoParser::parseArgs(od::object args, ArgsFields& out, const char* where
 
 void KinetoParser::parseEvent(od::object event, const char* where, od::document& doc) {
     char ph = 0;
+    // Views into simdjson's string buffer: valid until the parser reads the next document.
     std::string_view name, cat;
-    std::string nameCopy, catCopy;
     bool hasName = false, hasTs = false, hasDur = false, hasPid = false, hasTid = false;
     std::int64_t pid = 0, tid = 0, flowId = -1;
     TimeNs ts = 0, dur = 0;
@@ -247,7 +260,7 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
     std::uint32_t argsLength = 0;
 
     for (auto field : event) {
-        std::string_view key = field.unescaped_key();
+        std::string_view key = rawKey(field);
         od::value v = field.value();
         if (key == "ph") {
             std::string_view s;
@@ -256,11 +269,11 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
             ph = s[0];
         } else if (key == "name") {
             if (v.type() != od::json_type::string) fail("event has a \"name\" that is not a string", where);
-            nameCopy.assign(std::string_view(v.get_string()));
+            name = v.get_string();
             hasName = true;
         } else if (key == "cat") {
             if (v.type() != od::json_type::string) fail("event has a \"cat\" that is not a string", where);
-            catCopy.assign(std::string_view(v.get_string()));
+            cat = v.get_string();
         } else if (key == "ts" || key == "dur") {
             if (v.type() != od::json_type::number)
                 fail(std::string("event has a \"") + std::string(key) + "\" that is not a number", where);
@@ -305,8 +318,6 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
             }
         }
     }
-    name = nameCopy;
-    cat = catCopy;
 
     switch (ph) {
     case 'X':
@@ -336,11 +347,11 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
         return;
     }
 
-    if (!hasTs) fail("event \"" + nameCopy + "\" has no \"ts\"", where);
+    if (!hasTs) fail("event \"" + std::string(name) + "\" has no \"ts\"", where);
     if (!hasPid || !hasTid) {
-        fail("event \"" + nameCopy + "\" has no \"pid\"/\"tid\"", where);
+        fail("event \"" + std::string(name) + "\" has no \"pid\"/\"tid\"", where);
     }
-    if (ph == 'X' && !hasDur) fail("event \"" + nameCopy + "\" has no \"dur\"", where);
+    if (ph == 'X' && !hasDur) fail("event \"" + std::string(name) + "\" has no \"dur\"", where);
     if (!hasName && ph != 'E')
         fail("event at ts " + std::to_string(ts / 1000) + " us has no \"name\"", where);
     if (cat == "Trace" || pid < -999999) { // profiler spans on synthetic "Spans"/"Traces" rows
@@ -349,7 +360,16 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
     }
 
     bool known = true;
-    EventKind kind = (ph == 'i' || ph == 'I') ? EventKind::Instant : eventKindFromCategory(cat, &known);
+    EventKind kind = EventKind::Instant;
+    if (ph != 'i' && ph != 'I') {
+        // A trace has a handful of categories: remember the last one instead of classifying each event.
+        if (cat != lastCategory_) {
+            lastCategory_.assign(cat);
+            lastKind_ = eventKindFromCategory(cat, &lastKnown_);
+        }
+        kind = lastKind_;
+        known = lastKnown_;
+    }
     if (!known) {
         if (cat.empty())
             kind = EventKind::CpuOp; // uncategorised complete events: treat as CPU work
@@ -597,6 +617,9 @@ void KinetoParser::parse() {
               (data[0] != 0 && data[1] == 0) || (data[0] == 0 && data[1] != 0)))
         fail("the file is UTF-16 (or binary), not UTF-8 JSON", data);
 
+    // The raw args text is a fraction of the file; reserving the file size costs address space only
+    // (pages are touched as they are written) and saves the copies of a doubling string.
+    rank_.argsArena.reserve(buffer_.size());
     od::parser parser;
     // simdjson's document is only valid while the parser lives; all values are copied out.
     try {

@@ -7,6 +7,7 @@
 //   model_MB     resident memory growth that remains after the load (the model)
 //   file_MB      size of the JSON file
 #include "io/FileReader.h"
+#include "io/HugePageMalloc.h"
 #include "io/KinetoLoader.h"
 
 #include <benchmark/benchmark.h>
@@ -129,6 +130,7 @@ BENCHMARK(BM_LoadDlrmEightRanks)->Unit(benchmark::kMillisecond)->UseRealTime();
 } // namespace
 
 int main(int argc, char** argv) {
+    sl::reexecWithHugePageMalloc(argv);
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
