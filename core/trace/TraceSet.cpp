@@ -45,7 +45,7 @@ std::string Rank::deviceName() const {
 }
 
 std::size_t Rank::memoryBytes() const {
-    std::size_t bytes = strings.memoryBytes() + argsArena.capacity();
+    std::size_t bytes = strings.memoryBytes() + argsArena.size(); // reserved but untouched pages cost nothing
     for (const auto& t : tracks)
         bytes += t.events.memoryBytes() + sizeof(Track);
     bytes += collectives.capacity() * sizeof(CollectiveMeta) + syncs.capacity() * sizeof(SyncMeta);
