@@ -1,0 +1,29 @@
+#pragma once
+// The numbers of a simulation run as one JSON object: what `simulate --json` prints, and the data
+// behind `report` (HTML, JSON and CSV are all written from this object, so they agree).
+#include "graph/ExecutionGraph.h"
+#include "sim/Knobs.h"
+#include "sim/Simulator.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace sl {
+
+// The `simulate --json` object (fields documented in `sightline-cli simulate --help`):
+// iteration, ranks[] (simulated breakdown at the top level, measured in ranks[].measured,
+// stream_idle[]), kernel_start_error_us, critical_path, graph, knobs, warnings.
+nlohmann::json simulationResultJson(const ExecutionGraph& graph, const SimResult& result,
+                                    const SimKnobs& knobs);
+
+// simulationResultJson plus "source": {"paths": [...], "step": N or null} and "changed_knobs":
+// the knob keys that differ from their replay defaults (in knobs' key order).
+nlohmann::json simulationReportJson(const ExecutionGraph& graph, const SimResult& result,
+                                    const SimKnobs& knobs, const std::vector<std::string>& paths, int step);
+
+// The knob keys of `knobs` (a SimKnobs::toJson() object) whose values differ from the defaults.
+std::vector<std::string> changedKnobs(const nlohmann::json& knobs);
+
+} // namespace sl
