@@ -8,8 +8,8 @@ truncates and corrupts those at test time instead).
 Naming: err-*  must be refused (exit 2, one "error:" line);
         ok-*   must load (exit 0; warnings are fine);
         other  either, but never a crash or a hang.
-A directory is passed as a rank set (sightline-cli info DIR). fuzz-* files are crashers found by
-the fuzzers (tests/fuzz); this script keeps them.
+A directory is passed as a rank set (sightline-cli info DIR). fuzz-* files come from the fuzzers
+(tests/fuzz): crashers when found (none so far), and a sample of their corpus; this script keeps them.
 
 usage: scripts/make-bad-corpus.py [OUT_DIR]   (default tests/data/bad)
 """
