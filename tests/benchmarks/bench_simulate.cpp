@@ -2,6 +2,7 @@
 // Budget (DESIGN.md): simulation >= 5 million graph nodes per second on one core.
 #include "graph/ExecutionGraph.h"
 #include "io/KinetoLoader.h"
+#include "sim/Knobs.h"
 #include "sim/Simulator.h"
 
 #include <benchmark/benchmark.h>
@@ -124,6 +125,27 @@ void BM_Simulate_Dlrm8(benchmark::State& state) {
     runSimulate(state, *dlrm(), state.range(0) != 0);
 }
 
+// One knob change on the 8-rank DLRM set, as the GUI's knob panel does it: the graph is built
+// once, each iteration re-simulates with the timeline (what the views draw). Budget: well under
+// 100 ms. Knobs: 0 compute.speedup=2, 1 comm.model=alpha-beta (self-calibrated), 2
+// comm.overlap=false, 3 dp.scale=4, 4 straggler.rank=3 x1.5, 5 compute.speedup.gemm=2.
+void BM_KnobChange_Dlrm8(benchmark::State& state) {
+    if (!dlrm()) return state.SkipWithError("dlrm-8rank-v100 traces not found");
+    static const ExecutionGraph g = buildExecutionGraph(*dlrm());
+    static const char* const knobs[][2] = {{"compute.speedup", "2"},  {"comm.model", "alpha-beta"},
+                                           {"comm.overlap", "false"}, {"dp.scale", "4"},
+                                           {"straggler.rank", "3"},   {"compute.speedup.gemm", "2"}};
+    SimKnobs k;
+    setKnob(k, knobs[state.range(0)][0], knobs[state.range(0)][1]);
+    if (state.range(0) == 4) setKnob(k, "straggler.slowdown", "1.5");
+    for (auto _ : state) {
+        SimResult r = simulate(g, k);
+        benchmark::DoNotOptimize(r.nodes.data());
+    }
+    state.SetLabel(std::string(knobs[state.range(0)][0]) + "=" + knobs[state.range(0)][1]);
+    state.counters["nodes"] = static_cast<double>(g.nodes.size());
+}
+
 const TraceSet& synthetic64() {
     static TraceSet set = synthetic(64, 20'000);
     return set;
@@ -137,6 +159,7 @@ void BM_Simulate_Synthetic64(benchmark::State& state) {
 
 BENCHMARK(BM_BuildGraph_Dlrm8)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Simulate_Dlrm8)->Arg(0)->Arg(1)->ArgName("timeline")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_KnobChange_Dlrm8)->DenseRange(0, 5)->ArgName("knob")->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BuildGraph_Synthetic64)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Simulate_Synthetic64)->Arg(0)->Arg(1)->ArgName("timeline")->Unit(benchmark::kMillisecond);
 
