@@ -173,8 +173,8 @@ struct RankBarsLayout {
         std::string s = "<svg class=\"chart\" viewBox=\"0 0 " + svgNum(labelW + plotW + rightW) + " " +
                         svgNum(height()) + "\" role=\"img\" aria-label=\"" + aria + "\">";
         if (max > 0) s += grid(labelW, plotW, top - 4, height() - top - 20, max);
-        if (labels())
-            for (std::size_t i = 0; i < ranks.size(); ++i)
+        for (std::size_t i = 0; i < ranks.size(); ++i)
+            if (labels() || i == 0 || i + 1 == ranks.size()) // many ranks: only the first and the last
                 s += svgText(labelW - 10, rowY(i) + barH() + 4, rankLabel(ranks[i]), "label", "end");
         return s;
     }
@@ -238,9 +238,14 @@ std::string cards(const nlohmann::json& j) {
               whatIf ? "with the knobs above" : "replay, knobs at defaults", "accent");
     if (whatIf) {
         double change = meas > 0 ? 100.0 * (sim - meas) / meas : 0.0;
-        s +=
-            card("What-if change", (change > 0 ? "+" : "") + fmt(change, 1) + " %",
-                 change <= 0 ? "faster than measured" : "slower than measured", change <= 0 ? "good" : "bad");
+        const bool same = std::abs(change) < 0.05;
+        const char* note = same         ? "iteration as measured"
+                           : change < 0 ? "faster than measured"
+                                        : "slower than measured";
+        s += card("What-if change", same ? "0.0 %" : (change > 0 ? "+" : "") + fmt(change, 1) + " %", note,
+                  same         ? ""
+                  : change < 0 ? "good"
+                               : "bad");
     } else {
         s += card("Replay error", fmt(num(it, "error_pct"), 2) + " %",
                   "|simulated &minus; measured| / measured");

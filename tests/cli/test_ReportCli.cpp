@@ -219,6 +219,11 @@ private slots:
         QVERIFY(noDir.err.startsWith("error: /nonexistent/dir/r.html: cannot write the report"));
         QCOMPARE(noDir.err.count('\n'), 1);
 
+        Run proc = cli({"report", set, "--json", "/proc/sightline-report.json"}); // fails at the write
+        QCOMPARE(proc.code, 2);
+        QVERIFY(proc.err.startsWith("error: /proc/sightline-report.json: cannot write the report"));
+        QCOMPARE(proc.err.count('\n'), 1);
+
         Run isDir = cli({"report", set, "--csv", dir.path()});
         QCOMPARE(isDir.code, 2);
         QVERIFY(isDir.err.startsWith("error: " + dir.path().toUtf8() + ": cannot write the report"));
