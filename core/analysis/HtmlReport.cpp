@@ -510,6 +510,7 @@ table.num th.name{max-width:380px;overflow:hidden;text-overflow:ellipsis;white-s
 .count{font-size:12px;background:#fff3bf;color:#8a6d00;border-radius:999px;padding:1px 8px;vertical-align:3px}
 .muted{color:var(--muted)}
 footer{color:var(--muted);font-size:12px;text-align:center}
+@media (max-width:900px){section.cards{grid-template-columns:repeat(2,1fr)}main{padding:16px}}
 @media print{body{background:#fff}section,header,.card{break-inside:avoid}}
 )CSS";
 
