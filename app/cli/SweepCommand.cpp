@@ -88,8 +88,8 @@ Command makeSweepCommand() {
             "value of the swept knob, one thread per run on all cores. Prints per value: iteration\n"
             "time and its change vs the baseline, exposed communication (mean and max over ranks) and\n"
             "the critical-path composition (gpu_compute, gpu_comm, collective_wait, cpu,\n"
-            "launch_latency, sync, idle). The swept --set is the one with a comma list; every other\n"
-            "--set and --config are fixed for all runs.\n"
+            "launch_latency, sync, idle). The swept --set is the one with a comma list (else the last\n"
+            "--set, as a one-value sweep); every other --set and --config are fixed for all runs.\n"
             "\n"
             "  --json   print {knob, baseline, points[{value, iteration_us, ...}]} instead of a table\n",
             [](Args& args) {
@@ -114,6 +114,15 @@ Command makeSweepCommand() {
                     if (!key.empty()) throw UsageError{"sweep: only one --set may list several values"};
                     key = a.substr(0, eq);
                     values = splitList(a.substr(eq + 1));
+                }
+                if (key.empty() && !fixed.empty()) { // no list: the last --set is a one-value sweep
+                    auto eq = fixed.back().rfind("]=") != std::string::npos ? fixed.back().rfind("]=") + 1
+                                                                            : fixed.back().find('=');
+                    if (eq != std::string::npos && eq > 0) {
+                        key = fixed.back().substr(0, eq);
+                        values = {fixed.back().substr(eq + 1)};
+                        fixed.pop_back();
+                    }
                 }
                 if (key.empty())
                     throw UsageError{"sweep needs --set key=v1,v2,... (a knob with a list of values)"};

@@ -62,9 +62,12 @@ private slots:
     }
 
     void badUsage() {
-        Run none = cli({"sweep", sample("02-dp4"), "--set", "compute.speedup=2"});
+        Run none = cli({"sweep", sample("02-dp4")});
         QCOMPARE(none.code, 1);
         QVERIFY(none.err.contains("--set key=v1,v2"));
+        Run one = cli({"sweep", sample("02-dp4"), "--set", "comm.overlap=false", "--json"}); // one value
+        QCOMPARE(one.code, 0);
+        QCOMPARE(QJsonDocument::fromJson(one.out).object()["points"].toArray().size(), 1);
         Run two =
             cli({"sweep", sample("02-dp4"), "--set", "compute.speedup=1,2", "--set", "comm.speedup=1,2"});
         QCOMPARE(two.code, 1);
