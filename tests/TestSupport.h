@@ -2,7 +2,9 @@
 // Shared helpers for the Qt tests: where the real traces are, and small-file fixtures.
 #include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QString>
+#include <QStringList>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -27,6 +29,24 @@ inline std::string writeFile(const QTemporaryDir& dir, const QString& name, cons
     if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write fixture %s", qPrintable(path));
     f.write(content);
     return path.toStdString();
+}
+
+// The result of one run of sightline-cli (exit code -1 when it crashed or timed out).
+struct CliRun {
+    int code = -1;
+    QByteArray out, err;
+};
+
+inline CliRun runCli(const QStringList& args, int timeoutMs = 180000) {
+    QProcess p;
+    p.start(QStringLiteral(SIGHTLINE_CLI), args);
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        return {-1, p.readAllStandardOutput(), p.readAllStandardError()};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+            p.readAllStandardError()};
 }
 
 } // namespace sltest
