@@ -1,7 +1,10 @@
 #include "MainWindow.h"
 
+#include "ChartsPanel.h"
 #include "DetailsPanel.h"
+#include "Export.h"
 #include "FindBar.h"
+#include "HighlightModel.h"
 #include "KnobPanel.h"
 #include "LegendWidget.h"
 #include "MessageBar.h"
@@ -30,6 +33,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
+#include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -38,6 +42,7 @@ namespace sl::ui {
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), controller_(new ViewController(this)), selection_(new SelectionModel(this)),
       tracks_(new TrackState(this)), loader_(new TraceLoader(this)), sim_(new SimRunner(this)) {
+    highlights_ = new HighlightModel(selection_, this);
     setWindowTitle(tr("Sightline"));
     setAcceptDrops(true);
     setDockNestingEnabled(true);
@@ -53,7 +58,9 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addWidget(messageBar_);
     layout->addWidget(findBar_);
     layout->addWidget(panes_, 1);
-    layout->addWidget(new LegendWidget(central));
+    legend_ = new LegendWidget(central);
+    layout->addWidget(legend_);
+    panes_->setHighlights(highlights_);
     setCentralWidget(central);
 
     status_ = new QLabel(tr("No trace loaded"), this);
@@ -67,6 +74,7 @@ MainWindow::MainWindow(QWidget* parent)
     setLoading(false);
 
     buildDocks();
+    buildHighlightActions();
     buildMenus();
 
     connect(cancel_, &QPushButton::clicked, loader_, &TraceLoader::cancel);
@@ -160,12 +168,62 @@ void MainWindow::buildDocks() {
     rangeDock->setObjectName(QStringLiteral("rangeDock"));
     rangeDock->setWidget(rangeWidget);
     addDockWidget(Qt::RightDockWidgetArea, rangeDock);
+    charts_ = new ChartsPanel(this);
+    auto* chartsDock = new QDockWidget(tr("Charts"), this);
+    chartsDock->setObjectName(QStringLiteral("chartsDock"));
+    chartsDock->setWidget(charts_);
+    addDockWidget(Qt::RightDockWidgetArea, chartsDock);
+    tabifyDockWidget(rangeDock, chartsDock);
+    chartsDock->raise();
     knobs_ = new KnobPanel(this);
     auto* knobsDock = new QDockWidget(tr("What-if knobs"), this);
     knobsDock->setObjectName(QStringLiteral("knobsDock"));
     knobsDock->setWidget(knobs_);
     addDockWidget(Qt::LeftDockWidgetArea, knobsDock);
     resizeDocks({tracksDock, detailsDock}, {260, 420}, Qt::Horizontal);
+}
+
+void MainWindow::buildHighlightActions() {
+    auto make = [this](const QString& text, const QKeySequence& key, const QString& tip, bool checked) {
+        auto* a = new QAction(text, this);
+        a->setCheckable(true);
+        a->setChecked(checked);
+        a->setShortcut(key);
+        a->setShortcutContext(Qt::WindowShortcut);
+        a->setToolTip(QStringLiteral("%1 (%2)").arg(tip, key.toString()));
+        return a;
+    };
+    criticalPathAction_ = make(tr("&Critical Path"), QKeySequence(Qt::Key_C),
+                               tr("Show the critical path: other events dimmed, segments coloured by label"),
+                               highlights_->criticalPath());
+    criticalPathAction_->setObjectName(QStringLiteral("criticalPathAction"));
+    exposedAction_ = make(tr("&Exposed Communication"), QKeySequence(Qt::Key_E),
+                          tr("Hatch communication not hidden behind compute, with a lane per rank"),
+                          highlights_->exposed());
+    exposedAction_->setObjectName(QStringLiteral("exposedAction"));
+    arrowsAction_ = make(tr("&Dependency Arrows"), QKeySequence(Qt::Key_G),
+                         tr("Arrows of the selected event's graph edges and its collective's participants"),
+                         highlights_->arrows());
+    arrowsAction_->setObjectName(QStringLiteral("arrowsAction"));
+    connect(criticalPathAction_, &QAction::toggled, highlights_, &HighlightModel::setCriticalPath);
+    connect(exposedAction_, &QAction::toggled, highlights_, &HighlightModel::setExposed);
+    connect(arrowsAction_, &QAction::toggled, highlights_, &HighlightModel::setArrows);
+    connect(highlights_, &HighlightModel::criticalPathChanged, this, [this](bool on) {
+        criticalPathAction_->setChecked(on);
+        legend_->setCriticalPath(on);
+    });
+    connect(highlights_, &HighlightModel::exposedChanged, this, [this](bool on) {
+        exposedAction_->setChecked(on);
+        legend_->setExposed(on);
+        tracks_->setExposedLanes(on);
+    });
+    auto* bar = addToolBar(tr("Highlights"));
+    bar->setObjectName(QStringLiteral("highlightsToolBar"));
+    bar->setMovable(false);
+    bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    bar->addAction(criticalPathAction_);
+    bar->addAction(exposedAction_);
+    bar->addAction(arrowsAction_);
 }
 
 void MainWindow::buildMenus() {
@@ -182,8 +240,20 @@ void MainWindow::buildMenus() {
     recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
     connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openTraces);
     file->addSeparator();
-    file->addAction(tr("Save View as &Image..."), QKeySequence(tr("Ctrl+Shift+S")), this,
+    file->addAction(tr("Save View as &Image (PNG, SVG)..."), QKeySequence(tr("Ctrl+Shift+S")), this,
                     &MainWindow::saveViewImage);
+    file->addAction(tr("Export &Simulated Trace (Perfetto JSON)..."), QKeySequence(tr("Ctrl+E")), this,
+                    [this] {
+                        const QString path = QFileDialog::getSaveFileName(this, tr("Export simulated trace"),
+                                                                          QStringLiteral("simulated.json"),
+                                                                          tr("Chrome trace JSON (*.json)"));
+                        if (!path.isEmpty()) exportSimulatedTrace(path);
+                    });
+    file->addAction(tr("Export &Report (JSON, CSV)..."), QKeySequence(tr("Ctrl+Shift+E")), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export report"), QStringLiteral("report.json"), tr("JSON (*.json);;CSV (*.csv)"));
+        if (!path.isEmpty()) exportReport(path);
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -199,6 +269,10 @@ void MainWindow::buildMenus() {
     });
     viewMenu_->addAction(tr("&Expand All Ranks"), this, [this] { tracks_->setAllRanksExpanded(true); });
     viewMenu_->addAction(tr("C&ollapse All Ranks"), this, [this] { tracks_->setAllRanksExpanded(false); });
+    viewMenu_->addSeparator();
+    viewMenu_->addAction(criticalPathAction_);
+    viewMenu_->addAction(exposedAction_);
+    viewMenu_->addAction(arrowsAction_);
     viewMenu_->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         viewMenu_->addAction(dock->toggleViewAction());
@@ -219,6 +293,9 @@ void MainWindow::buildMenus() {
                "<tr><td><b>F</b></td><td>fit the selection (event, range, or everything)</td></tr>"
                "<tr><td><b>Ctrl+F, Enter / Shift+Enter</b></td><td>find by name, next / previous</td></tr>"
                "<tr><td><b>Esc</b></td><td>clear the selection</td></tr>"
+               "<tr><td><b>C</b></td><td>critical path on / off (other events dimmed)</td></tr>"
+               "<tr><td><b>E</b></td><td>exposed communication on / off</td></tr>"
+               "<tr><td><b>G</b></td><td>dependency arrows of the selection on / off</td></tr>"
                "<tr><td><b>Click a track name</b></td><td>collapse or expand (rank or nested rows)</td></tr>"
                "</table>"));
     });
@@ -252,6 +329,8 @@ void MainWindow::showTraceSet(std::shared_ptr<const TraceSet> set, const QString
     panes_->setSimulated(nullptr);
     panes_->simulated()->setEmptyText(tr("No simulation yet"));
     simulation_ = {};
+    highlights_->clear();
+    charts_->clear();
     details_->setData(measured_, nullptr);
     knobs_->setRankCount(static_cast<int>(set_->ranks.size()));
     sim_->setTraceSet(set_);
@@ -285,6 +364,8 @@ void MainWindow::showSimulation(const SimOutput& output) {
     if (!set_ || !output.timeline || &output.timeline->set() != set_.get()) return;
     simulation_ = output;
     panes_->setSimulated(output.timeline, {});
+    highlights_->setSimulation(output);
+    charts_->setSimulation(output);
     details_->setData(measured_, output.timeline);
     if (!output.result->warnings.empty())
         messageBar_->showMessage(
@@ -359,9 +440,34 @@ void MainWindow::revealEvent(EventId e) {
 
 void MainWindow::saveViewImage() {
     const QString path = QFileDialog::getSaveFileName(this, tr("Save view"), QStringLiteral("sightline.png"),
-                                                      tr("Images (*.png *.jpg)"));
-    if (path.isEmpty()) return;
-    if (!grab().save(path)) showError(tr("%1: cannot write the image").arg(path));
+                                                      tr("PNG image (*.png);;SVG vector image (*.svg)"));
+    if (!path.isEmpty()) saveView(path);
+}
+
+QString MainWindow::saveView(const QString& path) {
+    const QString error = saveWidgetImage(this, path);
+    if (!error.isEmpty()) messageBar_->showMessage(error, MessageBar::Level::Error);
+    return error;
+}
+
+QString MainWindow::exportSimulatedTrace(const QString& path) {
+    QString error = !set_ || !simulation_.result
+                        ? tr("No simulation to export yet")
+                        : writeSimulatedTrace(path, *set_, simulation_.result->timeline);
+    if (!error.isEmpty()) messageBar_->showMessage(error, MessageBar::Level::Error);
+    return error;
+}
+
+QString MainWindow::exportReport(const QString& path) {
+    QString error;
+    if (!simulation_.result || !simulation_.analysis)
+        error = tr("No simulation to report yet");
+    else if (QFileInfo(path).suffix().compare(QStringLiteral("csv"), Qt::CaseInsensitive) == 0)
+        error = writeReportCsv(path, *simulation_.result, *simulation_.analysis);
+    else
+        error = writeReportJson(path, *simulation_.result, *simulation_.analysis);
+    if (!error.isEmpty()) messageBar_->showMessage(error, MessageBar::Level::Error);
+    return error;
 }
 
 void MainWindow::restoreLayout() {

@@ -17,8 +17,11 @@ class QTreeView;
 
 namespace sl::ui {
 
+class ChartsPanel;
 class DetailsPanel;
 class FindBar;
+class HighlightModel;
+class LegendWidget;
 class MessageBar;
 class RangeStatsModel;
 class RecentFiles;
@@ -64,6 +67,14 @@ public:
     RangeStatsModel* rangeStats() const { return rangeModel_; }
     TrackTreeModel* trackModel() const { return trackModel_; }
     DetailsPanel* details() const { return details_; }
+    HighlightModel* highlights() const { return highlights_; }
+    ChartsPanel* charts() const { return charts_; }
+    // File > Export: empty string on success, else the error (also shown in the window).
+    QString exportSimulatedTrace(const QString& path);
+    QString exportReport(const QString& path); // .json or .csv by suffix
+    QString saveView(const QString& path);     // .png or .svg by suffix
+    QAction* criticalPathAction() const { return criticalPathAction_; }
+    QAction* exposedAction() const { return exposedAction_; }
     // Centres the view on an event (zooming out when it is wider than the window) and selects it.
     void revealEvent(EventId e);
 
@@ -75,6 +86,7 @@ protected:
 private:
     void buildMenus();
     void buildDocks();
+    void buildHighlightActions();
     void updateRangeStats();
     void updateStatus();
     void setLoading(bool loading);
@@ -98,6 +110,12 @@ private:
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QMenu* viewMenu_ = nullptr;
+    HighlightModel* highlights_ = nullptr;
+    ChartsPanel* charts_ = nullptr;
+    LegendWidget* legend_ = nullptr;
+    QAction* criticalPathAction_ = nullptr;
+    QAction* exposedAction_ = nullptr;
+    QAction* arrowsAction_ = nullptr;
     std::shared_ptr<const TraceSet> set_;
     std::shared_ptr<const TimelineData> measured_;
     SimRunner* sim_ = nullptr;

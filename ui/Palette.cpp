@@ -113,6 +113,62 @@ QColor rangeFill() {
 QColor rankHeader() {
     return QColor(0xd0d7de);
 }
+QColor pathColor(PathLabel l) {
+    static constexpr std::array<QRgb, kPathLabelCount> kPath = {
+        0x1c4fb0, // gpu_compute: deep blue
+        0xd9480f, // gpu_comm: deep orange
+        0xc2255c, // collective_wait: crimson
+        0x6741d9, // cpu: violet
+        0xe6a100, // launch_latency: amber
+        0x099268, // sync: teal
+        0x495057, // idle: dark grey
+    };
+    const auto i = static_cast<std::size_t>(l);
+    return QColor(i < kPath.size() ? kPath[i] : 0x495057);
+}
+QString pathLabelText(PathLabel l) {
+    switch (l) {
+    case PathLabel::GpuCompute:
+        return QStringLiteral("GPU compute");
+    case PathLabel::GpuComm:
+        return QStringLiteral("GPU comm");
+    case PathLabel::CollectiveWait:
+        return QStringLiteral("Collective wait");
+    case PathLabel::Cpu:
+        return QStringLiteral("CPU");
+    case PathLabel::LaunchLatency:
+        return QStringLiteral("Launch latency");
+    case PathLabel::Sync:
+        return QStringLiteral("Sync");
+    default:
+        return QStringLiteral("Idle");
+    }
+}
+QColor edgeColor(EdgeKind k) {
+    switch (k) {
+    case EdgeKind::ThreadOrder:
+        return QColor(0x6741d9);
+    case EdgeKind::Launch:
+        return QColor(0xe6a100);
+    case EdgeKind::StreamOrder:
+        return QColor(0x1c7ed6);
+    case EdgeKind::CrossStream:
+        return QColor(0x0ca678);
+    case EdgeKind::Sync:
+        return QColor(0xe03131);
+    default:
+        return QColor(0xc2255c);
+    }
+}
+QColor exposed() {
+    return QColor(0xc92a2a);
+}
+QColor exposedLane() {
+    return QColor(0xfff0f0);
+}
+QColor collectiveLink() {
+    return QColor(0xae3ec9);
+}
 } // namespace palette
 
 } // namespace sl::ui

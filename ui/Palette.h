@@ -1,4 +1,6 @@
 #pragma once
+#include "analysis/CriticalPath.h"
+#include "graph/ExecutionGraph.h"
 #include "trace/EventKind.h"
 
 #include <QColor>
@@ -42,6 +44,14 @@ QColor grid();
 QColor selection();
 QColor rangeFill();
 QColor rankHeader();
+// Highlights: critical-path segments by label, dependency arrows by edge kind, exposed communication
+// and the links of a collective across ranks.
+QColor pathColor(PathLabel l);
+QString pathLabelText(PathLabel l);
+QColor edgeColor(EdgeKind k);
+QColor exposed();
+QColor exposedLane();
+QColor collectiveLink();
 } // namespace palette
 
 } // namespace sl::ui

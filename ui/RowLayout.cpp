@@ -15,6 +15,10 @@ void RowLayout::build(const TraceSet& set, const TrackState& state) {
         rowOfTrack_[r].assign(rank.tracks.size(), -1);
         rows_.push_back({static_cast<int>(r), -1, y, kHeaderHeight, 0});
         y += kHeaderHeight;
+        if (state.exposedLanes()) {
+            rows_.push_back({static_cast<int>(r), kExposedRow, y, kExposedHeight, 0});
+            y += kExposedHeight;
+        }
         if (!state.rankExpanded(r)) continue;
         for (std::size_t k : state.order(r)) {
             if (state.trackHidden(r, k)) continue;

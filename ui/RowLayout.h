@@ -7,15 +7,18 @@ namespace sl::ui {
 
 class TrackState;
 
-// The vertical layout of a timeline pane: one header row per rank, then one row per visible track
-// with one lane per shown nesting depth. Both panes use the same layout so their rows line up.
+// The vertical layout of a timeline pane: one header row per rank, its exposed-communication lane
+// when TrackState shows them, then one row per visible track with one lane per shown nesting depth. Both
+// panes use the same layout so their rows line up.
 struct Row {
     int rank = 0;
-    int track = -1; // -1: the rank's header row
+    int track = -1; // -1: the rank's header row, -2: its exposed-communication lane
     int y = 0;
     int height = 0;
     int lanes = 0;
-    bool header() const { return track < 0; }
+    bool header() const { return track == -1; }
+    bool exposedLane() const { return track == -2; }
+    bool isTrack() const { return track >= 0; }
 };
 
 class RowLayout {
@@ -23,6 +26,8 @@ public:
     static constexpr int kHeaderHeight = 20;
     static constexpr int kLaneHeight = 17;
     static constexpr int kTrackPadding = 3;
+    static constexpr int kExposedHeight = 12;
+    static constexpr int kExposedRow = -2;
 
     void build(const TraceSet& set, const TrackState& state);
     const std::vector<Row>& rows() const { return rows_; }

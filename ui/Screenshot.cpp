@@ -1,5 +1,6 @@
 #include "Screenshot.h"
 
+#include "HighlightModel.h"
 #include "KnobPanel.h"
 #include "MainWindow.h"
 #include "TrackState.h"
@@ -33,6 +34,31 @@ EventId interestingEvent(const TimelineData& data) {
                 bestComm = comm;
             }
         }
+    }
+    return best;
+}
+// With the critical path shown: collapses the ranks the path does not cross (their headers and
+// exposed lanes stay) and returns the longest GPU op on the path, if any.
+EventId showPathRanks(MainWindow& window, const PaneHighlights& h) {
+    EventId best;
+    TimeNs bestDur = -1;
+    const TraceSet& set = *window.traceSet();
+    for (std::size_t r = 0; r < h.ranks.size() && r < window.trackState()->rankCount(); ++r) {
+        bool onPath = false;
+        for (std::size_t k = 0; k < h.ranks[r].tracks.size(); ++k) {
+            const auto& flags = h.ranks[r].tracks[k].flags;
+            const Track& track = set.ranks[r].tracks[k];
+            for (std::size_t i = 0; i < flags.size(); ++i) {
+                if (!highlight::onPath(flags[i])) continue;
+                onPath = true;
+                if (track.isGpu() && track.events.duration[i] > bestDur) {
+                    bestDur = track.events.duration[i];
+                    best = {static_cast<int>(r),
+                            {static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(i)}};
+                }
+            }
+        }
+        window.trackState()->setRankExpanded(r, onPath);
     }
     return best;
 }
@@ -72,13 +98,19 @@ QString takeScreenshot(const ScreenshotRequest& request) {
     window.showTraceSet(set, {});
     window.knobPanel()->setKnobs(knobs);
     if (sim.timeline) window.showSimulation(sim);
+    window.highlights()->setCriticalPath(request.criticalPath);
+    window.highlights()->setExposed(request.exposed);
+    EventId focus;
+    if (request.criticalPath && sim.simulatedHighlights)
+        focus = showPathRanks(window, *sim.simulatedHighlights);
     if (!simError.isEmpty()) window.showError(QStringLiteral("simulation: %1").arg(simError));
     window.show();
     QApplication::processEvents();
     window.resize(request.width, request.height);
     QApplication::processEvents();
     window.controller()->fitAll();
-    if (const EventId e = interestingEvent(*window.measured()); e.valid()) window.selection()->setEvent(e);
+    if (!focus.valid()) focus = interestingEvent(*window.measured());
+    if (focus.valid()) window.selection()->setEvent(focus);
     QApplication::processEvents();
     const QImage image = window.grab().toImage();
     if (!image.save(request.output, "PNG"))

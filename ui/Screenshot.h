@@ -5,9 +5,11 @@
 namespace sl::ui {
 
 struct ScreenshotRequest {
-    QString output;     // .png
-    QStringList knobs;  // key=value
-    QStringList traces; // files or folders
+    QString output;            // .png
+    QStringList knobs;         // key=value
+    QStringList traces;        // files or folders
+    bool criticalPath = false; // highlight the critical path (--critical-path)
+    bool exposed = false;      // highlight exposed communication (--exposed)
     int width = 1600;
     int height = 1000;
 };

@@ -24,6 +24,16 @@ std::shared_ptr<const TimelineData> timelineOf(const std::shared_ptr<const Trace
         },
         result);
 }
+
+void analyze(SimOutput& out, const std::shared_ptr<const TraceSet>& set) {
+    out.timeline = timelineOf(set, out.result);
+    auto analysis = std::make_shared<const SimAnalysis>(analyzeSimulation(*out.graph, *out.result));
+    out.measuredHighlights =
+        std::make_shared<const PaneHighlights>(buildPaneHighlights(*out.graph, *analysis, nullptr));
+    out.simulatedHighlights = std::make_shared<const PaneHighlights>(
+        buildPaneHighlights(*out.graph, *analysis, &out.result->timeline));
+    out.analysis = std::move(analysis);
+}
 } // namespace
 
 SimRunner::SimRunner(QObject* parent) : QObject(parent), debounce_(new QTimer(this)) {
@@ -53,7 +63,7 @@ SimOutput SimRunner::runNow(const std::shared_ptr<const TraceSet>& set, const Si
     SimOutput out;
     out.graph = std::make_shared<const ExecutionGraph>(buildExecutionGraph(*set));
     out.result = std::make_shared<const SimResult>(simulate(*out.graph, knobs));
-    out.timeline = timelineOf(set, out.result);
+    analyze(out, set);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return out;
 }
@@ -78,7 +88,7 @@ void SimRunner::launch() {
             auto result = std::make_shared<const SimResult>(simulate(*out.graph, knobs, options));
             if (!*cancel && result->complete) {
                 out.result = result;
-                out.timeline = timelineOf(set, result);
+                analyze(out, set);
             }
         } catch (const std::exception& e) {
             error = QString::fromStdString(e.what());

@@ -1,4 +1,6 @@
 #pragma once
+#include "Highlights.h"
+#include "SimAnalysis.h"
 #include "TimelineData.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
@@ -12,12 +14,16 @@ class QTimer;
 
 namespace sl::ui {
 
-// What one simulation produced: the graph and result (kept alive for the timeline's columns) and
-// the simulated timeline ready to draw.
+// What one simulation produced: the graph and result (kept alive for the timeline's columns), the
+// simulated timeline ready to draw, and its analyses.
 struct SimOutput {
     std::shared_ptr<const ExecutionGraph> graph;
     std::shared_ptr<const SimResult> result;
     std::shared_ptr<const TimelineData> timeline;
+    // The analyses of the run and the highlights they give each pane (computed in the worker).
+    std::shared_ptr<const SimAnalysis> analysis;
+    std::shared_ptr<const PaneHighlights> measuredHighlights;
+    std::shared_ptr<const PaneHighlights> simulatedHighlights;
     std::uint64_t generation = 0;
     double seconds = 0;
 };

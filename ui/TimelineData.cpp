@@ -3,6 +3,8 @@
 #include "trace/Collective.h"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <limits>
 
 namespace sl::ui {
@@ -34,6 +36,35 @@ void buildLongest(const TrackTimeline& t, Lane& lane) {
     }
 }
 
+void buildCoarse(const TrackTimeline& t, Lane& lane) {
+    if (lane.size < Lane::kCoarseMinEvents) return;
+    const TimeNs lo = lane.start[0];
+    const TimeNs span = lane.start[lane.size - 1] - lo + 1;
+    const std::size_t target = std::min<std::size_t>(std::bit_ceil(lane.size / 4), std::size_t{1} << 16);
+    lane.coarseOrigin = lo;
+    lane.coarseWidth =
+        std::max<TimeNs>(1, (span + static_cast<TimeNs>(target) - 1) / static_cast<TimeNs>(target));
+    std::vector<std::uint32_t> level(static_cast<std::size_t>((span - 1) / lane.coarseWidth + 1),
+                                     Lane::kNone);
+    for (std::size_t i = 0; i < lane.size; ++i) {
+        std::uint32_t& slot = level[static_cast<std::size_t>((lane.start[i] - lo) / lane.coarseWidth)];
+        if (slot == Lane::kNone || durationAt(t, lane, i) > durationAt(t, lane, slot))
+            slot = static_cast<std::uint32_t>(i);
+    }
+    lane.coarse.push_back(std::move(level));
+    while (lane.coarse.back().size() > 64) {
+        const auto& below = lane.coarse.back();
+        std::vector<std::uint32_t> up((below.size() + 1) / 2, Lane::kNone);
+        for (std::size_t b = 0; b < below.size(); ++b) {
+            std::uint32_t& slot = up[b / 2];
+            if (below[b] != Lane::kNone &&
+                (slot == Lane::kNone || durationAt(t, lane, below[b]) > durationAt(t, lane, slot)))
+                slot = below[b];
+        }
+        lane.coarse.push_back(std::move(up));
+    }
+}
+
 void finishLane(const TrackTimeline& t, Lane& lane) {
     lane.size = lane.indexStorage.empty() ? lane.size : lane.indexStorage.size();
     if (!lane.indexStorage.empty()) {
@@ -51,6 +82,7 @@ void finishLane(const TrackTimeline& t, Lane& lane) {
         lane.maxEnd[i] = m;
     }
     buildLongest(t, lane);
+    buildCoarse(t, lane);
 }
 
 void buildTrack(TrackTimeline& t) {
@@ -168,6 +200,33 @@ std::size_t TimelineData::longest(const TrackTimeline& track, const Lane& lane, 
         const TimeNs d = durationAt(track, lane, candidate);
         if (d > bestDur) bestDur = d, best = candidate;
         pos += size;
+    }
+    return best;
+}
+
+int TimelineData::coarseLevel(const Lane& lane, double nsPerPixel) {
+    if (lane.coarse.empty() || nsPerPixel < static_cast<double>(lane.coarseWidth)) return -1;
+    const int level =
+        static_cast<int>(std::floor(std::log2(nsPerPixel / static_cast<double>(lane.coarseWidth))));
+    return std::clamp(level, 0, static_cast<int>(lane.coarse.size()) - 1);
+}
+
+std::uint32_t TimelineData::coarseLongest(const TrackTimeline& track, const Lane& lane, int level,
+                                          TimeNs from, TimeNs to) {
+    const auto& buckets = lane.coarse[static_cast<std::size_t>(level)];
+    const TimeNs w = lane.coarseWidth << level;
+    // Buckets whose start lies in [from, to).
+    auto bucketAt = [&](TimeNs t) {
+        if (t <= lane.coarseOrigin) return std::int64_t{0};
+        return std::min<std::int64_t>((t - lane.coarseOrigin + w - 1) / w,
+                                      static_cast<std::int64_t>(buckets.size()));
+    };
+    std::uint32_t best = Lane::kNone;
+    for (std::int64_t b = bucketAt(from), e = bucketAt(to); b < e; ++b) {
+        const std::uint32_t c = buckets[static_cast<std::size_t>(b)];
+        if (c != Lane::kNone &&
+            (best == Lane::kNone || durationAt(track, lane, c) > durationAt(track, lane, best)))
+            best = c;
     }
     return best;
 }

@@ -17,13 +17,22 @@ struct Lane {
     std::vector<TimeNs> startStorage;                // start per position when not the track's own column
     std::vector<TimeNs> maxEnd;                      // max end of positions [0, i]
     std::vector<std::vector<std::uint32_t>> longest; // longest[l][b]: position of the longest in block b
-    const TimeNs* start = nullptr;                   // start per position
+    // Coarse level for zoomed-out frames (lanes of at least kCoarseMinEvents events): time buckets
+    // of width coarseWidth << l from coarseOrigin; coarse[l][b] is the position of the longest event
+    // that starts in bucket b, or kNone. A pixel column covers one to three buckets of the level
+    // just finer than a pixel, so a frame costs O(pixels) however many events fold into it.
+    std::vector<std::vector<std::uint32_t>> coarse;
+    TimeNs coarseOrigin = 0;
+    TimeNs coarseWidth = 0;
+    const TimeNs* start = nullptr; // start per position
     std::size_t size = 0;
 
     std::uint32_t event(std::size_t pos) const {
         return indexStorage.empty() ? static_cast<std::uint32_t>(pos) : indexStorage[pos];
     }
     static constexpr std::size_t kBlock = 16;
+    static constexpr std::size_t kCoarseMinEvents = 4096;
+    static constexpr std::uint32_t kNone = 0xffffffffu;
 };
 
 struct TrackTimeline {
@@ -79,6 +88,13 @@ public:
     // The position of the longest event in [from, to), from < to.
     static std::size_t longest(const TrackTimeline& track, const Lane& lane, std::size_t from,
                                std::size_t to);
+    // The coarse level whose buckets are at most nsPerPixel wide (the coarsest such), or -1 when the
+    // lane has no coarse level or pixels are finer than its finest buckets.
+    static int coarseLevel(const Lane& lane, double nsPerPixel);
+    // The position of the longest event starting in [from, to) per the buckets of `level` (each bucket
+    // counts for the column where it starts, so up to one bucket late), or Lane::kNone.
+    static std::uint32_t coarseLongest(const TrackTimeline& track, const Lane& lane, int level, TimeNs from,
+                                       TimeNs to);
     // The event of the lane under time t, within tolerance ns; -1 if none.
     static std::int64_t hitTest(const TrackTimeline& track, const Lane& lane, TimeNs t, TimeNs tolerance);
 

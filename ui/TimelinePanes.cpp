@@ -43,4 +43,9 @@ void TimelinePanes::setSimulated(std::shared_ptr<const TimelineData> timeline, c
     simulated_->setNote(note);
 }
 
+void TimelinePanes::setHighlights(HighlightModel* model) {
+    measured_->setHighlights(model, false);
+    simulated_->setHighlights(model, true);
+}
+
 } // namespace sl::ui

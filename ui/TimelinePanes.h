@@ -8,6 +8,7 @@
 
 namespace sl::ui {
 
+class HighlightModel;
 class TimeAxis;
 class TimelineView;
 class TrackState;
@@ -26,6 +27,7 @@ public:
     TimeAxis* axis() const { return axis_; }
     void setMeasured(std::shared_ptr<const TimelineData> timeline);
     void setSimulated(std::shared_ptr<const TimelineData> timeline, const QString& note = {});
+    void setHighlights(HighlightModel* model);
 
 private:
     TimeAxis* axis_;

@@ -6,9 +6,11 @@
 
 #include <QFontMetrics>
 #include <QPainter>
+#include <QPainterPath>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace sl::ui {
 
@@ -44,7 +46,7 @@ const TimelineRenderer::Label& TimelineRenderer::label(const TimelineData& data,
 
 void TimelineRenderer::paintLane(const TimelineData& data, int rank, const TrackTimeline& track,
                                  const Lane& lane, const TimeMapping& m, int width, int top,
-                                 RenderStats& stats) {
+                                 const std::uint8_t* flags, bool dim, RenderStats& stats) {
     if (lane.size == 0) return;
     const auto& rt = data.ranks()[static_cast<std::size_t>(rank)];
     const EventColumns& ev = track.track->events;
@@ -58,21 +60,19 @@ void TimelineRenderer::paintLane(const TimelineData& data, int rank, const Track
             batches_[static_cast<std::size_t>(pendBucket)].emplace_back(pendX0, top, pendX1 - pendX0, h);
         pendBucket = -1;
     };
-    std::size_t pos = TimelineData::firstEndingAfter(lane, t0);
-    while (pos < lane.size && lane.start[pos] < t1) {
-        const double xs = m.x(lane.start[pos]);
-        const auto column = static_cast<std::int64_t>(std::floor(std::max(xs, -1.0)));
-        std::size_t next = TimelineData::nextStartingAt(lane, pos, m.columnStart(column + 1));
-        next = std::max(next, pos + 1);
-        const std::size_t best = next == pos + 1 ? pos : TimelineData::longest(track, lane, pos, next);
-        const std::uint32_t e = lane.event(best);
+    // One box for event e from column x0 (merged with the pending box when both are narrow and alike).
+    auto box = [&](std::uint32_t e, int x0) {
         const double xe = m.x(track.start[e] + track.duration[e]);
-        const int x0 = clampX(next == pos + 1 ? xs : static_cast<double>(column), width);
         int x1 = std::max(clampX(std::ceil(xe), width), x0 + 1);
         const bool narrow = x1 - x0 < kWideBox;
         if (!narrow) --x1;
         const Category cat = categoryOf(ev.kind[e], rt.collective[ev.name[e]] != 0);
-        const int bucket = static_cast<int>(cat) * palette::kShades + palette::shadeOf(ev.name[e]);
+        int bucket = static_cast<int>(cat) * palette::kShades + palette::shadeOf(ev.name[e]);
+        if (dim) {
+            const std::uint8_t f = flags ? flags[e] : 0;
+            bucket = highlight::onPath(f) ? 2 * kNormalBuckets + static_cast<int>(highlight::label(f))
+                                          : kNormalBuckets + bucket;
+        }
         if (narrow && pendNarrow && bucket == pendBucket && x0 <= pendX1) {
             pendX1 = std::max(pendX1, x1);
         } else {
@@ -80,9 +80,36 @@ void TimelineRenderer::paintLane(const TimelineData& data, int rank, const Track
             pendX0 = x0, pendX1 = x1, pendBucket = bucket, pendNarrow = narrow;
             ++stats.boxes;
         }
-        if (x1 - x0 >= kMinLabelWidth)
+        if (x1 - x0 >= kMinLabelWidth && (!dim || bucket >= 2 * kNormalBuckets))
             pendingLabels_.push_back({QRect(std::max(x0, 0), top, std::min(x1, width) - std::max(x0, 0), h),
                                       rank, ev.name[e], cat});
+    };
+    std::size_t pos = TimelineData::firstEndingAfter(lane, t0);
+    if (const int level = TimelineData::coarseLevel(lane, m.nsPerPixel); level >= 0) {
+        // Zoomed out: events from before the window that reach into it, then one bucket lookup
+        // per pixel column.
+        if (pos < lane.size && lane.start[pos] < t0) {
+            const std::size_t next = std::max(TimelineData::firstStartingAt(lane, t0), pos + 1);
+            box(lane.event(TimelineData::longest(track, lane, pos, next)), clampX(-1.0, width));
+        }
+        TimeNs from = m.columnStart(0);
+        for (int c = 0; c < width; ++c) {
+            const TimeNs to = m.columnStart(c + 1);
+            const std::uint32_t best = TimelineData::coarseLongest(track, lane, level, from, to);
+            from = to;
+            if (best == Lane::kNone) continue;
+            box(lane.event(best), clampX(std::max(m.x(lane.start[best]), static_cast<double>(c)), width));
+        }
+        flush();
+        return;
+    }
+    while (pos < lane.size && lane.start[pos] < t1) {
+        const double xs = m.x(lane.start[pos]);
+        const auto column = static_cast<std::int64_t>(std::floor(std::max(xs, -1.0)));
+        std::size_t next = TimelineData::nextStartingAt(lane, pos, m.columnStart(column + 1));
+        next = std::max(next, pos + 1);
+        const std::size_t best = next == pos + 1 ? pos : TimelineData::longest(track, lane, pos, next);
+        box(lane.event(best), clampX(next == pos + 1 ? xs : static_cast<double>(column), width));
         pos = next;
     }
     flush();
@@ -104,7 +131,9 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
         if (row.y - scrollY > size.height()) break;
         lastRow = i + 1;
         const QRect r(0, row.y - scrollY, width, row.height);
-        p.fillRect(r, row.header() ? palette::rankHeader() : palette::laneBackground(i % 2 != 0));
+        p.fillRect(r, row.header()        ? palette::rankHeader()
+                      : row.exposedLane() ? palette::exposedLane()
+                                          : palette::laneBackground(i % 2 != 0));
     }
     p.setPen(palette::grid());
     for (const Tick& t : axisTicks(m, width, 16, state.origin))
@@ -115,23 +144,37 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
     pendingLabels_.clear();
     for (int i = firstRow; i < lastRow; ++i) {
         const Row& row = rows[static_cast<std::size_t>(i)];
-        if (row.header()) continue;
+        if (!row.isTrack()) continue;
         const TrackTimeline& track =
             data.track(static_cast<std::size_t>(row.rank), static_cast<std::size_t>(row.track));
         const int lanes = std::min(row.lanes, static_cast<int>(track.lanes.size()));
+        const bool dim = state.criticalPath && state.highlights;
+        const TrackHighlights* th = dim ? state.highlights->track(static_cast<std::size_t>(row.rank),
+                                                                  static_cast<std::size_t>(row.track))
+                                        : nullptr;
+        const std::uint8_t* flags = th && !th->flags.empty() ? th->flags.data() : nullptr;
         for (int l = 0; l < lanes; ++l) {
             const int top = row.y - scrollY + RowLayout::laneY(l);
             if (top > size.height() || top + RowLayout::kLaneHeight < 0) continue;
-            paintLane(data, row.rank, track, track.lanes[static_cast<std::size_t>(l)], m, width, top, stats);
+            paintLane(data, row.rank, track, track.lanes[static_cast<std::size_t>(l)], m, width, top, flags,
+                      dim, stats);
         }
     }
     p.setPen(Qt::NoPen);
     for (int b = 0; b < kBuckets; ++b) {
         auto& batch = batches_[static_cast<std::size_t>(b)];
         if (batch.empty()) continue;
-        p.setBrush(palette::color(static_cast<Category>(b / palette::kShades), b % palette::kShades));
+        if (b < kNormalBuckets)
+            p.setBrush(palette::color(static_cast<Category>(b / palette::kShades), b % palette::kShades));
+        else if (b < 2 * kNormalBuckets)
+            p.setBrush(palette::dimmed(static_cast<Category>((b - kNormalBuckets) / palette::kShades),
+                                       (b - kNormalBuckets) % palette::kShades));
+        else
+            p.setBrush(palette::pathColor(static_cast<PathLabel>(b - 2 * kNormalBuckets)));
         p.drawRects(batch.data(), static_cast<int>(batch.size()));
     }
+    if (state.highlights && (state.criticalPath || state.exposed))
+        paintHighlights(p, layout, m, size, scrollY, firstRow, lastRow, state, stats);
     p.setBrush(Qt::NoBrush);
     p.setFont(font_);
     for (const PendingLabel& pl : pendingLabels_) {
@@ -170,7 +213,155 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
             p.drawRect(r.adjusted(-1, -1, 1, 1));
         }
     }
+    if (state.links && !state.links->empty())
+        paintLinks(p, data, layout, m, size, scrollY, *state.links, stats);
     return stats;
+}
+
+void TimelineRenderer::paintHighlights(QPainter& p, const RowLayout& layout, const TimeMapping& m, QSize size,
+                                       int scrollY, int firstRow, int lastRow, const RenderState& state,
+                                       RenderStats& stats) {
+    const int width = size.width();
+    const TimeNs t0 = m.start;
+    const TimeNs t1 = m.end(width);
+    const auto& rows = layout.rows();
+    for (auto& b : pathBatches_)
+        b.clear();
+    exposedRects_.clear();
+    hatchRects_.clear();
+    // Adds [a, b) as pixel columns to out, merging with the previous box when they touch.
+    auto addSpan = [&](std::vector<QRect>& out, TimeNs a, TimeNs b, int top, int h, int& lastX1) {
+        const int x0 = clampX(m.x(a), width);
+        const int x1 = std::max(clampX(std::ceil(m.x(b)), width), x0 + 1);
+        if (x0 <= lastX1 && !out.empty() && out.back().top() == top) {
+            if (x1 > lastX1) out.back().setRight(x1 - 1), lastX1 = x1;
+            return false;
+        }
+        out.emplace_back(x0, top, x1 - x0, h);
+        lastX1 = x1;
+        return true;
+    };
+    for (int i = firstRow; i < lastRow; ++i) {
+        const Row& row = rows[static_cast<std::size_t>(i)];
+        const auto r = static_cast<std::size_t>(row.rank);
+        if (r >= state.highlights->ranks.size()) continue;
+        const RankHighlights& rh = state.highlights->ranks[r];
+        const int y = row.y - scrollY;
+        // Exposed communication: solid in the rank's lane, hatched over communication streams.
+        if (state.exposed &&
+            (row.exposedLane() ||
+             (row.isTrack() && rh.tracks[static_cast<std::size_t>(row.track)].communication))) {
+            auto& out = row.exposedLane() ? exposedRects_ : hatchRects_;
+            const int top = row.exposedLane() ? y + 2 : y + RowLayout::laneY(0);
+            const int h = row.exposedLane() ? row.height - 4 : RowLayout::kLaneHeight - 1;
+            auto it = std::lower_bound(rh.exposed.begin(), rh.exposed.end(), t0,
+                                       [](const TimeSpan& s, TimeNs t) { return s.end <= t; });
+            int lastX1 = std::numeric_limits<int>::min();
+            for (; it != rh.exposed.end() && it->start < t1; ++it)
+                if (addSpan(out, it->start, it->end, top, h, lastX1)) ++stats.exposedBoxes;
+        }
+        // Critical path bars along the bottom of the lane of each node (its last shown lane).
+        if (state.criticalPath && row.isTrack()) {
+            const TrackHighlights& th = rh.tracks[static_cast<std::size_t>(row.track)];
+            if (th.bars.empty()) continue;
+            std::array<int, kPathLabelCount> lastX1;
+            lastX1.fill(std::numeric_limits<int>::min());
+            for (std::size_t b = PaneHighlights::firstBarEndingAfter(th, t0); b < th.bars.size(); ++b) {
+                const PathBar& bar = th.bars[b];
+                if (bar.start >= t1) break;
+                const int lane = std::min<int>(bar.depth, row.lanes - 1);
+                const int top = y + RowLayout::laneY(lane) + RowLayout::kLaneHeight - 4;
+                const auto l = static_cast<std::size_t>(bar.label);
+                if (addSpan(pathBatches_[l], bar.start, bar.end, top, 3, lastX1[l])) ++stats.pathBars;
+            }
+        }
+    }
+    p.setPen(Qt::NoPen);
+    if (!hatchRects_.empty()) {
+        p.setBrush(QColor(201, 42, 42, 40));
+        p.drawRects(hatchRects_.data(), static_cast<int>(hatchRects_.size()));
+        p.setBrush(QBrush(palette::exposed(), Qt::BDiagPattern));
+        p.drawRects(hatchRects_.data(), static_cast<int>(hatchRects_.size()));
+    }
+    if (!exposedRects_.empty()) {
+        p.setBrush(palette::exposed());
+        p.drawRects(exposedRects_.data(), static_cast<int>(exposedRects_.size()));
+    }
+    for (int l = 0; l < kPathLabelCount; ++l) {
+        auto& batch = pathBatches_[static_cast<std::size_t>(l)];
+        if (batch.empty()) continue;
+        p.setBrush(palette::pathColor(static_cast<PathLabel>(l)));
+        p.drawRects(batch.data(), static_cast<int>(batch.size()));
+    }
+    p.setBrush(Qt::NoBrush);
+}
+
+void TimelineRenderer::paintLinks(QPainter& p, const TimelineData& data, const RowLayout& layout,
+                                  const TimeMapping& m, QSize size, int scrollY, const SelectionLinks& links,
+                                  RenderStats& stats) {
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const QRectF bounds(-50, -50, size.width() + 100, size.height() + 100);
+    auto rectOf = [&](EventId e) {
+        QRectF r = eventRect(data, layout, m, e);
+        if (!r.isEmpty()) r.translate(0, -scrollY);
+        return r;
+    };
+    // The participants of a collective: outlined, joined by a line from rank to rank.
+    if (!links.collective.empty()) {
+        std::vector<QRectF> members;
+        for (const EventId& e : links.collective)
+            if (QRectF r = rectOf(e); !r.isEmpty()) members.push_back(r);
+        std::sort(members.begin(), members.end(),
+                  [](const QRectF& a, const QRectF& b) { return a.top() < b.top(); });
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(palette::collectiveLink(), 2));
+        for (std::size_t i = 0; i + 1 < members.size(); ++i) {
+            const QPointF a(members[i].left(), members[i].center().y());
+            const QPointF b(members[i + 1].left(), members[i + 1].center().y());
+            p.drawLine(a, b);
+            ++stats.arrows;
+        }
+        for (const QRectF& r : members) {
+            p.drawRect(r.adjusted(-1, -1, 1, 1));
+            p.setBrush(palette::collectiveLink());
+            p.drawEllipse(QPointF(r.left(), r.center().y()), 3, 3);
+            p.setBrush(Qt::NoBrush);
+        }
+    }
+    for (const DependencyLink& link : links.edges) {
+        if (link.kind == EdgeKind::Collective && !links.collective.empty()) continue; // drawn above
+        const QRectF from = rectOf(link.from);
+        const QRectF to = rectOf(link.to);
+        if (from.isEmpty() || to.isEmpty()) continue;
+        const QPointF a(link.fromStart ? from.left() : from.right(), from.center().y());
+        const QPointF b(link.toEnd ? to.right() : to.left(), to.center().y());
+        if (!bounds.contains(a) && !bounds.contains(b) && !bounds.intersects(QRectF(a, b).normalized()))
+            continue;
+        const QColor c = palette::edgeColor(link.kind);
+        QPen pen(c, 1.6, link.inferred ? Qt::DashLine : Qt::SolidLine);
+        p.setPen(pen);
+        p.setBrush(Qt::NoBrush);
+        QPainterPath path(a);
+        const double dx = std::clamp(std::abs(b.x() - a.x()) / 2, 12.0, 80.0);
+        if (std::abs(a.y() - b.y()) < 1)
+            path.cubicTo(a + QPointF(dx, -12), b + QPointF(-dx, -12), b);
+        else
+            path.cubicTo(a + QPointF(dx, 0), b - QPointF(dx, 0), b);
+        p.drawPath(path);
+        // Arrowhead along the curve's last direction.
+        const QPointF dir = b - path.pointAtPercent(0.95);
+        const double len = std::hypot(dir.x(), dir.y());
+        const QPointF u = len > 0.01 ? dir / len : QPointF(1, 0);
+        const QPointF n(-u.y(), u.x());
+        QPolygonF head;
+        head << b << b - u * 7 + n * 3.5 << b - u * 7 - n * 3.5;
+        p.setPen(Qt::NoPen);
+        p.setBrush(c);
+        p.drawPolygon(head);
+        ++stats.arrows;
+    }
+    p.restore();
 }
 
 void TimelineRenderer::paintGutter(QPainter& p, const TimelineData& data, const RowLayout& layout,
@@ -185,6 +376,18 @@ void TimelineRenderer::paintGutter(QPainter& p, const TimelineData& data, const 
         const Rank& rank = *data.ranks()[static_cast<std::size_t>(row.rank)].rank;
         QString text;
         QRect r(6, y, kGutterWidth - 10, row.header() ? row.height : RowLayout::kLaneHeight + 2);
+        if (row.exposedLane()) {
+            p.fillRect(QRect(0, y, kGutterWidth, row.height), palette::exposedLane());
+            QFont small = p.font();
+            small.setPointSizeF(small.pointSizeF() * 0.8);
+            p.save();
+            p.setFont(small);
+            p.setPen(palette::exposed());
+            p.drawText(QRect(22, y, kGutterWidth - 26, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+                       QStringLiteral("exposed comm"));
+            p.restore();
+            continue;
+        }
         if (row.header()) {
             p.fillRect(QRect(0, y, kGutterWidth, row.height), palette::rankHeader());
             const bool expanded = static_cast<std::size_t>(row.rank) < tracks.rankCount() &&
@@ -234,7 +437,7 @@ EventId TimelineRenderer::hitTest(const TimelineData& data, const RowLayout& lay
     const int ri = layout.rowAt(y);
     if (ri < 0) return {};
     const Row& row = layout.rows()[static_cast<std::size_t>(ri)];
-    if (row.header()) return {};
+    if (!row.isTrack()) return {};
     const int lane = (y - row.y - RowLayout::laneY(0)) / RowLayout::kLaneHeight;
     const TrackTimeline& track =
         data.track(static_cast<std::size_t>(row.rank), static_cast<std::size_t>(row.track));

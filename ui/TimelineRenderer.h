@@ -1,4 +1,6 @@
 #pragma once
+#include "DependencyLinks.h"
+#include "Highlights.h"
 #include "Palette.h"
 #include "RowLayout.h"
 #include "Selection.h"
@@ -22,11 +24,19 @@ struct RenderState {
     TimeNs rangeStart = 0;
     TimeNs rangeEnd = 0; // no range when rangeEnd <= rangeStart
     TimeNs origin = 0;   // time shown as zero
+    // Highlights (all optional): the pane's precomputed flags, path bars and exposed intervals.
+    const PaneHighlights* highlights = nullptr;
+    bool criticalPath = false;             // events on the path in path colours, others dimmed, path bars
+    bool exposed = false;                  // exposed communication hatched on communication streams and lanes
+    const SelectionLinks* links = nullptr; // arrows of the selected event, collective links
 };
 
 struct RenderStats {
     int boxes = 0;  // rectangles filled
     int labels = 0; // names drawn
+    int pathBars = 0;
+    int exposedBoxes = 0;
+    int arrows = 0;
 };
 
 // Paints a timeline pane with QPainter: only events inside the window (binary search in each
@@ -64,11 +74,23 @@ private:
         Category category;
     };
     const Label& label(const TimelineData& data, int rank, StringId name);
+    // flags: per-event highlight flags when the critical path is shown (nullptr: nothing on the path
+    // in this track, all dimmed), dim: whether the critical path is shown.
     void paintLane(const TimelineData& data, int rank, const TrackTimeline& track, const Lane& lane,
-                   const TimeMapping& m, int width, int top, RenderStats& stats);
+                   const TimeMapping& m, int width, int top, const std::uint8_t* flags, bool dim,
+                   RenderStats& stats);
+    void paintHighlights(QPainter& p, const RowLayout& layout, const TimeMapping& m, QSize size, int scrollY,
+                         int firstRow, int lastRow, const RenderState& state, RenderStats& stats);
+    void paintLinks(QPainter& p, const TimelineData& data, const RowLayout& layout, const TimeMapping& m,
+                    QSize size, int scrollY, const SelectionLinks& links, RenderStats& stats);
 
-    static constexpr int kBuckets = kCategoryCount * palette::kShades;
+    // Colour buckets: normal category shades, dimmed category shades, critical-path labels.
+    static constexpr int kNormalBuckets = kCategoryCount * palette::kShades;
+    static constexpr int kBuckets = 2 * kNormalBuckets + kPathLabelCount;
     std::array<std::vector<QRect>, kBuckets> batches_;
+    std::array<std::vector<QRect>, kPathLabelCount> pathBatches_;
+    std::vector<QRect> exposedRects_;
+    std::vector<QRect> hatchRects_;
     std::vector<PendingLabel> pendingLabels_;
     std::vector<std::vector<Label>> labels_; // [rank][name id]
     QFont font_;

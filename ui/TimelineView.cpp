@@ -1,6 +1,7 @@
 #include "TimelineView.h"
 
 #include "EventText.h"
+#include "HighlightModel.h"
 #include "Palette.h"
 #include "TrackState.h"
 #include "ViewController.h"
@@ -45,6 +46,14 @@ TimelineView::TimelineView(ViewController* controller, SelectionModel* selection
 
 void TimelineView::setTitle(const QString& title) {
     title_ = title;
+    update();
+}
+
+void TimelineView::setHighlights(HighlightModel* model, bool simulatedPane) {
+    if (highlights_) disconnect(highlights_, nullptr, this, nullptr);
+    highlights_ = model;
+    simulatedPane_ = simulatedPane;
+    if (highlights_) connect(highlights_, &HighlightModel::changed, this, qOverload<>(&QWidget::update));
     update();
 }
 
@@ -111,6 +120,12 @@ void TimelineView::paintEvent(QPaintEvent*) {
     state.rangeStart = selection_->rangeStart();
     state.rangeEnd = selection_->rangeEnd();
     state.origin = controller_->boundsStart();
+    if (highlights_) {
+        state.highlights = highlights_->pane(simulatedPane_);
+        state.criticalPath = highlights_->criticalPath();
+        state.exposed = highlights_->exposed();
+        if (highlights_->arrows()) state.links = &highlights_->links();
+    }
     stats_ = renderer_.paintEvents(p, *data_, layout_, controller_->mapping(), area.size(), scrollY, state);
     p.restore();
     if (!note_.isEmpty()) {
@@ -137,6 +152,7 @@ void TimelineView::clickGutter(QPoint pos) {
     if (ri < 0) return;
     const Row& row = layout_.rows()[static_cast<std::size_t>(ri)];
     const auto r = static_cast<std::size_t>(row.rank);
+    if (row.exposedLane()) return;
     if (row.header())
         tracks_->setRankExpanded(r, !tracks_->rankExpanded(r));
     else

@@ -13,6 +13,7 @@ class QScrollBar;
 
 namespace sl::ui {
 
+class HighlightModel;
 class TrackState;
 class ViewController;
 
@@ -27,6 +28,8 @@ public:
                  QWidget* parent = nullptr);
 
     void setTitle(const QString& title);
+    // The highlights this pane draws: the measured or the simulated ones of the model.
+    void setHighlights(HighlightModel* model, bool simulatedPane);
     void setData(std::shared_ptr<const TimelineData> timeline);
     const std::shared_ptr<const TimelineData>& data() const { return data_; }
     // Shown when the pane has no data.
@@ -65,6 +68,8 @@ private:
     ViewController* controller_;
     SelectionModel* selection_;
     TrackState* tracks_;
+    HighlightModel* highlights_ = nullptr;
+    bool simulatedPane_ = false;
     QScrollBar* scroll_;
     std::shared_ptr<const TimelineData> data_;
     RowLayout layout_;

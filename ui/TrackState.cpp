@@ -56,4 +56,10 @@ void TrackState::setAllRanksExpanded(bool expanded) {
     emit changed();
 }
 
+void TrackState::setExposedLanes(bool on) {
+    if (on == exposedLanes_) return;
+    exposedLanes_ = on;
+    emit changed();
+}
+
 } // namespace sl::ui

@@ -26,6 +26,9 @@ public:
     void setTrackHidden(std::size_t rank, std::size_t track, bool hidden);
     void setTrackNested(std::size_t rank, std::size_t track, bool nested);
     void setAllRanksExpanded(bool expanded);
+    // A per-rank exposed-communication lane under each rank's header.
+    bool exposedLanes() const { return exposedLanes_; }
+    void setExposedLanes(bool on);
 
 signals:
     void changed();
@@ -38,6 +41,7 @@ private:
         std::vector<bool> nested;
     };
     std::vector<RankState> ranks_;
+    bool exposedLanes_ = false;
 };
 
 } // namespace sl::ui

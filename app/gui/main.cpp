@@ -1,9 +1,11 @@
 // sightline: the desktop program.
 //   sightline [TRACE...]                                   opens the traces (files or folders)
-//   sightline --screenshot OUT.png [--set k=v]... TRACE... renders the main window at 1600x1000
+//   sightline --screenshot OUT.png [--set k=v]... [--critical-path] [--exposed] TRACE...
+//                                                          renders the main window at 1600x1000
 #include "MainWindow.h"
 #include "Screenshot.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 
@@ -28,8 +30,14 @@ int main(int argc, char** argv) {
     QCommandLineOption shotOption("screenshot", "Render the main window at 1600x1000 into FILE.png and exit.",
                                   "FILE");
     QCommandLineOption setOption("set", "Set a simulator knob (key=value); repeatable.", "key=value");
+    QCommandLineOption pathOption("critical-path", "Start with the critical path highlighted (key C).");
+    QCommandLineOption exposedOption("exposed",
+                                     "Start with exposed communication highlighted (key E): hatched on "
+                                     "communication streams, plus a lane per rank.");
     parser.addOption(shotOption);
     parser.addOption(setOption);
+    parser.addOption(pathOption);
+    parser.addOption(exposedOption);
     parser.addPositionalArgument("traces", "Kineto trace files or folders of per-rank files", "[TRACE...]");
     parser.process(app);
 
@@ -38,6 +46,8 @@ int main(int argc, char** argv) {
         request.output = parser.value(shotOption);
         request.knobs = parser.values(setOption);
         request.traces = parser.positionalArguments();
+        request.criticalPath = parser.isSet(pathOption);
+        request.exposed = parser.isSet(exposedOption);
         const QString error = sl::ui::takeScreenshot(request);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "error: %s\n", qPrintable(error));
@@ -49,6 +59,8 @@ int main(int argc, char** argv) {
     sl::ui::MainWindow window;
     window.restoreLayout();
     window.show();
+    if (parser.isSet(pathOption)) window.criticalPathAction()->setChecked(true);
+    if (parser.isSet(exposedOption)) window.exposedAction()->setChecked(true);
     if (!parser.positionalArguments().isEmpty()) window.openTraces(parser.positionalArguments());
     return app.exec();
 }

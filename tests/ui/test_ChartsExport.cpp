@@ -1,0 +1,195 @@
+// Charts and exports on the real 8-rank trace: chart series hold the core's numbers, the charts
+// follow every simulator run, the simulated trace and the report files parse back, the view saves
+// as PNG and SVG.
+#include "ChartData.h"
+#include "ChartsPanel.h"
+#include "Export.h"
+#include "MainWindow.h"
+#include "SimRunner.h"
+#include "io/KinetoLoader.h"
+
+#include "TestSupport.h"
+
+#include <QBarSet>
+#include <QHorizontalBarSeries>
+#include <QHorizontalStackedBarSeries>
+#include <QImage>
+#include <QPieSeries>
+#include <QPieSlice>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+using namespace sl;
+using namespace sl::ui;
+
+namespace {
+std::string readAll(const QString& path) {
+    std::ifstream in(path.toStdString(), std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+double ms(TimeNs t) {
+    return static_cast<double>(t) / 1e6;
+}
+} // namespace
+
+class TestChartsExport : public QObject {
+    Q_OBJECT
+    std::shared_ptr<const TraceSet> set_;
+    SimOutput sim_;
+
+    bool ready() {
+        if (!sltest::haveTraces()) return false;
+        if (!set_) {
+            set_ =
+                std::make_shared<const TraceSet>(loadTraceSet({sltest::tracePath("dlrm-8rank-v100/kineto")}));
+            sim_ = SimRunner::runNow(set_, {});
+        }
+        return true;
+    }
+
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName("SightlineTest");
+        QCoreApplication::setApplicationName("test_ChartsExport");
+    }
+
+    void chartSeriesEqualCoreNumbers() {
+        if (!ready()) SL_REQUIRE_TRACES();
+        ChartsPanel panel;
+        panel.setSimulation(sim_);
+        const auto measured = measuredBreakdown(*set_, sim_.graph.get());
+        const auto simulated = simulatedBreakdown(*set_, sim_.result->timeline);
+        const std::size_t n = set_->ranks.size();
+        auto* bd = panel.breakdownSeries();
+        QCOMPARE(bd->count(), static_cast<int>(ChartData::PartCount));
+        for (int part = 0; part < ChartData::PartCount; ++part) {
+            const QBarSet* set = bd->barSets()[part];
+            QCOMPARE(set->count(), static_cast<int>(2 * n));
+            for (std::size_t r = 0; r < n; ++r) {
+                const RankBreakdown& m = measured[r];
+                const RankBreakdown& s = simulated[r];
+                const TimeNs mv[] = {m.compute, m.exposedCommunication, m.overlappedCommunication(), m.idle};
+                const TimeNs sv[] = {s.compute, s.exposedCommunication, s.overlappedCommunication(), s.idle};
+                QCOMPARE(set->at(static_cast<int>(2 * r)), ms(mv[part]));
+                QCOMPARE(set->at(static_cast<int>(2 * r + 1)), ms(sv[part]));
+            }
+        }
+        // Critical path composition.
+        const CriticalPath path = criticalPath(*sim_.graph, *sim_.result);
+        QCOMPARE(panel.pathSeries()->count(), kPathLabelCount);
+        for (int l = 0; l < kPathLabelCount; ++l)
+            QCOMPARE(panel.pathSeries()->slices()[l]->value(), ms(path.byLabel[static_cast<std::size_t>(l)]));
+        // Iteration per rank, measured and simulated, error in the data.
+        auto* it = panel.iterationSeries();
+        QCOMPARE(it->count(), 2);
+        for (std::size_t r = 0; r < n; ++r) {
+            const RankSimSummary& s = sim_.result->ranks[r];
+            QCOMPARE(it->barSets()[0]->at(static_cast<int>(r)), ms(s.measured()));
+            QCOMPARE(it->barSets()[1]->at(static_cast<int>(r)), ms(s.simulated()));
+            QCOMPARE(panel.data().ranks[r].errorPct, s.errorPct());
+        }
+    }
+
+    void chartsFollowSimulatorRuns() {
+        if (!ready()) SL_REQUIRE_TRACES();
+        MainWindow w;
+        w.show();
+        w.showTraceSet(set_);
+        QVERIFY(w.simRunner()->waitForIdle(60'000));
+        QVERIFY(w.simulation().result);
+        const double before = w.charts()->data().ranks[0].simulatedIterationMs;
+        QCOMPARE(before, ms(w.simulation().result->ranks[0].simulated()));
+        SimKnobs k;
+        k.cpuSpeedup = 2.0; // DLRM here is CPU-bound
+        w.simRunner()->request(k, 0);
+        QVERIFY(w.simRunner()->waitForIdle(60'000));
+        QCOMPARE(w.charts()->data().ranks[0].simulatedIterationMs,
+                 ms(w.simulation().result->ranks[0].simulated()));
+        QVERIFY(w.charts()->data().ranks[0].simulatedIterationMs < before);
+    }
+
+    void exportedTraceParsesBack() {
+        if (!ready()) SL_REQUIRE_TRACES();
+        QTemporaryDir dir;
+        const QString path = dir.filePath("sim.json");
+        QCOMPARE(writeSimulatedTrace(path, *set_, sim_.result->timeline), QString());
+        const auto j = nlohmann::json::parse(readAll(path));
+        std::int64_t expected = 0;
+        for (std::size_t r = 0; r < set_->ranks.size(); ++r)
+            for (std::size_t k = 0; k < set_->ranks[r].tracks.size(); ++k) {
+                const auto& ev = set_->ranks[r].tracks[k].events;
+                const auto& tt = sim_.result->timeline.track(r, k);
+                for (std::size_t i = 0; i < ev.size(); ++i)
+                    expected += tt.start[i] >= 0 && ev.kind[i] != EventKind::Instant;
+            }
+        std::int64_t complete = 0;
+        for (const auto& e : j["traceEvents"])
+            if (e["ph"] == "X") {
+                ++complete;
+                QVERIFY(e["dur"].get<double>() >= 0);
+            }
+        QCOMPARE(complete, expected);
+        // A second load of it through the project's own loader works too.
+        const TraceSet back = loadTraceSet({path.toStdString()});
+        QVERIFY(back.eventCount() > 0);
+        QVERIFY(
+            !writeSimulatedTrace(dir.filePath("no/such/dir/x.json"), *set_, sim_.result->timeline).isEmpty());
+    }
+
+    void reportJsonAndCsv() {
+        if (!ready()) SL_REQUIRE_TRACES();
+        QTemporaryDir dir;
+        MainWindow w;
+        QVERIFY(!w.exportReport(dir.filePath("none.json")).isEmpty()); // nothing simulated yet
+        w.setAutoSimulate(false);
+        w.showTraceSet(set_);
+        w.showSimulation(sim_);
+        QCOMPARE(w.exportReport(dir.filePath("r.json")), QString());
+        QCOMPARE(w.exportReport(dir.filePath("r.csv")), QString());
+        const auto j = nlohmann::json::parse(readAll(dir.filePath("r.json")));
+        QCOMPARE(j["ranks"].size(), set_->ranks.size());
+        QCOMPARE(j["ranks"][0]["measured"]["compute_us"].get<double>(),
+                 static_cast<double>(sim_.analysis->measured[0].compute) / 1000.0);
+        QCOMPARE(j["critical_path"]["length_us"].get<double>(),
+                 static_cast<double>(sim_.analysis->path.length) / 1000.0);
+        QVERIFY(j["critical_path"]["by_kind"].contains("gpu_compute"));
+        const QStringList lines =
+            QString::fromStdString(readAll(dir.filePath("r.csv"))).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), static_cast<int>(set_->ranks.size()) + 1);
+        const int columns = static_cast<int>(lines[0].split(',').size());
+        QCOMPARE(columns, 12);
+        for (int i = 1; i < lines.size(); ++i)
+            QCOMPARE(static_cast<int>(lines[i].split(',').size()), columns);
+        QCOMPARE(lines[1].split(',')[0].toInt(), set_->ranks[0].rank);
+        QCOMPARE(w.exportSimulatedTrace(dir.filePath("t.json")), QString());
+    }
+
+    void saveViewPngAndSvg() {
+        if (!ready()) SL_REQUIRE_TRACES();
+        QTemporaryDir dir;
+        MainWindow w;
+        w.setAutoSimulate(false);
+        w.resize(1200, 800);
+        w.show();
+        w.showTraceSet(set_);
+        w.showSimulation(sim_);
+        QCOMPARE(w.saveView(dir.filePath("v.png")), QString());
+        QImage img(dir.filePath("v.png"));
+        QVERIFY(!img.isNull());
+        QVERIFY(img.width() >= 1200);
+        QCOMPARE(w.saveView(dir.filePath("v.svg")), QString());
+        const std::string svg = readAll(dir.filePath("v.svg"));
+        QVERIFY(svg.find("<svg") != std::string::npos);
+        QVERIFY(svg.size() > 10'000);
+    }
+};
+
+QTEST_MAIN(TestChartsExport)
+#include "test_ChartsExport.moc"

@@ -1,0 +1,165 @@
+#include "ChartsPanel.h"
+
+#include "Palette.h"
+#include "SimRunner.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QHorizontalBarSeries>
+#include <QHorizontalStackedBarSeries>
+#include <QLegendMarker>
+#include <QPieSeries>
+#include <QPieSlice>
+#include <QTabWidget>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+
+namespace sl::ui {
+
+namespace {
+QChartView* makeView(QWidget* parent) {
+    auto* chart = new QChart;
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    auto* view = new QChartView(chart, parent);
+    view->setRenderHint(QPainter::Antialiasing);
+    return view;
+}
+
+void resetChart(QChart* chart, const QString& title) {
+    chart->removeAllSeries();
+    for (QAbstractAxis* a : chart->axes())
+        chart->removeAxis(a), delete a;
+    chart->setTitle(title);
+}
+
+// Adds horizontal bars with one category per row and a value axis up to top.
+void addBars(QChart* chart, QAbstractBarSeries* series, const QStringList& categories, double top) {
+    chart->addSeries(series);
+    auto* rows = new QBarCategoryAxis;
+    rows->append(categories);
+    QFont small = rows->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.75);
+    rows->setLabelsFont(small);
+    auto* values = new QValueAxis;
+    values->setRange(0, top > 0 ? top * 1.05 : 1);
+    values->setLabelFormat(QStringLiteral("%.1f"));
+    chart->addAxis(rows, Qt::AlignLeft);
+    chart->addAxis(values, Qt::AlignBottom);
+    series->attachAxis(rows);
+    series->attachAxis(values);
+}
+
+QColor partColor(int part) {
+    switch (part) {
+    case ChartData::Compute:
+        return palette::color(Category::Compute);
+    case ChartData::ExposedComm:
+        return palette::exposed();
+    case ChartData::OverlappedComm:
+        return palette::color(Category::Communication).lighter(130);
+    default:
+        return QColor(0xadb5bd);
+    }
+}
+} // namespace
+
+ChartsPanel::ChartsPanel(QWidget* parent)
+    : QWidget(parent), tabs_(new QTabWidget(this)), breakdownView_(makeView(this)), pathView_(makeView(this)),
+      iterationView_(makeView(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(tabs_);
+    tabs_->addTab(breakdownView_, tr("Breakdown"));
+    tabs_->addTab(pathView_, tr("Critical path"));
+    tabs_->addTab(iterationView_, tr("Iteration"));
+    rebuild();
+}
+
+void ChartsPanel::setSimulation(const SimOutput& output) {
+    if (!output.result || !output.analysis) return clear();
+    data_ = chartDataOf(*output.result, *output.analysis);
+    rebuild();
+}
+
+void ChartsPanel::clear() {
+    data_ = {};
+    rebuild();
+}
+
+void ChartsPanel::rebuild() {
+    // Breakdown: two stacked bars per rank, measured (M) and simulated (S).
+    QChart* chart = breakdownView_->chart();
+    resetChart(chart, tr("GPU time per rank (ms), M measured, S simulated"));
+    breakdown_ = new QHorizontalStackedBarSeries;
+    QStringList categories;
+    for (const auto& r : data_.ranks)
+        categories << QStringLiteral("r%1 M").arg(r.rank) << QStringLiteral("r%1 S").arg(r.rank);
+    double top = 0;
+    for (int part = 0; part < ChartData::PartCount; ++part) {
+        auto* set = new QBarSet(ChartData::partName(static_cast<ChartData::Part>(part)));
+        set->setColor(partColor(part));
+        set->setBorderColor(partColor(part));
+        for (const auto& r : data_.ranks)
+            *set << r.measured[static_cast<std::size_t>(part)] << r.simulated[static_cast<std::size_t>(part)];
+        breakdown_->append(set);
+    }
+    for (const auto& r : data_.ranks) {
+        double m = 0, s = 0;
+        for (int part = 0; part < ChartData::PartCount; ++part)
+            m += r.measured[static_cast<std::size_t>(part)], s += r.simulated[static_cast<std::size_t>(part)];
+        top = std::max({top, m, s});
+    }
+    addBars(chart, breakdown_, categories, top);
+
+    // Critical path composition.
+    chart = pathView_->chart();
+    resetChart(chart, data_.pathLengthMs > 0
+                          ? tr("Critical path: %1 ms by label").arg(data_.pathLengthMs, 0, 'f', 2)
+                          : tr("Critical path"));
+    path_ = new QPieSeries;
+    for (int l = 0; l < kPathLabelCount; ++l) {
+        const auto label = static_cast<PathLabel>(l);
+        const double v = data_.pathMs[static_cast<std::size_t>(l)];
+        QPieSlice* slice = path_->append(palette::pathLabelText(label), v);
+        slice->setColor(palette::pathColor(label));
+        if (data_.pathLengthMs > 0 && v / data_.pathLengthMs >= 0.03) {
+            slice->setLabel(QStringLiteral("%1 %2%")
+                                .arg(palette::pathLabelText(label))
+                                .arg(100.0 * v / data_.pathLengthMs, 0, 'f', 1));
+            slice->setLabelVisible(true);
+        }
+    }
+    path_->setHoleSize(0.35);
+    chart->addSeries(path_);
+    const QList<QLegendMarker*> markers = chart->legend()->markers(path_);
+    for (int i = 0; i < markers.size() && i < kPathLabelCount; ++i)
+        markers[i]->setLabel(palette::pathLabelText(static_cast<PathLabel>(i)));
+
+    // Iteration time per rank, measured and simulated, the error in the category label.
+    chart = iterationView_->chart();
+    resetChart(chart, tr("Iteration time per rank (ms), replay error in %"));
+    iteration_ = new QHorizontalBarSeries;
+    auto* measured = new QBarSet(tr("Measured"));
+    auto* simulated = new QBarSet(tr("Simulated"));
+    measured->setColor(QColor(0x495057));
+    simulated->setColor(QColor(0x1c7ed6));
+    QStringList ranks;
+    double maxIter = 0;
+    for (const auto& r : data_.ranks) {
+        *measured << r.measuredIterationMs;
+        *simulated << r.simulatedIterationMs;
+        ranks << QStringLiteral("r%1 %2%").arg(r.rank).arg(r.errorPct, 0, 'f', 1);
+        maxIter = std::max({maxIter, r.measuredIterationMs, r.simulatedIterationMs});
+    }
+    iteration_->append(measured);
+    iteration_->append(simulated);
+    addBars(chart, iteration_, ranks, maxIter);
+}
+
+} // namespace sl::ui

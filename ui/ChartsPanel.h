@@ -1,0 +1,48 @@
+#pragma once
+#include "ChartData.h"
+
+#include <QWidget>
+
+class QChartView;
+class QHorizontalBarSeries;
+class QHorizontalStackedBarSeries;
+class QPieSeries;
+class QTabWidget;
+class QLabel;
+
+namespace sl::ui {
+
+struct SimOutput;
+
+// The charts dock (Qt Charts): per-rank stacked breakdown (compute, exposed comm, overlapped comm,
+// idle) measured next to simulated; the critical path's composition by label; per-rank iteration
+// time measured vs simulated with the replay error. Rebuilt after every simulator run.
+class ChartsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ChartsPanel(QWidget* parent = nullptr);
+
+    void setSimulation(const SimOutput& output);
+    void clear();
+    const ChartData& data() const { return data_; }
+
+    // The series, for tests: breakdown sets are the parts, categories "r<rank> M" / "r<rank> S".
+    QHorizontalStackedBarSeries* breakdownSeries() const { return breakdown_; }
+    QPieSeries* pathSeries() const { return path_; }
+    QHorizontalBarSeries* iterationSeries() const { return iteration_; }
+    QTabWidget* tabs() const { return tabs_; }
+
+private:
+    void rebuild();
+
+    ChartData data_;
+    QTabWidget* tabs_;
+    QChartView* breakdownView_;
+    QChartView* pathView_;
+    QChartView* iterationView_;
+    QHorizontalStackedBarSeries* breakdown_ = nullptr;
+    QPieSeries* path_ = nullptr;
+    QHorizontalBarSeries* iteration_ = nullptr;
+};
+
+} // namespace sl::ui

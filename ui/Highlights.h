@@ -1,0 +1,65 @@
+#pragma once
+#include "SimAnalysis.h"
+#include "trace/TraceSet.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace sl::ui {
+
+// Per-event highlight flags, one byte per event: kOnPath when the event is a node of the critical
+// path, its PathLabel in the low bits (the label of its longest own segment).
+namespace highlight {
+constexpr std::uint8_t kOnPath = 0x80;
+constexpr std::uint8_t kLabelMask = 0x0f;
+inline bool onPath(std::uint8_t f) {
+    return (f & kOnPath) != 0;
+}
+inline PathLabel label(std::uint8_t f) {
+    return static_cast<PathLabel>(f & kLabelMask);
+}
+} // namespace highlight
+
+// A piece of the critical path drawn under a lane of a track: a node's own time or the gap it
+// waited through, in the pane's times.
+struct PathBar {
+    TimeNs start = 0;
+    TimeNs end = 0;
+    std::uint16_t depth = 0; // lane (nesting depth) of the node's event
+    PathLabel label = PathLabel::Idle;
+};
+
+struct TrackHighlights {
+    std::vector<std::uint8_t> flags; // per event of the track; empty: nothing on the path
+    std::vector<PathBar> bars;       // sorted by start
+    std::vector<TimeNs> barsMaxEnd;  // prefix maximum of bar ends (binary search of the window)
+    bool communication = false;      // a GPU stream that runs collective kernels (hatched exposure)
+};
+
+struct RankHighlights {
+    std::vector<TrackHighlights> tracks; // parallel to Rank::tracks
+    std::vector<TimeSpan> exposed;       // exposed communication, sorted and disjoint
+};
+
+// Everything a pane draws on top of its events, precomputed once per simulation so that painting
+// only reads flags (no per-event lookups in the graph, no virtual calls).
+struct PaneHighlights {
+    std::vector<RankHighlights> ranks; // parallel to TraceSet::ranks
+    std::int64_t eventsOnPath = 0;
+    std::int64_t bars = 0;
+
+    const TrackHighlights* track(std::size_t rank, std::size_t track) const {
+        return rank < ranks.size() && track < ranks[rank].tracks.size() ? &ranks[rank].tracks[track]
+                                                                        : nullptr;
+    }
+    // The first bar of a track whose end is after t.
+    static std::size_t firstBarEndingAfter(const TrackHighlights& t, TimeNs t0);
+};
+
+// Builds the highlights of the measured pane (timeline == nullptr: measured times of the path's
+// events, measured exposed communication) or of the simulated pane (simulated times, path segments
+// including waits, simulated exposed communication).
+PaneHighlights buildPaneHighlights(const ExecutionGraph& graph, const SimAnalysis& analysis,
+                                   const SimulatedTimeline* timeline);
+
+} // namespace sl::ui
