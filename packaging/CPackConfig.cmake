@@ -8,6 +8,8 @@ install(FILES ${PROJECT_SOURCE_DIR}/resources/sightline.svg
         DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/samples/ DESTINATION ${CMAKE_INSTALL_DATADIR}/sightline/samples
         OPTIONAL)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/presets/ DESTINATION ${CMAKE_INSTALL_DATADIR}/sightline/presets
+        OPTIONAL FILES_MATCHING PATTERN "*.json")
 
 set(CPACK_PACKAGE_NAME "sightline")
 set(CPACK_PACKAGE_VENDOR "Sightline")
