@@ -33,14 +33,14 @@ LegendWidget::LegendWidget(QWidget* parent) : QWidget(parent) {
     path_ = new QWidget(this);
     auto* pl = new QHBoxLayout(path_);
     pl->setContentsMargins(0, 0, 0, 0);
-    pl->setSpacing(10);
+    pl->setSpacing(6);
     pl->addWidget(new QLabel(tr("<b>Critical path:</b>"), path_));
     for (int l = 0; l < kPathLabelCount; ++l) {
         const auto label = static_cast<PathLabel>(l);
         pl->addWidget(swatch(path_, palette::pathColor(label), palette::pathLabelText(label)));
     }
     auto* second = new QHBoxLayout;
-    second->setSpacing(12);
+    second->setSpacing(8);
     rows->addLayout(second);
     second->addWidget(path_);
     exposed_ = new QWidget(this);
@@ -58,7 +58,7 @@ LegendWidget::LegendWidget(QWidget* parent) : QWidget(parent) {
     }
     hatch->setPixmap(pm);
     el->addWidget(hatch);
-    el->addWidget(new QLabel(tr("Exposed communication"), exposed_));
+    el->addWidget(new QLabel(tr("Exposed comm"), exposed_));
     second->addWidget(exposed_);
     second->addStretch(1);
     layout->addStretch(1);
