@@ -96,6 +96,10 @@ int runGuarded(const std::function<int()>& body) {
     } catch (const std::bad_alloc&) {
         std::cerr << "error: out of memory\n";
         return kExitBadInput;
+    } catch (const std::exception& e) {
+        // Anything else is a bug of ours, but still a clear line and no abort.
+        std::cerr << "error: " << e.what() << "\n";
+        return kExitBadInput;
     }
 }
 
