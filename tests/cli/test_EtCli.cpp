@@ -1,0 +1,106 @@
+// sightline-cli --et: execution traces give DLRM's collectives (no Kineto metadata) their sizes.
+#include "TestSupport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace {
+
+QString trace(const char* rel) {
+    return QString::fromStdString(sltest::tracePath(rel));
+}
+
+bool mentionsNoSize(const QJsonArray& warnings) {
+    for (const auto& w : warnings)
+        if (w.toString().contains("no size metadata")) return true;
+    return false;
+}
+
+} // namespace
+
+class TestEtCli : public QObject {
+    Q_OBJECT
+private slots:
+    void simulateAlphaBetaWithEt() {
+        SL_REQUIRE_TRACES();
+        const QString kineto = trace("dlrm-8rank-v100/kineto"), et = trace("dlrm-8rank-v100/et");
+        auto without = sltest::runCli({"simulate", kineto, "--set", "comm.model=alpha-beta", "--json"});
+        QCOMPARE(without.code, 0);
+        QVERIFY(mentionsNoSize(QJsonDocument::fromJson(without.out).object()["warnings"].toArray()));
+
+        auto with =
+            sltest::runCli({"simulate", kineto, "--et", et, "--set", "comm.model=alpha-beta", "--json"});
+        QVERIFY2(with.code == 0, with.err.constData());
+        QJsonObject j = QJsonDocument::fromJson(with.out).object();
+        QVERIFY(!mentionsNoSize(j["warnings"].toArray()));
+        QVERIFY2(with.err.contains("by file name") && with.err.contains("64 of 64") &&
+                     with.err.contains("unmatched 0"),
+                 with.err.constData());
+        QVERIFY(j["iteration"].toObject()["error_pct"].toDouble() < 3.0);
+    }
+
+    void calibrateFitsAllReduceAndAllToAll() {
+        SL_REQUIRE_TRACES();
+        auto r = sltest::runCli(
+            {"calibrate", trace("dlrm-8rank-v100/kineto"), "--et", trace("dlrm-8rank-v100/et")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QJsonObject cal = QJsonDocument::fromJson(r.out).object()["calibration"].toObject();
+        QCOMPARE(cal["collectives_without_bytes"].toInt(), 0);
+        int allReduce = 0, allToAll = 0;
+        for (const auto& f : cal["fits"].toArray()) {
+            QJsonObject o = f.toObject();
+            if (o["type"] == "all_reduce") allReduce = o["samples"].toInt();
+            if (o["type"] == "all_to_all") allToAll = o["samples"].toInt();
+            if (o["type"] == "all_reduce" || o["type"] == "all_to_all") QVERIFY(o["bus_GBps"].toDouble() > 0);
+        }
+        QCOMPARE(allReduce, 3); // 3 AllReduce and 5 all-to-all per rank, matched across 8 ranks
+        QCOMPARE(allToAll, 5);
+        QVERIFY(cal["check"].toObject()["error_pct"].toDouble() < 3.0);
+    }
+
+    void etFilesInAnyOrderMatchByName() {
+        SL_REQUIRE_TRACES();
+        QStringList args{"simulate", trace("dlrm-8rank-v100/kineto")};
+        for (int r = 7; r >= 0; --r)
+            args << "--et" << trace("dlrm-8rank-v100/et/dlrm_eg_") + QString::number(r) + ".json.gz";
+        auto run = sltest::runCli(args);
+        QVERIFY2(run.code == 0, run.err.constData());
+        QVERIFY2(run.err.contains("by file name") && run.err.contains("64 of 64"), run.err.constData());
+    }
+
+    void missingEtRankIsWarned() {
+        SL_REQUIRE_TRACES();
+        auto run = sltest::runCli({"simulate", trace("dlrm-8rank-v100/kineto"), "--et",
+                                   trace("dlrm-8rank-v100/et/dlrm_eg_2.json.gz"), "--json"});
+        QVERIFY2(run.code == 0, run.err.constData());
+        QVERIFY2(run.err.contains("1 rank(s) by file name") && run.err.contains("8 of 8"),
+                 run.err.constData());
+        bool warned = false;
+        for (const auto& w : QJsonDocument::fromJson(run.out).object()["warnings"].toArray())
+            warned = warned || w.toString().contains("rank 0 has no execution trace");
+        QVERIFY(warned);
+    }
+
+    void badEtIsExit2() {
+        QTemporaryDir dir;
+        std::string bad = sltest::writeFile(dir, "bad_et.json", "{\"nodes\": [");
+        std::string notEt = sltest::writeFile(dir, "not_et.json", "{\"traceEvents\": []}");
+        const QString sample = QStringLiteral(SIGHTLINE_SOURCE_DIR) + "/samples/04-dp2-tp2-pp2-2nodes";
+        for (const auto& et :
+             {QString::fromStdString(bad), QString::fromStdString(notEt), dir.filePath("missing.json")}) {
+            auto r = sltest::runCli({"simulate", sample, "--et", et});
+            QCOMPARE(r.code, 2);
+            QByteArray err = r.err.trimmed();
+            QVERIFY2(err.startsWith("error: " + et.toUtf8() + ": "), err.constData());
+            QVERIFY2(!err.contains('\n'), err.constData());
+        }
+        QTemporaryDir empty;
+        auto r = sltest::runCli({"simulate", sample, "--et", empty.path()});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("no execution trace files"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEtCli)
+#include "test_EtCli.moc"
