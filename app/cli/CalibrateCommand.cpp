@@ -32,7 +32,8 @@ Command makeCalibrateCommand() {
             "\n"
             "  --step N                     restrict to ProfilerStep#N\n"
             "  --set comm.gpus_per_node=G   GPUs per node (default: deviceProperties count, else 8)\n"
-            "  --config F                   further knobs from a JSON file\n",
+            "  --config F                   further knobs from a JSON file\n"
+            "  --et F|DIR                   PyTorch execution traces for collective sizes (repeatable)\n",
             [](Args& args) {
                 SimSetup setup = parseSimSetup(args, "calibrate", true);
                 TraceSet set = loadWithProgress(setup.paths);

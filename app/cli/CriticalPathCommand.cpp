@@ -41,7 +41,8 @@ Command makeCriticalPathCommand() {
         "  --rank R     end the path at the last node of rank R (default: the job's last node)\n"
         "  --step N     restrict to ProfilerStep#N\n"
         "  --json       print {length_us, by_kind, segments[]} instead of the table\n"
-        "  --config F   knobs from a JSON file;  --set key=value  one knob (repeatable)\n",
+        "  --config F   knobs from a JSON file;  --set key=value  one knob (repeatable)\n"
+        "  --et F|DIR   PyTorch execution traces for collective sizes (see simulate --help)\n",
         [](Args& args) {
             bool json = args.flag("--json");
             auto rankText = args.option("--rank");

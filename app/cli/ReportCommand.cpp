@@ -92,6 +92,7 @@ Command makeReportCommand() {
         "  --step N        restrict to ProfilerStep#N\n"
         "  --config F.json knobs from a JSON file\n"
         "  --set key=value one knob (repeatable), e.g. comm.speedup=2 (see `simulate --help`)\n"
+        "  --et F|DIR      PyTorch execution traces for collective sizes (see `simulate --help`)\n"
         "\n"
         "At least one of --out, --json, --csv is required. Exit 0 on success, 1 on bad usage, 2 with\n"
         "one line `error: FILE: what` on bad input or an output that cannot be written.\n",

@@ -116,6 +116,8 @@ Command makeSimulateCommand() {
         "  --export-trace F    write the simulated timeline as Chrome trace JSON (opens in Perfetto)\n"
         "  --config F.json     knobs from a JSON file\n"
         "  --set key=value     one knob (repeatable), e.g. compute.speedup=2, cpu.speedup=1.5\n"
+        "  --et F|DIR          PyTorch execution traces (repeatable) for collective sizes the Kineto\n"
+        "                      trace lacks; matched to ranks by the number in the file name\n"
         "\n"
         "JSON fields: iteration.{measured_us, simulated_us, error_pct}; ranks[] with rank, measured_us,\n"
         "simulated_us, error_pct, the SIMULATED breakdown at the top level (compute_us, comm_us,\n"

@@ -91,7 +91,8 @@ Command makeSweepCommand() {
             "launch_latency, sync, idle). The swept --set is the one with a comma list (else the last\n"
             "--set, as a one-value sweep); every other --set and --config are fixed for all runs.\n"
             "\n"
-            "  --json   print {knob, baseline, points[{value, iteration_us, ...}]} instead of a table\n",
+            "  --json   print {knob, baseline, points[{value, iteration_us, ...}]} instead of a table\n"
+            "  --et F|DIR  PyTorch execution traces for collective sizes (see simulate --help)\n",
             [](Args& args) {
                 bool json = args.flag("--json");
                 std::vector<std::string> sets = args.options("--set");
