@@ -11,10 +11,13 @@ namespace sl::ui {
 
 KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
     form_ = new QFormLayout(this);
+    presets_ = availablePresets();
     auto* presets = new QComboBox(this);
-    presets->addItems({tr("Replay (measured)"), tr("2x faster GPU compute"), tr("2x faster network"),
-                       tr("No compute/comm overlap"), tr("Rank 0 straggles 1.5x"),
-                       tr("4x data-parallel scale")});
+    presetBox_ = presets;
+    for (std::size_t i = 0; i < presets_.size(); ++i) {
+        presets->addItem(presets_[i].name);
+        presets->setItemData(static_cast<int>(i), presets_[i].description, Qt::ToolTipRole);
+    }
     form_->addRow(tr("Preset"), presets);
     compute_ = addSpeedup(tr("GPU compute"), tr("compute.speedup: compute kernels run duration / speedup"));
     comm_ = addSpeedup(tr("Communication"), tr("comm.speedup: collective transfers run duration / speedup"));
@@ -57,29 +60,13 @@ KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
         presets->setCurrentIndex(0);
         setKnobs({});
     });
-    connect(presets, &QComboBox::activated, this, [this](int i) {
-        SimKnobs k;
-        switch (i) {
-        case 1:
-            k.computeSpeedup = 2;
-            break;
-        case 2:
-            k.commSpeedup = 2;
-            break;
-        case 3:
-            k.commOverlap = false;
-            break;
-        case 4:
-            k.stragglerRank = 0, k.stragglerSlowdown = 1.5;
-            break;
-        case 5:
-            k.dpScale = 4;
-            break;
-        default:
-            break;
-        }
-        setKnobs(k);
-    });
+    connect(presets, &QComboBox::activated, this, &KnobPanel::applyPreset);
+}
+
+void KnobPanel::applyPreset(int i) {
+    if (i < 0 || static_cast<std::size_t>(i) >= presets_.size()) return;
+    presetBox_->setCurrentIndex(i);
+    setKnobs(presets_[static_cast<std::size_t>(i)].knobs);
 }
 
 QDoubleSpinBox* KnobPanel::addSpeedup(const QString& label, const QString& tip) {
@@ -99,7 +86,7 @@ void KnobPanel::setRankCount(int ranks) {
 }
 
 SimKnobs KnobPanel::knobs() const {
-    SimKnobs k;
+    SimKnobs k = base_;
     k.computeSpeedup = compute_->value();
     k.commSpeedup = comm_->value();
     k.cpuSpeedup = cpu_->value();
@@ -112,6 +99,7 @@ SimKnobs KnobPanel::knobs() const {
 }
 
 void KnobPanel::setKnobs(const SimKnobs& k) {
+    base_ = k;
     updating_ = true;
     compute_->setValue(k.computeSpeedup);
     comm_->setValue(k.commSpeedup);

@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "Autosave.h"
 #include "ChartsPanel.h"
 #include "DetailsPanel.h"
 #include "Export.h"
@@ -9,6 +10,7 @@
 #include "LegendWidget.h"
 #include "MessageBar.h"
 #include "RangeStatsModel.h"
+#include "RangeStatsWorker.h"
 #include "RecentFiles.h"
 #include "TimeFormat.h"
 #include "TimelinePanes.h"
@@ -20,11 +22,14 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -83,14 +88,21 @@ MainWindow::MainWindow(QWidget* parent)
     connect(loader_, &TraceLoader::loaded, this,
             [this](std::shared_ptr<const TraceSet> set, QStringList paths) {
                 setLoading(false);
-                showTraceSet(std::move(set), paths);
+                std::optional<Session> session;
+                QString path;
+                if (pending_ && pending_->traces == paths) session = std::move(pending_), path = pendingPath_;
+                pending_.reset();
+                showLoaded(std::move(set), paths, session ? &*session : nullptr);
+                if (session && !path.isEmpty()) sessionPath_ = path;
             });
     connect(loader_, &TraceLoader::failed, this, [this](const QString& message, const QStringList&) {
         setLoading(false);
+        pending_.reset();
         showError(message);
     });
     connect(loader_, &TraceLoader::cancelled, this, [this] {
         setLoading(false);
+        pending_.reset();
         messageBar_->showMessage(tr("Loading cancelled."), MessageBar::Level::Info);
     });
     connect(selection_, &SelectionModel::eventChanged, details_, &DetailsPanel::showDetails);
@@ -99,7 +111,12 @@ MainWindow::MainWindow(QWidget* parent)
     connect(controller_, &ViewController::windowChanged, this, &MainWindow::updateStatus);
     connect(knobs_, &KnobPanel::changed, this, [this](const SimKnobs& k) {
         if (autoSimulate_ && set_) sim_->request(k);
+        markDirty();
     });
+    connect(tracks_, &TrackState::changed, this, &MainWindow::markDirty);
+    connect(controller_, &ViewController::windowChanged, this, &MainWindow::markDirty);
+    connect(controller_, &ViewController::scrollYChanged, this, &MainWindow::markDirty);
+    connect(highlights_, &HighlightModel::changed, this, &MainWindow::markDirty);
     connect(sim_, &SimRunner::started, this, [this] { panes_->simulated()->setNote(tr("simulating...")); });
     connect(sim_, &SimRunner::finished, this, &MainWindow::showSimulation);
     connect(sim_, &SimRunner::failed, this, [this](const QString& message) {
@@ -117,6 +134,12 @@ void MainWindow::buildDocks() {
     trackTree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     trackTree_->header()->setStretchLastSection(false);
     trackTree_->setUniformRowHeights(true);
+    trackTree_->header()->setSectionResizeMode(TrackTreeModel::PinColumn, QHeaderView::ResizeToContents);
+    trackTree_->setDragDropMode(QAbstractItemView::InternalMove);
+    trackTree_->setDefaultDropAction(Qt::MoveAction);
+    trackTree_->setDropIndicatorShown(true);
+    trackTree_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(trackTree_, &QWidget::customContextMenuRequested, this, &MainWindow::trackContextMenu);
     connect(trackTree_, &QTreeView::expanded, this, [this](const QModelIndex& i) {
         if (!i.parent().isValid()) tracks_->setRankExpanded(static_cast<std::size_t>(i.row()), true);
     });
@@ -149,6 +172,11 @@ void MainWindow::buildDocks() {
     addDockWidget(Qt::RightDockWidgetArea, detailsDock);
 
     rangeModel_ = new RangeStatsModel(this);
+    rangeWorker_ = new RangeStatsWorker(this);
+    connect(rangeWorker_, &RangeStatsWorker::finished, this,
+            [this](std::uint64_t, std::vector<NameStats> stats, TimeNs start, TimeNs end) {
+                showRangeStats(std::move(stats), start, end);
+            });
     auto* rangeWidget = new QWidget(this);
     auto* rl = new QVBoxLayout(rangeWidget);
     rl->setContentsMargins(0, 0, 0, 0);
@@ -240,6 +268,29 @@ void MainWindow::buildMenus() {
     recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
     connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openTraces);
     file->addSeparator();
+    const QString sessionFilter = tr("Sightline sessions (*.sightline.json);;All files (*)");
+    file->addAction(tr("Open Sess&ion..."), QKeySequence(tr("Ctrl+Alt+O")), this, [this, sessionFilter] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), {}, sessionFilter);
+        if (!path.isEmpty()) openSession(path);
+    });
+    auto saveAs = [this, sessionFilter] {
+        QString path = QFileDialog::getSaveFileName(
+            this, tr("Save session"),
+            sessionPath_.isEmpty() ? QStringLiteral("session") + QLatin1String(Session::kSuffix)
+                                   : sessionPath_,
+            sessionFilter);
+        if (path.isEmpty()) return;
+        if (!isSessionPath(path)) path += QLatin1String(Session::kSuffix);
+        saveSession(path);
+    };
+    file->addAction(tr("Sa&ve Session"), QKeySequence::Save, this, [this, saveAs] {
+        if (sessionPath_.isEmpty())
+            saveAs();
+        else
+            saveSession();
+    });
+    file->addAction(tr("Save Session &As..."), QKeySequence(tr("Ctrl+Alt+S")), this, saveAs);
+    file->addSeparator();
     file->addAction(tr("Save View as &Image (PNG, SVG)..."), QKeySequence(tr("Ctrl+Shift+S")), this,
                     &MainWindow::saveViewImage);
     file->addAction(tr("Export &Simulated Trace (Perfetto JSON)..."), QKeySequence(tr("Ctrl+E")), this,
@@ -309,22 +360,41 @@ void MainWindow::setLoading(bool loading) {
 
 void MainWindow::openTraces(const QStringList& paths) {
     if (paths.isEmpty()) return;
+    if (paths.size() == 1 && isSessionPath(paths[0])) {
+        openSession(paths[0]);
+        return;
+    }
+    QStringList absolute;
+    for (const QString& p : paths)
+        absolute.push_back(QDir::cleanPath(QFileInfo(p).absoluteFilePath()));
     messageBar_->hide();
     status_->setText(
         tr("Loading %1...")
             .arg(paths.size() == 1 ? QFileInfo(paths[0]).fileName() : tr("%1 paths").arg(paths.size())));
     setLoading(true);
-    loader_->start(paths);
+    pending_.reset();
+    loader_->start(absolute);
 }
 
 void MainWindow::showTraceSet(std::shared_ptr<const TraceSet> set, const QStringList& paths) {
+    showLoaded(std::move(set), paths, nullptr);
+}
+
+void MainWindow::showLoaded(std::shared_ptr<const TraceSet> set, const QStringList& paths,
+                            const Session* session) {
+    // Re-loading the same traces keeps the track tree as the user arranged it.
+    const bool same = !paths.isEmpty() && paths == paths_ && set_;
+    const std::vector<TrackState::RankState> keep =
+        same ? tracks_->ranks() : std::vector<TrackState::RankState>{};
     set_ = std::move(set);
     measured_ = TimelineData::measured(set_);
     selection_->clearEvent();
     selection_->clearRange();
     tracks_->reset(*set_);
+    if (!keep.empty()) tracks_->restore(keep);
     trackModel_->setTraceSet(set_);
-    trackTree_->expandAll();
+    for (int r = 0; r < trackModel_->rowCount(); ++r)
+        trackTree_->setExpanded(trackModel_->index(r, 0), tracks_->rankExpanded(static_cast<std::size_t>(r)));
     panes_->setMeasured(measured_);
     panes_->setSimulated(nullptr);
     panes_->simulated()->setEmptyText(tr("No simulation yet"));
@@ -333,6 +403,11 @@ void MainWindow::showTraceSet(std::shared_ptr<const TraceSet> set, const QString
     charts_->clear();
     details_->setData(measured_, nullptr);
     knobs_->setRankCount(static_cast<int>(set_->ranks.size()));
+    if (session) {
+        // Set without the change signal: the request below simulates them once.
+        const QSignalBlocker block(knobs_);
+        knobs_->setKnobs(session->knobs);
+    }
     sim_->setTraceSet(set_);
     if (autoSimulate_) {
         panes_->simulated()->setEmptyText(tr("Simulating..."));
@@ -341,6 +416,8 @@ void MainWindow::showTraceSet(std::shared_ptr<const TraceSet> set, const QString
     findBar_->setData(measured_);
     controller_->setScrollY(0);
     controller_->setBounds(measured_->start(), measured_->end());
+    paths_ = paths;
+    if (session) applyViewState(*session);
     if (!paths.isEmpty()) {
         recent_->add(paths);
         setWindowTitle(tr("Sightline - %1").arg(QFileInfo(paths[0]).fileName()));
@@ -400,17 +477,26 @@ void MainWindow::updateStatus() {
 
 void MainWindow::updateRangeStats() {
     if (!measured_ || !selection_->hasRange()) {
+        rangeWorker_->cancel();
         rangeModel_->setStats({});
         rangeLabel_->setText(tr("Shift+drag (or right-drag) in a pane to select a time range."));
         return;
     }
-    auto stats = computeRangeStats(*measured_, tracks_, selection_->rangeStart(), selection_->rangeEnd());
+    // Off the UI thread: a range over millions of events must not block; a newer range drops this.
+    rangeLabel_->setText(
+        tr("Range %1: computing...").arg(formatDuration(selection_->rangeEnd() - selection_->rangeStart())));
+    rangeWorker_->request(measured_,
+                          hiddenTracks(tracks_->rankCount() == set_->ranks.size() ? tracks_ : nullptr),
+                          selection_->rangeStart(), selection_->rangeEnd());
+}
+
+void MainWindow::showRangeStats(std::vector<NameStats> stats, TimeNs start, TimeNs end) {
+    if (!measured_) return;
     std::int64_t events = 0;
     for (const auto& s : stats)
         events += s.count;
     rangeLabel_->setText(tr("Range %1 (from %2): %3 events, %4 names")
-                             .arg(formatDuration(selection_->rangeEnd() - selection_->rangeStart()),
-                                  formatDuration(selection_->rangeStart() - measured_->start()))
+                             .arg(formatDuration(end - start), formatDuration(start - measured_->start()))
                              .arg(events)
                              .arg(stats.size()));
     rangeModel_->setStats(std::move(stats));
@@ -476,7 +562,141 @@ void MainWindow::restoreLayout() {
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
 }
 
+Session MainWindow::currentSession() const {
+    Session s;
+    s.traces = paths_;
+    s.knobs = knobs_->knobs();
+    if (set_) {
+        s.tracks = tracks_->ranks();
+        s.hasView = true;
+        s.viewStart = controller_->windowStart();
+        s.viewEnd = controller_->windowEnd();
+        s.scrollY = controller_->scrollY();
+    }
+    s.criticalPath = highlights_->criticalPath();
+    s.exposed = highlights_->exposed();
+    s.arrows = highlights_->arrows();
+    return s;
+}
+
+QString MainWindow::openSession(const QString& path, bool adopt) {
+    Session session;
+    const QString error = readSessionFile(path, session);
+    if (!error.isEmpty()) {
+        messageBar_->showMessage(tr("Could not open session: %1").arg(error), MessageBar::Level::Error);
+        return error;
+    }
+    applySession(session, adopt ? QFileInfo(path).absoluteFilePath() : QString());
+    return {};
+}
+
+void MainWindow::applySession(const Session& session, const QString& path) {
+    if (!session.traces.isEmpty() && (session.traces != paths_ || !set_)) {
+        // Nothing changes until the traces have loaded; a failed load leaves all as it was.
+        pending_ = session;
+        pendingPath_ = path;
+        messageBar_->hide();
+        status_->setText(tr("Loading session..."));
+        setLoading(true);
+        loader_->start(session.traces);
+        return;
+    }
+    knobs_->setKnobs(session.knobs);
+    if (set_) applyViewState(session);
+    criticalPathAction_->setChecked(session.criticalPath);
+    exposedAction_->setChecked(session.exposed);
+    arrowsAction_->setChecked(session.arrows);
+    if (!path.isEmpty()) sessionPath_ = path;
+}
+
+void MainWindow::applyViewState(const Session& session) {
+    if (!session.tracks.empty() && !tracks_->restore(session.tracks))
+        messageBar_->showMessage(tr("The session's track layout does not match these traces in part; "
+                                    "the rest keeps the default layout."),
+                                 MessageBar::Level::Warning);
+    criticalPathAction_->setChecked(session.criticalPath);
+    exposedAction_->setChecked(session.exposed);
+    arrowsAction_->setChecked(session.arrows);
+    if (session.hasView) {
+        controller_->setWindow(session.viewStart, session.viewEnd);
+        controller_->setScrollY(session.scrollY);
+    }
+}
+
+QString MainWindow::saveSession(const QString& path) {
+    const QString target = path.isEmpty() ? sessionPath_ : path;
+    if (target.isEmpty()) return tr("No session file chosen");
+    const QString error = writeSessionFile(target, currentSession());
+    if (!error.isEmpty()) {
+        messageBar_->showMessage(tr("Could not save the session: %1").arg(error), MessageBar::Level::Error);
+        return error;
+    }
+    sessionPath_ = QFileInfo(target).absoluteFilePath();
+    statusBar()->showMessage(tr("Session saved to %1").arg(sessionPath_), 5000);
+    return {};
+}
+
+void MainWindow::enableAutosave(const QString& dir, int intervalMs) {
+    if (autosave_) return;
+    autosave_ = new Autosave([this] { return currentSession(); }, dir, intervalMs, this);
+    connect(autosave_, &Autosave::failed, this, [this](const QString& message) {
+        messageBar_->showMessage(tr("Autosave failed: %1").arg(message), MessageBar::Level::Warning);
+    });
+    autosave_->start();
+}
+
+void MainWindow::offerRestore() {
+    if (!autosave_ || !autosave_->recoverable()) return;
+    const QString path = autosave_->recoveredPath();
+    if (QGuiApplication::platformName() == QLatin1String("offscreen")) {
+        messageBar_->showMessage(tr("The last run did not end cleanly; its session is in %1 (File > Open "
+                                    "Session restores it).")
+                                     .arg(path),
+                                 MessageBar::Level::Info);
+        return;
+    }
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Restore session"),
+                                tr("Sightline did not close cleanly last time. Restore the session it was "
+                                   "working on (traces, knobs, tracks, view)?"),
+                                QMessageBox::Yes | QMessageBox::No, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, path](int result) {
+        if (result == QMessageBox::Yes) openSession(path, false);
+    });
+    box->open(); // window-modal, never blocks the event loop
+}
+
+void MainWindow::markDirty() {
+    if (autosave_) autosave_->markDirty();
+}
+
+void MainWindow::trackContextMenu(const QPoint& pos) {
+    const QModelIndex index = trackTree_->indexAt(pos);
+    const auto [r, t] = trackModel_->location(index);
+    if (t < 0) return;
+    const auto ru = static_cast<std::size_t>(r);
+    const auto tu = static_cast<std::size_t>(t);
+    const int row = index.row();
+    const int last = trackModel_->rowCount(index.parent()) - 1;
+    QMenu menu(this);
+    const bool pinned = tracks_->trackPinned(ru, tu);
+    menu.addAction(pinned ? tr("Unpin") : tr("Pin to Top"), this,
+                   [this, ru, tu, pinned] { tracks_->setTrackPinned(ru, tu, !pinned); });
+    const bool hidden = tracks_->trackHidden(ru, tu);
+    menu.addAction(hidden ? tr("Show") : tr("Hide"), this,
+                   [this, ru, tu, hidden] { tracks_->setTrackHidden(ru, tu, !hidden); });
+    menu.addSeparator();
+    menu.addAction(tr("Move Up"), this, [this, r, row] { trackModel_->moveTrack(r, row, row - 1); })
+        ->setEnabled(row > 0);
+    menu.addAction(tr("Move Down"), this, [this, r, row] { trackModel_->moveTrack(r, row, row + 1); })
+        ->setEnabled(row < last);
+    menu.addAction(tr("Move to Top of Rank"), this, [this, r, row] { trackModel_->moveTrack(r, row, 0); })
+        ->setEnabled(row > 0);
+    menu.exec(trackTree_->viewport()->mapToGlobal(pos));
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (autosave_) autosave_->finish();
     QSettings s;
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
     s.setValue(QStringLiteral("window/state"), saveState());

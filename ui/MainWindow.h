@@ -1,5 +1,7 @@
 #pragma once
+#include "RangeStats.h"
 #include "Selection.h"
+#include "Session.h"
 #include "SimRunner.h"
 #include "TimelineData.h"
 #include "trace/TraceSet.h"
@@ -8,6 +10,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 
 class QLabel;
 class QProgressBar;
@@ -17,6 +20,7 @@ class QTreeView;
 
 namespace sl::ui {
 
+class Autosave;
 class ChartsPanel;
 class DetailsPanel;
 class FindBar;
@@ -24,6 +28,7 @@ class HighlightModel;
 class LegendWidget;
 class MessageBar;
 class RangeStatsModel;
+class RangeStatsWorker;
 class RecentFiles;
 class TimelinePanes;
 class TraceLoader;
@@ -39,7 +44,28 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
 
     // Loads paths (files and/or folders) in the background; the current trace stays until it is done.
+    // A single *.sightline.json path opens that session.
     void openTraces(const QStringList& paths);
+    // The paths of the trace set shown (what a session stores).
+    const QStringList& tracePaths() const { return paths_; }
+
+    // Sessions (see Session.h). currentSession() is what Save writes.
+    Session currentSession() const;
+    // Reads a session and applies it: when its traces are not the ones open, they load first and
+    // nothing changes unless they load. Empty on success (or load started), else the error, also
+    // shown in the window. adopt: later File > Save Session writes to path.
+    QString openSession(const QString& path, bool adopt = true);
+    void applySession(const Session& session, const QString& path = {});
+    // Writes the session (atomically); empty path: the session's own path. Empty on success.
+    QString saveSession(const QString& path = {});
+    const QString& sessionPath() const { return sessionPath_; }
+    // Starts the crash-safe autosave (dir empty: AppDataLocation). Not used by tests of other
+    // things or by --screenshot.
+    void enableAutosave(const QString& dir = {}, int intervalMs = 30'000);
+    Autosave* autosave() const { return autosave_; }
+    // After enableAutosave(): if the previous run did not end cleanly, offers (without blocking)
+    // to restore its session; on the offscreen platform only says so in the message bar.
+    void offerRestore();
     // Shows a loaded trace set (what a finished load does).
     void showTraceSet(std::shared_ptr<const TraceSet> set, const QStringList& paths = {});
     void showError(const QString& message);
@@ -65,6 +91,7 @@ public:
     MessageBar* messageBar() const { return messageBar_; }
     FindBar* findBar() const { return findBar_; }
     RangeStatsModel* rangeStats() const { return rangeModel_; }
+    RangeStatsWorker* rangeWorker() const { return rangeWorker_; }
     TrackTreeModel* trackModel() const { return trackModel_; }
     DetailsPanel* details() const { return details_; }
     HighlightModel* highlights() const { return highlights_; }
@@ -88,9 +115,14 @@ private:
     void buildDocks();
     void buildHighlightActions();
     void updateRangeStats();
+    void showRangeStats(std::vector<NameStats> stats, TimeNs start, TimeNs end);
     void updateStatus();
     void setLoading(bool loading);
     void saveViewImage();
+    void showLoaded(std::shared_ptr<const TraceSet> set, const QStringList& paths, const Session* session);
+    void applyViewState(const Session& session);
+    void markDirty();
+    void trackContextMenu(const QPoint& pos);
 
     ViewController* controller_;
     SelectionModel* selection_;
@@ -101,6 +133,7 @@ private:
     FindBar* findBar_ = nullptr;
     DetailsPanel* details_ = nullptr;
     RangeStatsModel* rangeModel_ = nullptr;
+    RangeStatsWorker* rangeWorker_ = nullptr;
     QTableView* rangeTable_ = nullptr;
     QLabel* rangeLabel_ = nullptr;
     TrackTreeModel* trackModel_ = nullptr;
@@ -122,6 +155,12 @@ private:
     class KnobPanel* knobs_ = nullptr;
     SimOutput simulation_;
     bool autoSimulate_ = true;
+    QStringList paths_;
+    QString sessionPath_;
+    // A session waiting for its traces to load (with the path to adopt, if any).
+    std::optional<Session> pending_;
+    QString pendingPath_;
+    Autosave* autosave_ = nullptr;
 };
 
 } // namespace sl::ui

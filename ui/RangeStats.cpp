@@ -8,16 +8,32 @@
 
 namespace sl::ui {
 
+std::vector<std::vector<bool>> hiddenTracks(const TrackState* tracks) {
+    std::vector<std::vector<bool>> hidden;
+    if (!tracks) return hidden;
+    for (const auto& r : tracks->ranks())
+        hidden.push_back(r.hidden);
+    return hidden;
+}
+
 std::vector<NameStats> computeRangeStats(const TimelineData& data, const TrackState* tracks, TimeNs start,
                                          TimeNs end) {
+    const bool useState = tracks && tracks->rankCount() == data.ranks().size();
+    return computeRangeStats(data, useState ? hiddenTracks(tracks) : std::vector<std::vector<bool>>{}, start,
+                             end);
+}
+
+std::vector<NameStats> computeRangeStats(const TimelineData& data,
+                                         const std::vector<std::vector<bool>>& hidden, TimeNs start,
+                                         TimeNs end, const std::atomic<bool>* cancel) {
     std::vector<NameStats> out;
     if (end <= start) return out;
     std::unordered_map<std::string_view, std::size_t> byName;
     for (std::size_t r = 0; r < data.ranks().size(); ++r) {
         const RankTimeline& rt = data.ranks()[r];
-        const bool useState = tracks && tracks->rankCount() == data.ranks().size();
         for (std::size_t k = 0; k < rt.tracks.size(); ++k) {
-            if (useState && tracks->trackHidden(r, k)) continue;
+            if (r < hidden.size() && k < hidden[r].size() && hidden[r][k]) continue;
+            if (cancel && cancel->load(std::memory_order_relaxed)) return out;
             const TrackTimeline& t = rt.tracks[k];
             const EventColumns& ev = t.track->events;
             for (const Lane& lane : t.lanes) {

@@ -4,6 +4,7 @@
 
 #include <QString>
 
+#include <atomic>
 #include <vector>
 
 namespace sl::ui {
@@ -24,5 +25,12 @@ struct NameStats {
 // grouped by name across ranks, sorted by total duration, longest first.
 std::vector<NameStats> computeRangeStats(const TimelineData& data, const TrackState* tracks, TimeNs start,
                                          TimeNs end);
+// The same over a copy of the hidden flags (hidden[rank][track]; ranks or tracks it lacks count as
+// shown), safe off the UI thread. Returns early (incomplete) once *cancel is set.
+std::vector<NameStats> computeRangeStats(const TimelineData& data,
+                                         const std::vector<std::vector<bool>>& hidden, TimeNs start,
+                                         TimeNs end, const std::atomic<bool>* cancel = nullptr);
+// The hidden flags of TrackState (empty when tracks is null).
+std::vector<std::vector<bool>> hiddenTracks(const TrackState* tracks);
 
 } // namespace sl::ui

@@ -10,9 +10,22 @@ void RowLayout::build(const TraceSet& set, const TrackState& state) {
     rows_.clear();
     rowOfTrack_.assign(set.ranks.size(), {});
     int y = 0;
+    const auto addTrack = [&](std::size_t r, std::size_t k, bool pinned) {
+        const Track& track = set.ranks[r].tracks[k];
+        const int lanes = state.trackNested(r, k) ? track.maxDepth + 1 : 1;
+        const int h = lanes * kLaneHeight + kTrackPadding;
+        rowOfTrack_[r][k] = static_cast<int>(rows_.size());
+        Row row{static_cast<int>(r), static_cast<int>(k), y, h, lanes};
+        row.pinned = pinned;
+        rows_.push_back(row);
+        y += h;
+    };
     for (std::size_t r = 0; r < set.ranks.size() && r < state.rankCount(); ++r) {
-        const Rank& rank = set.ranks[r];
-        rowOfTrack_[r].assign(rank.tracks.size(), -1);
+        rowOfTrack_[r].assign(set.ranks[r].tracks.size(), -1);
+        for (std::size_t k : state.order(r))
+            if (state.trackPinned(r, k) && !state.trackHidden(r, k)) addTrack(r, k, true);
+    }
+    for (std::size_t r = 0; r < set.ranks.size() && r < state.rankCount(); ++r) {
         rows_.push_back({static_cast<int>(r), -1, y, kHeaderHeight, 0});
         y += kHeaderHeight;
         if (state.exposedLanes()) {
@@ -21,13 +34,8 @@ void RowLayout::build(const TraceSet& set, const TrackState& state) {
         }
         if (!state.rankExpanded(r)) continue;
         for (std::size_t k : state.order(r)) {
-            if (state.trackHidden(r, k)) continue;
-            const Track& track = rank.tracks[k];
-            const int lanes = state.trackNested(r, k) ? track.maxDepth + 1 : 1;
-            const int h = lanes * kLaneHeight + kTrackPadding;
-            rowOfTrack_[r][k] = static_cast<int>(rows_.size());
-            rows_.push_back({static_cast<int>(r), static_cast<int>(k), y, h, lanes});
-            y += h;
+            if (state.trackHidden(r, k) || state.trackPinned(r, k)) continue;
+            addTrack(r, k, false);
         }
     }
     height_ = y;

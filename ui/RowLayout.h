@@ -7,7 +7,8 @@ namespace sl::ui {
 
 class TrackState;
 
-// The vertical layout of a timeline pane: one header row per rank, its exposed-communication lane
+// The vertical layout of a timeline pane: pinned tracks first (in rank, then display order), then one
+// header row per rank, its exposed-communication lane
 // when TrackState shows them, then one row per visible track with one lane per shown nesting depth. Both
 // panes use the same layout so their rows line up.
 struct Row {
@@ -16,6 +17,7 @@ struct Row {
     int y = 0;
     int height = 0;
     int lanes = 0;
+    bool pinned = false; // in the pinned section at the top of the pane
     bool header() const { return track == -1; }
     bool exposedLane() const { return track == -2; }
     bool isTrack() const { return track >= 0; }

@@ -413,6 +413,8 @@ void TimelineRenderer::paintGutter(QPainter& p, const TimelineData& data, const 
         text = QStringLiteral("%1 %2")
                    .arg(nestable ? (nested ? QChar(0x25BE) : QChar(0x25B8)) : QChar(' '))
                    .arg(QString::fromStdString(track.name));
+        // A pinned track sits away from its rank's header: name the rank.
+        if (row.pinned) text = QStringLiteral("%1  [rank %2]").arg(text).arg(rank.rank);
         p.setPen(palette::text());
         r.adjust(8, 0, 0, 0);
         p.drawText(r, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(text, Qt::ElideMiddle, r.width()));

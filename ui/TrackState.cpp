@@ -25,11 +25,41 @@ void TrackState::reset(const TraceSet& set) {
         // Nested CPU rows start folded (click the track name to open them), so that several ranks
         // fit at first sight.
         rs.nested.assign(n, false);
+        rs.pinned.assign(n, false);
         for (std::size_t k = 0; k < n; ++k)
             rs.hidden[k] = rank.tracks[k].events.size() == 0;
         ranks_.push_back(std::move(rs));
     }
     emit changed();
+}
+
+bool TrackState::valid(const RankState& s, std::size_t n) {
+    if (s.order.size() != n || s.hidden.size() != n || s.nested.size() != n || s.pinned.size() != n)
+        return false;
+    std::vector<bool> seen(n, false);
+    for (std::size_t k : s.order) {
+        if (k >= n || seen[k]) return false;
+        seen[k] = true;
+    }
+    return true;
+}
+
+bool TrackState::restore(const std::vector<RankState>& ranks) {
+    bool all = ranks.size() == ranks_.size();
+    for (std::size_t r = 0; r < ranks.size() && r < ranks_.size(); ++r) {
+        if (valid(ranks[r], ranks_[r].order.size()))
+            ranks_[r] = ranks[r];
+        else
+            all = false;
+    }
+    emit changed();
+    return all;
+}
+
+bool TrackState::anyPinned() const {
+    return std::any_of(ranks_.begin(), ranks_.end(), [](const RankState& r) {
+        return std::find(r.pinned.begin(), r.pinned.end(), true) != r.pinned.end();
+    });
 }
 
 void TrackState::setRankExpanded(std::size_t rank, bool expanded) {
@@ -48,6 +78,23 @@ void TrackState::setTrackNested(std::size_t rank, std::size_t track, bool nested
     if (ranks_[rank].nested[track] == nested) return;
     ranks_[rank].nested[track] = nested;
     emit changed();
+}
+
+void TrackState::setTrackPinned(std::size_t rank, std::size_t track, bool pinned) {
+    if (ranks_[rank].pinned[track] == pinned) return;
+    ranks_[rank].pinned[track] = pinned;
+    emit changed();
+}
+
+bool TrackState::moveTrack(std::size_t rank, std::size_t from, std::size_t to) {
+    if (rank >= ranks_.size()) return false;
+    auto& order = ranks_[rank].order;
+    if (from >= order.size() || to >= order.size() || from == to) return false;
+    const std::size_t k = order[from];
+    order.erase(order.begin() + static_cast<std::ptrdiff_t>(from));
+    order.insert(order.begin() + static_cast<std::ptrdiff_t>(to), k);
+    emit changed();
+    return true;
 }
 
 void TrackState::setAllRanksExpanded(bool expanded) {

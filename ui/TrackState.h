@@ -8,38 +8,54 @@
 
 namespace sl::ui {
 
-// Which ranks are expanded, which tracks are hidden or show their nested rows, and the display
-// order of tracks (CPU threads, then GPU streams). The track tree edits it; panes lay out from it.
+// Which ranks are expanded, which tracks are hidden, pinned or show their nested rows, and the
+// display order of tracks (CPU threads, then GPU streams, until the user reorders them). The track
+// tree edits it; panes lay out from it (pinned tracks first, at the top of both panes).
 class TrackState : public QObject {
     Q_OBJECT
 public:
-    explicit TrackState(QObject* parent = nullptr);
-
-    void reset(const TraceSet& set);
-    std::size_t rankCount() const { return ranks_.size(); }
-    const std::vector<std::size_t>& order(std::size_t rank) const { return ranks_[rank].order; }
-
-    bool rankExpanded(std::size_t rank) const { return ranks_[rank].expanded; }
-    bool trackHidden(std::size_t rank, std::size_t track) const { return ranks_[rank].hidden[track]; }
-    bool trackNested(std::size_t rank, std::size_t track) const { return ranks_[rank].nested[track]; }
-    void setRankExpanded(std::size_t rank, bool expanded);
-    void setTrackHidden(std::size_t rank, std::size_t track, bool hidden);
-    void setTrackNested(std::size_t rank, std::size_t track, bool nested);
-    void setAllRanksExpanded(bool expanded);
-    // A per-rank exposed-communication lane under each rank's header.
-    bool exposedLanes() const { return exposedLanes_; }
-    void setExposedLanes(bool on);
-
-signals:
-    void changed();
-
-private:
+    // The state of one rank's tracks (indices are Rank::tracks indices).
     struct RankState {
         bool expanded = true;
         std::vector<std::size_t> order;
         std::vector<bool> hidden;
         std::vector<bool> nested;
+        std::vector<bool> pinned;
     };
+
+    explicit TrackState(QObject* parent = nullptr);
+
+    void reset(const TraceSet& set);
+    std::size_t rankCount() const { return ranks_.size(); }
+    const std::vector<std::size_t>& order(std::size_t rank) const { return ranks_[rank].order; }
+    const std::vector<RankState>& ranks() const { return ranks_; }
+    // Replaces the state of the ranks whose track count matches (a saved session); false when none
+    // or only some matched.
+    bool restore(const std::vector<RankState>& ranks);
+
+    bool rankExpanded(std::size_t rank) const { return ranks_[rank].expanded; }
+    bool trackHidden(std::size_t rank, std::size_t track) const { return ranks_[rank].hidden[track]; }
+    bool trackNested(std::size_t rank, std::size_t track) const { return ranks_[rank].nested[track]; }
+    bool trackPinned(std::size_t rank, std::size_t track) const { return ranks_[rank].pinned[track]; }
+    bool anyPinned() const;
+    void setRankExpanded(std::size_t rank, bool expanded);
+    void setTrackHidden(std::size_t rank, std::size_t track, bool hidden);
+    void setTrackNested(std::size_t rank, std::size_t track, bool nested);
+    void setTrackPinned(std::size_t rank, std::size_t track, bool pinned);
+    void setAllRanksExpanded(bool expanded);
+    // Moves the track at display position `from` of a rank to position `to` (both in order()).
+    bool moveTrack(std::size_t rank, std::size_t from, std::size_t to);
+    // A per-rank exposed-communication lane under each rank's header.
+    bool exposedLanes() const { return exposedLanes_; }
+    void setExposedLanes(bool on);
+
+    // Whether a rank state fits a rank with n tracks (order a permutation, flags sized n).
+    static bool valid(const RankState& state, std::size_t n);
+
+signals:
+    void changed();
+
+private:
     std::vector<RankState> ranks_;
     bool exposedLanes_ = false;
 };

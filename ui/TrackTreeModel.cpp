@@ -2,6 +2,10 @@
 
 #include "TrackState.h"
 
+#include <QDataStream>
+#include <QIODevice>
+#include <QMimeData>
+
 namespace sl::ui {
 
 TrackTreeModel::TrackTreeModel(TrackState* state, QObject* parent)
@@ -16,15 +20,15 @@ void TrackTreeModel::setTraceSet(std::shared_ptr<const TraceSet> set) {
 }
 
 void TrackTreeModel::refreshChecks() {
+    // Any state change (hide, pin, an order restored from a session) can change every row.
     if (!set_ || state_->rankCount() != set_->ranks.size()) return;
     const int ranks = rowCount();
     if (ranks == 0) return;
-    emit dataChanged(index(0, 0), index(ranks - 1, 0), {Qt::CheckStateRole});
+    emit dataChanged(index(0, 0), index(ranks - 1, ColumnCount - 1));
     for (int r = 0; r < ranks; ++r) {
         const QModelIndex parentIndex = index(r, 0);
         const int n = rowCount(parentIndex);
-        if (n > 0)
-            emit dataChanged(index(0, 0, parentIndex), index(n - 1, 0, parentIndex), {Qt::CheckStateRole});
+        if (n > 0) emit dataChanged(index(0, 0, parentIndex), index(n - 1, ColumnCount - 1, parentIndex));
     }
 }
 
@@ -81,6 +85,13 @@ QVariant TrackTreeModel::data(const QModelIndex& idx, int role) const {
         return {};
     }
     const Track& track = rank.tracks[static_cast<std::size_t>(t)];
+    if (idx.column() == PinColumn) {
+        const bool pinned = state_->trackPinned(ru, static_cast<std::size_t>(t));
+        if (role == Qt::CheckStateRole) return pinned ? Qt::Checked : Qt::Unchecked;
+        if (role == Qt::ToolTipRole)
+            return pinned ? tr("Pinned to the top of the panes") : tr("Pin to the top of the panes");
+        return {};
+    }
     if (role == Qt::DisplayRole)
         return idx.column() == NameColumn ? QString::fromStdString(track.name)
                                           : QVariant(static_cast<qlonglong>(track.events.size()));
@@ -93,10 +104,16 @@ QVariant TrackTreeModel::data(const QModelIndex& idx, int role) const {
 }
 
 bool TrackTreeModel::setData(const QModelIndex& idx, const QVariant& value, int role) {
-    if (!idx.isValid() || role != Qt::CheckStateRole || idx.column() != NameColumn) return false;
-    const bool hidden = value.toInt() == Qt::Unchecked;
+    if (!idx.isValid() || role != Qt::CheckStateRole) return false;
     const auto [r, t] = location(idx);
     const auto ru = static_cast<std::size_t>(r);
+    if (idx.column() == PinColumn) {
+        if (t < 0) return false;
+        state_->setTrackPinned(ru, static_cast<std::size_t>(t), value.toInt() == Qt::Checked);
+        return true;
+    }
+    if (idx.column() != NameColumn) return false;
+    const bool hidden = value.toInt() == Qt::Unchecked;
     if (t >= 0) {
         state_->setTrackHidden(ru, static_cast<std::size_t>(t), hidden);
     } else {
@@ -111,13 +128,89 @@ bool TrackTreeModel::setData(const QModelIndex& idx, const QVariant& value, int 
 Qt::ItemFlags TrackTreeModel::flags(const QModelIndex& idx) const {
     if (!idx.isValid()) return Qt::NoItemFlags;
     Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
-    if (idx.column() == NameColumn) f |= Qt::ItemIsUserCheckable;
+    const bool track = idx.internalId() != kRankRow;
+    if (idx.column() == NameColumn || (idx.column() == PinColumn && track)) f |= Qt::ItemIsUserCheckable;
+    // Tracks drag within their rank; they drop onto the rank (between tracks) or onto a track.
+    f |= track ? (Qt::ItemIsDragEnabled | Qt::ItemIsDropEnabled) : Qt::ItemIsDropEnabled;
     return f;
+}
+
+static const QString kTrackMime = QStringLiteral("application/x-sightline-track");
+
+QStringList TrackTreeModel::mimeTypes() const {
+    return {kTrackMime};
+}
+
+QMimeData* TrackTreeModel::mimeData(const QModelIndexList& indexes) const {
+    for (const QModelIndex& i : indexes) {
+        if (!i.isValid() || i.internalId() == kRankRow) continue;
+        QByteArray bytes;
+        QDataStream out(&bytes, QIODevice::WriteOnly);
+        out << static_cast<qint32>(i.internalId()) << static_cast<qint32>(i.row());
+        auto* data = new QMimeData;
+        data->setData(kTrackMime, bytes);
+        return data;
+    }
+    return nullptr;
+}
+
+std::pair<int, int> TrackTreeModel::dropTarget(const QMimeData* data, int row, const QModelIndex& parentIndex,
+                                               int* from) const {
+    if (!data || !data->hasFormat(kTrackMime) || !parentIndex.isValid()) return {-1, -1};
+    QDataStream in(data->data(kTrackMime));
+    qint32 rank = -1, source = -1;
+    in >> rank >> source;
+    int targetRank = -1, to = -1;
+    if (parentIndex.internalId() == kRankRow) {
+        // Between two tracks of a rank: row is the insert position (-1: onto the rank, the end).
+        targetRank = parentIndex.row();
+        const int n = rowCount(index(targetRank, 0));
+        to = row < 0 ? n - 1 : (row > source ? row - 1 : row);
+    } else {
+        // Onto a track: take its place.
+        targetRank = static_cast<int>(parentIndex.internalId());
+        to = parentIndex.row();
+    }
+    if (targetRank != rank || source < 0 || to < 0 || source >= rowCount(index(rank, 0))) return {-1, -1};
+    if (from) *from = source;
+    return {rank, to};
+}
+
+bool TrackTreeModel::canDropMimeData(const QMimeData* data, Qt::DropAction action, int row, int,
+                                     const QModelIndex& parentIndex) const {
+    return action == Qt::MoveAction && dropTarget(data, row, parentIndex, nullptr).first >= 0;
+}
+
+bool TrackTreeModel::dropMimeData(const QMimeData* data, Qt::DropAction action, int row, int,
+                                  const QModelIndex& parentIndex) {
+    if (action != Qt::MoveAction) return false;
+    int from = -1;
+    const auto [rank, to] = dropTarget(data, row, parentIndex, &from);
+    if (rank < 0) return false;
+    moveTrack(rank, from, to);
+    // The move is done here; returning false keeps the view from removing the source row itself.
+    return false;
+}
+
+bool TrackTreeModel::moveTrack(int rank, int from, int to) {
+    if (!set_ || rank < 0 || rank >= rowCount()) return false;
+    const QModelIndex parentIndex = index(rank, 0);
+    const int n = rowCount(parentIndex);
+    if (from < 0 || to < 0 || from >= n || to >= n || from == to) return false;
+    beginMoveRows(parentIndex, from, from, parentIndex, to > from ? to + 1 : to);
+    {
+        const QSignalBlocker block(state_);
+        state_->moveTrack(static_cast<std::size_t>(rank), static_cast<std::size_t>(from),
+                          static_cast<std::size_t>(to));
+    }
+    endMoveRows();
+    emit state_->changed();
+    return true;
 }
 
 QVariant TrackTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    return section == NameColumn ? tr("Track") : tr("Events");
+    return section == NameColumn ? tr("Track") : section == PinColumn ? tr("Pin") : tr("Events");
 }
 
 } // namespace sl::ui

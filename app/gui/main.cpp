@@ -1,5 +1,6 @@
 // sightline: the desktop program.
 //   sightline [TRACE...]                                   opens the traces (files or folders)
+//   sightline SESSION.sightline.json                       opens a saved session
 //   sightline --screenshot OUT.png [--set k=v]... [--critical-path] [--exposed] TRACE...
 //                                                          renders the main window at 1600x1000
 #include "MainWindow.h"
@@ -38,7 +39,10 @@ int main(int argc, char** argv) {
     parser.addOption(setOption);
     parser.addOption(pathOption);
     parser.addOption(exposedOption);
-    parser.addPositionalArgument("traces", "Kineto trace files or folders of per-rank files", "[TRACE...]");
+    parser.addPositionalArgument("traces",
+                                 "Kineto trace files or folders of per-rank files, or one saved session "
+                                 "(*.sightline.json)",
+                                 "[TRACE...|SESSION]");
     parser.process(app);
 
     if (parser.isSet(shotOption)) {
@@ -58,7 +62,10 @@ int main(int argc, char** argv) {
 
     sl::ui::MainWindow window;
     window.restoreLayout();
+    // Crash-safe autosave of the session; offers (without blocking) to restore after a crash.
+    window.enableAutosave();
     window.show();
+    window.offerRestore();
     if (parser.isSet(pathOption)) window.criticalPathAction()->setChecked(true);
     if (parser.isSet(exposedOption)) window.exposedAction()->setChecked(true);
     if (!parser.positionalArguments().isEmpty()) window.openTraces(parser.positionalArguments());

@@ -5,6 +5,7 @@
 #include "MainWindow.h"
 #include "MessageBar.h"
 #include "RangeStatsModel.h"
+#include "RangeStatsWorker.h"
 #include "TimelinePanes.h"
 #include "TimelineView.h"
 #include "TraceLoader.h"
@@ -119,6 +120,8 @@ private slots:
         w.show();
         load(w, {dlrm()});
         w.selection()->setRange(w.measured()->start(), w.measured()->end());
+        // Computed in a worker: the table fills when it is done.
+        QVERIFY(w.rangeWorker()->waitForIdle(60'000));
         QVERIFY(w.rangeStats()->rowCount() > 10);
         std::int64_t count = 0;
         for (const auto& s : w.rangeStats()->stats())

@@ -1,0 +1,75 @@
+#include "Autosave.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <QTimer>
+
+namespace sl::ui {
+
+Autosave::Autosave(std::function<Session()> source, const QString& dir, int intervalMs, QObject* parent)
+    : QObject(parent), source_(std::move(source)),
+      dir_(dir.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) : dir),
+      timer_(new QTimer(this)) {
+    timer_->setSingleShot(true);
+    timer_->setInterval(intervalMs);
+    connect(timer_, &QTimer::timeout, this, [this] { saveNow(); });
+}
+
+Autosave::~Autosave() = default;
+
+QString Autosave::sessionPath() const {
+    return QDir(dir_).filePath(QStringLiteral("autosave") + QLatin1String(Session::kSuffix));
+}
+
+QString Autosave::recoveredPath() const {
+    return QDir(dir_).filePath(QStringLiteral("recovered") + QLatin1String(Session::kSuffix));
+}
+
+QString Autosave::markerPath() const {
+    return QDir(dir_).filePath(QStringLiteral("running"));
+}
+
+void Autosave::start() {
+    QDir().mkpath(dir_);
+    recoverable_ = false;
+    if (QFile::exists(markerPath()) && QFile::exists(sessionPath())) {
+        QFile::remove(recoveredPath());
+        recoverable_ = QFile::rename(sessionPath(), recoveredPath());
+    }
+    QSaveFile marker(markerPath());
+    if (marker.open(QIODevice::WriteOnly)) {
+        marker.write(QByteArray::number(QCoreApplication::applicationPid()));
+        marker.commit();
+    }
+    running_ = true;
+}
+
+void Autosave::finish() {
+    if (!running_) return;
+    timer_->stop();
+    if (dirty_) saveNow();
+    QFile::remove(markerPath());
+    running_ = false;
+}
+
+void Autosave::markDirty() {
+    dirty_ = true;
+    if (running_ && !timer_->isActive()) timer_->start();
+}
+
+QString Autosave::saveNow() {
+    QDir().mkpath(dir_);
+    const QString error = writeSessionFile(sessionPath(), source_());
+    if (!error.isEmpty()) {
+        emit failed(error);
+        return error;
+    }
+    dirty_ = false;
+    emit saved(sessionPath());
+    return {};
+}
+
+} // namespace sl::ui

@@ -1,0 +1,54 @@
+#pragma once
+#include "Session.h"
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+
+class QTimer;
+
+namespace sl::ui {
+
+// A crash-safe autosave of the session. While the program runs, a marker file says so; markDirty()
+// arms a timer that writes the session (atomically) when it fires. A clean finish() writes the last
+// session and removes the marker, so a marker found at start() means the previous run did not end
+// cleanly and its autosave may be restored (recoverable()).
+class Autosave : public QObject {
+    Q_OBJECT
+public:
+    // dir: where the files live (empty: QStandardPaths::AppDataLocation).
+    explicit Autosave(std::function<Session()> source, const QString& dir = {}, int intervalMs = 30'000,
+                      QObject* parent = nullptr);
+    ~Autosave() override;
+
+    // Looks for the previous run's marker, then writes this run's.
+    void start();
+    // Writes the session now (when dirty) and removes the marker.
+    void finish();
+    void markDirty();
+    bool dirty() const { return dirty_; }
+    // Writes the session now; empty on success, else the error.
+    QString saveNow();
+
+    // After start(): whether the previous run ended without finish() and left an autosave; start()
+    // moves it to recoveredPath() so that this run's autosaves do not overwrite it.
+    bool recoverable() const { return recoverable_; }
+    QString recoveredPath() const;
+    QString sessionPath() const;
+    QString markerPath() const;
+
+signals:
+    void saved(QString path);
+    void failed(QString message);
+
+private:
+    std::function<Session()> source_;
+    QString dir_;
+    QTimer* timer_;
+    bool dirty_ = false;
+    bool running_ = false;
+    bool recoverable_ = false;
+};
+
+} // namespace sl::ui

@@ -1,0 +1,42 @@
+#pragma once
+#include "RangeStats.h"
+
+#include <QObject>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace sl::ui {
+
+// Computes range statistics off the UI thread, so that a drag over millions of events never
+// blocks. Each request() gets a newer generation number and cancels the running one; only the
+// result of the latest generation is delivered (finished()), older ones are dropped.
+class RangeStatsWorker : public QObject {
+    Q_OBJECT
+public:
+    explicit RangeStatsWorker(QObject* parent = nullptr);
+    ~RangeStatsWorker() override;
+
+    // hidden: a copy of the hidden flags (see hiddenTracks()).
+    std::uint64_t request(std::shared_ptr<const TimelineData> data, std::vector<std::vector<bool>> hidden,
+                          TimeNs start, TimeNs end);
+    // Drops the running request's result.
+    void cancel();
+    std::uint64_t generation() const { return generation_; }
+    bool busy() const { return running_ > 0; }
+    // Processes events until no request is running (tests).
+    bool waitForIdle(int timeoutMs);
+
+signals:
+    void finished(std::uint64_t generation, std::vector<sl::ui::NameStats> stats, sl::TimeNs start,
+                  sl::TimeNs end);
+
+private:
+    std::uint64_t generation_ = 0;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+    int running_ = 0;
+};
+
+} // namespace sl::ui

@@ -1,0 +1,46 @@
+#pragma once
+#include "TrackState.h"
+#include "sim/Knobs.h"
+#include "trace/Time.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+namespace sl::ui {
+
+// What the user set up and must not lose: the opened traces, the knobs, the track tree (hidden,
+// pinned, nested, collapsed, order), the visible time range and the highlight toggles. Saved as
+// JSON (*.sightline.json); readable by people, versioned.
+struct Session {
+    QStringList traces;
+    SimKnobs knobs;
+    std::vector<TrackState::RankState> tracks; // empty: the default layout
+    bool hasView = false;
+    TimeNs viewStart = 0;
+    TimeNs viewEnd = 0;
+    int scrollY = 0;
+    bool criticalPath = false;
+    bool exposed = false;
+    bool arrows = true;
+
+    static constexpr int kVersion = 1;
+    static constexpr const char* kSuffix = ".sightline.json";
+};
+
+// Whether a path names a session file (by its suffix).
+bool isSessionPath(const QString& path);
+
+QByteArray sessionToJson(const Session& session);
+// Parses a session; relative trace paths are resolved against baseDir. Empty on success, else the
+// error; `out` is only written on success.
+QString sessionFromJson(const QByteArray& json, Session& out, const QString& baseDir = {});
+
+// Writes to a temporary file next to path and renames it over path (QSaveFile), so a crash never
+// leaves a half-written session. Empty on success, else the error.
+QString writeSessionFile(const QString& path, const Session& session);
+QString readSessionFile(const QString& path, Session& out);
+
+} // namespace sl::ui
