@@ -888,8 +888,15 @@ struct Builder {
                     if (grp.members.empty()) {
                         grp.type = t;
                         grp.bytes = bytes;
-                    } else if (t != grp.type || (bytes >= 0 && grp.bytes >= 0 && bytes != grp.bytes)) {
+                    } else if (t != grp.type) {
                         typeOk = false;
+                    } else if (bytes >= 0 && grp.bytes >= 0 && bytes != grp.bytes) {
+                        // all_to_allv legitimately sends different amounts per rank: the group is
+                        // as large as its largest member. Other collectives must agree.
+                        if (t == CollectiveType::AllToAll)
+                            grp.bytes = std::max(grp.bytes, bytes);
+                        else
+                            typeOk = false;
                     }
                     grp.members.push_back(n);
                 }

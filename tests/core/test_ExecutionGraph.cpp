@@ -216,6 +216,37 @@ private slots:
         QCOMPARE(lone.graph.nodes[lone.node("ncclKernel_AllReduce_RING_LL_Sum_float")].duration, us(100));
     }
 
+    // all_to_allv sends different amounts from each rank: still one collective. An all-reduce whose
+    // sizes differ is not.
+    void uneven_data() {
+        QTest::addColumn<QString>("kernel");
+        QTest::addColumn<QString>("collective");
+        QTest::addColumn<bool>("matched");
+        QTest::newRow("all_to_allv") << "ncclDevKernel_SendRecv(ncclDevComm*)"
+                                     << "all_to_allv" << true;
+        QTest::newRow("allreduce") << "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)"
+                                   << "allreduce" << false;
+    }
+    void uneven() {
+        QFETCH(QString, kernel);
+        QFETCH(QString, collective);
+        QFETCH(bool, matched);
+        auto coll = [&](int nelems) {
+            return QString(R"({"ph":"X","cat":"kernel","name":"%1","pid":0,"tid":20,"ts":20,"dur":100,)"
+                           R"("args":{"correlation":1,"stream":20,"device":0,"Collective name":"%2",)"
+                           R"("In msg nelems":%3,"Out msg nelems":%3,"Group size":2,"dtype":"Float",)"
+                           R"("Process Group Name":"0","Process Group Ranks":"[0, 1]"}})")
+                .arg(kernel, collective)
+                .arg(nelems);
+        };
+        Fixture f;
+        f.load({trace({cpu("cudaLaunchKernel", 10, 5, 1), coll(1000)}, 0, 2),
+                trace({cpu("cudaLaunchKernel", 10, 5, 1), coll(3000)}, 1, 2)});
+        QCOMPARE(f.graph.stats.collectivesMatched, std::int64_t(matched ? 1 : 0));
+        QCOMPARE(f.hasWarning("could not be matched"), !matched);
+        if (matched) QCOMPARE(f.graph.collectives.front().bytes, std::int64_t(3000 * 4));
+    }
+
     void repairsInconsistentTraces() {
         Fixture f; // a kernel before its launch, and two overlapping kernels on one stream
         f.load({trace({cpu("cudaLaunchKernel", 10, 5, 1), cpu("cudaLaunchKernel", 20, 5, 2),
