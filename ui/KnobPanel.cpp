@@ -100,6 +100,12 @@ SimKnobs KnobPanel::knobs() const {
 
 void KnobPanel::setKnobs(const SimKnobs& k) {
     base_ = k;
+    // The preset list names the preset these knobs are, or shows nothing for a custom setting.
+    const nlohmann::json json = k.toJson();
+    int match = -1;
+    for (std::size_t i = 0; i < presets_.size() && match < 0; ++i)
+        if (presets_[i].knobs.toJson() == json) match = static_cast<int>(i);
+    presetBox_->setCurrentIndex(match);
     updating_ = true;
     compute_->setValue(k.computeSpeedup);
     comm_->setValue(k.commSpeedup);

@@ -3,6 +3,7 @@
 #include "HighlightModel.h"
 #include "KnobPanel.h"
 #include "MainWindow.h"
+#include "Session.h"
 #include "TrackState.h"
 #include "ViewController.h"
 #include "io/KinetoLoader.h"
@@ -10,6 +11,8 @@
 #include <QApplication>
 #include <QImage>
 #include <QPixmap>
+
+#include <optional>
 
 namespace sl::ui {
 
@@ -68,7 +71,17 @@ QString takeScreenshot(const ScreenshotRequest& request) {
     if (request.output.isEmpty()) return QStringLiteral("--screenshot needs an output file");
     if (request.traces.isEmpty())
         return QStringLiteral("--screenshot needs at least one trace file or folder");
-    SimKnobs knobs;
+    // A saved session stands for its traces, knobs, track tree, view and highlights.
+    std::optional<Session> session;
+    QStringList traces = request.traces;
+    if (traces.size() == 1 && isSessionPath(traces[0])) {
+        session.emplace();
+        const QString error = readSessionFile(traces[0], *session);
+        if (!error.isEmpty()) return error;
+        traces = session->traces;
+        if (traces.isEmpty()) return QStringLiteral("%1: the session has no traces").arg(request.traces[0]);
+    }
+    SimKnobs knobs = session ? session->knobs : SimKnobs{};
     for (const QString& k : request.knobs) {
         try {
             setKnobAssignment(knobs, k.toStdString());
@@ -79,7 +92,7 @@ QString takeScreenshot(const ScreenshotRequest& request) {
     std::shared_ptr<const TraceSet> set;
     try {
         std::vector<std::string> paths;
-        for (const QString& p : request.traces)
+        for (const QString& p : traces)
             paths.push_back(p.toStdString());
         set = std::make_shared<const TraceSet>(loadTraceSet(paths));
     } catch (const std::exception& e) {
@@ -98,17 +111,24 @@ QString takeScreenshot(const ScreenshotRequest& request) {
     window.showTraceSet(set, {});
     window.knobPanel()->setKnobs(knobs);
     if (sim.timeline) window.showSimulation(sim);
-    window.highlights()->setCriticalPath(request.criticalPath);
-    window.highlights()->setExposed(request.exposed);
+    const bool criticalPath = request.criticalPath || (session && session->criticalPath);
+    window.highlights()->setCriticalPath(criticalPath);
+    window.highlights()->setExposed(request.exposed || (session && session->exposed));
+    if (session && !session->tracks.empty()) window.trackState()->restore(session->tracks);
     EventId focus;
-    if (request.criticalPath && sim.simulatedHighlights)
+    if (criticalPath && sim.simulatedHighlights && !(session && !session->tracks.empty()))
         focus = showPathRanks(window, *sim.simulatedHighlights);
     if (!simError.isEmpty()) window.showError(QStringLiteral("simulation: %1").arg(simError));
     window.show();
     QApplication::processEvents();
     window.resize(request.width, request.height);
     QApplication::processEvents();
-    window.controller()->fitAll();
+    if (session && session->hasView) {
+        window.controller()->setWindow(session->viewStart, session->viewEnd);
+        window.controller()->setScrollY(session->scrollY);
+    } else {
+        window.controller()->fitAll();
+    }
     if (!focus.valid()) focus = interestingEvent(*window.measured());
     if (focus.valid()) window.selection()->setEvent(focus);
     QApplication::processEvents();

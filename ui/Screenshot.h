@@ -7,7 +7,7 @@ namespace sl::ui {
 struct ScreenshotRequest {
     QString output;            // .png
     QStringList knobs;         // key=value
-    QStringList traces;        // files or folders
+    QStringList traces;        // files or folders, or one session (*.sightline.json)
     bool criticalPath = false; // highlight the critical path (--critical-path)
     bool exposed = false;      // highlight exposed communication (--exposed)
     int width = 1600;

@@ -68,6 +68,7 @@ QVariant TrackTreeModel::data(const QModelIndex& idx, int role) const {
     const Rank& rank = set_->ranks[static_cast<std::size_t>(r)];
     const auto ru = static_cast<std::size_t>(r);
     if (t < 0) {
+        if (idx.column() == PinColumn) return {};
         if (role == Qt::DisplayRole)
             return idx.column() == NameColumn ? QStringLiteral("Rank %1  %2")
                                                     .arg(rank.rank)

@@ -258,6 +258,7 @@ private slots:
         QVERIFY(state.trackPinned(static_cast<std::size_t>(r), static_cast<std::size_t>(t)));
         QCOMPARE(model.data(pin, Qt::CheckStateRole).toInt(), int(Qt::Checked));
         QVERIFY(!(model.flags(model.index(0, TrackTreeModel::PinColumn)) & Qt::ItemIsUserCheckable));
+        QVERIFY(!model.data(model.index(0, TrackTreeModel::PinColumn)).isValid());
         // Move through the model: rows and TrackState agree.
         const QString first = model.data(model.index(0, 0, rank0)).toString();
         QVERIFY(model.moveTrack(0, 0, 2));
@@ -333,6 +334,9 @@ private slots:
         k.cpuSpeedup = 1.5;
         panel.setKnobs(k);
         QCOMPARE(panel.knobs().toJson(), k.toJson());
+        QCOMPARE(panel.presetBox()->currentIndex(), -1); // custom: no preset named
+        panel.setKnobs({});
+        QCOMPARE(panel.presetBox()->currentIndex(), 0);
     }
     void rangeStatsWorkerDropsOlderResults() {
         auto set = sltest::makeSyntheticSet(4, 2, 2000);
