@@ -6,6 +6,7 @@
 #include "KnobPanel.h"
 #include "MainWindow.h"
 #include "MessageBar.h"
+#include "Screenshot.h"
 #include "Session.h"
 #include "TimelinePanes.h"
 #include "TimelineView.h"
@@ -168,6 +169,23 @@ private slots:
         QCOMPARE(w.trackState()->ranks()[3].pinned, before.tracks[3].pinned);
         QVERIFY(w.simRunner()->waitForIdle(60'000));
         QVERIFY(w.simulation().result);
+    }
+    void screenshotOfASession() {
+        SL_REQUIRE_TRACES();
+        QTemporaryDir dir;
+        Session s;
+        s.traces = {dlrm()};
+        s.knobs.computeSpeedup = 2;
+        s.criticalPath = true;
+        const QString path = dir.filePath(QStringLiteral("s.sightline.json"));
+        QCOMPARE(writeSessionFile(path, s), QString());
+        ScreenshotRequest request;
+        request.output = dir.filePath(QStringLiteral("s.png"));
+        request.traces = {path};
+        QCOMPARE(takeScreenshot(request), QString());
+        QVERIFY(QImage(request.output).width() == 1600);
+        request.traces = {dir.filePath(QStringLiteral("missing.sightline.json"))};
+        QVERIFY(takeScreenshot(request).contains(QStringLiteral("missing.sightline.json")));
     }
     void autosaveWritesTheWindowSession() {
         SL_REQUIRE_TRACES();
