@@ -6,6 +6,8 @@
 #include "MainWindow.h"
 #include "Screenshot.h"
 
+#include "io/HugePageMalloc.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
@@ -15,6 +17,7 @@
 #include <cstring>
 
 int main(int argc, char** argv) {
+    sl::reexecWithHugePageMalloc(argv); // faster loading of large traces (see HugePageMalloc.h)
     bool screenshot = false;
     for (int i = 1; i < argc; ++i)
         screenshot = screenshot || std::strcmp(argv[i], "--screenshot") == 0 ||
