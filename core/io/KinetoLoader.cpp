@@ -113,6 +113,8 @@ private:
     std::int64_t intValue(od::value v, const char* field, const char* where);
     std::int64_t idValue(od::value v, const char* field, const char* where);
     std::uint32_t trackFor(const TrackKey& key);
+    // Collective metadata of an event's args (record_param_comms CPU op or NCCL kernel).
+    CollectiveMeta collectiveMetaFrom(const ArgsFields& args);
 
     const std::string& path_;
     const TraceBuffer& buffer_;
@@ -246,6 +248,21 @@ void KinetoParser::parseArgs(od::object args, ArgsFields& out, const char* where
             break;
         }
     }
+}
+
+CollectiveMeta KinetoParser::collectiveMetaFrom(const ArgsFields& args) {
+    CollectiveMeta meta;
+    if (args.hasCollective) {
+        meta.hasMetadata = true;
+        meta.type = collectiveTypeFromMetadata(args.collectiveName);
+    }
+    meta.inNelems = sanitizeNelems(args.inNelems);
+    meta.outNelems = sanitizeNelems(args.outNelems);
+    meta.groupSize = sanitizeGroupSize(args.groupSize);
+    meta.dtype = rank_.strings.intern(args.dtype);
+    meta.processGroupName = rank_.strings.intern(args.processGroupName);
+    parseIntList(args.processGroupRanks, [&](std::int64_t r) { pushRank(meta.processGroupRanks, r); });
+    return meta;
 }
 
 void KinetoParser::parseEvent(od::object event, const char* where, od::document& doc) {
@@ -408,19 +425,9 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
 
     std::uint32_t extra = kNoExtra;
     if (kind == EventKind::Kernel && isCollectiveKernelName(name)) {
-        CollectiveMeta meta;
-        meta.type = collectiveTypeFromKernelName(name);
-        if (args.hasCollective) {
-            meta.hasMetadata = true;
-            auto fromMeta = collectiveTypeFromMetadata(args.collectiveName);
-            if (fromMeta != CollectiveType::Unknown) meta.type = fromMeta;
-        }
-        meta.inNelems = sanitizeNelems(args.inNelems);
-        meta.outNelems = sanitizeNelems(args.outNelems);
-        meta.groupSize = sanitizeGroupSize(args.groupSize);
-        meta.dtype = rank_.strings.intern(args.dtype);
-        meta.processGroupName = rank_.strings.intern(args.processGroupName);
-        parseIntList(args.processGroupRanks, [&](std::int64_t r) { pushRank(meta.processGroupRanks, r); });
+        CollectiveMeta meta = collectiveMetaFrom(args);
+        // The kernel name knows the type even without metadata; metadata wins where it knows.
+        if (meta.type == CollectiveType::Unknown) meta.type = collectiveTypeFromKernelName(name);
         extra = static_cast<std::uint32_t>(rank_.collectives.size());
         rank_.collectives.push_back(std::move(meta));
     } else if (kind == EventKind::CudaSync && args.hasSync) {
@@ -433,17 +440,8 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
         extra = static_cast<std::uint32_t>(rank_.syncs.size());
         rank_.syncs.push_back(meta);
     } else if (!key.gpu && args.hasCollective) {
-        CollectiveMeta meta;
-        meta.hasMetadata = true;
-        meta.type = collectiveTypeFromMetadata(args.collectiveName);
-        meta.inNelems = sanitizeNelems(args.inNelems);
-        meta.outNelems = sanitizeNelems(args.outNelems);
-        meta.groupSize = sanitizeGroupSize(args.groupSize);
-        meta.dtype = rank_.strings.intern(args.dtype);
-        meta.processGroupName = rank_.strings.intern(args.processGroupName);
-        parseIntList(args.processGroupRanks, [&](std::int64_t r) { pushRank(meta.processGroupRanks, r); });
         extra = static_cast<std::uint32_t>(rank_.commCalls.size());
-        rank_.commCalls.push_back(std::move(meta));
+        rank_.commCalls.push_back(collectiveMetaFrom(args));
     }
 
     rawByTrack_[trackIdx].push_back(
