@@ -13,9 +13,11 @@ using namespace detail;
 namespace {
 
 void fillColumns(Rank& rank, std::uint32_t trackIdx, std::vector<RawEvent>& raw) {
-    std::stable_sort(raw.begin(), raw.end(), [](const RawEvent& a, const RawEvent& b) {
+    auto byStart = [](const RawEvent& a, const RawEvent& b) {
         return a.start != b.start ? a.start < b.start : a.duration > b.duration;
-    });
+    };
+    // Profilers mostly write a thread's events in order already: checking is cheaper than sorting.
+    if (!std::is_sorted(raw.begin(), raw.end(), byStart)) std::stable_sort(raw.begin(), raw.end(), byStart);
     Track& track = rank.tracks[trackIdx];
     EventColumns& ev = track.events;
     ev.reserve(raw.size());
@@ -109,6 +111,13 @@ void nameTracks(Rank& rank, const ParsedRank& parsed) {
 // Old traces may carry the correlation only on the ac2g flow; recover it from the flow end points.
 void recoverCorrelationsFromFlows(Rank& rank, const std::vector<FlowPoint>& flows) {
     if (flows.empty()) return;
+    // Modern traces carry the correlation in args: only build the flow index when something lacks it.
+    bool anyMissing = false;
+    for (const auto& t : rank.tracks)
+        for (std::size_t i = 0; i < t.events.size() && !anyMissing; ++i)
+            anyMissing =
+                t.events.correlation[i] < 0 && (isRuntimeCall(t.events.kind[i]) || isGpuOp(t.events.kind[i]));
+    if (!anyMissing) return;
     struct Key {
         std::int64_t pid, tid;
         TimeNs ts;
