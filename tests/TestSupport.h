@@ -21,6 +21,10 @@ inline bool haveTraces() {
 inline std::string tracePath(const char* relative) {
     return (tracesDir() + "/" + relative).toStdString();
 }
+// A bundled sample set under samples/ (always present: the project generates and ships them).
+inline std::string samplePath(const char* name) {
+    return std::string(SIGHTLINE_SOURCE_DIR) + "/samples/" + name;
+}
 
 // Writes text to name inside dir and returns the full path.
 inline std::string writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& content) {

@@ -86,7 +86,7 @@ private slots:
         QTemporaryDir dir;
         std::string bad = sltest::writeFile(dir, "bad_et.json", "{\"nodes\": [");
         std::string notEt = sltest::writeFile(dir, "not_et.json", "{\"traceEvents\": []}");
-        const QString sample = QStringLiteral(SIGHTLINE_SOURCE_DIR) + "/samples/04-dp2-tp2-pp2-2nodes";
+        const QString sample = QString::fromStdString(sltest::samplePath("04-dp2-tp2-pp2-2nodes"));
         for (const auto& et :
              {QString::fromStdString(bad), QString::fromStdString(notEt), dir.filePath("missing.json")}) {
             auto r = sltest::runCli({"simulate", sample, "--et", et});

@@ -15,7 +15,7 @@ Run cli(const QStringList& args) {
 }
 
 QString sample(const char* name) {
-    return QStringLiteral(SIGHTLINE_SOURCE_DIR) + "/samples/" + name;
+    return QString::fromStdString(sltest::samplePath(name));
 }
 
 } // namespace

@@ -8,6 +8,10 @@
 
 #include <QStringList>
 
+#include <map>
+#include <memory>
+#include <string>
+
 namespace slgraph {
 
 using namespace sl;
@@ -63,6 +67,33 @@ struct Fixture {
         return false;
     }
 };
+
+// A trace set and its graph, loaded once per test program and path (real traces and samples are
+// read by many test functions).
+struct LoadedSet {
+    TraceSet set;
+    ExecutionGraph graph;
+};
+inline const LoadedSet& loadCached(const std::string& path) {
+    static std::map<std::string, std::unique_ptr<LoadedSet>> cache;
+    auto& slot = cache[path];
+    if (!slot) {
+        slot = std::make_unique<LoadedSet>();
+        slot->set = loadTraceSet({path});
+        slot->graph = buildExecutionGraph(slot->set);
+    }
+    return *slot;
+}
+
+// Two ranks, one all-reduce: rank 0 arrives at 20 us, rank 1 (after a short kernel) at 60 us;
+// the transfer takes 60 us, so both end at 120 us.
+constexpr const char* kAllReduceKernel = "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, ncclWork*)";
+inline QList<QByteArray> twoRankAllReduce() {
+    return {trace({cpu("cudaLaunchKernel", 10, 5, 1), gpu(kAllReduceKernel, 20, 100, 1, 20)}, 0, 2),
+            trace({cpu("cudaLaunchKernel", 0, 5, 9), cpu("cudaLaunchKernel", 50, 5, 1), gpu("k0", 10, 5, 9),
+                   gpu(kAllReduceKernel, 60, 60, 1, 20)},
+                  1, 2)};
+}
 
 constexpr TimeNs us(double v) {
     return static_cast<TimeNs>(v * 1000);

@@ -1,6 +1,6 @@
 // Collective cost model: bus factors, alpha-beta times, calibration on the samples (generated
 // with a known alpha-beta model) and on a real trace, dp.scale, pipeline send / recv matching.
-#include "TestSupport.h"
+#include "GraphFixture.h"
 
 #include "graph/ExecutionGraph.h"
 #include "io/KinetoLoader.h"
@@ -15,24 +15,13 @@ using namespace sl;
 
 namespace {
 
-struct Loaded {
-    TraceSet set;
-    ExecutionGraph graph;
-};
+using Loaded = slgraph::LoadedSet;
 
 const Loaded& load(const std::string& path) {
-    static std::map<std::string, std::unique_ptr<Loaded>> cache;
-    auto& slot = cache[path];
-    if (!slot) {
-        slot = std::make_unique<Loaded>();
-        slot->set = loadTraceSet({path});
-        slot->graph = buildExecutionGraph(slot->set);
-    }
-    return *slot;
+    return slgraph::loadCached(path);
 }
-
 std::string sample(const char* name) {
-    return std::string(SIGHTLINE_SOURCE_DIR) + "/samples/" + name;
+    return sltest::samplePath(name);
 }
 
 // Simulated transfer of each matched collective: end minus the latest member start.

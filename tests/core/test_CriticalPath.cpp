@@ -62,12 +62,9 @@ private slots:
     // arrives (110) plus its transfer (60), so its path continues on rank 1: CPU work
     // [0,10] + [10,100], launch latency [100,110], then the transfer [110,170] on rank 0.
     void crossesRanksThroughCollective() {
-        const char* nccl = "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, ncclWork*)";
+        const char* nccl = kAllReduceKernel;
         Fixture f;
-        f.load({trace({cpu("cudaLaunchKernel", 10, 5, 1), gpu(nccl, 20, 100, 1, 20)}, 0, 2),
-                trace({cpu("cudaLaunchKernel", 0, 5, 9), cpu("cudaLaunchKernel", 50, 5, 1),
-                       gpu("k0", 10, 5, 9), gpu(nccl, 60, 60, 1, 20)},
-                      1, 2)});
+        f.load(twoRankAllReduce());
         SimKnobs k;
         k.stragglerRank = 1;
         k.stragglerSlowdown = 2;

@@ -166,12 +166,9 @@ private slots:
     }
 
     void collectives() {
-        const char* nccl = "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, ncclWork*)";
+        const char* nccl = kAllReduceKernel;
         Fixture f;
-        f.load({trace({cpu("cudaLaunchKernel", 10, 5, 1), gpu(nccl, 20, 100, 1, 20)}, 0, 2),
-                trace({cpu("cudaLaunchKernel", 0, 5, 9), cpu("cudaLaunchKernel", 50, 5, 1),
-                       gpu("k0", 10, 5, 9), gpu(nccl, 60, 60, 1, 20)},
-                      1, 2)});
+        f.load(twoRankAllReduce());
         QCOMPARE(f.graph.stats.collectivesMatched, std::int64_t(1));
         QCOMPARE(f.edges(EdgeKind::Collective), 2);
         NodeId c0 = f.node(nccl, 0), c1 = f.node(nccl, 1);

@@ -1,6 +1,6 @@
 // What-if knobs: parsing and range checks, presets, and meaningful, monotonic behaviour with
 // numbers on the bundled samples and the real traces.
-#include "TestSupport.h"
+#include "GraphFixture.h"
 
 #include "analysis/Breakdown.h"
 #include "analysis/CriticalPath.h"
@@ -20,25 +20,13 @@ using namespace sl;
 
 namespace {
 
-struct Loaded {
-    TraceSet set;
-    ExecutionGraph graph;
-};
+using Loaded = slgraph::LoadedSet;
 
-// Sets are loaded once per test run.
 const Loaded& load(const std::string& path) {
-    static std::map<std::string, std::unique_ptr<Loaded>> cache;
-    auto& slot = cache[path];
-    if (!slot) {
-        slot = std::make_unique<Loaded>();
-        slot->set = loadTraceSet({path});
-        slot->graph = buildExecutionGraph(slot->set);
-    }
-    return *slot;
+    return slgraph::loadCached(path);
 }
-
 std::string sample(const char* name) {
-    return std::string(SIGHTLINE_SOURCE_DIR) + "/samples/" + name;
+    return sltest::samplePath(name);
 }
 
 SimKnobs knobs(std::initializer_list<const char*> sets) {
