@@ -20,7 +20,6 @@ void printUsage(std::ostream& out) {
 } // namespace
 
 int main(int argc, char** argv) {
-    sl::reexecWithHugePageMalloc(argv);
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) {
         printUsage(std::cerr);
@@ -37,6 +36,8 @@ int main(int argc, char** argv) {
             std::cout << c.help;
             return sl::cli::kExitOk;
         }
+        // Only a command that runs pays for the re-execution (usage and --help do not).
+        sl::reexecWithHugePageMalloc(argv);
         return sl::cli::runGuarded([&] { return c.run(rest); });
     }
     std::cerr << "usage error: unknown command '" << args[0] << "'\n";
