@@ -1,5 +1,8 @@
 #include "Export.h"
 
+#include "analysis/SimulatedTraceExport.h"
+#include "io/LoadError.h"
+
 #include <QFileInfo>
 #include <QPainter>
 #include <QPixmap>
@@ -40,59 +43,11 @@ QString writeText(const QString& path, const std::string& text) {
 } // namespace
 
 QString writeSimulatedTrace(const QString& path, const TraceSet& set, const SimulatedTimeline& timeline) {
-    std::ofstream out(path.toStdString(), std::ios::binary);
-    if (!out) return QStringLiteral("%1: cannot write the file").arg(path);
-    out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"sightline (simulated)\"},"
-           "\"traceEvents\":[\n";
-    bool first = true;
-    auto sep = [&] {
-        if (!first) out << ",\n";
-        first = false;
-    };
-    char buf[160];
-    for (std::size_t r = 0; r < set.ranks.size() && r < timeline.ranks.size(); ++r) {
-        const Rank& rank = set.ranks[r];
-        for (std::size_t k = 0; k < rank.tracks.size() && k < timeline.ranks[r].size(); ++k) {
-            const Track& t = rank.tracks[k];
-            // One process per rank and kind; threads keep their ids (streams their stream id).
-            const std::int64_t pid = static_cast<std::int64_t>(rank.rank) * 2 + (t.isGpu() ? 1 : 0);
-            const std::int64_t tid = static_cast<std::int64_t>(k);
-            sep();
-            out << nlohmann::json{{"ph", "M"},
-                                  {"name", "process_name"},
-                                  {"pid", pid},
-                                  {"tid", tid},
-                                  {"args",
-                                   {{"name", "rank " + std::to_string(rank.rank) +
-                                                 (t.isGpu() ? " GPU (simulated)" : " CPU (simulated)")}}}}
-                       .dump();
-            sep();
-            out << nlohmann::json{{"ph", "M"},
-                                  {"name", "thread_name"},
-                                  {"pid", pid},
-                                  {"tid", tid},
-                                  {"args", {{"name", t.name.empty() ? std::to_string(t.tid) : t.name}}}}
-                       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-            const EventColumns& ev = t.events;
-            const TrackTimes& tt = timeline.track(r, k);
-            for (std::size_t i = 0; i < ev.size() && i < tt.start.size(); ++i) {
-                if (tt.start[i] < 0 || ev.kind[i] == EventKind::Instant) continue;
-                sep();
-                const nlohmann::json name = std::string(rank.strings.str(ev.name[i]));
-                out << "{\"ph\":\"X\",\"name\":"
-                    << name.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << ",\"cat\":\""
-                    << eventKindName(ev.kind[i]) << "\",\"pid\":" << pid << ",\"tid\":" << tid;
-                std::snprintf(buf, sizeof buf, ",\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"measured_ts\":%.3f",
-                              us(tt.start[i]), us(tt.duration[i]), us(ev.start[i]));
-                out << buf;
-                if (ev.correlation[i] >= 0) out << ",\"correlation\":" << ev.correlation[i];
-                out << "}}";
-            }
-        }
+    try {
+        writeSimulatedChromeTraceFile(path.toStdString(), set, timeline);
+    } catch (const LoadError& e) {
+        return QString::fromStdString(e.what());
     }
-    out << "\n]}\n";
-    out.close();
-    if (!out) return QStringLiteral("%1: cannot write the file").arg(path);
     return {};
 }
 

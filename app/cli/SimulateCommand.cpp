@@ -1,9 +1,9 @@
 #include "CliCommon.h"
 #include "SimSetup.h"
 
+#include "analysis/SimulatedTraceExport.h"
 #include "analysis/SimulationReport.h"
 #include "graph/ExecutionGraph.h"
-#include "io/LoadError.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
 
@@ -11,9 +11,7 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 namespace sl::cli {
 
@@ -41,64 +39,6 @@ void printTable(const ExecutionGraph& g, const SimResult& res) {
         std::printf("  %s\n", w.c_str());
     for (const auto& w : res.warnings)
         std::printf("  %s\n", w.c_str());
-}
-
-// Chrome trace JSON of the simulated timeline: one process per (rank, pid), same threads/streams.
-void exportTrace(const ExecutionGraph& g, const SimResult& res, const std::string& path) {
-    std::ofstream out(path, std::ios::binary);
-    if (!out) throw LoadError(path, "cannot write the exported trace");
-    out << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
-    bool first = true;
-    char buf[128];
-    auto sep = [&]() {
-        if (!first) out << ",\n";
-        first = false;
-    };
-    const auto& set = *g.trace;
-    for (std::size_t r = 0; r < set.ranks.size(); ++r) {
-        const Rank& rank = set.ranks[r];
-        for (std::size_t ti = 0; ti < rank.tracks.size(); ++ti) {
-            const Track& t = rank.tracks[ti];
-            std::int64_t pid = static_cast<std::int64_t>(rank.rank) * 1'000'000 + (t.isGpu() ? 900'000 : 0) +
-                               (t.pid % 100'000 + 100'000) % 100'000;
-            std::string pname = "rank " + std::to_string(rank.rank) + (t.isGpu() ? " GPU " : " pid ") +
-                                std::to_string(t.pid) + " (simulated)";
-            sep();
-            out << nlohmann::json{{"ph", "M"},
-                                  {"name", "process_name"},
-                                  {"pid", pid},
-                                  {"tid", t.tid},
-                                  {"args", {{"name", pname}}}}
-                       .dump();
-            sep();
-            out << nlohmann::json{{"ph", "M"},
-                                  {"name", "thread_name"},
-                                  {"pid", pid},
-                                  {"tid", t.tid},
-                                  {"args", {{"name", t.name.empty() ? std::to_string(t.tid) : t.name}}}}
-                       .dump();
-            const auto& ev = t.events;
-            const auto& tt = res.timeline.track(r, ti);
-            for (std::size_t i = 0; i < ev.size(); ++i) {
-                if (tt.start[i] < 0 || ev.kind[i] == EventKind::Instant) continue;
-                sep();
-                nlohmann::json name = std::string(rank.strings.str(ev.name[i]));
-                std::snprintf(buf, sizeof buf, "%.3f", static_cast<double>(tt.start[i]) / 1000.0);
-                std::string ts = buf;
-                std::snprintf(buf, sizeof buf, "%.3f", static_cast<double>(tt.duration[i]) / 1000.0);
-                std::string dur = buf;
-                std::snprintf(buf, sizeof buf, "%.3f", static_cast<double>(ev.start[i]) / 1000.0);
-                out << "{\"ph\":\"X\",\"name\":"
-                    << name.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << ",\"cat\":\""
-                    << eventKindName(ev.kind[i]) << "\",\"pid\":" << pid << ",\"tid\":" << t.tid
-                    << ",\"ts\":" << ts << ",\"dur\":" << dur << ",\"args\":{\"measured_ts\":" << buf;
-                if (ev.correlation[i] >= 0) out << ",\"correlation\":" << ev.correlation[i];
-                out << "}}";
-            }
-        }
-    }
-    out << "\n]}\n";
-    if (!out) throw LoadError(path, "cannot write the exported trace");
 }
 
 Command makeSimulateCommand() {
@@ -135,7 +75,7 @@ Command makeSimulateCommand() {
             TraceSet set = loadWithProgress(setup.paths);
             ExecutionGraph graph = buildGraphForCli(set, setup);
             SimResult res = simulate(graph, knobs);
-            if (exportPath) exportTrace(graph, res, *exportPath);
+            if (exportPath) writeSimulatedChromeTraceFile(*exportPath, *graph.trace, res.timeline);
             if (json)
                 std::cout << simulationResultJson(graph, res, knobs).dump(2) << "\n";
             else
