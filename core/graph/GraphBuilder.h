@@ -1,0 +1,198 @@
+#pragma once
+// Internal to core/graph: the state shared by the stages that build an ExecutionGraph.
+#include "graph/ExecutionGraph.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sl::graph_build {
+
+enum class HostSyncKind { None, Device, Stream, Event };
+
+inline HostSyncKind hostSyncKind(std::string_view name) {
+    // cudaDeviceSynchronize, hipDeviceSynchronize, cuCtxSynchronize, cudaStreamSynchronize, ...
+    if (name.find("DeviceSynchronize") != std::string_view::npos ||
+        name.find("CtxSynchronize") != std::string_view::npos)
+        return HostSyncKind::Device;
+    if (name.find("StreamSynchronize") != std::string_view::npos) return HostSyncKind::Stream;
+    if (name.find("EventSynchronize") != std::string_view::npos) return HostSyncKind::Event;
+    return HostSyncKind::None;
+}
+
+inline bool isMemcpyCall(std::string_view name) {
+    return name.find("Memcpy") != std::string_view::npos || name.find("memcpy") != std::string_view::npos ||
+           name.find("Memset") != std::string_view::npos;
+}
+
+inline TimeNs quantile(std::vector<TimeNs> v, double q) {
+    if (v.empty()) return 0;
+    auto mid = v.begin() + static_cast<std::ptrdiff_t>(q * static_cast<double>(v.size() - 1));
+    std::nth_element(v.begin(), mid, v.end());
+    return *mid;
+}
+
+// Cycle check on the start/end vertex graph (ExecutionGraph.cpp): kNoNode when acyclic, else a
+// node on or behind a cycle. withNoOverlap: include the comm.overlap=false edges.
+NodeId findCycleNode(const ExecutionGraph& g, bool withNoOverlap = false);
+
+// Builds one ExecutionGraph; each stage lives in its own file (see docs/ARCHITECTURE.md):
+// StepWindow.cpp, Processors.cpp, SyncInference.cpp, LaunchModel.cpp, CollectiveMatching.cpp,
+// GraphRepairs.cpp.
+struct Builder {
+    const TraceSet& set;
+    const GraphOptions& opt;
+    ExecutionGraph& g;
+
+    // Per rank: the node that stands for a runtime call (itself, or the enclosing call node).
+    std::vector<std::vector<std::vector<NodeId>>> callOwner;
+    // Per rank: processor index of each track, or -1.
+    std::vector<std::vector<std::int64_t>> trackProcessor;
+    // Per GPU op node: launch owner node, and the launch call's start (measured).
+    std::vector<NodeId> launchOf;
+    // Effective measured start of GPU ops (clipped by overlaps on the stream).
+    std::vector<TimeNs> effStart;
+    std::vector<TimeNs> explained; // measured time that the op's known dependencies explain
+    std::vector<std::uint8_t> hasIdentityCross;
+    std::vector<std::uint8_t> hasSyncIn;
+    std::vector<std::uint8_t> waitHandled; // wait calls with cuda_sync identity
+    std::vector<EdgeId> crossEdges;        // cross-stream edges (for the per-rank delay)
+    std::map<std::string, std::int64_t> warnCounts;
+
+    Builder(const TraceSet& s, const GraphOptions& o, ExecutionGraph& graph) : set(s), opt(o), g(graph) {}
+
+    void warn(const std::string& key, std::int64_t n = 1) { warnCounts[key] += n; }
+
+    EdgeId addEdge(NodeId from, NodeId to, EdgeKind kind, TimeNs delay, bool inferred = false) {
+        GraphEdge e;
+        e.from = from;
+        e.to = to;
+        e.kind = kind;
+        e.delay = std::max<TimeNs>(0, delay);
+        e.inferred = inferred;
+        g.edges.push_back(e);
+        return static_cast<EdgeId>(g.edges.size() - 1);
+    }
+
+    TimeNs mStart(NodeId n) const { return g.measuredStart(n); }
+    TimeNs mEnd(NodeId n) const { return g.measuredEnd(n); }
+
+    void findWindows();
+
+    std::uint32_t addProcessor(std::uint32_t r, std::uint32_t ti, bool gpu) {
+        Processor p;
+        p.rank = r;
+        p.track = ti;
+        p.gpu = gpu;
+        g.processors.push_back(std::move(p));
+        trackProcessor[r][ti] = static_cast<std::int64_t>(g.processors.size() - 1);
+        return static_cast<std::uint32_t>(g.processors.size() - 1);
+    }
+
+    NodeId addNode(std::uint32_t r, std::uint32_t ti, std::uint32_t i, std::uint32_t proc, NodeKind kind) {
+        GraphNode n;
+        n.rank = r;
+        n.event = {ti, i};
+        n.processor = proc;
+        n.kind = kind;
+        n.duration = std::max<TimeNs>(0, set.ranks[r].tracks[ti].events.duration[i]);
+        g.nodes.push_back(n);
+        NodeId id = static_cast<NodeId>(g.nodes.size() - 1);
+        g.nodeIndex[r][ti][i] = id;
+        g.processors[proc].nodes.push_back(id);
+        return id;
+    }
+
+    void makeNodes();
+
+    NodeId ownerOfCall(std::uint32_t r, EventRef call) const {
+        if (!call.valid() || call.track >= set.ranks[r].tracks.size()) return kNoNode;
+        if (set.ranks[r].tracks[call.track].isGpu()) return kNoNode;
+        const auto& owners = callOwner[r][call.track];
+        return call.index < owners.size() ? owners[call.index] : kNoNode;
+    }
+
+    void orderEdges();
+
+    // GPU ops of each stream ordered by the start of their launch call, to answer "the last op
+    // launched on stream S before time t" and "the first op launched on S after t".
+    struct LaunchIndex {
+        std::vector<std::pair<TimeNs, NodeId>> byLaunch;
+    };
+    std::vector<std::map<std::pair<std::int64_t, std::int64_t>, LaunchIndex>> streams; // per rank
+
+    void buildLaunchIndex();
+
+    const LaunchIndex* stream(std::uint32_t r, std::int64_t device, std::int64_t s) const {
+        auto it = streams[r].find({device, s});
+        return it == streams[r].end() ? nullptr : &it->second;
+    }
+
+    static NodeId lastLaunchedBefore(const LaunchIndex& li, TimeNs t) {
+        auto it = std::lower_bound(li.byLaunch.begin(), li.byLaunch.end(), t,
+                                   [](const auto& a, TimeNs v) { return a.first < v; });
+        return it == li.byLaunch.begin() ? kNoNode : std::prev(it)->second;
+    }
+    static NodeId firstLaunchedAfter(const LaunchIndex& li, TimeNs t) {
+        auto it = std::lower_bound(li.byLaunch.begin(), li.byLaunch.end(), t,
+                                   [](const auto& a, TimeNs v) { return a.first < v; });
+        return it == li.byLaunch.end() ? kNoNode : it->second;
+    }
+
+    void addHostSync(NodeId call, const std::vector<NodeId>& sources, TimeNs typicalTail);
+
+    void syncEdges();
+
+    void waitEventEdges();
+
+    void launchEdgesAndInference();
+
+    std::int64_t bytesOf(NodeId n) const {
+        const Rank& rank = set.ranks[g.nodes[n].rank];
+        std::uint32_t extra = rank.tracks[g.nodes[n].event.track].events.extra[g.nodes[n].event.index];
+        return extra != kNoExtra && extra < rank.collectives.size()
+                   ? rank.collectives[extra].bytes(rank.strings)
+                   : -1;
+    }
+
+    // Stores a collective; a complete one gets its transfer times and collective edges: all
+    // participants start transferring when the last one arrives.
+    bool clockWarned = false;
+    void addGroup(CollectiveGroup&& grp);
+
+    void collectiveEdges();
+
+    void dropUncertainEdges();
+
+    void noOverlapEdges();
+
+    void finish();
+
+    void run() {
+        findWindows();
+        makeNodes();
+        orderEdges();
+        buildLaunchIndex();
+        syncEdges();
+        if (opt.inferCrossStream && opt.inferEventWaits) waitEventEdges();
+        launchEdgesAndInference();
+        collectiveEdges();
+        g.buildAdjacency();
+        if (findCycleNode(g) != kNoNode) {
+            g.warnings.push_back(
+                "the graph had a cycle through inferred or collective edges: they were dropped "
+                "(collectives keep measured durations)");
+            dropUncertainEdges();
+            g.buildAdjacency();
+        }
+        finish();
+        noOverlapEdges();
+        g.validate();
+    }
+};
+
+} // namespace sl::graph_build

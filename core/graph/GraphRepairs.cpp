@@ -1,0 +1,98 @@
+// Repairs after the build (dropping uncertain edges on a cycle), comm.overlap=false edges,
+// and the warnings table.
+#include "graph/GraphBuilder.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace sl::graph_build {
+
+// Drops inferred and collective edges (a cycle came from them) and restores durations.
+void Builder::dropUncertainEdges() {
+    std::vector<GraphEdge> kept;
+    kept.reserve(g.edges.size());
+    for (const auto& e : g.edges)
+        if (!(e.kind == EdgeKind::Collective || (e.kind == EdgeKind::CrossStream && e.inferred)))
+            kept.push_back(e);
+    g.edges.swap(kept);
+    for (auto& grp : g.collectives) {
+        if (!grp.complete) continue;
+        grp.complete = false;
+        for (NodeId n : grp.members) {
+            g.nodes[n].kind = NodeKind::GpuOp;
+            g.nodes[n].duration = std::max<TimeNs>(0, mEnd(n) - effStart[n]);
+        }
+    }
+    g.stats.collectivesUnmatched += g.stats.collectivesMatched;
+    g.stats.collectivesMatched = 0;
+    g.stats.inferredCrossStream = 0;
+}
+
+// comm.overlap=false: see ExecutionGraph::noOverlapBegin.
+void Builder::noOverlapEdges() {
+    std::map<std::pair<std::uint32_t, std::int64_t>, std::vector<std::uint32_t>> compute;
+    for (std::uint32_t pi = 0; pi < g.processors.size(); ++pi) {
+        const auto& p = g.processors[pi];
+        if (!p.gpu) continue;
+        const Track& t = set.ranks[p.rank].tracks[p.track];
+        for (NodeId n : p.nodes)
+            if (t.events.kind[g.nodes[n].event.index] == EventKind::Kernel &&
+                !isCollectiveKernelName(g.nodeName(n))) {
+                compute[{p.rank, t.device()}].push_back(pi);
+                break;
+            }
+    }
+    const std::size_t begin = g.edges.size();
+    for (NodeId n = 0; n < g.nodes.size(); ++n) {
+        const auto& node = g.nodes[n];
+        if (node.kind != NodeKind::Collective &&
+            !(node.kind == NodeKind::GpuOp && isCollectiveKernelName(g.nodeName(n))))
+            continue;
+        const Track& t = set.ranks[node.rank].tracks[node.event.track];
+        auto it = compute.find({node.rank, t.device()});
+        if (it == compute.end()) continue;
+        for (std::uint32_t pi : it->second) {
+            if (pi == node.processor) continue;
+            const auto& seq = g.processors[pi].nodes;
+            auto ub = std::upper_bound(seq.begin(), seq.end(), effStart[n],
+                                       [&](TimeNs v, NodeId m) { return v < effStart[m]; });
+            if (ub != seq.begin()) addEdge(*std::prev(ub), n, EdgeKind::CrossStream, 0);
+            if (ub != seq.end()) addEdge(n, *ub, EdgeKind::CrossStream, 0);
+        }
+    }
+    if (g.edges.size() == begin) return;
+    g.noOverlapBegin = static_cast<EdgeId>(begin);
+    g.buildAdjacency();
+    if (findCycleNode(g, true) != kNoNode) {
+        g.edges.resize(begin);
+        g.noOverlapBegin = kNoEdge;
+        g.buildAdjacency();
+        g.noOverlapUnavailable = "comm.overlap=false cannot be simulated on this trace: serializing "
+                                 "collectives with compute would deadlock (ranks issue collectives of "
+                                 "different streams in different orders); it was ignored";
+    }
+}
+
+void Builder::finish() {
+    for (const auto& [what, n] : warnCounts)
+        g.warnings.push_back(what + (n > 1 ? " (" + std::to_string(n) + "x)" : ""));
+    if (g.stats.repairedLaunches)
+        g.warnings.push_back(std::to_string(g.stats.repairedLaunches) +
+                             " GPU ops start before their launch call: launch latency clamped to 0");
+    if (g.stats.repairedOverlaps)
+        g.warnings.push_back(std::to_string(g.stats.repairedOverlaps) +
+                             " overlapping ops on one stream or thread: serialized, keeping their end times");
+    if (g.stats.gpuOpsWithoutLaunch)
+        g.warnings.push_back(std::to_string(g.stats.gpuOpsWithoutLaunch) +
+                             " GPU ops without a launch call: replayed after their stream predecessor");
+    for (auto& c : g.stats.edgesByKind)
+        c = 0;
+    for (const auto& e : g.edges)
+        g.stats.edgesByKind[static_cast<int>(e.kind)]++;
+}
+
+} // namespace sl::graph_build
