@@ -138,28 +138,58 @@ private:
     bool lastKnown_ = false;
 };
 
+// A value quoted in an error message: at most 40 characters, printable ASCII only (the message
+// stays one line whatever the file holds).
+std::string quoteForMessage(std::string_view s) {
+    std::string out = "\"";
+    for (std::size_t i = 0; i < s.size() && i < 40; ++i) {
+        auto c = static_cast<unsigned char>(s[i]);
+        out.push_back(c >= 0x20 && c < 0x7f ? static_cast<char>(c) : '?');
+    }
+    if (s.size() > 40) out += "...";
+    return out + "\"";
+}
+
+// Integer ids in args (correlation, device, stream, wait_on_stream, ...): a JSON number, a decimal
+// string ("0") or a 0x hex string ("0x0", "0x7f3a2c000b70": ROCm writes HIP stream handles so);
+// null means absent (-1). Anything else is an error naming the field.
 std::int64_t KinetoParser::intValue(od::value v, const char* field, const char* where) {
     switch (v.type()) {
     case od::json_type::number: {
         std::int64_t i;
         if (!v.get_int64().get(i)) return i;
+        std::uint64_t u;
+        if (!v.get_uint64().get(u)) return static_cast<std::int64_t>(u); // 64-bit handles keep their bits
         double d = v.get_double();
         if (!std::isfinite(d) || std::fabs(d) > 9.0e18)
             fail(std::string("\"") + field + "\" is out of range", where);
         return static_cast<std::int64_t>(d);
+    }
+    case od::json_type::string: {
+        std::string_view s = v.get_string();
+        std::int64_t i = 0;
+        if (parseIntegerId(s, i)) return i;
+        fail(std::string("\"") + field +
+                 "\" is not a number (nor a decimal or 0x hex string): " + quoteForMessage(s),
+             where);
+    }
+    case od::json_type::null: { // the type comes from the first byte only: "nan" must not pass
+        bool isNull = false;
+        if (!v.is_null().get(isNull) && isNull) return -1;
+        fail(std::string("\"") + field + "\" is not a number", where);
     }
     default:
         fail(std::string("\"") + field + "\" is not a number", where);
     }
 }
 
-// pid / tid: a number, or a string (numeric strings are parsed, others get a stable synthetic id).
+// pid / tid: a number, or a string. Decimal and 0x hex strings are parsed; other strings ("Spans",
+// "Traces": the profiler's own rows) get a stable synthetic id below -999999, whose events are skipped.
 std::int64_t KinetoParser::idValue(od::value v, const char* field, const char* where) {
     if (v.type() == od::json_type::string) {
         std::string_view s = v.get_string();
         std::int64_t n = 0;
-        auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
-        if (ec == std::errc() && ptr == s.data() + s.size()) return n;
+        if (parseIntegerId(s, n) && n > -1000000) return n;
         auto [it, inserted] =
             stringIds_.try_emplace(std::string(s), -1000000 - static_cast<std::int64_t>(stringIds_.size()));
         return it->second;

@@ -60,4 +60,22 @@ bool parseMicrosecondsToNs(std::string_view tok, std::int64_t& ns) {
     return true;
 }
 
+bool parseIntegerId(std::string_view text, std::int64_t& value) {
+    if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+        std::string_view digits = text.substr(2);
+        if (digits.size() > 16) return false;
+        std::uint64_t u = 0;
+        auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), u, 16);
+        if (ec != std::errc() || ptr != digits.data() + digits.size()) return false;
+        value = static_cast<std::int64_t>(u);
+        return true;
+    }
+    if (text.empty() || text[0] == '+') return false;
+    std::int64_t v = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || ptr != text.data() + text.size()) return false;
+    value = v;
+    return true;
+}
+
 } // namespace sl

@@ -10,6 +10,12 @@ namespace sl {
 // fits in int64 nanoseconds.
 bool parseMicrosecondsToNs(std::string_view token, std::int64_t& ns);
 
+// Parses an integer id written as text: decimal ("7", "-1") or hexadecimal with a 0x / 0X prefix
+// ("0x0", "0x7f3a2c000b70", as ROCm writes HIP stream handles). Hexadecimal takes up to 16 digits
+// and keeps the 64 bits (values of 2^63 and above come out negative); decimal must fit in int64.
+// Surrounding spaces are not accepted. Returns false for anything else ("", "x7", "0x", "12a").
+bool parseIntegerId(std::string_view text, std::int64_t& value);
+
 // Parses the integers of a list such as "[0, 1, 2]" (PyTorch writes process group ranks as a
 // string). Stops at the first malformed entry; returns the count parsed.
 template <typename Out> int parseIntList(std::string_view text, Out&& push) {

@@ -1,14 +1,26 @@
 #pragma once
 // Kernel classes for compute.speedup.<class> (DESIGN.md, "Simulator"): gemm, attention,
-// elementwise, reduction, memory, other. A kernel's class comes from its name, matched
-// case-insensitively against one regular expression per class, tried in the order
-//   attention, gemm, reduction, memory, elementwise   (first match wins; none: other).
-// memcpy / memset GPU ops are always "memory". The default patterns (kDefaultKernelClassPatterns)
-// cover cuBLAS / CUTLASS / cuDNN GEMMs and convolutions, flash / fused attention, PyTorch's
-// elementwise, reduction, norm and softmax kernels and copy / fill / index kernels. Each is
-// replaceable with the knob kernel.class.<class>=<regex> (ECMAScript, searched anywhere in the
-// name). Patterns made only of letters, digits, '_' and '|' are matched as plain substrings
-// (fast path); anything else goes through std::regex.
+// elementwise, reduction, memory, other. memcpy / memset GPU ops are always "memory". A kernel's
+// class comes from its name (case-insensitive, a leading "void " ignored), in three steps:
+//  1. Triton (torch.compile / Inductor) kernels by their prefix: triton_poi_ (pointwise) and
+//     triton_for_ (foreach) -> elementwise; triton_red_ / triton_per_ (persistent reduction) ->
+//     reduction; triton_tem_ (templates) -> attention if the attention pattern matches, else gemm;
+//     any other triton_ name with an mm / bmm / addmm / baddbmm / matmul / gemm part -> gemm. The
+//     prefix wins over words in the rest of the name (triton_poi_fused_convolution_relu_0 is
+//     elementwise), unless the pattern of the class it picks has been replaced.
+//  2. One regular expression per class, tried in the order
+//       attention, gemm, reduction, memory, elementwise   (first match wins).
+//     The defaults (kDefaultKernelClassPatterns) cover cuBLAS / CUTLASS / cuDNN GEMMs and
+//     convolutions, rocBLAS / hipBLASLt / Tensile (Cijk_) GEMMs, Composable Kernel GEMMs (also
+//     ck_tile flatmm) and convolutions, MIOpen convolutions (MIOpenConv*, naive_conv_*, *AsmConv*, winograd),
+//     flash / fused / CK fmha attention, PyTorch's elementwise, reduction, norm and softmax kernels and copy
+//     / fill / index kernels. Each is replaceable with the knob kernel.class.<class>=<regex> (ECMAScript,
+//     searched anywhere in the name). Patterns made only of letters, digits, '_' and
+//     '|' are matched as plain substrings (fast path); anything else goes through std::regex.
+//  3. Names no pattern matched: Composable Kernel (ck::) and MIOpen kernels other than pooling,
+//     activation, LRN and tensor ops -> gemm, while the gemm pattern is the default.
+//  Anything else is "other". Communication kernels (NCCL, DeepEP, ...) are not told apart here:
+//  see isCommunicationKernelName in trace/Collective.h.
 #include "trace/EventKind.h"
 
 #include <array>
@@ -42,6 +54,9 @@ public:
     KernelClass classify(std::string_view name, EventKind kind) const;
 
 private:
+    // Step 1 above: the class a Triton kernel name gives, if any (name in lower case).
+    std::optional<KernelClass> tritonClass(std::string_view lowerName) const;
+
     struct Matcher {
         std::vector<std::string> literals; // fast path: any of these substrings (lower case)
         std::shared_ptr<const std::regex> regex;
@@ -49,6 +64,7 @@ private:
     };
     std::array<std::string, kKernelClassCount> patterns_;
     std::array<Matcher, kKernelClassCount> matchers_;
+    std::array<bool, kKernelClassCount> isDefault_{}; // the class still has its default pattern
 };
 
 } // namespace sl

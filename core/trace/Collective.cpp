@@ -32,7 +32,19 @@ bool startsWith(std::string_view s, std::string_view prefix) {
 bool isCollectiveKernelName(std::string_view name) {
     // Strip a leading "void " that some CUPTI versions add to demangled names.
     if (startsWith(name, "void ")) name.remove_prefix(5);
-    return startsWith(name, "nccl") || startsWith(name, "rccl");
+    return startsWith(name, "nccl") || startsWith(name, "rccl") || startsWith(name, "mscclKernel");
+}
+
+bool isCommunicationKernelName(std::string_view name) {
+    if (isCollectiveKernelName(name)) return true;
+    std::string lower(name.substr(0, 512));
+    for (auto& c : lower)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    auto has = [&](std::string_view part) { return lower.find(part) != std::string::npos; };
+    if (has("deep_ep") || has("deepep")) return !has("layout::");
+    if (has("nvshmem") || has("rocshmem") || has("mscclpp") || has("cross_device_reduce")) return true;
+    return (has("intranode::") || has("internode::") || has("internode_ll::")) &&
+           (has("dispatch") || has("combine"));
 }
 
 CollectiveType collectiveTypeFromKernelName(std::string_view name) {

@@ -26,7 +26,10 @@ constexpr int kEventKindCount = static_cast<int>(EventKind::Count);
 std::string_view eventKindName(EventKind kind);
 
 // Maps a Kineto category ("cat") to a kind. Accepts the spellings of several PyTorch versions
-// (e.g. "Kernel", "Runtime", "Memcpy") and ROCm. Unknown categories map to Other and set *known=false.
+// (e.g. "Kernel", "Runtime", "Memcpy") and ROCm: Kineto built with roctracer or rocprofiler-sdk
+// writes HIP API calls as "cuda_runtime" and GPU work as "kernel" / "gpu_memcpy" / "gpu_memset";
+// "hip_runtime", "hip_api" and "hip_driver" are accepted too. Unknown categories map to Other and
+// set *known=false.
 EventKind eventKindFromCategory(std::string_view category, bool* known = nullptr);
 
 // GPU operations that occupy a stream (kernels, copies, sets); annotations are not ops.

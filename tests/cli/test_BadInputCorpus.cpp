@@ -205,6 +205,70 @@ private slots:
         checkContract(args, path, expect);
     }
 
+    // ROCm-style traces made here: HIP stream handles as hex strings and ids as strings load; garbage
+    // where an id belongs is refused with one line naming the file, the field and the value.
+    void rocmIds_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("expect");
+        QTest::addColumn<QString>("message");
+        auto trace = [](const QByteArray& launchArgs, const QByteArray& kernelArgs) {
+            return QByteArray(
+                       R"({"schemaVersion":1,"deviceProperties":[{"id":0,"name":"AMD Instinct MI250X"}],)"
+                       R"("traceEvents":[)"
+                       R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":100,"tid":100,"ts":100,"dur":30},)"
+                       R"({"ph":"X","cat":"cuda_runtime","name":"hipExtModuleLaunchKernel","pid":100,"tid":100,)"
+                       R"("ts":105,"dur":8,"args":)") +
+                   launchArgs +
+                   R"(},{"ph":"s","cat":"ac2g","id":5,"pid":100,"tid":100,"ts":105,"name":"ac2g"},)"
+                   R"({"ph":"X","cat":"kernel","name":"Cijk_Ailk_Bljk_HHS_BH_MT128x128x32","pid":0,"tid":1,)"
+                   R"("ts":115,"dur":20,"args":)" +
+                   kernelArgs +
+                   R"(},{"ph":"f","cat":"ac2g","id":5,"pid":0,"tid":1,"ts":115,"name":"ac2g","bp":"e"},)"
+                   R"({"ph":"X","cat":"cuda_runtime","name":"hipDeviceSynchronize","pid":100,"tid":100,)"
+                   R"("ts":120,"dur":16,"args":{"correlation":6}}]})";
+        };
+        struct Case {
+            const char* file;
+            QByteArray launchArgs, kernelArgs;
+            const char* message; // for err- files: what the one line must say
+        };
+        const Case cases[] = {
+            {"ok-rocm-hex-stream.json", R"({"cid":61,"correlation":5,"stream":"0x0","grid":[256,1,1]})",
+             R"({"device":0,"stream":1,"correlation":5,"kind":"Dispatch Kernel"})", ""},
+            {"ok-rocm-string-ids.json", R"({"correlation":"5","stream":"0x55d1c4a3f2b0"})",
+             R"({"device":"0","stream":"0x1","correlation":"0x5"})", ""},
+            {"err-rocm-stream-garbage.json", R"({"correlation":5})",
+             R"({"device":0,"stream":"default","correlation":5})",
+             R"("stream" is not a number (nor a decimal or 0x hex string): "default")"},
+            {"err-rocm-stream-bad-hex.json", R"({"correlation":5,"stream":"0xZZ"})",
+             R"({"device":0,"stream":1,"correlation":5})", R"("stream" is not a number)"},
+            {"err-rocm-device-garbage.json", R"({"correlation":5})",
+             R"({"device":"gpu0","stream":1,"correlation":5})", R"("device" is not a number)"},
+        };
+        for (const auto& c : cases) {
+            QString path =
+                QString::fromStdString(sltest::writeFile(tmp_, c.file, trace(c.launchArgs, c.kernelArgs)));
+            int expect = QByteArray(c.file).startsWith("err-") ? 2 : 0;
+            QTest::newRow(qPrintable(QString("info ") + c.file))
+                << QStringList{QStringLiteral("info"), path} << path << expect << QString(c.message);
+            if (simulate_)
+                QTest::newRow(qPrintable(QString("simulate ") + c.file))
+                    << QStringList{QStringLiteral("simulate"), path, QStringLiteral("--json")} << path
+                    << expect << QString(c.message);
+        }
+    }
+    void rocmIds() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, path);
+        QFETCH(int, expect);
+        QFETCH(QString, message);
+        checkContract(args, path, expect);
+        if (message.isEmpty()) return;
+        Outcome o = runCli(args);
+        QVERIFY2(o.err.contains(message.toUtf8()), o.err.constData());
+    }
+
     void specialPaths_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("path");

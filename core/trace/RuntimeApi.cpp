@@ -1,0 +1,86 @@
+#include "trace/RuntimeApi.h"
+
+#include <array>
+
+namespace sl {
+
+namespace {
+
+bool startsWith(std::string_view s, std::string_view prefix) {
+    return s.substr(0, prefix.size()) == prefix;
+}
+bool endsWith(std::string_view s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+bool contains(std::string_view s, std::string_view part) {
+    return s.find(part) != std::string_view::npos;
+}
+
+} // namespace
+
+RuntimeApiInfo runtimeApiInfo(std::string_view name) {
+    RuntimeApiInfo info;
+    std::string_view rest;
+    if (startsWith(name, "cuda")) {
+        rest = name.substr(4);
+    } else if (startsWith(name, "hip")) {
+        rest = name.substr(3);
+        info.hip = true;
+    } else if (startsWith(name, "cu")) {
+        rest = name.substr(2);
+    } else {
+        return info;
+    }
+    // The API name proper starts with an upper-case letter (cudaLaunchKernel, not "cudaxyz").
+    if (rest.empty() || rest[0] < 'A' || rest[0] > 'Z') return info;
+    for (bool stripped = true; stripped;) {
+        stripped = false;
+        for (std::string_view suffix : {"_ptsz", "_ptds", "_spt", "_v2", "_v3"}) {
+            if (endsWith(rest, suffix)) {
+                rest.remove_suffix(suffix.size());
+                stripped = true;
+            }
+        }
+    }
+    info.async = contains(rest, "Async");
+    if (startsWith(rest, "Memcpy")) {
+        info.api = RuntimeApi::Memcpy;
+    } else if (startsWith(rest, "Memset")) {
+        info.api = RuntimeApi::Memset;
+    } else if (startsWith(rest, "GraphLaunch")) {
+        info.api = RuntimeApi::GraphLaunch;
+    } else if ((contains(rest, "Launch") && contains(rest, "Kernel")) || rest == "Launch" ||
+               rest == "LaunchByPtr") {
+        info.api = RuntimeApi::KernelLaunch;
+    } else if (startsWith(rest, "EventRecord")) {
+        info.api = RuntimeApi::EventRecord;
+    } else if (rest == "StreamWaitEvent") {
+        info.api = RuntimeApi::StreamWaitEvent;
+    } else if (rest == "DeviceSynchronize" || rest == "CtxSynchronize" || rest == "ThreadSynchronize") {
+        info.api = RuntimeApi::DeviceSynchronize;
+    } else if (rest == "StreamSynchronize") {
+        info.api = RuntimeApi::StreamSynchronize;
+    } else if (rest == "EventSynchronize") {
+        info.api = RuntimeApi::EventSynchronize;
+    }
+    if (info.api != RuntimeApi::Memcpy && info.api != RuntimeApi::Memset) info.async = false;
+    return info;
+}
+
+std::string_view runtimeApiName(RuntimeApi api) {
+    static constexpr std::array<std::string_view, static_cast<int>(RuntimeApi::Count)> names = {
+        "other",
+        "kernel_launch",
+        "graph_launch",
+        "memcpy",
+        "memset",
+        "event_record",
+        "stream_wait_event",
+        "device_synchronize",
+        "stream_synchronize",
+        "event_synchronize"};
+    auto i = static_cast<std::size_t>(api);
+    return i < names.size() ? names[i] : "other";
+}
+
+} // namespace sl
