@@ -147,13 +147,19 @@ void recoverCorrelationsFromFlows(Rank& rank, const std::vector<FlowPoint>& flow
 
 void linkLaunches(Rank& rank) {
     std::unordered_map<std::int64_t, EventRef> launchByCorrelation;
+    std::int64_t reused = 0;
     for (std::uint32_t ti = 0; ti < rank.tracks.size(); ++ti) {
         const auto& ev = rank.tracks[ti].events;
         if (rank.tracks[ti].isGpu()) continue;
         for (std::uint32_t i = 0; i < ev.size(); ++i)
             if (isRuntimeCall(ev.kind[i]) && ev.correlation[i] >= 0)
-                launchByCorrelation.emplace(ev.correlation[i], EventRef{ti, i});
+                reused += launchByCorrelation.emplace(ev.correlation[i], EventRef{ti, i}).second ? 0 : 1;
     }
+    // Contradictory ids: said once, with a count (GPU ops link to the first call of an id).
+    if (reused > 0)
+        rank.warnings.push_back(std::to_string(reused) +
+                                " runtime calls reuse the correlation id of an earlier call (GPU ops link to "
+                                "the first)");
     for (std::uint32_t ti = 0; ti < rank.tracks.size(); ++ti) {
         auto& track = rank.tracks[ti];
         if (!track.isGpu()) continue;

@@ -33,13 +33,22 @@ RuntimeApiInfo runtimeApiInfo(std::string_view name) {
     }
     // The API name proper starts with an upper-case letter (cudaLaunchKernel, not "cudaxyz").
     if (rest.empty() || rest[0] < 'A' || rest[0] > 'Z') return info;
+    // Per-thread stream and version suffixes, in any order: _ptsz, _ptds, _spt, _v2, _v11060.
     for (bool stripped = true; stripped;) {
         stripped = false;
-        for (std::string_view suffix : {"_ptsz", "_ptds", "_spt", "_v2", "_v3"}) {
+        for (std::string_view suffix : {"_ptsz", "_ptds", "_spt"}) {
             if (endsWith(rest, suffix)) {
                 rest.remove_suffix(suffix.size());
                 stripped = true;
             }
+        }
+        std::size_t digits = 0;
+        while (digits < rest.size() && rest[rest.size() - 1 - digits] >= '0' &&
+               rest[rest.size() - 1 - digits] <= '9')
+            ++digits;
+        if (digits > 0 && rest.size() > digits + 2 && rest.substr(rest.size() - digits - 2, 2) == "_v") {
+            rest.remove_suffix(digits + 2);
+            stripped = true;
         }
     }
     info.async = contains(rest, "Async");

@@ -19,8 +19,9 @@
 //   EventSynchronize   cudaEventSynchronize, cuEventSynchronize, hipEventSynchronize
 //   Other              everything else (cudaGetDevice, hipMalloc, cudaLaunchHostFunc, ...)
 //
-// Suffixes for per-thread default streams and driver versions (_ptsz, _ptds, _spt, _v2, _v3) are
-// ignored: hipLaunchKernel_spt is a kernel launch, cuMemcpyHtoDAsync_v2 an async memcpy.
+// Suffixes for per-thread default streams and API versions (_ptsz, _ptds, _spt, _v2, _v11060) are
+// ignored: hipLaunchKernel_spt is a kernel launch, cuMemcpyHtoDAsync_v2 an async memcpy,
+// cudaStreamWaitEvent_v3020 a stream wait (CUPTI of CUDA 12 writes such versioned names).
 #include <cstdint>
 #include <string_view>
 

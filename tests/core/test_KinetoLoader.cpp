@@ -364,6 +364,12 @@ private slots:
             row(n, "kernel_launch", false, false);
         row("hipGraphLaunch", "graph_launch", false, true);
         row("cudaGraphLaunch", "graph_launch", false, false);
+        row("cudaGraphLaunch_v10000", "graph_launch", false, false);
+        row("cudaLaunchKernelExC_v11060", "kernel_launch", false, false);
+        row("cudaStreamWaitEvent_v3020", "stream_wait_event", false, false);
+        row("cudaStreamSynchronize_ptsz_v7000", "stream_synchronize", false, false);
+        row("cudaMemcpyAsync_ptsz_v7000", "memcpy", true, false);
+        row("cudaEventRecordWithFlags_v11010", "event_record", false, false);
         row("cuGraphLaunch", "graph_launch", false, false);
         for (const char* n : {"hipMemcpy", "hipMemcpyWithStream", "hipMemcpyDtoH", "hipMemcpyHtoD",
                               "hipMemcpy2D", "hipMemcpyPeer", "hipMemcpyToSymbol"})
@@ -395,7 +401,8 @@ private slots:
         row("cudaEventSynchronize", "event_synchronize", false, false);
         for (const char* n : {"hipMalloc", "hipFree", "hipGetDevice", "hipStreamCreate", "hipKernelNameRef",
                               "hipGraphInstantiate", "cudaLaunchHostFunc", "cudaMemPrefetchAsync",
-                              "cudaGetDevice", "aten::mm", "cudaxyz", "hip", ""})
+                              "cudaGetDevice", "cudaStreamGetCaptureInfo_v2", "cudaStreamWaitEventX",
+                              "cudaDeviceSynchronize_vx", "aten::mm", "cudaxyz", "hip", ""})
             row(n[0] ? n : "(empty)", "other", false, false);
     }
     void runtimeApiNames() {
@@ -565,6 +572,28 @@ private slots:
         QVERIFY(t);
         QCOMPARE(t->device(), 3);
         QCOMPARE(t->events.correlation[0], -1);
+    }
+
+    // Two runtime calls with one correlation id: the first is the launch, the rest is said once.
+    void reusedCorrelationWarnsOnce() {
+        QByteArray events;
+        for (int i = 0; i < 3; ++i)
+            events += R"({"ph":"X","cat":"cuda_runtime","name":"hipLaunchKernel","pid":1,"tid":1,"ts":)" +
+                      QByteArray::number(100 + 10 * i) + R"(,"dur":5,"args":{"correlation":7}},)";
+        events +=
+            R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":3,"ts":112,"dur":10,"args":{"correlation":7}})";
+        Rank r = loadKinetoBytes(minimalTrace(events).toStdString(), "dup.json");
+        auto [track, i] = gpuOp(r, "k");
+        QVERIFY(track);
+        EventRef launch = EventRef::unpack(track->events.link[i]);
+        QCOMPARE(r.tracks[launch.track].events.start[launch.index], TimeNs(100'000));
+        int said = 0;
+        for (const auto& w : r.warnings)
+            if (w.find("reuse the correlation id") != std::string::npos) {
+                ++said;
+                QVERIFY2(w.rfind("2 runtime calls", 0) == 0, w.c_str());
+            }
+        QCOMPARE(said, 1);
     }
 
     // Garbage where an integer id belongs: one line naming the file, the field and the value.
