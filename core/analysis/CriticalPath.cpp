@@ -21,6 +21,10 @@ std::string_view pathLabelName(PathLabel l) {
         return "sync";
     case PathLabel::Idle:
         return "idle";
+    case PathLabel::LateStart:
+        return "late_start";
+    case PathLabel::UnexplainedWait:
+        return "unexplained_wait";
     case PathLabel::Count:
         break;
     }
@@ -46,6 +50,7 @@ PathLabel nodeLabel(const ExecutionGraph& g, NodeId n) {
 PathLabel gapLabel(EdgeKind k) {
     switch (k) {
     case EdgeKind::ThreadOrder:
+    case EdgeKind::ThreadStart:
         return PathLabel::Cpu;
     case EdgeKind::Launch:
         return PathLabel::LaunchLatency;
@@ -88,6 +93,14 @@ CriticalPath criticalPathFrom(const ExecutionGraph& g, const SimResult& r, NodeI
         const NodeTiming& nt = r.nodes[cur];
         if (!atStart) {
             EdgeId e = nt.endBoundBy;
+            if (e == kPhantomPeers) { // held by peers outside the rank set: wait, then transfer
+                TimeNs arrival = std::clamp(g.ranks[g.nodes[cur].rank].origin + g.nodes[cur].phantomArrival,
+                                            nt.start, nt.end);
+                add(cur, kNoEdge, arrival, nt.end, nodeLabel(g, cur));
+                add(cur, kNoEdge, nt.start, arrival, PathLabel::CollectiveWait);
+                atStart = true;
+                continue;
+            }
             if (e != kNoEdge) { // the end was held by a wait: own time after the release, then cross
                 const GraphEdge& edge = g.edges[e];
                 const NodeTiming& from = r.nodes[edge.from];
@@ -106,18 +119,25 @@ CriticalPath criticalPathFrom(const ExecutionGraph& g, const SimResult& r, NodeI
             continue;
         }
         EdgeId e = nt.startBoundBy;
-        if (e == kNoEdge) { // the node's own release time: CPU work before the thread's first call
+        if (e == kNoEdge) { // the node's own release time: a boundary condition (the rank's root,
+                            // a pre-window op): the time before it is the rank starting late
             TimeNs origin = g.ranks[g.nodes[cur].rank].origin;
-            add(cur, kNoEdge, std::min(origin, nt.start), nt.start,
-                g.nodes[cur].kind == NodeKind::CpuCall || g.nodes[cur].kind == NodeKind::SyncCall
-                    ? PathLabel::Cpu
-                    : PathLabel::Idle);
+            add(cur, kNoEdge, std::min(origin, nt.start), nt.start, PathLabel::LateStart);
             break;
         }
         const GraphEdge& edge = g.edges[e];
         const NodeTiming& from = r.nodes[edge.from];
         TimeNs trig = edge.triggeredByStart() ? from.start : from.end;
-        add(cur, e, trig, nt.start, gapLabel(edge.kind));
+        if ((edge.kind == EdgeKind::ThreadOrder || edge.kind == EdgeKind::ThreadStart) && edge.delay > 0 &&
+            edge.cpuWork < edge.delay && nt.start > trig) {
+            // The gap holds CPU work and an unexplained wait; the wait is a fixed part of the delay
+            // (docs/ARCHITECTURE.md, "CPU gaps"), shown last.
+            TimeNs wait = std::min(nt.start - trig, edge.delay - edge.cpuWork);
+            add(cur, e, nt.start - wait, nt.start, PathLabel::UnexplainedWait);
+            add(cur, e, trig, nt.start - wait, PathLabel::Cpu);
+        } else {
+            add(cur, e, trig, nt.start, gapLabel(edge.kind));
+        }
         cur = edge.from;
         atStart = edge.triggeredByStart();
     }

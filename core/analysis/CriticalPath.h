@@ -18,10 +18,13 @@ enum class PathLabel : std::uint8_t {
     LaunchLatency,
     Sync,
     Idle,
+    LateStart,       // before a rank's first event: the rank started late (a boundary condition)
+    UnexplainedWait, // CPU time between calls that no cpu_op / annotation covers
     Count
 };
 constexpr int kPathLabelCount = static_cast<int>(PathLabel::Count);
-// "gpu_compute", "gpu_comm", "collective_wait", "cpu", "launch_latency", "sync", "idle".
+// "gpu_compute", "gpu_comm", "collective_wait", "cpu", "launch_latency", "sync", "idle",
+// "late_start", "unexplained_wait".
 std::string_view pathLabelName(PathLabel l);
 
 struct PathSegment {

@@ -45,6 +45,27 @@ void Builder::addGroup(CollectiveGroup&& grp) {
 }
 
 // The k-th collective of a process group on each rank is one collective.
+// Collectives whose peers are not in the rank set (one rank of a bigger job): the peers are
+// phantoms that arrive at their measured time. The transfer time is the fastest instance of the
+// same kernel and size on the rank (an instance that did not wait), so under replay the
+// collective ends at max(start + transfer, measured end), and it still responds to comm knobs.
+void Builder::phantomPeers() {
+    std::map<std::pair<std::string, std::int64_t>, TimeNs> fastest;
+    auto keyOf = [&](NodeId n) { return std::make_pair(std::string(g.nodeName(n)), bytesOf(n)); };
+    for (NodeId n : phantomCandidates) {
+        auto [it, fresh] = fastest.try_emplace(keyOf(n), g.nodes[n].duration);
+        if (!fresh) it->second = std::min(it->second, g.nodes[n].duration);
+    }
+    for (NodeId n : phantomCandidates) {
+        auto& node = g.nodes[n];
+        const TimeNs transfer = std::min(node.duration, fastest[keyOf(n)]);
+        const TimeNs origin = g.ranks[node.rank].origin;
+        node.phantomArrival = std::max<TimeNs>(0, mEnd(n) - transfer - origin);
+        node.duration = transfer;
+        g.stats.phantomCollectives++;
+    }
+}
+
 void Builder::collectiveEdges() {
     struct Seq {
         std::vector<NodeId> nodes;
@@ -171,10 +192,14 @@ void Builder::collectiveEdges() {
             }
             grp.complete = opt.matchCollectives && !missing && !mismatch &&
                            grp.members.size() == participants.size() && participants.size() > 1;
+            if (missing && !mismatch && opt.matchCollectives)
+                phantomCandidates.insert(phantomCandidates.end(), grp.members.begin(), grp.members.end());
             addGroup(std::move(grp));
         }
         if (missing)
-            warn("collectives with peers missing from the rank set keep their measured durations (key " +
+            warn("collectives with peers missing from the rank set: the missing peers arrive at their "
+                 "measured "
+                 "time (key " +
                  key + ")");
     }
     // Send / recv pairs: in a process group of two ranks A and B, the k-th send of A meets the
@@ -204,8 +229,14 @@ void Builder::collectiveEdges() {
         std::int64_t total = 0;
         for (auto& [r, pr] : perRank)
             total += static_cast<std::int64_t>(pr.sends.size() + pr.recvs.size());
+        if (missing && opt.matchCollectives)
+            for (auto& [r, pr] : perRank) {
+                phantomCandidates.insert(phantomCandidates.end(), pr.sends.begin(), pr.sends.end());
+                phantomCandidates.insert(phantomCandidates.end(), pr.recvs.begin(), pr.recvs.end());
+            }
         if (missing || participants.size() != 2) {
-            warn(missing ? "send / recv with the peer missing from the rank set keep their measured durations"
+            warn(missing ? "send / recv with the peer missing from the rank set: the peer arrives at its "
+                           "measured time"
                          : "send / recv in process groups of more than two ranks keep their measured "
                            "durations (the peer is not recorded)");
             g.stats.collectivesUnmatched += total;
@@ -241,6 +272,7 @@ void Builder::collectiveEdges() {
             }
         }
     }
+    phantomPeers();
 }
 
 } // namespace sl::graph_build

@@ -27,12 +27,15 @@ enum class EdgeKind : std::uint8_t {
     CrossStream, // op before cudaEventRecord on stream A -> next op on stream B after the wait
     Sync,        // GPU op -> host call that waits for it (cudaDeviceSynchronize, blocking memcpy...)
     Collective,  // peer participant -> participant of the same collective (across ranks)
+    // The call on another thread of the same rank that released a thread's first call (autograd's
+    // backward thread, a communication or data-loader thread); always inferred from timing.
+    ThreadStart,
     Count
 };
 constexpr int kEdgeKindCount = static_cast<int>(EdgeKind::Count);
 
 // Stable lower-case names: "thread_order", "launch", "stream_order", "cross_stream", "sync",
-// "collective".
+// "collective", "thread_start".
 std::string_view edgeKindName(EdgeKind kind);
 
 enum class NodeKind : std::uint8_t {
@@ -52,9 +55,16 @@ struct GraphNode {
     //   CpuCall: measured duration;  SyncCall: the intrinsic part (the wait is simulated);
     //   GpuOp: measured duration;    Collective: transfer time (measured end - latest arrival).
     TimeNs duration = 0;
-    // Earliest start relative to the rank's origin (RankWindow::origin): set for the first node of
-    // a processor (when the thread or stream starts working), 0 otherwise.
+    // Earliest start relative to the rank's origin (RankWindow::origin). Only boundary conditions
+    // have one: the rank's root (its first CPU call), GPU ops launched before the window
+    // (`prewindow`), and threads whose releasing call could not be found (counted in
+    // RankWindow::threadsReleasedAtMeasured). Every other node starts from its causes.
     TimeNs release = 0;
+    bool prewindow = false; // GPU op whose launch happened before the trace window
+    // Collective with peers missing from the rank set: the phantom peers' arrival relative to the
+    // rank's origin (measured end - modelled transfer); -1 when all peers are simulated. The
+    // collective ends at max(own start, arrival) + transfer.
+    TimeNs phantomArrival = -1;
     std::uint32_t collective = 0xffffffffu; // index into ExecutionGraph::collectives, or none
 };
 
@@ -67,6 +77,10 @@ struct GraphEdge {
     EdgeKind kind = EdgeKind::ThreadOrder;
     bool inferred = false; // cross-stream edge inferred from timing (no cuda_sync identity)
     TimeNs delay = 0;      // >= 0
+    // The part of `delay` that is host CPU work (thread order: time covered by cpu_op /
+    // python_function / annotations; launch: the call's excess over its API's median duration);
+    // it scales with the CPU knobs. The rest is fixed (an unexplained wait, a launch latency).
+    TimeNs cpuWork = 0;
 
     bool triggeredByStart() const { return kind == EdgeKind::Launch || kind == EdgeKind::Collective; }
     bool gatesEnd() const { return kind == EdgeKind::Sync || kind == EdgeKind::Collective; }
@@ -109,6 +123,12 @@ struct RankWindow {
     TimeNs crossStreamDelay = 0;
     std::int64_t launchLatencySamples = 0;
     bool hasStep = false;
+    // Boundary conditions and unexplained time of this rank (reported, see docs/ARCHITECTURE.md).
+    std::int64_t prewindowOps = 0;              // GPU ops launched before the window
+    std::int64_t threadsReleasedAtMeasured = 0; // CPU threads without a found releasing call
+    TimeNs unexplainedWait = 0;                 // CPU time between calls that no cpu_op / annotation covers
+    // Cross-stream inference window of the rank (calibrated from identified waits).
+    TimeNs crossStreamTolerance = 0;
 };
 
 struct GraphOptions {
@@ -131,6 +151,9 @@ struct GraphStats {
     std::int64_t repairedOverlaps = 0; // overlapping ops on one stream / calls on one thread
     std::int64_t gpuOpsWithoutLaunch = 0;
     std::int64_t waitEventEdges = 0; // cross-stream edges from cudaStreamWaitEvent without ids
+    std::int64_t threadStartEdges = 0;
+    std::int64_t prewindowOps = 0;
+    std::int64_t phantomCollectives = 0; // collectives whose missing peers are phantom arrivals
 };
 
 // Thrown for an invalid graph (cycle, negative delay) or a window that does not exist.

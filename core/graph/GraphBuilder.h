@@ -1,5 +1,6 @@
 #pragma once
 // Internal to core/graph: the state shared by the stages that build an ExecutionGraph.
+#include "graph/CpuCoverage.h"
 #include "graph/ExecutionGraph.h"
 
 #include <algorithm>
@@ -60,6 +61,7 @@ struct Builder {
     std::vector<std::uint8_t> hasIdentityCross;
     std::vector<std::uint8_t> hasSyncIn;
     std::vector<std::uint8_t> waitHandled; // wait calls with cuda_sync identity
+    std::vector<EdgeId> streamIn;          // per GPU op: its incoming stream-order edge
     std::vector<EdgeId> crossEdges;        // cross-stream edges (for the per-rank delay)
     std::map<std::string, std::int64_t> warnCounts;
 
@@ -117,6 +119,9 @@ struct Builder {
     }
 
     void orderEdges();
+    void threadReleases();
+    // Per rank: CPU work coverage of each CPU thread track (by track index), built on demand.
+    std::vector<std::map<std::uint32_t, CpuCoverage>> coverage;
 
     // GPU ops of each stream ordered by the start of their launch call, to answer "the last op
     // launched on stream S before time t" and "the first op launched on S after t".
@@ -165,6 +170,8 @@ struct Builder {
     void addGroup(CollectiveGroup&& grp);
 
     void collectiveEdges();
+    void phantomPeers();
+    std::vector<NodeId> phantomCandidates; // members of collectives with peers missing
 
     void dropUncertainEdges();
 

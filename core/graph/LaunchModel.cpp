@@ -2,6 +2,7 @@
 #include "graph/GraphBuilder.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <map>
 #include <string>
@@ -10,23 +11,54 @@
 
 namespace sl::graph_build {
 
+namespace {
+
+// How an op reaches its stream: the GPU leaves a different back-to-back gap after each.
+enum class LaunchPath : std::uint8_t { Kernel, GraphKernel, Memcpy, Memset, Count };
+
+LaunchPath launchPath(const ExecutionGraph& g, NodeId op, NodeId call) {
+    const auto& node = g.nodes[op];
+    EventKind k = g.rankOf(op).tracks[node.event.track].events.kind[node.event.index];
+    if (k == EventKind::GpuMemcpy) return LaunchPath::Memcpy;
+    if (k == EventKind::GpuMemset) return LaunchPath::Memset;
+    if (call != kNoNode && g.nodeName(call).find("GraphLaunch") != std::string_view::npos)
+        return LaunchPath::GraphKernel;
+    return LaunchPath::Kernel;
+}
+
+// The launch API key of a latency: copies to or from pageable memory are staged by the driver
+// and start much later after their call than other copies, so they get their own value.
+std::string latencyKey(const ExecutionGraph& g, NodeId op, NodeId call) {
+    std::string key(g.nodeName(call));
+    if (g.nodeName(op).find("Pageable") != std::string_view::npos) key += " (pageable)";
+    return key;
+}
+
+constexpr TimeNs kMaxBackToBackGap = 50'000; // longer gaps were held by something else
+constexpr TimeNs kDefaultCrossStreamWindow = 20'000;
+
+} // namespace
+
 void Builder::launchEdgesAndInference() {
+    const std::size_t rankCount = set.ranks.size();
     // Launch latency per rank (and per launch API): launch call start -> GPU op start, over
     // ops launched onto an idle stream with no pending known dependency (the GPU could start
     // the op as soon as the launch reached it). The median is robust against waits that the
     // trace does not name.
-    std::vector<std::vector<TimeNs>> lat(set.ranks.size());
-    std::vector<std::map<std::string, std::vector<TimeNs>>> latByApi(set.ranks.size());
+    std::vector<std::vector<TimeNs>> lat(rankCount);
+    std::vector<std::map<std::string, std::vector<TimeNs>>> latByApi(rankCount);
+    std::vector<std::map<std::string, std::vector<TimeNs>>> callDurByApi(rankCount);
     for (NodeId n = 0; n < g.nodes.size(); ++n) {
         NodeId call = launchOf[n];
         if (call == kNoNode) continue;
+        callDurByApi[g.nodes[n].rank][std::string(g.nodeName(call))].push_back(mEnd(call) - mStart(call));
         TimeNs l = effStart[n] - mStart(call);
         if (l < 0 || explained[n] > mStart(call)) continue;
         lat[g.nodes[n].rank].push_back(l);
-        latByApi[g.nodes[n].rank][std::string(g.nodeName(call))].push_back(l);
+        latByApi[g.nodes[n].rank][latencyKey(g, n, call)].push_back(l);
     }
-    std::vector<std::map<std::string, TimeNs>> apiLatency(set.ranks.size());
-    for (std::size_t r = 0; r < set.ranks.size(); ++r) {
+    std::vector<std::map<std::string, TimeNs>> apiLatency(rankCount), apiCallDur(rankCount);
+    for (std::size_t r = 0; r < rankCount; ++r) {
         g.ranks[r].typicalLaunchLatency = quantile(lat[r], 0.5);
         g.ranks[r].launchLatencySamples = static_cast<std::int64_t>(lat[r].size());
         for (auto& [api, v] : latByApi[r]) {
@@ -35,12 +67,74 @@ void Builder::launchEdgesAndInference() {
             apiLatency[r][api] = q;
             g.ranks[r].launchLatencyByApi.push_back({api, q});
         }
+        for (auto& [api, v] : callDurByApi[r])
+            apiCallDur[r][api] = quantile(v, 0.5);
     }
-    auto latencyOf = [&](NodeId call) {
+    auto latencyOf = [&](NodeId op, NodeId call) {
         const auto& m = apiLatency[g.nodes[call].rank];
-        auto it = m.find(std::string(g.nodeName(call)));
+        auto it = m.find(latencyKey(g, op, call));
+        if (it == m.end()) it = m.find(std::string(g.nodeName(call)));
         return it != m.end() ? it->second : g.ranks[g.nodes[call].rank].typicalLaunchLatency;
     };
+    // A launch call far longer than its API's median (the first cuDNN launch loads modules for
+    // seconds) delays its op by the excess: the op is queued near the call's return. Only where the
+    // op indeed started late in the call or after it.
+    auto excessOf = [&](NodeId op, NodeId call) -> TimeNs {
+        const auto& m = apiCallDur[g.nodes[call].rank];
+        auto it = m.find(std::string(g.nodeName(call)));
+        if (it == m.end()) return 0;
+        const TimeNs excess = std::max<TimeNs>(0, (mEnd(call) - mStart(call)) - it->second);
+        return effStart[op] - mStart(call) >= excess / 2 ? excess : 0;
+    };
+
+    // Back-to-back gap per stream and launch path: the time the GPU leaves between an op and the
+    // next one that was already queued behind it (launched early enough, nothing else pending).
+    std::vector<std::array<TimeNs, static_cast<int>(LaunchPath::Count)>> streamGap(g.processors.size());
+    for (std::uint32_t pi = 0; pi < g.processors.size(); ++pi) {
+        const auto& p = g.processors[pi];
+        streamGap[pi].fill(0);
+        if (!p.gpu) continue;
+        std::array<std::vector<TimeNs>, static_cast<int>(LaunchPath::Count)> samples;
+        for (std::size_t k = 1; k < p.nodes.size(); ++k) {
+            NodeId n = p.nodes[k], prev = p.nodes[k - 1];
+            NodeId call = launchOf[n];
+            if (call == kNoNode) continue;
+            const TimeNs prevEnd = mEnd(prev);
+            if (mStart(call) + latencyOf(n, call) + excessOf(n, call) > prevEnd) continue; // not queued
+            if (explained[n] > prevEnd) continue; // something else was pending
+            TimeNs gap = effStart[n] - prevEnd;
+            if (gap < 0 || gap > kMaxBackToBackGap) continue;
+            samples[static_cast<int>(launchPath(g, n, call))].push_back(gap);
+        }
+        for (std::size_t i = 0; i < samples.size(); ++i)
+            streamGap[pi][i] = samples[i].size() >= 4 ? quantile(samples[i], 0.5) : 0;
+    }
+    for (std::uint32_t pi = 0; pi < g.processors.size(); ++pi) {
+        const auto& p = g.processors[pi];
+        if (!p.gpu) continue;
+        for (std::size_t k = 1; k < p.nodes.size(); ++k) {
+            NodeId n = p.nodes[k];
+            EdgeId id = streamIn[n];
+            if (id == kNoEdge) continue;
+            TimeNs gap = streamGap[pi][static_cast<int>(launchPath(g, n, launchOf[n]))];
+            g.edges[id].delay = gap;
+            explained[n] = std::max(explained[n], mEnd(p.nodes[k - 1]) + gap);
+        }
+    }
+
+    // Cross-stream inference window per rank, calibrated on the waits whose source is known:
+    // the GPU takes a few to tens of microseconds to start a waiting op after the event fires.
+    std::vector<std::vector<TimeNs>> knownGaps(rankCount);
+    for (EdgeId id : crossEdges) {
+        const auto& e = g.edges[id];
+        TimeNs gap = effStart[e.to] - mEnd(e.from);
+        if (gap >= 0 && gap <= kMaxBackToBackGap) knownGaps[g.nodes[e.to].rank].push_back(gap);
+    }
+    for (std::size_t r = 0; r < rankCount; ++r)
+        g.ranks[r].crossStreamTolerance =
+            knownGaps[r].size() >= 4
+                ? std::clamp<TimeNs>(3 * quantile(knownGaps[r], 0.75), opt.tolerance, kMaxBackToBackGap)
+                : std::max(opt.tolerance, kDefaultCrossStreamWindow);
 
     // Per device: GPU ops sorted by measured end, for cross-stream inference.
     std::map<std::pair<std::uint32_t, std::int64_t>, std::vector<std::pair<TimeNs, NodeId>>> byEnd;
@@ -58,14 +152,16 @@ void Builder::launchEdgesAndInference() {
     for (auto& p : g.processors) {
         if (!p.gpu) continue;
         const TimeNs origin = g.ranks[p.rank].origin;
+        const TimeNs window = g.ranks[p.rank].crossStreamTolerance;
         const std::int64_t device = set.ranks[p.rank].tracks[p.track].device();
         for (std::size_t k = 0; k < p.nodes.size(); ++k) {
             NodeId n = p.nodes[k];
             TimeNs s = effStart[n];
             NodeId call = launchOf[n];
-            TimeNs latency = call != kNoNode ? latencyOf(call) : 0;
+            TimeNs latency = call != kNoNode ? latencyOf(n, call) : 0;
+            TimeNs excess = call != kNoNode ? excessOf(n, call) : 0;
             TimeNs launchReady =
-                call != kNoNode ? mStart(call) + latency : std::numeric_limits<TimeNs>::min();
+                call != kNoNode ? mStart(call) + latency + excess : std::numeric_limits<TimeNs>::min();
             TimeNs known = std::max(explained[n], launchReady);
             // Inferred cross-stream dependency: the op started later than its known
             // dependencies explain, right after an op on another stream of the same device
@@ -73,9 +169,9 @@ void Builder::launchEdgesAndInference() {
             if (opt.inferCrossStream && !hasIdentityCross[n] && s > known + opt.tolerance) {
                 const auto& v = byEnd[{p.rank, device}];
                 auto it = std::upper_bound(v.begin(), v.end(), std::make_pair(s, kNoNode));
-                for (int steps = 0; steps < 8 && it != v.begin(); ++steps) {
+                for (int steps = 0; steps < 16 && it != v.begin(); ++steps) {
                     --it;
-                    if (it->first < s - opt.tolerance || it->first <= known) break;
+                    if (it->first < s - window || it->first <= known) break;
                     if (g.nodes[it->second].processor == g.nodes[n].processor) continue;
                     addEdge(it->second, n, EdgeKind::CrossStream, 0, true);
                     crossEdges.push_back(static_cast<EdgeId>(g.edges.size() - 1));
@@ -86,25 +182,32 @@ void Builder::launchEdgesAndInference() {
             }
             if (call != kNoNode) {
                 if (s < mStart(call)) g.stats.repairedLaunches++;
-                addEdge(call, n, EdgeKind::Launch, latency);
-            } else if (k == 0) {
-                // The stream's first op has no launch in the trace (launched before the
-                // window): the stream starts working at its measured start, like a thread.
+                // A copy from or to pageable memory starts once the driver has staged the data
+                // on the CPU, inside the call: that staging is CPU work of the call.
+                TimeNs staging = 0;
+                if (excess == 0 && s < mEnd(call) && g.nodeName(n).find("Pageable") != std::string_view::npos)
+                    staging = std::max<TimeNs>(0, s - mStart(call) - latency);
+                EdgeId id = addEdge(call, n, EdgeKind::Launch, latency + excess + staging);
+                g.edges[id].cpuWork = excess + staging;
+            } else if (k == 0 && !g.nodes[n].prewindow) {
+                // The stream's first op has no launch in the trace: the stream starts working at
+                // its measured start (a boundary condition, like a pre-window op).
                 g.nodes[n].release = std::max<TimeNs>(0, s - origin);
             }
-            // Other ops without a launch follow their stream predecessor (delay 0).
+            // Other ops without a launch follow their stream predecessor.
         }
     }
     // One cross-stream delay per rank: the median gap between a cross-stream source's end and
-    // the waiting op's start (the GPU-side cost of an event wait), over gaps up to the
-    // tolerance (longer ones were held by something else).
-    std::vector<std::vector<TimeNs>> gaps(set.ranks.size());
+    // the waiting op's start (the GPU-side cost of an event wait), over gaps within the rank's
+    // window (longer ones were held by something else).
+    std::vector<std::vector<TimeNs>> gaps(rankCount);
     for (EdgeId id : crossEdges) {
         const auto& e = g.edges[id];
         TimeNs gap = effStart[e.to] - mEnd(e.from);
-        if (gap >= 0 && gap <= opt.tolerance) gaps[g.nodes[e.to].rank].push_back(gap);
+        if (gap >= 0 && gap <= g.ranks[g.nodes[e.to].rank].crossStreamTolerance)
+            gaps[g.nodes[e.to].rank].push_back(gap);
     }
-    for (std::size_t r = 0; r < set.ranks.size(); ++r)
+    for (std::size_t r = 0; r < rankCount; ++r)
         g.ranks[r].crossStreamDelay = quantile(gaps[r], 0.5);
     for (auto& e : g.edges)
         if (e.kind == EdgeKind::CrossStream) e.delay = g.ranks[g.nodes[e.to].rank].crossStreamDelay;

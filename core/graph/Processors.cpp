@@ -53,20 +53,32 @@ void Builder::makeNodes() {
     hasIdentityCross.assign(g.nodes.size(), 0);
     hasSyncIn.assign(g.nodes.size(), 0);
     waitHandled.assign(g.nodes.size(), 0);
+    streamIn.assign(g.nodes.size(), kNoEdge);
 }
 
-// Thread order, stream order (with overlap repair), launch owners, first-node release times.
+// Thread order (gaps split into CPU work and unexplained wait), stream order (with overlap
+// repair), launch owners, and the boundary conditions: each rank's root and its pre-window GPU ops
+// are the only nodes released at their measured start.
 void Builder::orderEdges() {
+    std::vector<TimeNs> firstCpu(set.ranks.size(), std::numeric_limits<TimeNs>::max());
+    for (auto& p : g.processors)
+        if (!p.gpu && !p.nodes.empty()) firstCpu[p.rank] = std::min(firstCpu[p.rank], mStart(p.nodes[0]));
+    coverage.resize(set.ranks.size());
     for (auto& p : g.processors) {
         const Rank& rank = set.ranks[p.rank];
         const auto& ev = rank.tracks[p.track].events;
         const TimeNs origin = g.ranks[p.rank].origin;
         if (p.nodes.empty()) continue;
         if (!p.gpu) {
-            g.nodes[p.nodes[0]].release = std::max<TimeNs>(0, mStart(p.nodes[0]) - origin);
-            for (std::size_t k = 1; k < p.nodes.size(); ++k)
-                addEdge(p.nodes[k - 1], p.nodes[k], EdgeKind::ThreadOrder,
-                        mStart(p.nodes[k]) - mEnd(p.nodes[k - 1]));
+            const CpuCoverage& cov =
+                coverage[p.rank].try_emplace(p.track, rank, rank.tracks[p.track]).first->second;
+            for (std::size_t k = 1; k < p.nodes.size(); ++k) {
+                const TimeNs a = mEnd(p.nodes[k - 1]), b = mStart(p.nodes[k]);
+                EdgeId id = addEdge(p.nodes[k - 1], p.nodes[k], EdgeKind::ThreadOrder, b - a);
+                auto& e = g.edges[id];
+                e.cpuWork = std::min(e.delay, cov.covered(a, b));
+                g.ranks[p.rank].unexplainedWait += e.delay - e.cpuWork;
+            }
             continue;
         }
         TimeNs prevEnd = std::numeric_limits<TimeNs>::min();
@@ -81,13 +93,71 @@ void Builder::orderEdges() {
             }
             effStart[n] = s;
             if (k > 0) {
-                addEdge(p.nodes[k - 1], n, EdgeKind::StreamOrder, 0);
+                streamIn[n] = addEdge(p.nodes[k - 1], n, EdgeKind::StreamOrder, 0);
                 explained[n] = std::max(explained[n], prevEnd);
             }
             prevEnd = std::max(prevEnd, e);
             std::uint64_t link = ev.link[node.event.index];
             if (link != kNoLink) launchOf[n] = ownerOfCall(p.rank, EventRef::unpack(link));
-            if (launchOf[n] == kNoNode) g.stats.gpuOpsWithoutLaunch++;
+            if (launchOf[n] != kNoNode) continue;
+            if (s < firstCpu[p.rank]) {
+                // Launched before the window (its call is not in the file): a boundary condition,
+                // released at its measured start; its duration still follows the knobs.
+                g.nodes[n].prewindow = true;
+                g.nodes[n].release = std::max<TimeNs>(0, s - origin);
+                g.ranks[p.rank].prewindowOps++;
+                g.stats.prewindowOps++;
+            } else {
+                g.stats.gpuOpsWithoutLaunch++;
+            }
+        }
+    }
+    threadReleases();
+}
+
+// Only each rank's root (its earliest CPU call) has an absolute release. Every other thread's
+// first call is released by the call on another thread of the rank that ended last before it
+// (the main thread's call before backward() for autograd's thread, the enqueue before a
+// communication thread wakes up): an inferred ThreadStart edge whose delay is the measured gap,
+// with the part covered by the new thread's CPU ops counted as CPU work. A thread that starts
+// before any other call ended keeps its measured start and is counted.
+void Builder::threadReleases() {
+    for (std::uint32_t r = 0; r < set.ranks.size(); ++r) {
+        std::vector<std::uint32_t> cpu;
+        for (std::uint32_t pi = 0; pi < g.processors.size(); ++pi)
+            if (g.processors[pi].rank == r && !g.processors[pi].gpu && !g.processors[pi].nodes.empty())
+                cpu.push_back(pi);
+        if (cpu.empty()) continue;
+        std::stable_sort(cpu.begin(), cpu.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return mStart(g.processors[a].nodes[0]) < mStart(g.processors[b].nodes[0]);
+        });
+        const TimeNs origin = g.ranks[r].origin;
+        const Rank& rank = set.ranks[r];
+        for (std::size_t i = 0; i < cpu.size(); ++i) {
+            const Processor& p = g.processors[cpu[i]];
+            const NodeId first = p.nodes[0];
+            const TimeNs s = mStart(first);
+            NodeId cause = kNoNode;
+            for (std::size_t j = 0; j < i; ++j) {
+                const auto& seq = g.processors[cpu[j]].nodes;
+                // Calls on a thread do not overlap, so their ends are sorted like their starts.
+                auto it = std::upper_bound(seq.begin(), seq.end(), s,
+                                           [&](TimeNs v, NodeId m) { return v < mEnd(m); });
+                if (it == seq.begin()) continue;
+                NodeId c = *std::prev(it);
+                if (cause == kNoNode || mEnd(c) > mEnd(cause)) cause = c;
+            }
+            if (cause == kNoNode) {
+                g.nodes[first].release = std::max<TimeNs>(0, s - origin);
+                if (i > 0) g.ranks[r].threadsReleasedAtMeasured++;
+                continue;
+            }
+            EdgeId id = addEdge(cause, first, EdgeKind::ThreadStart, s - mEnd(cause), true);
+            auto& e = g.edges[id];
+            const CpuCoverage& cov =
+                coverage[r].try_emplace(p.track, rank, rank.tracks[p.track]).first->second;
+            e.cpuWork = std::min(e.delay, cov.covered(mEnd(cause), s));
+            g.stats.threadStartEdges++;
         }
     }
 }

@@ -16,8 +16,13 @@ void Builder::buildLaunchIndex() {
         if (!p.gpu) continue;
         const Track& t = set.ranks[p.rank].tracks[p.track];
         auto& li = streams[p.rank][{t.device(), t.stream()}];
+        // Pre-window ops are producers too (a sync or event wait early in the window waits for
+        // them); they were launched before any call in the file, so their own start orders them.
         for (NodeId n : p.nodes)
-            if (launchOf[n] != kNoNode) li.byLaunch.push_back({mStart(launchOf[n]), n});
+            if (launchOf[n] != kNoNode)
+                li.byLaunch.push_back({mStart(launchOf[n]), n});
+            else if (g.nodes[n].prewindow)
+                li.byLaunch.push_back({mStart(n), n});
         std::stable_sort(li.byLaunch.begin(), li.byLaunch.end(),
                          [](const auto& a, const auto& b) { return a.first < b.first; });
     }
@@ -188,9 +193,16 @@ void Builder::waitEventEdges() {
                 const Track& dt = set.ranks[p.rank].tracks[g.nodes[dst].event.track];
                 for (const auto& [key, li] : streams[p.rank]) {
                     if (key.first != dt.device() || key.second == dt.stream()) continue;
-                    NodeId c = lastLaunchedBefore(li, mStart(w));
-                    if (c == kNoNode || mEnd(c) > effStart[dst] + opt.tolerance) continue;
-                    if (src == kNoNode || mEnd(c) > mEnd(src)) src = c;
+                    // The last op launched there before the wait; when it ends after the waiting
+                    // op started, the event was recorded earlier: search older ops.
+                    auto it = std::lower_bound(li.byLaunch.begin(), li.byLaunch.end(), mStart(w),
+                                               [](const auto& a, TimeNs v) { return a.first < v; });
+                    for (int back = 0; back < 16 && it != li.byLaunch.begin(); ++back) {
+                        NodeId c = (--it)->second;
+                        if (mEnd(c) > effStart[dst] + opt.tolerance) continue;
+                        if (src == kNoNode || mEnd(c) > mEnd(src)) src = c;
+                        break;
+                    }
                 }
             }
             if (src == kNoNode || g.nodes[src].processor == g.nodes[dst].processor) continue;

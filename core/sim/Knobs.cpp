@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <regex>
 
 namespace sl {
@@ -69,7 +70,8 @@ std::string SimKnobs::validKeys() {
            "comm.latency_us, comm.<all_reduce|all_gather|reduce_scatter|all_to_all|broadcast|reduce|"
            "send_recv>.<intra_node_GBps|inter_node_GBps|latency_us|inter_node_latency_us>, comm.algorithm, "
            "comm.overlap, "
-           "cpu.speedup, launch.latency_us, straggler.rank, straggler.slowdown, dp.scale";
+           "cpu.speedup, cpu.speedup[<regex>] (a factor or inf), launch.latency_us, straggler.rank, "
+           "straggler.slowdown, dp.scale";
 }
 
 bool SimKnobs::isReplay() const {
@@ -101,6 +103,9 @@ nlohmann::json SimKnobs::toJson() const {
     j["comm.algorithm"] = commAlgorithm;
     j["comm.overlap"] = commOverlap;
     j["cpu.speedup"] = cpuSpeedup;
+    // JSON has no infinity: "inf" is written as a string (and read back by setKnob).
+    for (const auto& [re, v] : cpuRegionSpeedup)
+        j["cpu.speedup[" + re + "]"] = std::isinf(v) ? nlohmann::json("inf") : nlohmann::json(v);
     j["launch.latency_us"] = launchLatencyUs;
     j["straggler.rank"] = stragglerRank;
     j["straggler.slowdown"] = stragglerSlowdown;
@@ -176,6 +181,16 @@ void setKnob(SimKnobs& k, const std::string& key, const std::string& value) {
         k.commOverlap = parseBool(key, value);
     } else if (key == "cpu.speedup") {
         k.cpuSpeedup = parseSpeedup(key, value);
+    } else if (key.rfind("cpu.speedup[", 0) == 0 && key.size() > 13 && key.back() == ']') {
+        std::string re = key.substr(12, key.size() - 13);
+        try {
+            std::regex check(re);
+        } catch (const std::regex_error&) {
+            throw KnobError("knob " + key + ": invalid regular expression");
+        }
+        double v = value == "inf" || value == "Infinity" ? std::numeric_limits<double>::infinity()
+                                                         : parseSpeedup(key, value);
+        k.cpuRegionSpeedup.emplace_back(re, v);
     } else if (key == "launch.latency_us") {
         double v = parseDouble(key, value);
         if (v != -1 && (v < 0 || v > 1e6))
@@ -207,9 +222,10 @@ void applyJson(SimKnobs& knobs, const std::string& prefix, const nlohmann::json&
             if (prefix.empty() && it.key() == "calibration") continue; // informative (calibrate)
             std::string key = prefix.empty() ? it.key() : prefix + "." + it.key();
             // "kernel": {"speedup": {"gemm": 2}} -> kernel.speedup[gemm]
-            if (key == "kernel.speedup" && it.value().is_object()) {
+            // "cpu": {"speedup": {"DataLoader": "inf"}} -> cpu.speedup[DataLoader]
+            if ((key == "kernel.speedup" || key == "cpu.speedup") && it.value().is_object()) {
                 for (auto kt = it.value().begin(); kt != it.value().end(); ++kt)
-                    applyJson(knobs, "kernel.speedup[" + kt.key() + "]", kt.value());
+                    applyJson(knobs, key + "[" + kt.key() + "]", kt.value());
                 continue;
             }
             // "compute": {"speedup": 2} and "compute": {"speedup": {"gemm": 2}} both work.

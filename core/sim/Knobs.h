@@ -43,7 +43,11 @@ struct SimKnobs {
     bool commOverlap = true;            // false: collectives wait for the compute stream
 
     // Host.
-    double cpuSpeedup = 1.0;       // CPU work between calls and call durations / speedup
+    double cpuSpeedup = 1.0; // CPU work between calls and call durations / speedup
+    // cpu.speedup[<regex>]: CPU ops / annotations / python functions whose name matches (and
+    // everything nested in them, runtime calls included) run X times faster; X = inf removes them
+    // (their host syncs no longer wait either). Applied in order, on top of cpu.speedup.
+    std::vector<std::pair<std::string, double>> cpuRegionSpeedup;
     double launchLatencyUs = -1.0; // < 0: launch latency from the trace
 
     // Straggler: every CPU and GPU duration of that rank (Rank::rank id) x slowdown.

@@ -2,6 +2,7 @@
 
 #include "models/CollectiveModel.h"
 #include "models/KernelClass.h"
+#include "sim/CpuRegions.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +18,13 @@ double RankSimSummary::errorPct() const {
     return 100.0 * std::abs(static_cast<double>(simulated() - m)) / static_cast<double>(m);
 }
 
+double RankSimSummary::gpuSpanErrorPct() const {
+    TimeNs m = measuredGpuEnd - measuredGpuStart;
+    if (m <= 0) return 0;
+    return 100.0 * std::abs(static_cast<double>((simulatedGpuEnd - simulatedGpuStart) - m)) /
+           static_cast<double>(m);
+}
+
 double SimResult::iterationErrorPct() const {
     if (measuredIteration <= 0) return 0;
     return 100.0 * std::abs(static_cast<double>(simulatedIteration - measuredIteration)) /
@@ -26,6 +34,8 @@ double SimResult::iterationErrorPct() const {
 namespace {
 
 constexpr TimeNs kMinTime = std::numeric_limits<TimeNs>::min() / 4;
+// An edge delay so negative that the edge never determines a time (times stay far above it).
+constexpr TimeNs kNeverBinds = kMinTime / 2;
 
 // Effective durations and delays under the knobs (replay: the graph's own values).
 struct Timing {
@@ -94,13 +104,13 @@ Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k, std::vector<std::s
     Timing t;
     t.duration.resize(g.nodes.size());
     t.delay.resize(g.edges.size());
-    const bool replay = k.computeSpeedup == 1.0 && k.computeClassSpeedup.empty() && k.kernelSpeedup.empty() &&
-                        k.commSpeedup == 1.0 && k.cpuSpeedup == 1.0 && k.launchLatencyUs < 0 &&
-                        (k.stragglerRank < 0 || k.stragglerSlowdown == 1.0) && k.commModel == "measured" &&
-                        k.dpScale == 1.0;
     if (k.stragglerRank >= 0 && k.stragglerSlowdown != 1.0 && !g.trace->findRank(k.stragglerRank))
         warnings.push_back("straggler.rank " + std::to_string(k.stragglerRank) + " is not in the rank set");
-    if (replay) {
+    // comm.overlap only adds edges (in simulate): with every other knob at its default, the
+    // graph's own durations and delays are the answer.
+    SimKnobs timingKnobs = k;
+    timingKnobs.commOverlap = true;
+    if (timingKnobs.isReplay()) {
         for (std::size_t i = 0; i < g.nodes.size(); ++i)
             t.duration[i] = g.nodes[i].duration;
         for (std::size_t i = 0; i < g.edges.size(); ++i)
@@ -117,6 +127,15 @@ Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k, std::vector<std::s
     KernelClassifier classifier;
     for (const auto& [cls, re] : k.kernelClassPattern)
         if (auto c = kernelClassFromName(cls)) classifier.setPattern(*c, re);
+    const CpuRegions regions(g, k.cpuRegionSpeedup);
+    // CPU time factor of a rank: cpu.speedup, and the straggler's slowdown.
+    std::vector<double> cpuFactor(g.trace->ranks.size(), 1.0 / k.cpuSpeedup);
+    std::vector<double> stragglerFactor(g.trace->ranks.size(), 1.0);
+    for (std::size_t r = 0; r < g.trace->ranks.size(); ++r)
+        if (k.stragglerRank >= 0 && g.trace->ranks[r].rank == k.stragglerRank) {
+            cpuFactor[r] *= k.stragglerSlowdown;
+            stragglerFactor[r] = k.stragglerSlowdown;
+        }
     // Factor per name for GPU ops, computed once per distinct name (names repeat across ranks).
     std::unordered_map<std::string_view, double> byName;
     std::vector<std::unordered_map<StringId, double>> cache(g.trace->ranks.size());
@@ -125,38 +144,38 @@ Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k, std::vector<std::s
         const Rank& rank = g.trace->ranks[n.rank];
         double f = 1.0;
         if (n.kind == NodeKind::CpuCall || n.kind == NodeKind::SyncCall) {
-            f = 1.0 / k.cpuSpeedup;
-        } else {
-            const auto& ev = rank.tracks[n.event.track].events;
-            StringId name = ev.name[n.event.index];
-            EventKind kind = ev.kind[n.event.index];
-            auto [it, fresh] = cache[n.rank].try_emplace(name, 1.0);
-            if (fresh) {
-                std::string_view nm = rank.strings.str(name);
-                auto [bt, bfresh] = byName.try_emplace(nm, 1.0);
-                if (bfresh) {
-                    double ff = 1.0;
-                    if (n.kind == NodeKind::Collective || isCollectiveKernelName(nm)) {
-                        ff = 1.0 / k.commSpeedup;
-                    } else {
-                        if (kind == EventKind::Kernel) ff /= k.computeSpeedup;
-                        if (!k.computeClassSpeedup.empty()) {
-                            auto c = k.computeClassSpeedup.find(
-                                std::string(kernelClassName(classifier.classify(nm, kind))));
-                            if (c != k.computeClassSpeedup.end()) ff /= c->second;
-                        }
-                        if (!regexes.empty()) {
-                            std::string s(nm);
-                            for (std::size_t r = 0; r < regexes.size(); ++r)
-                                if (std::regex_search(s, regexes[r])) ff /= k.kernelSpeedup[r].second;
-                        }
-                    }
-                    bt->second = ff;
-                }
-                it->second = bt->second;
-            }
-            f = it->second;
+            t.duration[i] = scaled(base[i], cpuFactor[n.rank] * regions.nodeFactor(static_cast<NodeId>(i)));
+            continue;
         }
+        const auto& ev = rank.tracks[n.event.track].events;
+        StringId name = ev.name[n.event.index];
+        EventKind kind = ev.kind[n.event.index];
+        auto [it, fresh] = cache[n.rank].try_emplace(name, 1.0);
+        if (fresh) {
+            std::string_view nm = rank.strings.str(name);
+            auto [bt, bfresh] = byName.try_emplace(nm, 1.0);
+            if (bfresh) {
+                double ff = 1.0;
+                if (n.kind == NodeKind::Collective || isCollectiveKernelName(nm)) {
+                    ff = 1.0 / k.commSpeedup;
+                } else {
+                    if (kind == EventKind::Kernel) ff /= k.computeSpeedup;
+                    if (!k.computeClassSpeedup.empty()) {
+                        auto c = k.computeClassSpeedup.find(
+                            std::string(kernelClassName(classifier.classify(nm, kind))));
+                        if (c != k.computeClassSpeedup.end()) ff /= c->second;
+                    }
+                    if (!regexes.empty()) {
+                        std::string s(nm);
+                        for (std::size_t r = 0; r < regexes.size(); ++r)
+                            if (std::regex_search(s, regexes[r])) ff /= k.kernelSpeedup[r].second;
+                    }
+                }
+                bt->second = ff;
+            }
+            it->second = bt->second;
+        }
+        f = it->second;
         if (k.stragglerRank >= 0 && rank.rank == k.stragglerRank) f *= k.stragglerSlowdown;
         t.duration[i] = scaled(base[i], f);
     }
@@ -165,15 +184,31 @@ Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k, std::vector<std::s
     for (std::size_t i = 0; i < g.edges.size(); ++i) {
         const auto& e = g.edges[i];
         TimeNs d = e.delay;
-        if (e.kind == EdgeKind::ThreadOrder) {
-            double f = 1.0 / k.cpuSpeedup;
-            if (k.stragglerRank >= 0 && g.trace->ranks[g.nodes[e.to].rank].rank == k.stragglerRank)
-                f *= k.stragglerSlowdown;
-            d = scaled(d, f);
-        } else if (e.kind == EdgeKind::Launch && launch >= 0) {
-            d = launch;
-        } else if (e.kind == EdgeKind::Collective) {
+        switch (e.kind) {
+        case EdgeKind::ThreadOrder:
+        case EdgeKind::ThreadStart: {
+            // Unexplained waits stay (but a straggler host is slower at everything); CPU work
+            // scales, and shrinks inside cpu.speedup[] regions (the gap lies on the thread of `to`).
+            const std::uint32_t r = g.nodes[e.to].rank;
+            TimeNs work = e.cpuWork - regions.saved(e.to, g.measuredEnd(e.from), g.measuredStart(e.to));
+            d = scaled(e.delay - e.cpuWork, stragglerFactor[r]) +
+                scaled(std::max<TimeNs>(0, work), cpuFactor[r]);
+            break;
+        }
+        case EdgeKind::Launch: {
+            TimeNs fixed = launch >= 0 ? launch : e.delay - e.cpuWork;
+            d = fixed + scaled(e.cpuWork, cpuFactor[g.nodes[e.from].rank] * regions.nodeFactor(e.from));
+            break;
+        }
+        case EdgeKind::Sync:
+            // A host sync inside a removed region (cpu.speedup[aten::item]=inf) no longer waits.
+            if (regions.nodeFactor(e.to) == 0.0) d = kNeverBinds;
+            break;
+        case EdgeKind::Collective:
             d = t.duration[e.to]; // end >= peer arrival + own transfer time
+            break;
+        default:
+            break;
         }
         t.delay[i] = d;
     }
@@ -242,8 +277,13 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
     std::vector<TimeNs> tS(n), edgeEnd(n, kMinTime), start(n, -1), end(n, -1);
     std::vector<std::uint32_t> pendS(n, 0), pendE(n, 1);
     res.nodes.assign(n, NodeTiming{});
-    for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t i = 0; i < n; ++i) {
         tS[i] = g.nodes[i].release;
+        if (g.nodes[i].phantomArrival >= 0) { // peers outside the rank set arrive when measured
+            edgeEnd[i] = g.nodes[i].phantomArrival + t.duration[i];
+            res.nodes[i].endBoundBy = kPhantomPeers;
+        }
+    }
     for (std::size_t id = 0; id < edgeCount; ++id) {
         const auto& e = g.edges[id];
         if (e.gatesEnd())
@@ -336,52 +376,76 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
 
     fillTimeline(g, res);
 
-    // Per-rank iteration: first start to last end of every event in the window (not instants).
+    // Per-rank iteration: first start to last end of the modelled nodes, measured and simulated
+    // alike (events the graph does not model never pin it); the GPU span likewise over GPU ops.
     const auto& set = *g.trace;
     res.ranks.resize(set.ranks.size());
+    constexpr TimeNs kLo = std::numeric_limits<TimeNs>::max(), kHi = std::numeric_limits<TimeNs>::min();
+    struct Span {
+        TimeNs lo = kLo, hi = kHi;
+        void add(TimeNs s, TimeNs e) {
+            lo = std::min(lo, s);
+            hi = std::max(hi, e);
+        }
+        TimeNs a() const { return lo > hi ? 0 : lo; }
+        TimeNs b() const { return lo > hi ? 0 : hi; }
+    };
+    std::vector<Span> mAll(set.ranks.size()), sAll(set.ranks.size()), mGpu(set.ranks.size()),
+        sGpu(set.ranks.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto& node = g.nodes[i];
+        const auto& nt = res.nodes[i];
+        const TimeNs ms = g.measuredStart(static_cast<NodeId>(i)), me = g.measuredEnd(static_cast<NodeId>(i));
+        mAll[node.rank].add(ms, me);
+        if (nt.start >= 0) sAll[node.rank].add(nt.start, nt.end);
+        if (node.kind == NodeKind::GpuOp || node.kind == NodeKind::Collective) {
+            mGpu[node.rank].add(ms, me);
+            if (nt.start >= 0) sGpu[node.rank].add(nt.start, nt.end);
+        }
+    }
     for (std::uint32_t r = 0; r < set.ranks.size(); ++r) {
         auto& s = res.ranks[r];
-        const auto& w = g.ranks[r];
         s.rank = set.ranks[r].rank;
-        s.measuredStart = w.measuredStart;
-        s.measuredEnd = w.measuredEnd;
-        TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = std::numeric_limits<TimeNs>::min();
-        for (std::uint32_t ti = 0; ti < set.ranks[r].tracks.size(); ++ti) {
-            const auto& ev = set.ranks[r].tracks[ti].events;
-            const auto& tt = res.timeline.ranks[r][ti];
-            for (std::size_t i = 0; i < ev.size(); ++i) {
-                if (tt.start[i] < 0 || ev.kind[i] == EventKind::Instant) continue;
-                lo = std::min(lo, tt.start[i]);
-                hi = std::max(hi, tt.start[i] + tt.duration[i]);
-            }
-        }
-        if (lo > hi) lo = hi = 0;
-        s.simulatedStart = lo;
-        s.simulatedEnd = hi;
+        s.measuredStart = mAll[r].a();
+        s.measuredEnd = mAll[r].b();
+        s.simulatedStart = sAll[r].a();
+        s.simulatedEnd = sAll[r].b();
+        s.measuredGpuStart = mGpu[r].a();
+        s.measuredGpuEnd = mGpu[r].b();
+        s.simulatedGpuStart = sGpu[r].a();
+        s.simulatedGpuEnd = sGpu[r].b();
         res.measuredIteration = std::max(res.measuredIteration, s.measured());
         res.simulatedIteration = std::max(res.simulatedIteration, s.simulated());
     }
 
-    // Start-time error of GPU ops.
-    std::vector<double> errs;
+    // Start-time error of GPU ops; pre-window ops are boundary conditions (released at their
+    // measured start) and would flatter the figure.
+    std::vector<double> errs, pcts;
     for (std::size_t i = 0; i < n; ++i) {
         const auto& node = g.nodes[i];
         if (node.kind != NodeKind::GpuOp && node.kind != NodeKind::Collective) continue;
-        if (res.nodes[i].start < 0) continue;
-        errs.push_back(
-            std::abs(static_cast<double>(res.nodes[i].start - g.measuredStart(static_cast<NodeId>(i)))) /
-            1000.0);
+        if (res.nodes[i].start < 0 || node.prewindow) continue;
+        double e =
+            std::abs(static_cast<double>(res.nodes[i].start - g.measuredStart(static_cast<NodeId>(i))));
+        errs.push_back(e / 1000.0);
+        TimeNs iter = res.ranks[node.rank].measured();
+        pcts.push_back(iter > 0 ? 100.0 * e / static_cast<double>(iter) : 0.0);
     }
     res.kernelStartError.count = static_cast<std::int64_t>(errs.size());
     if (!errs.empty()) {
-        auto at = [&](double q) {
-            auto k = static_cast<std::size_t>(q * static_cast<double>(errs.size() - 1));
-            std::nth_element(errs.begin(), errs.begin() + static_cast<std::ptrdiff_t>(k), errs.end());
-            return errs[k];
+        auto at = [](std::vector<double>& v, double q) {
+            auto k = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1));
+            std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+            return v[k];
         };
-        res.kernelStartError.medianUs = at(0.5);
-        res.kernelStartError.p90Us = at(0.9);
+        res.kernelStartError.medianUs = at(errs, 0.5);
+        res.kernelStartError.p90Us = at(errs, 0.9);
         res.kernelStartError.maxUs = *std::max_element(errs.begin(), errs.end());
+        res.kernelStartError.medianPct = at(pcts, 0.5);
+        res.kernelStartError.p90Pct = at(pcts, 0.9);
+        res.kernelStartError.within1PctShare =
+            static_cast<double>(std::count_if(pcts.begin(), pcts.end(), [](double v) { return v <= 1.0; })) /
+            static_cast<double>(pcts.size());
     }
     if (!options.timeline) res.timeline = {};
     return res;

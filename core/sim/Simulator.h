@@ -12,6 +12,10 @@
 
 namespace sl {
 
+// NodeTiming::endBoundBy of a collective whose end was held by peers missing from the rank set
+// (they arrive at their measured time: GraphNode::phantomArrival).
+constexpr EdgeId kPhantomPeers = 0xfffffffdu;
+
 struct NodeTiming {
     TimeNs start = -1; // simulated, in the rank's trace clock (comparable with measured times)
     TimeNs end = -1;
@@ -44,18 +48,28 @@ struct RankSimSummary {
     int rank = 0; // Rank::rank id
     TimeNs measuredStart = 0, measuredEnd = 0;
     TimeNs simulatedStart = 0, simulatedEnd = 0;
+    // GPU span: first GPU op start to last GPU op end (0 / 0 without GPU ops).
+    TimeNs measuredGpuStart = 0, measuredGpuEnd = 0;
+    TimeNs simulatedGpuStart = 0, simulatedGpuEnd = 0;
 
     TimeNs measured() const { return measuredEnd - measuredStart; }
     TimeNs simulated() const { return simulatedEnd - simulatedStart; }
     // |simulated - measured| / measured x 100.
     double errorPct() const;
+    double gpuSpanErrorPct() const;
 };
 
+// Start-time error of GPU ops (pre-window ops, released at their measured start, excluded).
 struct StartErrorStats {
     std::int64_t count = 0;
     double medianUs = 0;
     double p90Us = 0;
     double maxUs = 0;
+    // The same, as % of the measured iteration of the op's rank, and the share of ops whose
+    // start is within 1% of it.
+    double medianPct = 0;
+    double p90Pct = 0;
+    double within1PctShare = 0;
 };
 
 struct SimResult {
@@ -65,7 +79,7 @@ struct SimResult {
     TimeNs measuredIteration = 0;
     TimeNs simulatedIteration = 0;
     double iterationErrorPct() const;
-    // |simulated - measured| start of every GPU op node (kernels, memcpy, memset).
+    // |simulated - measured| start of every GPU op node (kernels, memcpy, memset) but pre-window ops.
     StartErrorStats kernelStartError;
     NodeId lastNode = kNoNode; // the node that finishes last (where the critical path starts)
     bool complete = true;      // false when cancelled

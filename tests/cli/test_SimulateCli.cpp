@@ -30,7 +30,7 @@ private slots:
         Run r = cli({"simulate", trace("dlrm-8rank-v100/kineto"), "--json", "--export-trace", exported});
         QCOMPARE(r.code, 0);
         QJsonObject j = QJsonDocument::fromJson(r.out).object();
-        QCOMPARE(j["iteration"].toObject()["measured_us"].toDouble(), 19951.0);
+        QCOMPARE(j["iteration"].toObject()["measured_us"].toDouble(), 19019.0);
         QVERIFY(j["iteration"].toObject()["error_pct"].toDouble() < 1.0);
         QJsonArray ranks = j["ranks"].toArray();
         QCOMPARE(ranks.size(), 8);

@@ -29,8 +29,8 @@ void checkContiguous(const CriticalPath& cp) {
 class TestCriticalPath : public QObject {
     Q_OBJECT
 private slots:
-    // launch(10) -> k1 [20,120] -> cudaDeviceSynchronize returns at 122 (2 us tail) -> 8 us CPU
-    // work -> launch(130) -> k2 [140,150]. Launch latency 10 us (both idle-stream launches).
+    // launch(10) -> k1 [20,120] -> cudaDeviceSynchronize returns at 122 (2 us tail) -> 8 us
+    // unexplained wait -> launch(130) -> k2 [140,150]. Launch latency 10 us (both idle-stream launches).
     void singleRankByHand() {
         Fixture f;
         f.load({trace({cpu("cudaLaunchKernel", 10, 5, 1), cpu("cudaDeviceSynchronize", 20, 102, 2),
@@ -43,7 +43,9 @@ private slots:
         QCOMPARE(label(cp, PathLabel::GpuCompute), us(110));
         QCOMPARE(label(cp, PathLabel::LaunchLatency), us(20));
         QCOMPARE(label(cp, PathLabel::Sync), us(2));
-        QCOMPARE(label(cp, PathLabel::Cpu), us(8));
+        // Nothing (no cpu_op) covers the 8 us between the sync and the next launch.
+        QCOMPARE(label(cp, PathLabel::UnexplainedWait), us(8));
+        QCOMPARE(label(cp, PathLabel::Cpu), us(0));
         QCOMPARE(cp.segments.front().node, f.node("k1"));
         QCOMPARE(cp.segments.front().label, PathLabel::LaunchLatency);
         QCOMPARE(cp.segments.back().node, f.node("k2"));
@@ -76,7 +78,9 @@ private slots:
         QCOMPARE(cp.length, us(170));
         QCOMPARE(label(cp, PathLabel::GpuComm), us(60));
         QCOMPARE(label(cp, PathLabel::LaunchLatency), us(10));
-        QCOMPARE(label(cp, PathLabel::Cpu), us(100));
+        // [0,10] the first call, [10,100] the straggler's gap before its second call (nothing
+        // covers it: an unexplained wait, slowed down with the rest of the straggler's host).
+        QCOMPARE(label(cp, PathLabel::Cpu) + label(cp, PathLabel::UnexplainedWait), us(100));
         QCOMPARE(f.graph.nodes[cp.segments.front().node].rank, 1u); // begins on the straggler
         QCOMPARE(f.graph.nodes[cp.segments.back().node].rank, 0u);
         // Without the straggler rank 1 still arrives last (60 > 20): the path still runs through
@@ -99,8 +103,11 @@ private slots:
         SimResult r = simulate(g);
         CriticalPath cp = criticalPath(g, r);
         checkContiguous(cp);
-        QCOMPARE(cp.length, r.ranks[0].simulated());
+        // The path starts at the trace's first event; the 33 us before the first modelled call
+        // (python and cpu_op events) are the rank's late start, outside the iteration.
         QCOMPARE(cp.length, us(19930));
+        QCOMPARE(label(cp, PathLabel::LateStart), us(33));
+        QCOMPARE(cp.length - label(cp, PathLabel::LateStart), r.ranks[0].simulated());
         QVERIFY(cp.segments.size() >= 3);
         const auto& last = cp.segments[cp.segments.size() - 1];
         const auto& kernel = cp.segments[cp.segments.size() - 2];
@@ -114,7 +121,9 @@ private slots:
         QCOMPARE(launch.label, PathLabel::LaunchLatency);
         QCOMPARE(launch.end - launch.start, g.ranks[0].typicalLaunchLatency);
         QCOMPARE(label(cp, PathLabel::GpuCompute), us(123));
-        QVERIFY(label(cp, PathLabel::Cpu) > us(19000)); // host-bound program
+        // Host-bound program: the host sleeps ~18.5 ms between calls with no cpu_op around it.
+        QVERIFY(label(cp, PathLabel::UnexplainedWait) > us(18000));
+        QVERIFY(label(cp, PathLabel::Cpu) + label(cp, PathLabel::UnexplainedWait) > us(19000));
     }
 
     // The 8-rank DLRM step: one path across ranks, contiguous, as long as the job's simulated

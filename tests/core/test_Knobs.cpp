@@ -224,27 +224,31 @@ private slots:
     }
 
     // A network 1000x faster: exposed communication near zero where it is transfer time (data and
-    // tensor parallel, the A100 rank); pipeline receives still wait for the previous stage.
+    // tensor parallel); pipeline receives still wait for the previous stage. The A100 file is rank
+    // 0 of 2: its peer is a phantom that arrives when it did in the measured run, so what remains
+    // exposed there is the wait for that peer (about 30% of it).
     void fastNetworkHidesCommunication_data() {
         QTest::addColumn<QString>("set");
-        QTest::newRow("02-dp4") << "02-dp4";
+        QTest::addColumn<double>("remaining");
+        QTest::newRow("02-dp4") << "02-dp4" << 0.01;
         if (sltest::haveTraces())
-            QTest::newRow("a100") << "real:single-rank/a100-nccl-metadata-rank0of2.json.gz";
+            QTest::newRow("a100") << "real:single-rank/a100-nccl-metadata-rank0of2.json.gz" << 0.5;
     }
     void fastNetworkHidesCommunication() {
         QFETCH(QString, set);
+        QFETCH(double, remaining);
         const Loaded& l = load(pathOf(set));
         SimResult base = simulate(l.graph);
         SimResult fast = simulate(l.graph, knobs({"comm.speedup=1000"}));
         TimeNs before = exposedSum(l, base), after = exposedSum(l, fast);
         QVERIFY(before > 0);
-        QVERIFY2(static_cast<double>(after) < 0.01 * static_cast<double>(before),
+        QVERIFY2(static_cast<double>(after) < remaining * static_cast<double>(before),
                  qPrintable(QString("exposed %1 -> %2 ns").arg(before).arg(after)));
         QVERIFY(fast.simulatedIteration <= base.simulatedIteration);
         // The alpha-beta model with 1000x the calibrated bandwidth and no latency does the same.
         SimResult ab = simulate(l.graph, knobs({"comm.model=alpha-beta", "comm.intra_node_GBps=1e5",
                                                 "comm.inter_node_GBps=1e5", "comm.latency_us=0"}));
-        QVERIFY2(static_cast<double>(exposedSum(l, ab)) < 0.02 * static_cast<double>(before),
+        QVERIFY2(static_cast<double>(exposedSum(l, ab)) < 2 * remaining * static_cast<double>(before),
                  qPrintable(QString("alpha-beta exposed %1").arg(exposedSum(l, ab))));
     }
 

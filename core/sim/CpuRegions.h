@@ -1,0 +1,36 @@
+#pragma once
+// The knob cpu.speedup[<regex>] on a graph: which CPU time falls inside a matching CPU op,
+// python function or annotation, and by how much it shrinks (docs/ARCHITECTURE.md, "Knobs").
+#include "graph/ExecutionGraph.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sl {
+
+class CpuRegions {
+public:
+    // patterns: (ECMAScript regex, speedup), speedup may be +inf (the region is removed).
+    CpuRegions(const ExecutionGraph& g, const std::vector<std::pair<std::string, double>>& patterns);
+
+    bool empty() const { return empty_; }
+    // Duration factor of a CPU call node (1 outside every region, 0 inside a removed one).
+    double nodeFactor(NodeId n) const;
+    // Time saved inside [a, b) on the thread of CPU node `onThreadOf` (b <= a: 0).
+    TimeNs saved(NodeId onThreadOf, TimeNs a, TimeNs b) const;
+
+private:
+    struct Piece {
+        TimeNs start, end;
+        double factor; // < 1
+    };
+    const ExecutionGraph& g_;
+    bool empty_ = true;
+    // Per processor (CPU threads only): disjoint pieces sorted by start, with the strongest
+    // factor of the regions covering them.
+    std::vector<std::vector<Piece>> pieces_;
+    const Piece* pieceAt(std::uint32_t processor, TimeNs t) const;
+};
+
+} // namespace sl
