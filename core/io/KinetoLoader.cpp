@@ -87,6 +87,7 @@ struct ArgsFields {
     std::string syncKind;
     std::int64_t waitOnStream = -1;
     std::int64_t waitOnEventRecordCorrelation = -1;
+    std::int64_t waitOnCudaEventId = -1;
     std::string metaName; // "name" of M events
 };
 
@@ -244,6 +245,9 @@ void KinetoParser::parseArgs(od::object args, ArgsFields& out, const char* where
             } else if (key == "wait_on_cuda_event_record_corr_id") {
                 out.hasSync = true;
                 out.waitOnEventRecordCorrelation = intValue(v, "wait_on_cuda_event_record_corr_id", where);
+            } else if (key == "wait_on_cuda_event_id") {
+                out.hasSync = true;
+                out.waitOnCudaEventId = intValue(v, "wait_on_cuda_event_id", where);
             }
             break;
         case 'n':
@@ -465,6 +469,7 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
         meta.syncKind = rank_.strings.intern(args.syncKind);
         meta.waitOnStream = args.waitOnStream;
         meta.waitOnEventRecordCorrelation = args.waitOnEventRecordCorrelation;
+        meta.waitOnCudaEventId = args.waitOnCudaEventId;
         meta.stream = args.stream;
         meta.device = args.device >= 0 ? args.device : key.a;
         extra = static_cast<std::uint32_t>(rank_.syncs.size());

@@ -166,7 +166,8 @@ void linkLaunches(Rank& rank) {
         auto& ev = track.events;
         for (std::uint32_t i = 0; i < ev.size(); ++i) {
             EventKind k = ev.kind[i];
-            if (!isGpuOp(k) && k != EventKind::CudaSync) continue;
+            // GPU ops, cuda_sync and cuda_event records link to their call (only ops link back).
+            if (!isGpuOp(k) && k != EventKind::CudaSync && k != EventKind::GpuEvent) continue;
             auto it = ev.correlation[i] >= 0 ? launchByCorrelation.find(ev.correlation[i])
                                              : launchByCorrelation.end();
             if (it == launchByCorrelation.end()) {

@@ -63,6 +63,8 @@ struct SyncMeta {
     StringId syncKind = 0; // "Stream Wait Event", "Event Sync", "Context Sync", ...
     std::int64_t waitOnStream = -1;
     std::int64_t waitOnEventRecordCorrelation = -1;
+    std::int64_t waitOnCudaEventId =
+        -1;                   // "wait_on_cuda_event_id" (newer Kineto): the event_id of a cuda_event
     std::int64_t stream = -1; // the stream that waits (-1: the host waits)
     std::int64_t device = -1;
 };

@@ -9,8 +9,9 @@ namespace sl {
 
 std::string_view eventKindName(EventKind kind) {
     static constexpr std::array<std::string_view, kEventKindCount> names = {
-        "cpu_op",     "user_annotation", "python_function",     "cuda_runtime", "cuda_driver", "kernel",
-        "gpu_memcpy", "gpu_memset",      "gpu_user_annotation", "cuda_sync",    "instant",     "other"};
+        "cpu_op",  "user_annotation", "python_function", "cuda_runtime",        "cuda_driver",
+        "kernel",  "gpu_memcpy",      "gpu_memset",      "gpu_user_annotation", "cuda_sync",
+        "instant", "other",           "cuda_event"};
     auto i = static_cast<std::size_t>(kind);
     return i < names.size() ? names[i] : "other";
 }
@@ -47,6 +48,7 @@ EventKind eventKindFromCategory(std::string_view category, bool* known) {
         {"memset", EventKind::GpuMemset},
         {"gpu_user_annotation", EventKind::GpuUserAnnotation},
         {"cuda_sync", EventKind::CudaSync},
+        {"cuda_event", EventKind::GpuEvent},
         {"cpu_instant_event", EventKind::Instant},
     };
     for (const auto& e : table) {

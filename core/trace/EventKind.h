@@ -17,6 +17,7 @@ enum class EventKind : std::uint8_t {
     CudaSync,
     Instant,
     Other,
+    GpuEvent, // cuda_event (Kineto 2.6+): where a cudaEventRecord landed on a stream; not an op
     Count
 };
 
@@ -37,7 +38,8 @@ constexpr bool isGpuOp(EventKind k) {
     return k == EventKind::Kernel || k == EventKind::GpuMemcpy || k == EventKind::GpuMemset;
 }
 constexpr bool isGpuKind(EventKind k) {
-    return isGpuOp(k) || k == EventKind::GpuUserAnnotation || k == EventKind::CudaSync;
+    return isGpuOp(k) || k == EventKind::GpuUserAnnotation || k == EventKind::CudaSync ||
+           k == EventKind::GpuEvent;
 }
 constexpr bool isRuntimeCall(EventKind k) {
     return k == EventKind::Runtime || k == EventKind::Driver;

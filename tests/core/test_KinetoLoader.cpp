@@ -546,6 +546,49 @@ private slots:
         }
     }
 
+    // Newer Kineto on CUDA 12: versioned API names, cuda_event records on the GPU stream (linked to
+    // their cudaEventRecord), cuda_sync waits naming the event id.
+    void newerCudaVariant() {
+        QByteArray events =
+            R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernelExC_v11060","pid":1,"tid":1,"ts":100,"dur":5,"args":{"correlation":9}},)"
+            R"({"ph":"X","cat":"kernel","name":"producer","pid":0,"tid":7,"ts":106,"dur":20,"args":{"device":0,"stream":7,"correlation":9}},)"
+            R"({"ph":"X","cat":"cuda_runtime","name":"cudaEventRecord","pid":1,"tid":1,"ts":110,"dur":2,"args":{"correlation":10}},)"
+            R"({"ph":"X","cat":"cuda_event","name":"cudaEvent","pid":0,"tid":7,"ts":126,"dur":0,)"
+            R"("args":{"event_id":3,"stream":7,"correlation":10,"device":0,"context":1}},)"
+            R"({"ph":"X","cat":"cuda_runtime","name":"cudaStreamWaitEvent_v3020","pid":1,"tid":1,"ts":115,"dur":2,"args":{"correlation":11}},)"
+            R"({"ph":"X","cat":"cuda_sync","name":"Stream Wait Event","pid":0,"tid":20,"ts":115,"dur":0,)"
+            R"("args":{"cuda_sync_kind":"Stream Wait Event","wait_on_stream":7,"wait_on_cuda_event_record_corr_id":10,)"
+            R"("wait_on_cuda_event_id":3,"stream":20,"correlation":11,"device":0,"context":1}},)"
+            R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":120,"dur":5,"args":{"correlation":12}},)"
+            R"({"ph":"X","cat":"kernel","name":"consumer","pid":0,"tid":20,"ts":127,"dur":5,"args":{"device":0,"stream":20,"correlation":12}})";
+        Rank r = loadKinetoBytes(minimalTrace(events).toStdString(), "cuda12.json");
+        QVERIFY(r.unknownCategories.empty());
+        QCOMPARE(r.gpuOpsWithoutLaunch, 0);
+        QCOMPARE(r.eventsByKind[int(EventKind::GpuEvent)], 1);
+        int cpuTracks = 0;
+        for (const auto& t : r.tracks)
+            cpuTracks += t.isGpu() ? 0 : 1;
+        QCOMPARE(cpuTracks, 1); // the cuda_event does not make a CPU thread of (device, stream)
+        const Track* s7 = gpuTrack(r, 7);
+        QVERIFY(s7);
+        QCOMPARE(s7->events.size(), std::size_t(2));
+        QCOMPARE(s7->events.kind[1], EventKind::GpuEvent);
+        QVERIFY(!isGpuOp(s7->events.kind[1]));
+        auto record = launchOf(r, *s7, 1);
+        QVERIFY(record);
+        QCOMPARE(record->name, std::string_view("cudaEventRecord"));
+        QCOMPARE(runtimeApi(record->name), RuntimeApi::EventRecord);
+        QCOMPARE(r.syncs.size(), std::size_t(1));
+        QCOMPARE(r.syncs[0].waitOnCudaEventId, 3);
+        QCOMPARE(r.syncs[0].waitOnEventRecordCorrelation, 10);
+        QCOMPARE(r.syncs[0].waitOnStream, 7);
+        QCOMPARE(r.syncs[0].stream, 20);
+        auto [producer, pi] = gpuOp(r, "producer");
+        QVERIFY(producer);
+        QCOMPARE(runtimeApi(launchOf(r, *producer, pi)->name), RuntimeApi::KernelLaunch);
+        QCOMPARE(eventKindName(EventKind::GpuEvent), std::string_view("cuda_event"));
+    }
+
     // Old traces carry the correlation only on the flow: a hex string flow id links too.
     void hexFlowIdsLink() {
         QByteArray events =
