@@ -196,6 +196,9 @@ constexpr const char* kSoftmaxBwd =
     "at::"
     "native::(anonymous namespace)::LogSoftMaxBackwardEpilogue>(c10::BFloat16*, c10::BFloat16 const*, c10::"
     "BFloat16 const*, long)";
+constexpr const char* kFill = "void at::native::vectorized_elementwise_kernel<4, "
+                              "at::native::FillFunctor<float>, at::detail::Array<char*, "
+                              "1> >(int, at::native::FillFunctor<float>, at::detail::Array<char*, 1>)";
 constexpr const char* kNll =
     "void nll_loss_forward_reduce_cuda_kernel_2d<c10::BFloat16, float, long>(c10::BFloat16*, c10::BFloat16*, "
     "c10::BFloat16 const*, long const*, c10::BFloat16 const*, bool, long, long, long, long)";
@@ -242,6 +245,11 @@ public:
         rng_.state =
             c_.seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(rank) * 0x632be59bd9b4e019ULL + 1;
         slow_ = rank == c_.stragglerRank ? c_.stragglerSlowdown : 1.0;
+        // Variants scale the drawn durations; they never draw themselves (README: "Variants").
+        host_ = (rank == c_.cpuSlowRank ? c_.cpuSlowdown : 1.0) / c_.cpuSpeedup;
+        Rng rankRng{c_.seed * 0xd1b54a32d192ed03ULL +
+                    static_cast<std::uint64_t>(rank) * 0x8cb92ba72f3d8dd7ULL};
+        gpuScale_ = (1.0 + c_.rankSpread * (2.0 * rankRng.uniform() - 1.0)) / c_.gpuSpeedup;
         groupSeq_.assign(job.groups.size(), 0);
         lastOp_.fill(-1);
         for (std::size_t g = 0; g < job.groups.size(); ++g)
@@ -255,6 +263,11 @@ public:
         auto order = oneFOneBSchedule(stages, stage, c_.microbatches);
         for (int step = 0; step < c_.steps; ++step) {
             begin("ProfilerStep#" + std::to_string(step + 1), true, 6);
+            if (c_.dataLoaderUs > 0) {
+                begin("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", true, 0);
+                p_.actions.back().cost = usToNs(c_.dataLoaderUs * host_);
+                end();
+            }
             for (int item : order) {
                 if (item >= 0)
                     forward(item);
@@ -271,13 +284,14 @@ public:
 
 private:
     // --- CPU side -----------------------------------------------------------------------------------
-    Ns cpu(double us) { return usToNs(us * rng_.spread(0.15)); }
+    Ns cpu(double us) { return usToNs(us * rng_.spread(0.15) * host_); }
     void pyGap(double us) { pendingGap_ += cpu(us); }
 
     void begin(const std::string& name, bool annotation = false, double costUs = 3, int comm = -1) {
         Action a;
         a.kind = ActKind::Begin;
         a.annotation = annotation;
+        a.thread = thread_;
         a.name = p_.intern(name);
         a.gap = pendingGap_;
         a.cost = cpu(costUs);
@@ -290,6 +304,7 @@ private:
     void end() {
         Action a;
         a.kind = ActKind::End;
+        a.thread = thread_;
         a.cost = cpu(1.0);
         externalStack_.pop_back();
         p_.actions.push_back(a);
@@ -297,6 +312,7 @@ private:
     Action& call(ActKind kind, const char* name, double costUs) {
         Action a;
         a.kind = kind;
+        a.thread = thread_;
         a.name = p_.intern(name);
         a.gap = pendingGap_;
         a.cost = cpu(costUs);
@@ -343,9 +359,23 @@ private:
         if (op >= 0) pendingDeps_[static_cast<int>(s)].push_back(op);
     }
 
+    // The running thread wakes `to` (autograd's engine thread, or the main thread when backward
+    // is done) and waits for it: `to` starts after a wake-up latency, which no CPU op covers.
+    void handoff(std::uint8_t to) {
+        Action a;
+        a.kind = ActKind::Handoff;
+        a.thread = to;
+        a.gap = pendingGap_;
+        a.cost = usToNs(12 * rng_.spread(0.15));
+        pendingGap_ = 0;
+        p_.actions.push_back(a);
+        thread_ = to;
+    }
+
     // --- kernels ------------------------------------------------------------------------------------
     double kernelUs(KernelClass cls, double flops, double bytes) {
-        return kernelTimeUs(job_.gpu, cls, flops, bytes) * rng_.spread(c_.jitter) * slow_;
+        return kernelTimeUs(job_.gpu, cls, flops, bytes) * rng_.spread(c_.jitter) * slow_ * gpuScale_ /
+               c_.classSpeedup[static_cast<int>(cls)];
     }
     void kernel(KernelClass cls, const char* name, double flops, double bytes, double elements) {
         int grid = static_cast<int>(std::clamp(elements / 1024.0, 1.0, 65535.0));
@@ -443,6 +473,7 @@ private:
         auto& def = job_.collectives[static_cast<std::size_t>(it->second)];
         def.members.emplace_back(p_.rank, opIndex);
         p_.ops[static_cast<std::size_t>(opIndex)].collective = it->second;
+        if (!c_.commOverlap) waitWork(endRecord); // nothing runs beside a collective
         return endRecord;
     }
     // work.wait(): the compute stream waits for the end event (CPU does not block).
@@ -471,7 +502,8 @@ private:
             waitWork(comm(CommKind::Recv, activationElems(), "BFloat16", groups_.ppFwdIn[p_.rank], -1));
         if (stage == 0)
             op("aten::embedding", "aten::index_select", KernelClass::Memory, kEmbedding, 0, T * H * 4, T * H);
-        for (int l = 0; l < c_.layers / c_.pp; ++l) {
+        const int stageLayers = c_.layers / c_.pp;
+        for (int l = 0; l < stageLayers; ++l) {
             pyGap(8);
             op("aten::layer_norm", "aten::native_layer_norm", KernelClass::Elementwise, kLayerNormFwd,
                8 * T * H, T * H * 4, T * H);
@@ -491,6 +523,11 @@ private:
             linear(T, H, 4 * H / t);
             tpAllReduce("_ReduceFromModelParallelRegion");
             elementwise("aten::add", nullptr, kAdd, T * H, 3);
+            // `.item()` after evenly spaced layers: the host waits for everything launched so far.
+            if (c_.itemSyncs > 0 && (l + 1) * c_.itemSyncs / stageLayers != l * c_.itemSyncs / stageLayers) {
+                pyGap(6);
+                item();
+            }
         }
         if (stage == c_.pp - 1) {
             const double V = double(c_.vocab) / t;
@@ -517,6 +554,14 @@ private:
         begin("backward_step#" + std::to_string(mb), true, 5);
         if (stage < c_.pp - 1)
             waitWork(comm(CommKind::Recv, activationElems(), "BFloat16", groups_.ppBwdIn[p_.rank], -1));
+        if (c_.backwardThread) {
+            // torch.autograd.backward: the seed gradient on the main thread, then autograd's engine
+            // thread runs every gradient function (and DDP's hooks) while the main thread waits.
+            if (stage == c_.pp - 1)
+                op("aten::ones_like", "aten::fill_", KernelClass::Elementwise, kFill, 0, 4, 1);
+            end();
+            handoff(1);
+        }
         if (stage == c_.pp - 1) {
             const double V = double(c_.vocab) / t;
             gradFn("NllLossBackward0", "aten::nll_loss_backward", KernelClass::Reduction, kNllBwd, T, T * 8,
@@ -555,6 +600,13 @@ private:
             if (syncGrads) addGrad(params.embedding);
         }
         if (syncGrads && bucket_ > 0) flushBucket();
+        if (c_.backwardThread) {
+            if (syncGrads) finishGradients(); // DDP's final callback runs on the engine thread
+            pyGap(4);
+            handoff(0);
+            if (stage > 0) comm(CommKind::Send, activationElems(), "BFloat16", groups_.ppBwdOut[p_.rank], -1);
+            return;
+        }
         if (stage > 0) comm(CommKind::Send, activationElems(), "BFloat16", groups_.ppBwdOut[p_.rank], -1);
         end();
     }
@@ -595,6 +647,9 @@ private:
     }
     void lossItem() {
         pyGap(15);
+        item();
+    }
+    void item() {
         begin("aten::item", false, 3);
         begin("aten::_local_scalar_dense", false, 3);
         launch(StreamRole::Compute, "Memcpy DtoH (Device -> Pageable)", 2.0, false, 1, 1, true);
@@ -613,6 +668,9 @@ private:
     RankCoord coord_;
     Rng rng_{0};
     double slow_ = 1.0;
+    double host_ = 1.0;     // CPU cost factor of this rank (cpuSpeedup, cpuSlowRank)
+    double gpuScale_ = 1.0; // kernel duration factor of this rank (gpuSpeedup, rankSpread)
+    std::uint8_t thread_ = 0;
     Ns pendingGap_ = 0;
     std::int64_t nextExternal_ = 1;
     std::int64_t nextCorrelation_ = 1;
@@ -657,6 +715,7 @@ ExpectedComms expectedComms(const SynthConfig& c, int rank) {
     StageParams s = stageParams(c, rc.pp);
     double params = double(s.perLayer) * layers + double(s.embedding) + double(s.head);
     int perMb = layers * (10 + 14) + (rc.pp == 0 ? 2 : 0) + (rc.pp == c.pp - 1 ? 9 : 0);
+    if (c.backwardThread && rc.pp == c.pp - 1) perMb += 1; // the seed gradient's fill
     e.computeKernels =
         perMb * c.microbatches + static_cast<int>(std::clamp(std::ceil(params / 50e6), 1.0, 8.0));
     return e;

@@ -97,6 +97,16 @@ std::string kinetoJson(const Job& job, int rank) {
     const Program& p = job.programs[static_cast<std::size_t>(rank)];
     const int device = rank % c.gpusPerNode;
     const std::int64_t pid = 100000 + 7 * static_cast<std::int64_t>(rank), tid = pid;
+    const std::int64_t autogradTid = pid + 3; // autograd's engine thread (SynthConfig::backwardThread)
+    auto tidOf = [&](const Action& a) { return a.thread == 0 ? tid : autogradTid; };
+    // The profiler window opens when the launch of the last pre-window op has returned: host events
+    // that start earlier are not in the file, ranges open across it start at it (README: Variants).
+    Ns windowStart = -1;
+    for (std::size_t i = 0; i < p.ops.size() && i < static_cast<std::size_t>(c.prewindowOps); ++i)
+        windowStart = std::max(windowStart, p.actions[static_cast<std::size_t>(p.ops[i].launchAction)].end);
+    auto inWindow = [&](const Action& a) {
+        return a.kind == ActKind::Begin ? a.end > windowStart : a.start >= windowStart;
+    };
     std::string s;
     s.reserve(p.actions.size() * 260 + p.ops.size() * 700 + 8192);
     Out o(s);
@@ -143,6 +153,11 @@ std::string kinetoJson(const Job& job, int rank) {
     meta("process_sort_index", device, 0, "sort_index", std::to_string(16777216 + device), false);
     meta("thread_name", pid, tid, "name", "thread " + std::to_string(tid) + " (pt_main_thread)", true);
     meta("thread_sort_index", pid, tid, "sort_index", std::to_string(tid), false);
+    if (c.backwardThread) {
+        meta("thread_name", pid, autogradTid, "name",
+             "thread " + std::to_string(autogradTid) + " (pt_autograd_0)", true);
+        meta("thread_sort_index", pid, autogradTid, "sort_index", std::to_string(autogradTid), false);
+    }
     bool used[kStreamCount] = {};
     for (const auto& op : p.ops)
         used[op.stream] = true;
@@ -170,24 +185,26 @@ std::string kinetoJson(const Job& job, int rank) {
     };
     int syncEventId = 1;
     for (const Action& a : p.actions) {
-        if (a.kind == ActKind::End) continue;
+        if (a.kind == ActKind::End || a.kind == ActKind::Handoff || !inWindow(a)) continue;
         const std::string& name = p.names[a.name];
+        const std::int64_t atid = tidOf(a);
         if (a.kind == ActKind::Begin) {
-            head(a.annotation ? "user_annotation" : "cpu_op", name, pid, tid, a.start, a.end - a.start);
+            Ns start = std::max(a.start, windowStart);
+            head(a.annotation ? "user_annotation" : "cpu_op", name, pid, atid, start, a.end - start);
             o << "\"External id\": " << a.externalId << ", \"Record function id\": " << a.externalId;
             if (a.ref >= 0) commArgs(o, job, p.comms[static_cast<std::size_t>(a.ref)]);
             o << "}},\n";
             continue;
         }
-        head("cuda_runtime", name, pid, tid, a.start, a.end - a.start);
+        head("cuda_runtime", name, pid, atid, a.start, a.end - a.start);
         o << "\"External id\": " << a.externalId << ", \"cbid\": " << cbid(name)
           << ", \"correlation\": " << a.correlation << "}},\n";
-        if (a.kind == ActKind::Launch) flow('s', a.correlation, pid, tid, a.start);
+        if (a.kind == ActKind::Launch) flow('s', a.correlation, pid, atid, a.start);
         if (a.kind == ActKind::StreamWait) {
             const Action& rec = p.actions[static_cast<std::size_t>(a.ref)];
             std::int64_t sid = kStreamIds[a.stream];
             Ns ts = a.start + (a.end - a.start) / 3;
-            flow('s', a.correlation, pid, tid, a.start);
+            flow('s', a.correlation, pid, atid, a.start);
             head("cuda_sync", "Stream Wait Event", device, sid, ts, 1000);
             o << "\"External id\": " << a.externalId
               << ", \"cuda_sync_kind\": \"Stream Wait Event\", \"wait_on_stream\": " << kStreamIds[rec.stream]
@@ -223,7 +240,7 @@ std::string kinetoJson(const Job& job, int rank) {
             if (op.comm >= 0) commArgs(o, job, p.comms[static_cast<std::size_t>(op.comm)]);
         }
         o << "}},\n";
-        flow('f', launch.correlation, device, sid, op.start);
+        if (inWindow(launch)) flow('f', launch.correlation, device, sid, op.start);
     }
     // Kineto ends the list with the profiler's own span; it also keeps the JSON valid after the last comma.
     Ns endNs = 0;

@@ -21,6 +21,7 @@ enum class ActKind : std::uint8_t {
     EventRecord, // cudaEventRecord on stream (records the last op launched there)
     StreamWait,  // cudaStreamWaitEvent: stream waits for event (an EventRecord action index)
     StreamSync,  // cudaStreamSynchronize(stream): the CPU waits for the last op launched there
+    Handoff,     // the running thread hands over to `thread` and waits (cost: its wake-up latency)
 };
 
 enum class StreamRole : std::uint8_t { Compute, Tp, Dp, PpSend, PpRecv, Count };
@@ -31,6 +32,7 @@ struct Action {
     ActKind kind = ActKind::Begin;
     bool annotation = false; // Begin: user_annotation instead of cpu_op
     std::uint8_t stream = 0; // StreamRole for EventRecord / StreamWait / StreamSync
+    std::uint8_t thread = 0; // CPU thread of the rank (0 main, 1 autograd); Handoff: the one woken
     std::uint32_t name = 0;  // Begin / Launch: index into Program::names
     std::int32_t gpuOp = -1; // Launch: index into Program::ops
     std::int32_t ref = -1;   // StreamWait: index of the EventRecord action; Begin: comm meta

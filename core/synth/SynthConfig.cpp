@@ -46,6 +46,18 @@ void SynthConfig::validate() const {
             "--straggler-slowdown must be between 1 and 100");
     require(jitter >= 0 && jitter < 0.5, "jitter must be in [0, 0.5)");
     require(ddpBucketMB > 0, "the DDP bucket size must be positive");
+    auto factor = [](double f) { return f >= 0.01 && f <= 100.0; };
+    require(factor(gpuSpeedup) && factor(cpuSpeedup), "GPU and CPU speedups must be between 0.01 and 100");
+    for (double f : classSpeedup)
+        require(factor(f), "kernel class speedups must be between 0.01 and 100");
+    require(cpuSlowRank < worldSize(),
+            "the slow-CPU rank must be below the world size (" + std::to_string(worldSize()) + ")");
+    require(cpuSlowdown >= 1.0 && cpuSlowdown <= 100.0, "the CPU slowdown must be between 1 and 100");
+    require(rankSpread >= 0 && rankSpread < 0.5, "the per-rank spread must be in [0, 0.5)");
+    require(itemSyncs >= 0 && itemSyncs <= layers / pp,
+            "item syncs per forward must be between 0 and the layers of a stage");
+    require(dataLoaderUs >= 0 && dataLoaderUs <= 1e7, "the data-loader time must be between 0 and 10 s");
+    require(prewindowOps >= 0 && prewindowOps <= 64, "pre-window ops must be between 0 and 64");
     gpuSpec(gpu); // validates the name
 }
 

@@ -52,6 +52,34 @@ struct SynthConfig {
     double jitter = 0.02; // relative spread of kernel and CPU durations (uniform +-)
     bool gzip = false;    // write rank-N.json.gz instead of rank-N.json
 
+    // Variants of the job and of the machine (README: "Variants"). The defaults reproduce the plain
+    // job byte for byte; a variant never changes the random draws, so two configurations that differ
+    // in one of these describe the same run under one physical change.
+    //
+    // Machine: every compute kernel runs gpuSpeedup x faster (roofline peaks and HBM bandwidth x f,
+    // kernel floor / f); the kernels of one class (gemm, attention, elementwise, reduction, memory,
+    // as CostModel's KernelClass) classSpeedup[class] x faster; every host CPU cost (calls,
+    // dispatch, Python between modules) cpuSpeedup x faster (wake-up and launch latencies stay).
+    double gpuSpeedup = 1.0;
+    double classSpeedup[5] = {1.0, 1.0, 1.0, 1.0, 1.0};
+    double cpuSpeedup = 1.0;
+    // Uneven ranks: rank cpuSlowRank's host runs cpuSlowdown x slower; every rank's kernels run
+    // (1 + rankSpread x u) x longer, u in [-1, 1] drawn per rank from the seed.
+    int cpuSlowRank = -1;
+    double cpuSlowdown = 1.0;
+    double rankSpread = 0.0;
+    // Host behaviour: backward on autograd's own thread (the main thread hands it over and waits);
+    // itemSyncs blocking `.item()` calls per forward micro-batch (after evenly spaced layers);
+    // dataLoaderUs of data loading on the main thread at the start of every step.
+    bool backwardThread = false;
+    int itemSyncs = 0;
+    double dataLoaderUs = 0;
+    // The profiler window opens after the launches of the first prewindowOps GPU ops of the
+    // first step: their launch calls (and all host events before them) are not in the file.
+    int prewindowOps = 0;
+    // false: every collective is waited for on the compute stream right after it is issued.
+    bool commOverlap = true;
+
     int worldSize() const { return dp * tp * pp; }
     // Throws std::invalid_argument with a readable message when a value is out of range.
     void validate() const;

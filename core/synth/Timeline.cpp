@@ -1,5 +1,6 @@
-// Times the synthetic job: a discrete-event pass over all ranks at once. Each rank's CPU thread
-// runs its actions back to back (blocking only in cudaStreamSynchronize); a GPU op starts at
+// Times the synthetic job: a discrete-event pass over all ranks at once. Each rank's CPU threads
+// run their actions back to back (blocking only in cudaStreamSynchronize, and while another thread
+// of the rank runs after a handoff); a GPU op starts at
 // max(launch end + launch latency, its stream free, the ops it waits for through events); a
 // collective starts its transfer when its last participant has arrived and ends on all at once.
 #include "synth/Program.h"
@@ -14,7 +15,7 @@ namespace {
 
 struct RankState {
     std::size_t pc = 0;
-    Ns t = 0;
+    Ns t = 0; // the clock of the running thread (one runs at a time: the other waits for it)
     std::vector<std::size_t> open; // Begin actions not yet closed
     std::array<std::vector<std::int32_t>, kStreamCount> queue;
     std::array<std::size_t, kStreamCount> head{};
@@ -30,6 +31,10 @@ bool runCpu(Job& job, Program& p, RankState& st) {
             break; // the CPU waits for the GPU
         st.t += a.gap;
         switch (a.kind) {
+        case ActKind::Handoff: // the woken thread runs next, after its wake-up latency
+            st.t += a.cost;
+            a.start = a.end = st.t;
+            break;
         case ActKind::Begin:
             a.start = st.t;
             st.t += a.cost;

@@ -7,7 +7,10 @@
 #include "sim/Simulator.h"
 #include "synth/Generator.h"
 
+#include "analysis/Breakdown.h"
+
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -292,7 +295,165 @@ private slots:
         QVERIFY(rejects([](SynthConfig& c) { c.gpu = "v100"; }));
         QVERIFY(rejects([](SynthConfig& c) { c.stragglerRank = 5; }));
         QVERIFY(rejects([](SynthConfig& c) { c.stragglerSlowdown = 0.5; }));
+        QVERIFY(rejects([](SynthConfig& c) { c.gpuSpeedup = 0; }));
+        QVERIFY(rejects([](SynthConfig& c) { c.classSpeedup[4] = 1000; }));
+        QVERIFY(rejects([](SynthConfig& c) { c.cpuSpeedup = -1; }));
+        QVERIFY(rejects([](SynthConfig& c) { c.cpuSlowRank = 1; })); // one rank
+        QVERIFY(rejects([](SynthConfig& c) { c.cpuSlowdown = 0.5; }));
+        QVERIFY(rejects([](SynthConfig& c) { c.rankSpread = 0.6; }));
+        QVERIFY(rejects([](SynthConfig& c) { c.itemSyncs = 3; })); // 2 layers
+        QVERIFY(rejects([](SynthConfig& c) { c.dataLoaderUs = -1; }));
+        QVERIFY(rejects([](SynthConfig& c) { c.prewindowOps = 65; }));
         QVERIFY(!rejects([](SynthConfig&) {}));
+        QVERIFY(!rejects([](SynthConfig& c) {
+            c.backwardThread = true;
+            c.itemSyncs = 2;
+            c.prewindowOps = 8;
+            c.commOverlap = false;
+        }));
+    }
+
+    // A variant scales what the plain job draws, it never draws itself: a faster GPU leaves every
+    // host event before the first host sync where it was, a faster host every kernel duration.
+    void variantsKeepTheRandomDraws() {
+        SynthConfig c = small();
+        c.dp = 2;
+        QTemporaryDir d1, d2, d3;
+        TraceSet base = generateAndLoad(c, d1);
+        SynthConfig fastGpu = c;
+        fastGpu.gpuSpeedup = 2;
+        TraceSet gpu = generateAndLoad(fastGpu, d2);
+        SynthConfig fastCpu = c;
+        fastCpu.cpuSpeedup = 2;
+        TraceSet cpu = generateAndLoad(fastCpu, d3);
+        for (std::size_t r = 0; r < base.ranks.size(); ++r) {
+            const Track *b = nullptr, *g = nullptr;
+            for (const auto& t : base.ranks[r].tracks)
+                if (!t.isGpu()) b = &t;
+            for (const auto& t : gpu.ranks[r].tracks)
+                if (!t.isGpu()) g = &t;
+            QVERIFY(b && g && b->events.size() == g->events.size());
+            std::size_t same = 0;
+            while (same < b->events.size() && b->events.start[same] == g->events.start[same])
+                ++same;
+            // Everything up to the end-of-step cudaStreamSynchronize (in the last few events).
+            QVERIFY2(same + 8 > b->events.size(),
+                     qPrintable(QString("%1 of %2").arg(same).arg(b->events.size())));
+            auto kernels = [](const Rank& rank) {
+                std::vector<TimeNs> d;
+                for (const auto& t : rank.tracks)
+                    if (t.isGpu() && t.stream() == 7)
+                        for (std::size_t i = 0; i < t.events.size(); ++i)
+                            if (t.events.kind[i] == EventKind::Kernel) d.push_back(t.events.duration[i]);
+                return d;
+            };
+            auto kb = kernels(base.ranks[r]), kg = kernels(gpu.ranks[r]), kc = kernels(cpu.ranks[r]);
+            QCOMPARE(kc, kb);
+            QCOMPARE(kg.size(), kb.size());
+            for (std::size_t i = 0; i < kb.size(); ++i)
+                QVERIFY(std::abs(2 * kg[i] - kb[i]) <= 2);
+        }
+    }
+
+    // Backward on autograd's thread: the main thread seeds the gradient and waits; the engine
+    // thread runs every gradient function and DDP's buckets; the graph releases it from the main
+    // thread's call (one inferred thread_start edge per rank).
+    void backwardThreadShape() {
+        SynthConfig c = small();
+        c.dp = 2;
+        c.backwardThread = true;
+        QTemporaryDir dir;
+        TraceSet set = generateAndLoad(c, dir);
+        checkShape(set, c);
+        for (const auto& r : set.ranks) {
+            const Track *mainThread = nullptr, *autograd = nullptr;
+            for (const auto& t : r.tracks)
+                if (!t.isGpu())
+                    (t.name.find("pt_autograd_0") != std::string::npos ? autograd : mainThread) = &t;
+            QVERIFY(mainThread && autograd);
+            auto count = [&](const Track& t, std::string_view prefix) {
+                int n = 0;
+                for (std::size_t i = 0; i < t.events.size(); ++i)
+                    n += r.strings.str(t.events.name[i]).starts_with(prefix);
+                return n;
+            };
+            QCOMPARE(count(*mainThread, "autograd::engine::evaluate_function"), 0);
+            QVERIFY(count(*autograd, "autograd::engine::evaluate_function") > 10);
+            QCOMPARE(count(*autograd, "DistributedDataParallel.reduce_bucket"),
+                     expectedComms(c, r.rank).dpAllReduces);
+            QCOMPARE(count(*autograd, "DistributedDataParallel.finalize_backward"), 1);
+            QCOMPARE(count(*mainThread, "aten::ones_like"), 1);
+            QCOMPARE(count(*mainThread, "Optimizer.step"), 1);
+            // The engine thread runs while the main thread waits.
+            TimeNs busyFrom = autograd->events.start.front(), busyTo = autograd->lastEnd();
+            for (std::size_t i = 0; i < mainThread->events.size(); ++i)
+                if (mainThread->events.kind[i] != EventKind::UserAnnotation)
+                    QVERIFY(mainThread->events.end(i) <= busyFrom || mainThread->events.start[i] >= busyTo);
+        }
+        ExecutionGraph g = buildExecutionGraph(set);
+        QCOMPARE(g.stats.threadStartEdges, std::int64_t(c.worldSize()));
+    }
+
+    // .item() mid-step, data loading, collectives nothing overlaps.
+    void hostSyncsAndStalls() {
+        SynthConfig c = small();
+        c.dp = 2;
+        c.steps = 2;
+        c.itemSyncs = 2;
+        c.dataLoaderUs = 500;
+        c.commOverlap = false;
+        QTemporaryDir dir;
+        TraceSet set = generateAndLoad(c, dir);
+        checkShape(set, c);
+        for (const auto& r : set.ranks) {
+            int syncs = 0, copies = 0, loaders = 0;
+            for (const auto& t : r.tracks)
+                for (std::size_t i = 0; i < t.events.size(); ++i) {
+                    std::string_view n = r.strings.str(t.events.name[i]);
+                    syncs += n == "cudaStreamSynchronize";
+                    copies += t.events.kind[i] == EventKind::GpuMemcpy;
+                    if (n == "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__") {
+                        ++loaders;
+                        QVERIFY(t.events.duration[i] >= 500'000 &&
+                                t.events.duration[i] < 502'000); // + its end
+                        QCOMPARE(t.events.kind[i], EventKind::UserAnnotation);
+                    }
+                }
+            QCOMPARE(syncs, (c.itemSyncs + 1) * c.steps);
+            QCOMPARE(copies, syncs);
+            QCOMPARE(loaders, c.steps);
+        }
+        ExecutionGraph g = buildExecutionGraph(set);
+        for (const auto& b : measuredBreakdown(set, &g)) {
+            QVERIFY(b.communication > 0);
+            QVERIFY2(
+                b.exposedCommunication >= b.communication - 1000,
+                qPrintable(QString("%1 of %2 exposed").arg(b.exposedCommunication).arg(b.communication)));
+        }
+    }
+
+    // The window opens after the first K launches: those ops have no launch in the file and the
+    // graph takes them as boundary conditions.
+    void prewindowOps() {
+        SynthConfig c = small();
+        c.dp = 2;
+        c.prewindowOps = 5;
+        QTemporaryDir dir;
+        TraceSet set = generateAndLoad(c, dir);
+        for (const auto& r : set.ranks) {
+            QCOMPARE(r.gpuOpsWithoutLaunch, std::int64_t(c.prewindowOps));
+            TimeNs firstCall = std::numeric_limits<TimeNs>::max(), firstOp = firstCall;
+            for (const auto& t : r.tracks)
+                for (std::size_t i = 0; i < t.events.size(); ++i) {
+                    if (t.isGpu())
+                        firstOp = std::min(firstOp, t.events.start[i]);
+                    else if (t.events.kind[i] == EventKind::Runtime)
+                        firstCall = std::min(firstCall, t.events.start[i]);
+                }
+            QVERIFY(firstOp < firstCall);
+        }
+        ExecutionGraph g = buildExecutionGraph(set);
+        QCOMPARE(g.stats.prewindowOps, std::int64_t(c.prewindowOps * c.worldSize()));
     }
 
     void replayIsWithinOnePercent_data() {
@@ -300,17 +461,37 @@ private slots:
         QTest::addColumn<int>("tp");
         QTest::addColumn<int>("pp");
         QTest::addColumn<int>("straggler");
-        QTest::newRow("dp4") << 4 << 1 << 1 << -1;
-        QTest::newRow("dp4 straggler") << 4 << 1 << 1 << 1;
-        QTest::newRow("tp2 pp2") << 1 << 2 << 2 << -1;
-        QTest::newRow("dp2 tp2 pp2") << 2 << 2 << 2 << -1;
+        QTest::addColumn<QString>("variant");
+        QTest::newRow("dp4") << 4 << 1 << 1 << -1 << "";
+        QTest::newRow("dp4 straggler") << 4 << 1 << 1 << 1 << "";
+        QTest::newRow("tp2 pp2") << 1 << 2 << 2 << -1 << "";
+        QTest::newRow("dp2 tp2 pp2") << 2 << 2 << 2 << -1 << "";
+        QTest::newRow("dp4 backward thread") << 4 << 1 << 1 << -1 << "backward";
+        QTest::newRow("tp2 pp2 backward thread") << 1 << 2 << 2 << -1 << "backward";
+        QTest::newRow("dp4 item syncs") << 4 << 1 << 1 << -1 << "item";
+        QTest::newRow("dp4 data loader") << 4 << 1 << 1 << -1 << "loader";
+        QTest::newRow("dp4 pre-window") << 4 << 1 << 1 << -1 << "prewindow";
+        QTest::newRow("dp4 no overlap") << 4 << 1 << 1 << -1 << "serial";
+        QTest::newRow("dp4 uneven") << 4 << 1 << 1 << -1 << "uneven";
     }
     void replayIsWithinOnePercent() {
         QFETCH(int, dp);
         QFETCH(int, tp);
         QFETCH(int, pp);
         QFETCH(int, straggler);
+        QFETCH(QString, variant);
         SynthConfig c = small();
+        c.backwardThread = variant == "backward";
+        c.itemSyncs = variant == "item" ? 2 : 0;
+        c.dataLoaderUs = variant == "loader" ? 300 : 0;
+        c.steps = variant == "loader" ? 2 : 1;
+        c.prewindowOps = variant == "prewindow" ? 4 : 0;
+        c.commOverlap = variant != "serial";
+        if (variant == "uneven") {
+            c.rankSpread = 0.1;
+            c.cpuSlowRank = 3;
+            c.cpuSlowdown = 2;
+        }
         c.dp = dp;
         c.tp = tp;
         c.pp = pp;
