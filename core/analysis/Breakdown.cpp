@@ -139,7 +139,7 @@ bool simulatedTimes(const SimulatedTimeline& timeline, std::uint32_t r, std::uin
 OpClass opClassOf(const Rank& rank, EventRef event) {
     EventKind k = rank.tracks[event.track].events.kind[event.index];
     if (k == EventKind::GpuMemcpy || k == EventKind::GpuMemset) return OpClass::Memory;
-    return isCollectiveKernelName(rank.name(event)) ? OpClass::Communication : OpClass::Compute;
+    return isCommunicationKernelName(rank.name(event)) ? OpClass::Communication : OpClass::Compute;
 }
 
 double RankBreakdown::overlapPct() const {

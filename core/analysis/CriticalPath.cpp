@@ -42,7 +42,7 @@ PathLabel nodeLabel(const ExecutionGraph& g, NodeId n) {
     case NodeKind::Collective:
         return PathLabel::GpuComm;
     case NodeKind::GpuOp:
-        return isCollectiveKernelName(g.nodeName(n)) ? PathLabel::GpuComm : PathLabel::GpuCompute;
+        return isCommunicationKernelName(g.nodeName(n)) ? PathLabel::GpuComm : PathLabel::GpuCompute;
     }
     return PathLabel::Idle;
 }

@@ -2,6 +2,9 @@
 
 #include "analysis/Breakdown.h"
 #include "analysis/CriticalPath.h"
+#include "models/KernelClass.h"
+
+#include <array>
 
 #include <cmath>
 
@@ -23,6 +26,44 @@ nlohmann::json latencyByApi(const RankWindow& w) {
     return j;
 }
 
+double errorPct(TimeNs simulated, TimeNs measured) {
+    if (measured <= 0) return 0;
+    return pct(100.0 * std::abs(static_cast<double>(simulated - measured)) / static_cast<double>(measured));
+}
+
+// GPU time per kernel class of every rank, measured and simulated ("communication" for
+// collective kernels; a waiting collective counts its whole span, as in the timeline).
+struct ClassTimes {
+    std::vector<std::array<TimeNs, kKernelClassCount + 1>> measured, simulated;
+};
+ClassTimes classTimes(const ExecutionGraph& g, const SimResult& res) {
+    ClassTimes c;
+    c.measured.assign(g.trace->ranks.size(), {});
+    c.simulated.assign(g.trace->ranks.size(), {});
+    KernelClassifier classifier;
+    for (NodeId n = 0; n < g.nodes.size(); ++n) {
+        const auto& node = g.nodes[n];
+        if (node.kind != NodeKind::GpuOp && node.kind != NodeKind::Collective) continue;
+        std::string_view name = g.nodeName(n);
+        std::size_t cls = kKernelClassCount; // communication
+        if (node.kind != NodeKind::Collective && !isCommunicationKernelName(name))
+            cls = static_cast<std::size_t>(classifier.classify(
+                name, g.rankOf(n).tracks[node.event.track].events.kind[node.event.index]));
+        c.measured[node.rank][cls] += g.measuredEnd(n) - g.measuredStart(n);
+        if (n < res.nodes.size() && res.nodes[n].start >= 0)
+            c.simulated[node.rank][cls] += res.nodes[n].end - res.nodes[n].start;
+    }
+    return c;
+}
+
+nlohmann::json classJson(const std::array<TimeNs, kKernelClassCount + 1>& t) {
+    nlohmann::json j = nlohmann::json::object();
+    for (int k = 0; k < kKernelClassCount; ++k)
+        j[std::string(kernelClassName(static_cast<KernelClass>(k)))] = us(t[static_cast<std::size_t>(k)]);
+    j["communication"] = us(t[kKernelClassCount]);
+    return j;
+}
+
 } // namespace
 
 nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& res, const SimKnobs& knobs) {
@@ -34,6 +75,7 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
     std::vector<RankBreakdown> sim = simulatedBreakdown(*g.trace, res.timeline);
     std::vector<RankBreakdown> meas = measuredBreakdown(*g.trace, &g);
     std::vector<StreamIdle> idle = measuredStreamIdle(g);
+    const ClassTimes classes = classTimes(g, res);
     auto breakdownJson = [](const RankBreakdown& b) {
         return nlohmann::json{{"compute_us", us(b.compute)},
                               {"comm_us", us(b.communication)},
@@ -56,6 +98,21 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
                                    {"other_us", us(si.other)}});
         nlohmann::json rankJson = r < sim.size() ? breakdownJson(sim[r]) : nlohmann::json::object();
         if (r < meas.size()) rankJson["measured"] = breakdownJson(meas[r]);
+        if (r < meas.size() && r < sim.size()) {
+            rankJson["exposed_comm_error_pct"] =
+                errorPct(sim[r].exposedCommunication, meas[r].exposedCommunication);
+            rankJson["idle_error_pct"] = errorPct(sim[r].idle, meas[r].idle);
+        }
+        rankJson["by_class_us"] = classJson(classes.simulated[r]);
+        if (rankJson.contains("measured"))
+            rankJson["measured"]["by_class_us"] = classJson(classes.measured[r]);
+        rankJson["gpu_span_error_pct"] = pct(s.gpuSpanErrorPct());
+        rankJson["measured_gpu_span_us"] = us(s.measuredGpuEnd - s.measuredGpuStart);
+        rankJson["simulated_gpu_span_us"] = us(s.simulatedGpuEnd - s.simulatedGpuStart);
+        rankJson["unexplained_wait_us"] = us(g.ranks[r].unexplainedWait);
+        rankJson["prewindow_ops"] = g.ranks[r].prewindowOps;
+        rankJson["threads_released_at_measured"] = g.ranks[r].threadsReleasedAtMeasured;
+        rankJson["cross_stream_window_us"] = us(g.ranks[r].crossStreamTolerance);
         rankJson["stream_idle"] = streams;
         ranks.push_back({{"rank", s.rank},
                          {"measured_us", us(s.measured())},
@@ -72,6 +129,10 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
                                   {"p90", std::round(res.kernelStartError.p90Us * 1000) / 1000},
                                   {"max", std::round(res.kernelStartError.maxUs * 1000) / 1000},
                                   {"count", res.kernelStartError.count}};
+    // The same as % of the measured iteration of each op's rank (pre-window ops excluded).
+    j["kernel_start_error_pct"] = {{"median", pct(res.kernelStartError.medianPct)},
+                                   {"p90", pct(res.kernelStartError.p90Pct)},
+                                   {"within_1pct_share", pct(res.kernelStartError.within1PctShare)}};
     nlohmann::json edges = nlohmann::json::object();
     for (int k = 0; k < kEdgeKindCount; ++k)
         edges[std::string(edgeKindName(static_cast<EdgeKind>(k)))] = g.stats.edgesByKind[k];
@@ -96,7 +157,10 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
                   {"inferred_cross_stream", g.stats.inferredCrossStream},
                   {"wait_event_edges", g.stats.waitEventEdges},
                   {"collectives_matched", g.stats.collectivesMatched},
-                  {"collectives_unmatched", g.stats.collectivesUnmatched}};
+                  {"collectives_unmatched", g.stats.collectivesUnmatched},
+                  {"phantom_collectives", g.stats.phantomCollectives},
+                  {"thread_start_edges", g.stats.threadStartEdges},
+                  {"prewindow_ops", g.stats.prewindowOps}};
     j["knobs"] = knobs.toJson();
     nlohmann::json warnings = nlohmann::json::array();
     for (const auto& rank : g.trace->ranks)

@@ -41,7 +41,7 @@ void Builder::noOverlapEdges() {
         const Track& t = set.ranks[p.rank].tracks[p.track];
         for (NodeId n : p.nodes)
             if (t.events.kind[g.nodes[n].event.index] == EventKind::Kernel &&
-                !isCollectiveKernelName(g.nodeName(n))) {
+                !isCommunicationKernelName(g.nodeName(n))) {
                 compute[{p.rank, t.device()}].push_back(pi);
                 break;
             }
@@ -50,7 +50,7 @@ void Builder::noOverlapEdges() {
     for (NodeId n = 0; n < g.nodes.size(); ++n) {
         const auto& node = g.nodes[n];
         if (node.kind != NodeKind::Collective &&
-            !(node.kind == NodeKind::GpuOp && isCollectiveKernelName(g.nodeName(n))))
+            !(node.kind == NodeKind::GpuOp && isCommunicationKernelName(g.nodeName(n))))
             continue;
         const Track& t = set.ranks[node.rank].tracks[node.event.track];
         auto it = compute.find({node.rank, t.device()});

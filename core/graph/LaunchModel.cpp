@@ -26,11 +26,14 @@ LaunchPath launchPath(const ExecutionGraph& g, NodeId op, NodeId call) {
     return LaunchPath::Kernel;
 }
 
-// The launch API key of a latency: copies to or from pageable memory are staged by the driver
-// and start much later after their call than other copies, so they get their own value.
+// The launch API key of a latency: copies and sets get one per kind ("Memcpy HtoD (Pageable ->
+// Device)" is staged by the driver and starts much later after its call than a pinned copy or a
+// device-to-host copy), kernels one per API.
 std::string latencyKey(const ExecutionGraph& g, NodeId op, NodeId call) {
     std::string key(g.nodeName(call));
-    if (g.nodeName(op).find("Pageable") != std::string_view::npos) key += " (pageable)";
+    const auto& node = g.nodes[op];
+    if (g.rankOf(op).tracks[node.event.track].events.kind[node.event.index] != EventKind::Kernel)
+        key += " / " + std::string(g.nodeName(op));
     return key;
 }
 
@@ -84,7 +87,10 @@ void Builder::launchEdgesAndInference() {
         auto it = m.find(std::string(g.nodeName(call)));
         if (it == m.end()) return 0;
         const TimeNs excess = std::max<TimeNs>(0, (mEnd(call) - mStart(call)) - it->second);
-        return effStart[op] - mStart(call) >= excess / 2 ? excess : 0;
+        // The op's start must agree with the excess model (a call that is merely slow while the
+        // GPU already runs its op is not a long launch).
+        const TimeNs slack = std::max<TimeNs>(opt.tolerance, excess / 10);
+        return effStart[op] - mStart(call) + slack >= latencyOf(op, call) + excess ? excess : 0;
     };
 
     // Back-to-back gap per stream and launch path: the time the GPU leaves between an op and the

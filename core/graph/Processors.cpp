@@ -82,6 +82,7 @@ void Builder::orderEdges() {
             continue;
         }
         TimeNs prevEnd = std::numeric_limits<TimeNs>::min();
+        bool leading = true; // no op of the stream so far has its launch in the file
         for (std::size_t k = 0; k < p.nodes.size(); ++k) {
             NodeId n = p.nodes[k];
             const auto& node = g.nodes[n];
@@ -99,10 +100,15 @@ void Builder::orderEdges() {
             prevEnd = std::max(prevEnd, e);
             std::uint64_t link = ev.link[node.event.index];
             if (link != kNoLink) launchOf[n] = ownerOfCall(p.rank, EventRef::unpack(link));
-            if (launchOf[n] != kNoNode) continue;
-            if (s < firstCpu[p.rank]) {
-                // Launched before the window (its call is not in the file): a boundary condition,
-                // released at its measured start; its duration still follows the knobs.
+            if (launchOf[n] != kNoNode) {
+                leading = false;
+                continue;
+            }
+            if (leading || s < firstCpu[p.rank]) {
+                // Launched before the window (its call is not in the file, and it started before
+                // the first call or was queued ahead of every launched op of its stream): a
+                // boundary condition, released at its measured start; its duration still follows
+                // the knobs.
                 g.nodes[n].prewindow = true;
                 g.nodes[n].release = std::max<TimeNs>(0, s - origin);
                 g.ranks[p.rank].prewindowOps++;

@@ -156,7 +156,7 @@ Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k, std::vector<std::s
             auto [bt, bfresh] = byName.try_emplace(nm, 1.0);
             if (bfresh) {
                 double ff = 1.0;
-                if (n.kind == NodeKind::Collective || isCollectiveKernelName(nm)) {
+                if (n.kind == NodeKind::Collective || isCommunicationKernelName(nm)) {
                     ff = 1.0 / k.commSpeedup;
                 } else {
                     if (kind == EventKind::Kernel) ff /= k.computeSpeedup;
@@ -269,8 +269,12 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
     // comm.overlap=false: the graph's serialization edges take part (ExecutionGraph::noOverlapBegin).
     const bool serialize =
         !knobs.commOverlap && g.noOverlapBegin != kNoEdge && g.noOverlapOutOffsets.size() == n + 1;
-    if (!knobs.commOverlap && !serialize && !g.noOverlapUnavailable.empty())
-        res.warnings.push_back(g.noOverlapUnavailable);
+    if (!knobs.commOverlap && !serialize)
+        res.warnings.push_back(
+            !g.noOverlapUnavailable.empty()
+                ? g.noOverlapUnavailable
+                : "comm.overlap=false changes nothing here: no collective kernel runs on a "
+                  "device that also runs compute kernels on another stream");
     const std::size_t edgeCount = serialize ? g.edges.size() : g.regularEdgeCount();
 
     // Times are relative to each rank's origin during the run ("simulated clock").
