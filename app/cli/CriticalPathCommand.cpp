@@ -28,23 +28,27 @@ std::string trackName(const ExecutionGraph& g, NodeId n) {
 Command makeCriticalPathCommand() {
     return {
         "critical-path", "print the critical path of the simulated schedule as a table",
-        "usage: sightline-cli critical-path PATH... [--rank R] [--step N] [--json]\n"
+        "usage: sightline-cli critical-path PATH... [--rank R] [--step N] [--by name] [--json]\n"
         "                                   [--config F.json] [--set key=value]...\n"
         "\n"
         "Replays the traces (with knobs, if given) and walks the critical path back from the node\n"
         "that finishes last, through the dependency that released each node. The path crosses\n"
         "ranks through collectives: a collective that ended when its latest participant arrived\n"
         "continues on that participant's rank. Each segment is labelled gpu_compute, gpu_comm,\n"
-        "collective_wait, cpu, launch_latency, sync or idle. Times are microseconds from the\n"
-        "simulated origin (the first event of the job).\n"
+        "collective_wait, cpu, launch_latency, sync, idle, late_start (before a rank's first\n"
+        "modelled event) or unexplained_wait (CPU time between calls that no cpu_op covers).\n"
+        "Times are microseconds from the simulated origin (the first event of the job).\n"
         "\n"
         "  --rank R     end the path at the last node of rank R (default: the job's last node)\n"
+        "  --by name    sum the path by op name (which ops bound the step), longest first\n"
         "  --step N     restrict to ProfilerStep#N\n"
         "  --json       print {length_us, by_kind, segments[]} instead of the table\n"
         "  --config F   knobs from a JSON file;  --set key=value  one knob (repeatable)\n"
         "  --et F|DIR   PyTorch execution traces for collective sizes (see simulate --help)\n",
         [](Args& args) {
             bool json = args.flag("--json");
+            auto by = args.option("--by");
+            if (by && *by != "name") throw UsageError{"--by takes 'name', got '" + *by + "'"};
             auto rankText = args.option("--rank");
             SimSetup setup = parseSimSetup(args, "critical-path", true);
             int rankId = -1;
@@ -70,6 +74,32 @@ Command makeCriticalPathCommand() {
             }
             CriticalPath cp = criticalPathFrom(g, res, end);
             TimeNs origin = cp.segments.empty() ? 0 : g.ranks[g.nodes[cp.segments.front().node].rank].origin;
+            if (by) {
+                std::vector<PathNameShare> shares = criticalPathByName(g, cp);
+                auto pctOf = [&](TimeNs t) {
+                    return cp.length > 0 ? 100.0 * static_cast<double>(t) / static_cast<double>(cp.length)
+                                         : 0.0;
+                };
+                if (json) {
+                    nlohmann::json arr = nlohmann::json::array();
+                    for (const auto& sh : shares)
+                        arr.push_back({{"name", sh.name},
+                                       {"us", us(sh.time)},
+                                       {"pct", std::round(pctOf(sh.time) * 100.0) / 100.0},
+                                       {"kind", std::string(pathLabelName(sh.label))},
+                                       {"segments", sh.segments}});
+                    std::cout << nlohmann::json{{"length_us", us(cp.length)}, {"by_name", arr}}.dump(2)
+                              << "\n";
+                    return kExitOk;
+                }
+                std::printf("%12s %6s %8s  %-16s %s\n", "us", "%", "segments", "mostly", "name");
+                for (const auto& sh : shares)
+                    std::printf("%12.2f %6.2f %8lld  %-16s %s\n", us(sh.time), pctOf(sh.time),
+                                static_cast<long long>(sh.segments),
+                                std::string(pathLabelName(sh.label)).c_str(), sh.name.substr(0, 90).c_str());
+                std::printf("\ncritical path: %.2f us, %zu names\n", us(cp.length), shares.size());
+                return kExitOk;
+            }
             if (json) {
                 nlohmann::json j;
                 j["length_us"] = us(cp.length);

@@ -69,6 +69,37 @@ CriticalPath criticalPath(const ExecutionGraph& g, const SimResult& r, std::size
     return criticalPathFrom(g, r, r.lastNode, topCount);
 }
 
+std::vector<PathNameShare> criticalPathByName(const ExecutionGraph& g, const CriticalPath& cp) {
+    struct Acc {
+        std::array<TimeNs, kPathLabelCount> byLabel{};
+        std::int64_t segments = 0;
+    };
+    std::unordered_map<std::string_view, Acc> acc;
+    for (const auto& s : cp.segments) {
+        Acc& a = acc[g.nodeName(s.node)];
+        a.byLabel[static_cast<std::size_t>(s.label)] += s.end - s.start;
+        ++a.segments;
+    }
+    std::vector<PathNameShare> out;
+    out.reserve(acc.size());
+    for (const auto& [name, a] : acc) {
+        PathNameShare share;
+        share.name = std::string(name);
+        share.segments = a.segments;
+        std::size_t best = 0;
+        for (std::size_t l = 0; l < a.byLabel.size(); ++l) {
+            share.time += a.byLabel[l];
+            if (a.byLabel[l] > a.byLabel[best]) best = l;
+        }
+        share.label = static_cast<PathLabel>(best);
+        out.push_back(std::move(share));
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+        return a.time != b.time ? a.time > b.time : a.name < b.name;
+    });
+    return out;
+}
+
 NodeId lastNodeOfRank(const ExecutionGraph& g, const SimResult& r, std::uint32_t rank) {
     NodeId best = kNoNode;
     if (r.nodes.size() != g.nodes.size()) return best;

@@ -5,6 +5,7 @@
 #include "sim/Simulator.h"
 
 #include <array>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -57,6 +58,16 @@ CriticalPath criticalPath(const ExecutionGraph& graph, const SimResult& result, 
 // The path that ends at `end` (e.g. the last node of one rank, for `critical-path --rank R`).
 CriticalPath criticalPathFrom(const ExecutionGraph& graph, const SimResult& result, NodeId end,
                               std::size_t topCount = 10);
+
+// The path summed by op name (for gaps: the name of the node that waited, under the gap's label),
+// longest first: which ops bound the step.
+struct PathNameShare {
+    std::string name;
+    PathLabel label = PathLabel::Idle; // the label holding most of this name's time
+    TimeNs time = 0;
+    std::int64_t segments = 0;
+};
+std::vector<PathNameShare> criticalPathByName(const ExecutionGraph& graph, const CriticalPath& path);
 
 // The node of rank index `rank` that finishes last in the simulation (kNoNode when none).
 NodeId lastNodeOfRank(const ExecutionGraph& graph, const SimResult& result, std::uint32_t rank);
