@@ -8,7 +8,7 @@
 
 namespace sl::cli {
 
-// Exit codes of the command-line contract (DESIGN.md).
+// Exit codes of the command-line contract (docs/ARCHITECTURE.md).
 constexpr int kExitOk = 0;
 constexpr int kExitUsage = 1;
 constexpr int kExitBadInput = 2;

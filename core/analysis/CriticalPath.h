@@ -1,5 +1,5 @@
 #pragma once
-// Critical path of a simulated schedule (DESIGN.md, "Analyses"): walked back from the node that
+// Critical path of a simulated schedule (docs/ARCHITECTURE.md, "Analyses"): walked back from the node that
 // finishes last through the edge that released each node, across ranks through collectives.
 #include "graph/ExecutionGraph.h"
 #include "sim/Simulator.h"
@@ -44,7 +44,7 @@ struct CriticalPath {
     std::vector<std::pair<NodeId, TimeNs>> topNodes;
 };
 
-// The critical path of the whole job. Decision on the length across ranks (DESIGN.md: the path
+// The critical path of the whole job. Decision on the length across ranks (docs/ARCHITECTURE.md: the path
 // crosses ranks through collectives): the walk starts at the node that finishes last on any rank
 // and follows binding edges; where a collective's end was held by a peer (the latest participant
 // to arrive holds the others) it continues on that peer's rank, so one path may visit several

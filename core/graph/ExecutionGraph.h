@@ -1,5 +1,5 @@
 #pragma once
-// The execution graph of a trace set (DESIGN.md, "Execution graph"): nodes are the events that
+// The execution graph of a trace set (docs/ARCHITECTURE.md, "Execution graph"): nodes are the events that
 // take part in execution (runtime/driver calls on CPU threads, GPU ops on streams), edges are
 // typed dependencies with a delay. The graph refers into a TraceSet, which must outlive it.
 #include "trace/Collective.h"

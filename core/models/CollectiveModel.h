@@ -1,5 +1,5 @@
 #pragma once
-// Collective cost model (DESIGN.md, "Simulator"; Lin et al., Lumos):
+// Collective cost model (docs/ARCHITECTURE.md, "Simulator"; Lin et al., Lumos):
 //
 //   time = latency + busBytes / busBandwidth,   busBytes = bytes x busFactor(type, n)
 //

@@ -1,5 +1,5 @@
 #pragma once
-// Kernel classes for compute.speedup.<class> (DESIGN.md, "Simulator"): gemm, attention,
+// Kernel classes for compute.speedup.<class> (docs/ARCHITECTURE.md, "Simulator"): gemm, attention,
 // elementwise, reduction, memory, other. memcpy / memset GPU ops are always "memory". A kernel's
 // class comes from its name (case-insensitive, a leading "void " ignored), in three steps:
 //  1. Triton (torch.compile / Inductor) kernels by their prefix: triton_poi_ (pointwise) and

@@ -1,5 +1,5 @@
 #pragma once
-// What-if knobs of the simulator (DESIGN.md, "Simulator"). Default values mean replay.
+// What-if knobs of the simulator (docs/ARCHITECTURE.md, "Simulator"). Default values mean replay.
 // A config is JSON ({"compute.speedup": 2, "comm.model": "alpha-beta", ...} or nested objects),
 // and every knob is also settable as key=value.
 #include <nlohmann/json.hpp>
@@ -59,7 +59,7 @@ struct SimKnobs {
 
     bool isReplay() const;
     // Knobs set away from their defaults that this build does not simulate yet (named by key);
-    // empty since every knob of DESIGN.md is simulated.
+    // empty since every knob of docs/ARCHITECTURE.md is simulated.
     std::vector<std::string> unsupported() const;
     // Every valid key (patterns written as compute.speedup.<class>, kernel.speedup[<regex>]...).
     static std::string validKeys();

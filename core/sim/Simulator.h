@@ -1,5 +1,5 @@
 #pragma once
-// The replay / what-if simulator (DESIGN.md, "Simulator"): a list scheduler over the execution
+// The replay / what-if simulator (docs/ARCHITECTURE.md, "Simulator"): a list scheduler over the execution
 // graph in which every CPU thread and GPU stream runs one node at a time. With default knobs it
 // replays the trace from durations and dependencies alone.
 #include "graph/ExecutionGraph.h"

@@ -1,5 +1,5 @@
 // Graph build and replay simulation: on the 8-rank DLRM sample and on a synthetic 64-rank set.
-// Budget (DESIGN.md): simulation >= 5 million graph nodes per second on one core.
+// Budget (docs/ARCHITECTURE.md): simulation >= 5 million graph nodes per second on one core.
 #include "graph/ExecutionGraph.h"
 #include "io/KinetoLoader.h"
 #include "sim/Knobs.h"

@@ -1,5 +1,5 @@
 // Frame time of the timeline renderer on a large synthetic trace (about 10 million events), drawn
-// into a 1600x1000 QImage at several zoom levels. Budget (DESIGN.md): under 16 ms a frame.
+// into a 1600x1000 QImage at several zoom levels. Budget (docs/ARCHITECTURE.md): under 16 ms a frame.
 //   bench_ui_render [--events=N] [benchmark flags]
 #include "RowLayout.h"
 #include "TimelineData.h"

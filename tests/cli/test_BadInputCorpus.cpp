@@ -1,6 +1,6 @@
 // Runs sightline-cli on every entry of tests/data/bad (made by scripts/make-bad-corpus.py), on
 // truncated and corrupted copies of the real traces made here at test time, and on special files.
-// The contract (DESIGN.md, issue 2 and 8): exit 0, or exit 2 with exactly one stderr line
+// The contract (docs/ARCHITECTURE.md, "Command-line contract"): exit 0, or exit 2 with exactly one stderr line
 // "error: FILE: what" naming the file; never a signal, never a hang.
 //   err-*  must exit 2;  ok-*  must exit 0;  anything else may do either.
 #include "TestSupport.h"

@@ -1,5 +1,5 @@
 // sightline-cli report: HTML, JSON and CSV of one simulation agree; the page is self-contained;
-// the exit-code contract of DESIGN.md.
+// the exit-code contract of docs/ARCHITECTURE.md.
 #include "TestSupport.h"
 
 #include <QJsonArray>

@@ -1,4 +1,4 @@
-// sightline-cli simulate: the command-line contract of DESIGN.md.
+// sightline-cli simulate: the command-line contract of docs/ARCHITECTURE.md.
 #include "TestSupport.h"
 
 #include <QJsonArray>
