@@ -1,0 +1,387 @@
+// Oracle tests of the what-if knobs. For every knob: generate a job (A), generate it again with the
+// physical change the knob stands for (B: a faster GPU, a faster link, a straggler, no overlap, more
+// data-parallel ranks, a faster CPU region...), predict B from A's trace with the knob, and require
+// the prediction to match B's measured iteration, per-rank iteration and per-rank compute /
+// communication time within 2%. Each case also requires that A replayed without the knob misses
+// B by more than 2%, so a knob that is ignored fails its case.
+#include "TestSupport.h"
+
+#include "analysis/Breakdown.h"
+#include "graph/ExecutionGraph.h"
+#include "io/KinetoLoader.h"
+#include "sim/Knobs.h"
+#include "sim/Simulator.h"
+#include "synth/Generator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace sl;
+using namespace sl::synth;
+
+namespace {
+
+constexpr double kTolerancePct = 2.0;
+
+// GPU-bound: two layers of a 4096-wide transformer, sequence 2048, on four H100s of one node.
+SynthConfig gpuBound() {
+    SynthConfig c;
+    c.layers = 2;
+    c.hidden = 4096;
+    c.heads = 32;
+    c.seq = 2048;
+    c.vocab = 32000;
+    c.dp = 4;
+    return c;
+}
+
+// Host-bound: a small model whose kernels are shorter than the host's launch path.
+SynthConfig hostBound() {
+    SynthConfig c;
+    c.layers = 2;
+    c.hidden = 1024;
+    c.heads = 16;
+    c.seq = 512;
+    c.vocab = 8192;
+    c.dp = 4;
+    return c;
+}
+
+struct Case {
+    std::function<SynthConfig()> a;           // the generated job
+    std::function<void(SynthConfig&)> change; // the physical change: B = change(a())
+    std::vector<std::string> knobs;           // the knob that predicts B from A
+    bool checkComm = true;                    // per-rank communication time is compared too
+    bool markers = false;                     // the autograd thread's start and the host syncs' ends too
+    std::string expectFail;                   // non-empty: the simulator misses 2% (why, with numbers)
+};
+
+std::map<std::string, Case>& cases() {
+    static std::map<std::string, Case> all;
+    return all;
+}
+
+struct Loaded {
+    QTemporaryDir dir;
+    TraceSet set;
+    ExecutionGraph graph;
+};
+
+std::unique_ptr<Loaded> generateAndLoad(const SynthConfig& c) {
+    auto l = std::make_unique<Loaded>();
+    generate(c, l->dir.path().toStdString(), 2);
+    l->set = loadTraceSet({l->dir.path().toStdString()});
+    l->graph = buildExecutionGraph(l->set);
+    return l;
+}
+
+double errPct(double predicted, double measured) {
+    if (measured <= 0) return predicted <= 0 ? 0 : 100;
+    return 100.0 * std::abs(predicted - measured) / measured;
+}
+
+// Times on a rank that a knob must move, relative to the rank's first modelled node: the first
+// call of autograd's thread and the end of every cudaStreamSynchronize, in trace order. With a
+// timeline, the simulated times of the same events.
+std::vector<double> markers(const Rank& rank, TimeNs rankStart,
+                            const std::vector<TrackTimes>* sim = nullptr) {
+    std::vector<double> out;
+    for (std::size_t ti = 0; ti < rank.tracks.size(); ++ti) {
+        const Track& t = rank.tracks[ti];
+        if (t.isGpu()) continue;
+        const bool autograd = t.name.find("pt_autograd") != std::string::npos;
+        bool first = true;
+        for (std::size_t i = 0; i < t.events.size(); ++i) {
+            if (t.events.kind[i] != EventKind::Runtime) continue;
+            std::string_view name = rank.strings.str(t.events.name[i]);
+            TimeNs s = sim ? (*sim)[ti].start[i] : t.events.start[i];
+            TimeNs e = sim ? (*sim)[ti].end(i) : t.events.end(i);
+            if (autograd && first) out.push_back(static_cast<double>(s - rankStart));
+            first = false;
+            if (name == "cudaStreamSynchronize") out.push_back(static_cast<double>(e - rankStart));
+        }
+    }
+    return out;
+}
+
+// Worst error (%) of a prediction against B: iteration, per-rank iteration, per-rank compute and
+// communication, markers (as % of the rank's iteration). `what` names the worst figure.
+struct Comparison {
+    double worst = 0;
+    std::string what;
+    double markerWorst = 0; // markers alone
+    void add(double e, const std::string& name) {
+        if (e > worst || what.empty()) {
+            worst = e;
+            what = name;
+        }
+    }
+};
+
+Comparison compare(const Loaded& a, const SimResult& pred, const Loaded& b, const SimResult& bReplay,
+                   const Case& c) {
+    Comparison cmp;
+    cmp.add(
+        errPct(static_cast<double>(pred.simulatedIteration), static_cast<double>(bReplay.measuredIteration)),
+        "iteration");
+    auto predBd = simulatedBreakdown(a.set, pred.timeline);
+    auto measBd = measuredBreakdown(b.set, &b.graph);
+    for (std::size_t ra = 0; ra < a.set.ranks.size(); ++ra) {
+        const int id = a.set.ranks[ra].rank;
+        std::size_t rb = 0;
+        while (rb < b.set.ranks.size() && b.set.ranks[rb].rank != id)
+            ++rb;
+        if (rb == b.set.ranks.size()) continue;
+        const auto& ps = pred.ranks[ra];
+        const auto& ms = bReplay.ranks[rb];
+        const std::string r = "rank " + std::to_string(id);
+        cmp.add(errPct(static_cast<double>(ps.simulated()), static_cast<double>(ms.measured())),
+                r + " iteration");
+        cmp.add(errPct(static_cast<double>(predBd[ra].compute), static_cast<double>(measBd[rb].compute)),
+                r + " compute");
+        if (c.checkComm)
+            cmp.add(errPct(static_cast<double>(predBd[ra].communication),
+                           static_cast<double>(measBd[rb].communication)),
+                    r + " communication");
+        if (c.markers) {
+            auto pm = markers(a.set.ranks[ra], ps.simulatedStart, &pred.timeline.ranks[ra]);
+            auto mm = markers(b.set.ranks[rb], ms.measuredStart);
+            if (pm.size() != mm.size()) {
+                cmp.add(100, r + " markers differ in number");
+                continue;
+            }
+            for (std::size_t k = 0; k < pm.size(); ++k) {
+                double e = 100.0 * std::abs(pm[k] - mm[k]) / static_cast<double>(ms.measured());
+                cmp.markerWorst = std::max(cmp.markerWorst, e);
+                cmp.add(e, r + " marker " + std::to_string(k));
+            }
+        }
+    }
+    return cmp;
+}
+
+// The straggler knob multiplies the straggler's collective transfer times as well; a collective ends
+// together on every member (its transfer is the group's, not one rank's).
+const char* const kStragglerComm =
+    "straggler.slowdown also multiplies the straggler's collective transfers: each all-reduce of "
+    "rank 2 lasts 1.5x the transfer (2636.6 vs 1757.7 us, 4042.6 vs 2695.1 us) and the DP stream "
+    "chains them, so every rank waits: iteration 33038.6 vs 30805.2 us (+7.3%), rank 2 "
+    "communication 13358 vs 8906 us (+50%), ranks 0, 1, 3 +5%";
+
+std::string us(TimeNs ns) {
+    return QString::number(static_cast<double>(ns) / 1000.0, 'f', 1).toStdString();
+}
+
+void addCase(const char* name, std::function<SynthConfig()> a, std::function<void(SynthConfig&)> change,
+             std::vector<std::string> knobs, bool checkComm = true, bool markers = false,
+             std::string expectFail = {}) {
+    Case& c = cases()[name];
+    c.a = std::move(a);
+    c.change = std::move(change);
+    c.knobs = std::move(knobs);
+    c.checkComm = checkComm;
+    c.markers = markers;
+    c.expectFail = std::move(expectFail);
+    QTest::newRow(name) << QString(name);
+}
+
+} // namespace
+
+class TestOracle : public QObject {
+    Q_OBJECT
+private slots:
+    void knobPredictsThePhysicalChange_data() {
+        QTest::addColumn<QString>("name");
+        // A GPU twice as fast in every respect (roofline peaks, HBM, kernel floor).
+        addCase("compute.speedup", gpuBound, [](SynthConfig& c) { c.gpuSpeedup = 2; }, {"compute.speedup=2"});
+        // A GEMM library three times as fast.
+        addCase("compute.speedup.gemm", gpuBound, [](SynthConfig& c) { c.classSpeedup[0] = 3; },
+                {"compute.speedup.gemm=3"});
+        // Every collective 4x faster (bandwidth x4 and latency / 4: what comm.speedup means).
+        addCase("comm.speedup", gpuBound,
+                [](SynthConfig& c) {
+                    c.intraNodeGBps *= 4;
+                    c.latencyUs /= 4;
+                },
+                {"comm.speedup=4"});
+        // NVLink 4x faster, predicted by the alpha-beta model with the new bandwidth.
+        addCase("comm.model=alpha-beta", gpuBound, [](SynthConfig& c) { c.intraNodeGBps *= 4; },
+                {"comm.model=alpha-beta", "comm.intra_node_GBps=1800", "comm.latency_us=10"});
+        // Rank 2's GPU and host run 1.5x slower (the knob slows every duration of the rank).
+        addCase(
+            "straggler", gpuBound,
+            [](SynthConfig& c) {
+                c.stragglerRank = 2;
+                c.stragglerSlowdown = 1.5;
+                c.cpuSlowRank = 2;
+                c.cpuSlowdown = 1.5;
+            },
+            {"straggler.rank=2", "straggler.slowdown=1.5"}, true, false, kStragglerComm);
+        // Only rank 2's GPU is slower (the generator's straggler); its host keeps pace.
+        addCase(
+            "straggler (GPU only)", gpuBound,
+            [](SynthConfig& c) {
+                c.stragglerRank = 2;
+                c.stragglerSlowdown = 1.5;
+            },
+            {"straggler.rank=2", "straggler.slowdown=1.5"}, true, false, kStragglerComm);
+        // Collectives that nothing overlaps: the compute stream waits for each one.
+        addCase("comm.overlap=false", gpuBound, [](SynthConfig& c) { c.commOverlap = false; },
+                {"comm.overlap=false"});
+        // Twice the data-parallel ranks (4 -> 8 on one node): larger all-reduce groups.
+        addCase("dp.scale", gpuBound, [](SynthConfig& c) { c.dp = 8; }, {"dp.scale=2"});
+        addCase("dp.scale alpha-beta", gpuBound, [](SynthConfig& c) { c.dp = 8; },
+                {"dp.scale=2", "comm.model=alpha-beta", "comm.intra_node_GBps=450", "comm.latency_us=10"});
+        // The data loader's 3 ms on the main thread, gone (worker processes): the window is two
+        // steps, so the second step's loading lies between the rank's first and last calls.
+        addCase(
+            "cpu.speedup[DataLoader]=inf",
+            [] {
+                SynthConfig c = gpuBound();
+                c.steps = 2;
+                c.dataLoaderUs = 3000;
+                return c;
+            },
+            [](SynthConfig& c) { c.dataLoaderUs = 0; }, {"cpu.speedup[^enumerate\\(DataLoader\\)]=inf"});
+        // A host twice as fast on a host-bound job.
+        addCase(
+            "cpu.speedup", hostBound, [](SynthConfig& c) { c.cpuSpeedup = 2; }, {"cpu.speedup=2"}, true,
+            false,
+            "Python between modules that no cpu_op covers (directly under ProfilerStep#) is an "
+            "unexplained wait the simulator keeps as measured; this host runs it 2x faster too "
+            "(66-77 us per rank in A, 33-38 us in B): predicted 1307.7 us vs 1273.2 us (+2.7%, "
+            "rank 1 +2.9%)");
+        // Blocking .item() calls mid-step under a faster GPU: the syncs must end earlier.
+        addCase(
+            "item syncs + compute.speedup",
+            [] {
+                SynthConfig c = gpuBound();
+                c.itemSyncs = 2;
+                return c;
+            },
+            [](SynthConfig& c) { c.gpuSpeedup = 2; }, {"compute.speedup=2"}, true, true);
+        // Backward on autograd's thread, released after a .item() at the end of the forward: the
+        // thread must start earlier under a faster GPU.
+        addCase(
+            "backward thread + compute.speedup",
+            [] {
+                SynthConfig c = gpuBound();
+                c.backwardThread = true;
+                c.itemSyncs = 1;
+                return c;
+            },
+            [](SynthConfig& c) { c.gpuSpeedup = 2; }, {"compute.speedup=2"}, true, true);
+        // The same host speedup with backward on autograd's thread.
+        addCase(
+            "backward thread + cpu.speedup",
+            [] {
+                SynthConfig c = hostBound();
+                c.backwardThread = true;
+                return c;
+            },
+            [](SynthConfig& c) { c.cpuSpeedup = 2; }, {"cpu.speedup=2"}, true, true,
+            "the main thread's wait for autograd's engine thread (seed gradient launch to the hand-back) "
+            "is an unexplained wait kept as measured (about 700 us), so the main thread resumes where it "
+            "did in A while the 2x host finishes the engine thread about 357 us earlier: rank 3's "
+            "Optimizer.step at 889.5 us predicted vs 532.0 us in B; the iteration is +4.8% (rank 3 "
+            "+5.7%, the final sync 72.6 us late) because the GPU tail absorbs part of it");
+        // Uneven ranks (per-rank GPU speed +-10%, rank 1's host 3x slower) under a faster GPU.
+        addCase(
+            "uneven ranks + compute.speedup",
+            [] {
+                SynthConfig c = gpuBound();
+                c.rankSpread = 0.1;
+                c.cpuSlowRank = 1;
+                c.cpuSlowdown = 3;
+                return c;
+            },
+            [](SynthConfig& c) { c.gpuSpeedup = 2; }, {"compute.speedup=2"});
+        // The window opens after the first launch (12 launches) of the step: those kernels are
+        // boundary conditions, and the .item() after the last layer waits for them too.
+        addCase(
+            "pre-window kernel (1) + compute.speedup",
+            [] {
+                SynthConfig c = gpuBound();
+                c.prewindowOps = 1;
+                c.itemSyncs = 1;
+                return c;
+            },
+            [](SynthConfig& c) { c.gpuSpeedup = 2; }, {"compute.speedup=2"}, true, true);
+        addCase(
+            "pre-window kernels (12) + compute.speedup",
+            [] {
+                SynthConfig c = gpuBound();
+                c.prewindowOps = 12;
+                c.itemSyncs = 1;
+                return c;
+            },
+            [](SynthConfig& c) { c.gpuSpeedup = 2; }, {"compute.speedup=2"}, true, true,
+            "every pre-window op is released at its measured start, also the ones queued back to back "
+            "behind another: under a 2x GPU they get shorter but cannot start earlier, so the 12 ops "
+            "end at 1364.5 us (rank 0) instead of 700.9 us in B, and the .item() after the last layer "
+            "returns about 664 us late: +4.4% on the iteration (15750.0 vs 15082.6 us)");
+    }
+
+    void knobPredictsThePhysicalChange() {
+        QFETCH(QString, name);
+        const Case& c = cases().at(name.toStdString());
+        SynthConfig configA = c.a();
+        SynthConfig configB = configA;
+        c.change(configB);
+        auto a = generateAndLoad(configA);
+        auto b = generateAndLoad(configB);
+        SimKnobs knobs;
+        for (const auto& k : c.knobs)
+            setKnobAssignment(knobs, k);
+        SimResult pred = simulate(a->graph, knobs);
+        SimResult ignored = simulate(a->graph);
+        SimResult bReplay = simulate(b->graph);
+        QVERIFY(pred.complete && ignored.complete && bReplay.complete);
+        QVERIFY2(pred.warnings.empty(), pred.warnings.empty() ? "" : pred.warnings.front().c_str());
+
+        Comparison withKnob = compare(*a, pred, *b, bReplay, c);
+        Comparison without = compare(*a, ignored, *b, bReplay, c);
+        const double iterIgnored = errPct(static_cast<double>(ignored.simulatedIteration),
+                                          static_cast<double>(bReplay.measuredIteration));
+        TimeNs unexplained = 0;
+        for (const auto& w : a->graph.ranks)
+            unexplained = std::max(unexplained, w.unexplainedWait);
+        qInfo("%s: B measured %s us, predicted %s us (%.2f%%), knob ignored %s us (%.2f%%); worst error "
+              "%.2f%% (%s), markers %.2f%%; ignored: worst %.2f%% (%s), markers %.2f%%; A's unexplained "
+              "wait up to %s us",
+              qPrintable(name), us(bReplay.measuredIteration).c_str(), us(pred.simulatedIteration).c_str(),
+              errPct(static_cast<double>(pred.simulatedIteration),
+                     static_cast<double>(bReplay.measuredIteration)),
+              us(ignored.simulatedIteration).c_str(), iterIgnored, withKnob.worst, withKnob.what.c_str(),
+              withKnob.markerWorst, without.worst, without.what.c_str(), without.markerWorst,
+              us(unexplained).c_str());
+
+        // The knob matters here: A replayed as it is misses B (and the host events that must move
+        // do not, by more than 2% of the iteration).
+        QVERIFY2(iterIgnored > kTolerancePct,
+                 qPrintable(QString("ignoring the knob is only %1% off").arg(iterIgnored)));
+        if (c.markers)
+            QVERIFY2(without.markerWorst > kTolerancePct,
+                     qPrintable(QString("the host syncs and threads stay within %1% without the knob")
+                                    .arg(without.markerWorst)));
+        // Where 2% is out of reach the knob still moves the prediction towards B.
+        const double iterPredicted = errPct(static_cast<double>(pred.simulatedIteration),
+                                            static_cast<double>(bReplay.measuredIteration));
+        QVERIFY2(
+            iterPredicted < 0.5 * iterIgnored,
+            qPrintable(
+                QString("iteration %1% off with the knob, %2% without").arg(iterPredicted).arg(iterIgnored)));
+        if (!c.expectFail.empty()) QEXPECT_FAIL("", c.expectFail.c_str(), Abort);
+        QVERIFY2(withKnob.worst <= kTolerancePct,
+                 qPrintable(
+                     QString("%1: %2% off").arg(QString::fromStdString(withKnob.what)).arg(withKnob.worst)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOracle)
+#include "test_Oracle.moc"
