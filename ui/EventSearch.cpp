@@ -6,21 +6,28 @@ namespace sl::ui {
 
 void EventSearch::clear() {
     matches_.clear();
+    hits_.clear();
     current_ = -1;
     truncated_ = false;
 }
 
-std::size_t EventSearch::search(const TimelineData& data, const QString& text, std::size_t maxMatches) {
+std::size_t EventSearch::search(const TimelineData& data, const QString& text, std::size_t maxMatches,
+                                bool wholeName) {
     clear();
     if (text.isEmpty()) return 0;
+    const QByteArray utf8 = text.toUtf8();
+    const std::string_view exact(utf8.constData(), static_cast<std::size_t>(utf8.size()));
+    hits_.resize(data.ranks().size());
     for (std::size_t r = 0; r < data.ranks().size() && !truncated_; ++r) {
         const RankTimeline& rt = data.ranks()[r];
         const StringTable& strings = rt.rank->strings;
-        std::vector<bool> hit(strings.size());
+        std::vector<bool>& hit = hits_[r];
+        hit.assign(strings.size(), false);
         for (std::size_t s = 1; s < strings.size(); ++s) {
             const std::string_view name = strings.str(static_cast<StringId>(s));
-            hit[s] = QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()))
-                         .contains(text, Qt::CaseInsensitive);
+            hit[s] = wholeName ? name == exact
+                               : QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()))
+                                     .contains(text, Qt::CaseInsensitive);
         }
         for (std::size_t k = 0; k < rt.tracks.size() && !truncated_; ++k) {
             const TrackTimeline& t = rt.tracks[k];
@@ -46,6 +53,15 @@ void EventSearch::seek(TimeNs t) {
     auto it = std::lower_bound(matches_.begin(), matches_.end(), t,
                                [](const Match& m, TimeNs v) { return m.start < v; });
     current_ = static_cast<int>(it - matches_.begin()) - 1;
+}
+
+bool EventSearch::setCurrent(EventId e) {
+    for (std::size_t i = 0; i < matches_.size(); ++i)
+        if (matches_[i].id == e) {
+            current_ = static_cast<int>(i);
+            return true;
+        }
+    return false;
 }
 
 EventId EventSearch::next() {

@@ -18,7 +18,7 @@ QString row(const QString& key, const QString& value) {
 }
 } // namespace
 
-QString eventTooltip(const TimelineData& data, EventId e) {
+QString eventTooltip(const TimelineData& data, EventId e, TimeNs resolution) {
     const Rank& rank = data.set().ranks[static_cast<std::size_t>(e.rank)];
     const TrackTimeline& t = data.track(static_cast<std::size_t>(e.rank), e.ref.track);
     const auto i = e.ref.index;
@@ -28,7 +28,8 @@ QString eventTooltip(const TimelineData& data, EventId e) {
                "<b>%1</b><br>%2 &middot; rank %3 &middot; %4<br>start %5 &middot; duration <b>%6</b>")
         .arg(name, esc(eventKindName(t.track->events.kind[i])))
         .arg(rank.rank)
-        .arg(esc(t.track->name), formatDuration(t.start[i] - data.start()), formatDuration(t.duration[i]));
+        .arg(esc(t.track->name), formatPrecise(t.start[i] - data.start(), resolution),
+             formatPrecise(t.duration[i], resolution));
 }
 
 QString prettyArgs(std::string_view argsJson) {
@@ -53,17 +54,21 @@ QString eventDetailsHtml(const TimelineData& measured, const TimelineData* simul
     html += row(QStringLiteral("Kind"), esc(eventKindName(ev.kind[i])));
     html += row(QStringLiteral("Rank"), QString::number(rank.rank));
     html += row(QStringLiteral("Track"), esc(t.track->name));
-    html += row(QStringLiteral("Start"), formatDuration(t.start[i] - origin));
-    html += row(QStringLiteral("End"), formatDuration(t.end(i) - origin));
-    html += row(QStringLiteral("Duration"), QStringLiteral("<b>%1</b>").arg(formatDuration(t.duration[i])));
+    html += row(QStringLiteral("Start"), formatPrecise(t.start[i] - origin));
+    html += row(QStringLiteral("End"), formatPrecise(t.end(i) - origin));
+    html += row(QStringLiteral("Duration"), QStringLiteral("<b>%1</b>").arg(formatPrecise(t.duration[i])));
     if (simulated) {
         const TrackTimeline& s = simulated->track(static_cast<std::size_t>(e.rank), e.ref.track);
-        html += row(QStringLiteral("Simulated start"), formatDuration(s.start[i] - origin));
-        html += row(QStringLiteral("Simulated duration"),
-                    QStringLiteral("<b>%1</b> (%2%3)")
-                        .arg(formatDuration(s.duration[i]), s.duration[i] >= t.duration[i] ? "+" : "",
-                             formatDuration(s.duration[i] - t.duration[i])));
-        html += row(QStringLiteral("Shift"), formatDuration(s.start[i] - t.start[i]));
+        if (s.start[i] < 0) {
+            html += row(QStringLiteral("Simulated"), QStringLiteral("not simulated"));
+        } else {
+            html += row(QStringLiteral("Simulated start"), formatPrecise(s.start[i] - origin));
+            html += row(QStringLiteral("Simulated end"), formatPrecise(s.end(i) - origin));
+            html += row(QStringLiteral("Simulated duration"),
+                        QStringLiteral("<b>%1</b> (%2)")
+                            .arg(formatPrecise(s.duration[i]), formatSigned(s.duration[i] - t.duration[i])));
+            html += row(QStringLiteral("Shift"), formatSigned(s.start[i] - t.start[i]));
+        }
     }
     if (ev.depth[i] > 0) html += row(QStringLiteral("Depth"), QString::number(ev.depth[i]));
     if (ev.correlation[i] >= 0)
@@ -73,9 +78,9 @@ QString eventDetailsHtml(const TimelineData& measured, const TimelineData* simul
         if (partner.track < rank.tracks.size()) {
             const Track& pt = rank.tracks[partner.track];
             html += row(t.track->isGpu() ? QStringLiteral("Launched by") : QStringLiteral("Launches"),
-                        QStringLiteral("%1 on %2 (+%3)")
+                        QStringLiteral("%1 on %2 (%3)")
                             .arg(esc(rank.name(partner)), esc(pt.name),
-                                 formatDuration(pt.events.start[partner.index] - ev.start[i])));
+                                 formatSigned(pt.events.start[partner.index] - ev.start[i])));
         }
     }
     if (ev.extra[i] != kNoExtra && ev.kind[i] == EventKind::Kernel && ev.extra[i] < rank.collectives.size()) {

@@ -7,6 +7,8 @@
 #include <QLineEdit>
 #include <QToolButton>
 
+#include <limits>
+
 namespace sl::ui {
 
 FindBar::FindBar(QWidget* parent) : QWidget(parent), field_(new QLineEdit(this)), count_(new QLabel(this)) {
@@ -18,6 +20,10 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent), field_(new QLineEdit(this))
     auto* next = new QToolButton(this);
     next->setText(QStringLiteral("\u25BC"));
     next->setToolTip(tr("Next match (Enter)"));
+    whole_ = new QToolButton(this);
+    whole_->setText(tr("Whole name"));
+    whole_->setCheckable(true);
+    whole_->setToolTip(tr("Match the whole event name exactly (case-sensitive) instead of a part of it"));
     auto* close = new QToolButton(this);
     close->setText(QStringLiteral("\u2715"));
     close->setToolTip(tr("Close (Esc)"));
@@ -25,6 +31,7 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent), field_(new QLineEdit(this))
     layout->setContentsMargins(6, 3, 6, 3);
     layout->addWidget(new QLabel(tr("Find:"), this));
     layout->addWidget(field_, 1);
+    layout->addWidget(whole_);
     layout->addWidget(prev);
     layout->addWidget(next);
     layout->addWidget(count_);
@@ -36,17 +43,44 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent), field_(new QLineEdit(this))
     connect(field_, &QLineEdit::returnPressed, this, [this] {
         (QGuiApplication::keyboardModifiers() & Qt::ShiftModifier) ? findPrevious() : findNext();
     });
-    connect(field_, &QLineEdit::textChanged, this, [this] {
-        search_.clear();
-        searched_.clear();
-        count_->clear();
-    });
+    connect(field_, &QLineEdit::textChanged, this, &FindBar::reset);
+    connect(whole_, &QToolButton::toggled, this, &FindBar::reset);
+}
+
+void FindBar::reset() {
+    const bool had = search_.count() > 0;
+    search_.clear();
+    searched_.clear();
+    count_->clear();
+    if (had) emit matchesChanged();
+}
+
+bool FindBar::wholeName() const {
+    return whole_->isChecked();
+}
+
+void FindBar::hideEvent(QHideEvent* event) {
+    // Closing the bar takes the outlines away; reopening it searches again.
+    reset();
+    QWidget::hideEvent(event);
+}
+
+void FindBar::findName(const QString& name, EventId from) {
+    show();
+    {
+        const QSignalBlocker a(field_), b(whole_);
+        field_->setText(name);
+        whole_->setChecked(true);
+    }
+    searched_.clear();
+    refresh();
+    if (!search_.setCurrent(from)) search_.seek(std::numeric_limits<TimeNs>::min());
+    updateLabel();
 }
 
 void FindBar::setData(std::shared_ptr<const TimelineData> timeline) {
     data_ = std::move(timeline);
-    search_.clear();
-    searched_.clear();
+    reset();
     updateLabel();
 }
 
@@ -57,9 +91,20 @@ void FindBar::activate() {
 }
 
 void FindBar::refresh() {
-    if (!data_ || searched_ == field_->text()) return;
+    if (!data_ || (searched_ == field_->text() && searchedWhole_ == wholeName() && !searched_.isEmpty()))
+        return;
     searched_ = field_->text();
-    search_.search(*data_, searched_);
+    searchedWhole_ = wholeName();
+    search_.search(*data_, searched_, 2'000'000, searchedWhole_);
+    emit matchesChanged();
+}
+
+void FindBar::showMatch(int index) {
+    refresh();
+    if (index < 0 || static_cast<std::size_t>(index) >= search_.count()) return;
+    search_.setCurrentIndex(index);
+    updateLabel();
+    emit found(search_.match(static_cast<std::size_t>(index)));
 }
 
 void FindBar::findNext() {

@@ -19,6 +19,8 @@
 #include "TrackState.h"
 #include "TrackTreeModel.h"
 #include "ViewController.h"
+#include "WarningsPanel.h"
+#include "WelcomePage.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -27,6 +29,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
@@ -35,7 +38,9 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
 #include <QToolBar>
@@ -59,14 +64,28 @@ MainWindow::MainWindow(QWidget* parent)
     messageBar_ = new MessageBar(central);
     findBar_ = new FindBar(central);
     findBar_->hide();
-    panes_ = new TimelinePanes(controller_, selection_, tracks_, central);
+    // The welcome page until a set is open, then the panes (the message bar stays above both: a load
+    // that fails from the welcome page says so there).
+    stack_ = new QStackedWidget(central);
+    welcome_ = new WelcomePage(stack_);
+    auto* timeline = new QWidget(stack_);
+    auto* tl = new QVBoxLayout(timeline);
+    tl->setContentsMargins(0, 0, 0, 0);
+    tl->setSpacing(0);
+    panes_ = new TimelinePanes(controller_, selection_, tracks_, timeline);
+    legend_ = new LegendWidget(timeline);
+    tl->addWidget(panes_, 1);
+    tl->addWidget(legend_);
+    stack_->addWidget(welcome_);
+    stack_->addWidget(timeline);
     layout->addWidget(messageBar_);
     layout->addWidget(findBar_);
-    layout->addWidget(panes_, 1);
-    legend_ = new LegendWidget(central);
-    layout->addWidget(legend_);
+    layout->addWidget(stack_, 1);
     panes_->setHighlights(highlights_);
     setCentralWidget(central);
+    connect(welcome_, &WelcomePage::openRequested, this, &MainWindow::openTraces);
+    connect(welcome_, &WelcomePage::openFilesRequested, this, &MainWindow::openFilesDialog);
+    connect(welcome_, &WelcomePage::openFolderRequested, this, &MainWindow::openFolderDialog);
 
     status_ = new QLabel(tr("No trace loaded"), this);
     progress_ = new QProgressBar(this);
@@ -80,6 +99,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     buildDocks();
     buildHighlightActions();
+    buildNavigationActions();
     buildMenus();
 
     connect(cancel_, &QPushButton::clicked, loader_, &TraceLoader::cancel);
@@ -108,6 +128,23 @@ MainWindow::MainWindow(QWidget* parent)
     connect(selection_, &SelectionModel::eventChanged, details_, &DetailsPanel::showDetails);
     connect(selection_, &SelectionModel::rangeChanged, this, &MainWindow::updateRangeStats);
     connect(findBar_, &FindBar::found, this, &MainWindow::revealEvent);
+    connect(findBar_, &FindBar::matchesChanged, this, [this] {
+        panes_->setMatches(findBar_->search().count() > 0 ? &findBar_->search().nameHits() : nullptr);
+    });
+    for (TimelineView* pane : {panes_->measured(), panes_->simulated()}) {
+        const bool simulated = pane == panes_->simulated();
+        connect(pane, &TimelineView::eventMenuRequested, this, [this, simulated](EventId e, QPoint at) {
+            if (e.valid()) selection_->setEvent(e);
+            QMenu* menu = eventMenu(e, simulated, this);
+            menu->setAttribute(Qt::WA_DeleteOnClose);
+            menu->popup(at);
+        });
+        connect(pane, &TimelineView::trackMenuRequested, this, [this](int rank, int track, QPoint at) {
+            QMenu* menu = trackMenu(rank, track, this);
+            menu->setAttribute(Qt::WA_DeleteOnClose);
+            menu->popup(at);
+        });
+    }
     connect(controller_, &ViewController::windowChanged, this, &MainWindow::updateStatus);
     connect(knobs_, &KnobPanel::changed, this, [this](const SimKnobs& k) {
         if (autoSimulate_ && set_) sim_->request(k);
@@ -139,7 +176,13 @@ void MainWindow::buildDocks() {
     trackTree_->setDefaultDropAction(Qt::MoveAction);
     trackTree_->setDropIndicatorShown(true);
     trackTree_->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(trackTree_, &QWidget::customContextMenuRequested, this, &MainWindow::trackContextMenu);
+    connect(trackTree_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const auto [r, t] = trackModel_->location(trackTree_->indexAt(pos));
+        if (r < 0) return;
+        QMenu* menu = trackMenu(r, t, this);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(trackTree_->viewport()->mapToGlobal(pos));
+    });
     connect(trackTree_, &QTreeView::expanded, this, [this](const QModelIndex& i) {
         if (!i.parent().isValid()) tracks_->setRankExpanded(static_cast<std::size_t>(i.row()), true);
     });
@@ -147,7 +190,8 @@ void MainWindow::buildDocks() {
         if (!i.parent().isValid()) tracks_->setRankExpanded(static_cast<std::size_t>(i.row()), false);
     });
     connect(tracks_, &TrackState::changed, this, [this] {
-        for (int r = 0; r < trackModel_->rowCount(); ++r) {
+        for (int r = 0; r < trackModel_->rowCount() && static_cast<std::size_t>(r) < tracks_->rankCount();
+             ++r) {
             const QModelIndex i = trackModel_->index(r, 0);
             const bool e = tracks_->rankExpanded(static_cast<std::size_t>(r));
             if (trackTree_->isExpanded(i) != e) trackTree_->setExpanded(i, e);
@@ -174,14 +218,27 @@ void MainWindow::buildDocks() {
     rangeModel_ = new RangeStatsModel(this);
     rangeWorker_ = new RangeStatsWorker(this);
     connect(rangeWorker_, &RangeStatsWorker::finished, this,
-            [this](std::uint64_t, std::vector<NameStats> stats, TimeNs start, TimeNs end) {
-                showRangeStats(std::move(stats), start, end);
-            });
+            [this](std::uint64_t, RangeTable table) { showRangeStats(std::move(table)); });
     auto* rangeWidget = new QWidget(this);
     auto* rl = new QVBoxLayout(rangeWidget);
     rl->setContentsMargins(0, 0, 0, 0);
     rangeLabel_ = new QLabel(tr("Shift+drag (or right-drag) in a pane to select a time range."), rangeWidget);
     rangeLabel_->setContentsMargins(6, 3, 6, 3);
+    rangeExport_ = new QPushButton(tr("Export CSV..."), rangeWidget);
+    rangeExport_->setEnabled(false);
+    rangeExport_->setToolTip(tr("Write this table (both panes, times in ns) to a CSV file"));
+    connect(rangeExport_, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export range statistics"), dialogDir(QStringLiteral("range.csv")), tr("CSV (*.csv)"));
+        if (!path.isEmpty()) {
+            rememberDir(path);
+            exportRangeStats(path);
+        }
+    });
+    auto* rangeTop = new QHBoxLayout;
+    rangeTop->addWidget(rangeLabel_, 1);
+    rangeTop->addWidget(rangeExport_);
+    rangeLabel_->setWordWrap(true);
     rangeTable_ = new QTableView(rangeWidget);
     rangeTable_->setModel(rangeModel_);
     rangeTable_->setSortingEnabled(true);
@@ -190,7 +247,9 @@ void MainWindow::buildDocks() {
     rangeTable_->verticalHeader()->hide();
     rangeTable_->verticalHeader()->setDefaultSectionSize(20);
     rangeTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    rl->addWidget(rangeLabel_);
+    for (int c : {RangeStatsModel::SimCount, RangeStatsModel::SimTotal, RangeStatsModel::SimShare})
+        rangeTable_->setColumnHidden(c, true);
+    rl->addLayout(rangeTop);
     rl->addWidget(rangeTable_, 1);
     auto* rangeDock = new QDockWidget(tr("Range statistics"), this);
     rangeDock->setObjectName(QStringLiteral("rangeDock"));
@@ -203,6 +262,16 @@ void MainWindow::buildDocks() {
     addDockWidget(Qt::RightDockWidgetArea, chartsDock);
     tabifyDockWidget(rangeDock, chartsDock);
     chartsDock->raise();
+    warnings_ = new WarningsPanel(this);
+    auto* warningsDock = new QDockWidget(tr("Warnings"), this);
+    warningsDock->setObjectName(QStringLiteral("warningsDock"));
+    warningsDock->setWidget(warnings_);
+    addDockWidget(Qt::RightDockWidgetArea, warningsDock);
+    tabifyDockWidget(chartsDock, warningsDock);
+    chartsDock->raise();
+    connect(warnings_, &WarningsPanel::countChanged, warningsDock, [warningsDock](int n) {
+        warningsDock->setWindowTitle(n ? tr("Warnings (%1)").arg(n) : tr("Warnings"));
+    });
     knobs_ = new KnobPanel(this);
     auto* knobsDock = new QDockWidget(tr("What-if knobs"), this);
     knobsDock->setObjectName(QStringLiteral("knobsDock"));
@@ -217,7 +286,9 @@ void MainWindow::buildHighlightActions() {
         a->setCheckable(true);
         a->setChecked(checked);
         a->setShortcut(key);
-        a->setShortcutContext(Qt::WindowShortcut);
+        // Application-wide, like every single-key shortcut here: they work whatever has focus
+        // (text fields keep their letters: they take the key before any shortcut does).
+        a->setShortcutContext(Qt::ApplicationShortcut);
         a->setToolTip(QStringLiteral("%1 (%2)").arg(tip, key.toString()));
         return a;
     };
@@ -256,30 +327,31 @@ void MainWindow::buildHighlightActions() {
 
 void MainWindow::buildMenus() {
     auto* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open Files..."), QKeySequence::Open, this, [this] {
-        const QStringList files = QFileDialog::getOpenFileNames(
-            this, tr("Open traces"), {}, tr("Kineto traces (*.json *.json.gz);;All files (*)"));
-        if (!files.isEmpty()) openTraces(files);
-    });
-    file->addAction(tr("Open &Folder..."), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a folder of per-rank traces"));
-        if (!dir.isEmpty()) openTraces({dir});
-    });
+    file->addAction(tr("&Open Files..."), QKeySequence::Open, this, &MainWindow::openFilesDialog);
+    file->addAction(tr("Open &Folder..."), QKeySequence(tr("Ctrl+Shift+O")), this,
+                    &MainWindow::openFolderDialog);
     recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
     connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openTraces);
+    connect(recent_, &RecentFiles::changed, this, [this] { welcome_->setRecent(recent_->entries()); });
+    welcome_->setRecent(recent_->entries());
     file->addSeparator();
     const QString sessionFilter = tr("Sightline sessions (*.sightline.json);;All files (*)");
     file->addAction(tr("Open Sess&ion..."), QKeySequence(tr("Ctrl+Alt+O")), this, [this, sessionFilter] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), {}, sessionFilter);
-        if (!path.isEmpty()) openSession(path);
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open session"), dialogDir(), sessionFilter);
+        if (!path.isEmpty()) {
+            rememberDir(path);
+            openSession(path);
+        }
     });
     auto saveAs = [this, sessionFilter] {
         QString path = QFileDialog::getSaveFileName(
             this, tr("Save session"),
-            sessionPath_.isEmpty() ? QStringLiteral("session") + QLatin1String(Session::kSuffix)
+            sessionPath_.isEmpty() ? dialogDir(QStringLiteral("session") + QLatin1String(Session::kSuffix))
                                    : sessionPath_,
             sessionFilter);
         if (path.isEmpty()) return;
+        rememberDir(path);
         if (!isSessionPath(path)) path += QLatin1String(Session::kSuffix);
         saveSession(path);
     };
@@ -293,17 +365,24 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addAction(tr("Save View as &Image (PNG, SVG)..."), QKeySequence(tr("Ctrl+Shift+S")), this,
                     &MainWindow::saveViewImage);
-    file->addAction(tr("Export &Simulated Trace (Perfetto JSON)..."), QKeySequence(tr("Ctrl+E")), this,
-                    [this] {
-                        const QString path = QFileDialog::getSaveFileName(this, tr("Export simulated trace"),
-                                                                          QStringLiteral("simulated.json"),
-                                                                          tr("Chrome trace JSON (*.json)"));
-                        if (!path.isEmpty()) exportSimulatedTrace(path);
-                    });
+    file->addAction(
+        tr("Export &Simulated Trace (Perfetto JSON)..."), QKeySequence(tr("Ctrl+E")), this, [this] {
+            const QString path = QFileDialog::getSaveFileName(this, tr("Export simulated trace"),
+                                                              dialogDir(QStringLiteral("simulated.json")),
+                                                              tr("Chrome trace JSON (*.json)"));
+            if (!path.isEmpty()) {
+                rememberDir(path);
+                exportSimulatedTrace(path);
+            }
+        });
     file->addAction(tr("Export &Report (JSON, CSV)..."), QKeySequence(tr("Ctrl+Shift+E")), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export report"), QStringLiteral("report.json"), tr("JSON (*.json);;CSV (*.csv)"));
-        if (!path.isEmpty()) exportReport(path);
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export report"), dialogDir(QStringLiteral("report.json")),
+                                         tr("JSON (*.json);;CSV (*.csv)"));
+        if (!path.isEmpty()) {
+            rememberDir(path);
+            exportReport(path);
+        }
     });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -314,6 +393,8 @@ void MainWindow::buildMenus() {
     viewMenu_->addAction(tr("Find &Previous"), QKeySequence::FindPrevious, findBar_, &FindBar::findPrevious);
     viewMenu_->addSeparator();
     viewMenu_->addAction(tr("Fit &All"), QKeySequence(Qt::Key_Home), controller_, &ViewController::fitAll);
+    auto* navigate = viewMenu_->addMenu(tr("&Navigate"));
+    navigate->addActions(navigationActions_);
     viewMenu_->addAction(tr("&Clear Selection"), this, [this] {
         selection_->clearEvent();
         selection_->clearRange();
@@ -329,27 +410,7 @@ void MainWindow::buildMenus() {
         viewMenu_->addAction(dock->toggleViewAction());
 
     auto* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Keyboard and Mouse"), this, [this] {
-        QMessageBox::information(
-            this, tr("Keyboard and mouse"),
-            tr("<table>"
-               "<tr><td><b>W / S</b></td><td>zoom in / out (at the mouse)</td></tr>"
-               "<tr><td><b>A / D</b></td><td>pan left / right</td></tr>"
-               "<tr><td><b>Wheel</b></td><td>zoom at the cursor; Shift+wheel scrolls tracks</td></tr>"
-               "<tr><td><b>Drag</b></td><td>pan (and scroll)</td></tr>"
-               "<tr><td><b>Shift+drag / right-drag</b></td><td>select a time range: statistics per "
-               "name</td></tr>"
-               "<tr><td><b>Click</b></td><td>select an event (in both panes); double-click zooms to "
-               "it</td></tr>"
-               "<tr><td><b>F</b></td><td>fit the selection (event, range, or everything)</td></tr>"
-               "<tr><td><b>Ctrl+F, Enter / Shift+Enter</b></td><td>find by name, next / previous</td></tr>"
-               "<tr><td><b>Esc</b></td><td>clear the selection</td></tr>"
-               "<tr><td><b>C</b></td><td>critical path on / off (other events dimmed)</td></tr>"
-               "<tr><td><b>E</b></td><td>exposed communication on / off</td></tr>"
-               "<tr><td><b>G</b></td><td>dependency arrows of the selection on / off</td></tr>"
-               "<tr><td><b>Click a track name</b></td><td>collapse or expand (rank or nested rows)</td></tr>"
-               "</table>"));
-    });
+    help->addAction(keySheetAction_);
 }
 
 void MainWindow::setLoading(bool loading) {
@@ -386,21 +447,35 @@ void MainWindow::showLoaded(std::shared_ptr<const TraceSet> set, const QStringLi
     const bool same = !paths.isEmpty() && paths == paths_ && set_;
     const std::vector<TrackState::RankState> keep =
         same ? tracks_->ranks() : std::vector<TrackState::RankState>{};
-    set_ = std::move(set);
-    measured_ = TimelineData::measured(set_);
+    // The switch is one step. First everything that reads the old set's tracks lets go of it: the
+    // workers (their late results are dropped by generation), the selection, the tree and both panes.
+    // Only then is the track state rebuilt for the new set (its change signal reaches views that hold
+    // nothing), and only then do the views take the new set. Nothing in between reads one set's tracks
+    // through the other's state.
+    ++setGeneration_;
+    sim_->setTraceSet(nullptr);
+    rangeWorker_->cancel();
     selection_->clearEvent();
     selection_->clearRange();
+    highlights_->clear();
+    charts_->clear();
+    trackModel_->setTraceSet(nullptr);
+    panes_->setMeasured(nullptr);
+    panes_->setSimulated(nullptr);
+    details_->setData(nullptr, nullptr);
+    findBar_->setData(nullptr);
+    warnings_->clearAll();
+    simulation_ = {};
+
+    set_ = std::move(set);
+    measured_ = TimelineData::measured(set_);
     tracks_->reset(*set_);
     if (!keep.empty()) tracks_->restore(keep);
     trackModel_->setTraceSet(set_);
     for (int r = 0; r < trackModel_->rowCount(); ++r)
         trackTree_->setExpanded(trackModel_->index(r, 0), tracks_->rankExpanded(static_cast<std::size_t>(r)));
     panes_->setMeasured(measured_);
-    panes_->setSimulated(nullptr);
     panes_->simulated()->setEmptyText(tr("No simulation yet"));
-    simulation_ = {};
-    highlights_->clear();
-    charts_->clear();
     details_->setData(measured_, nullptr);
     knobs_->setRankCount(static_cast<int>(set_->ranks.size()));
     if (session) {
@@ -420,12 +495,21 @@ void MainWindow::showLoaded(std::shared_ptr<const TraceSet> set, const QStringLi
     if (session) applyViewState(*session);
     if (!paths.isEmpty()) {
         recent_->add(paths);
+        rememberDir(paths[0]);
         setWindowTitle(tr("Sightline - %1").arg(QFileInfo(paths[0]).fileName()));
     }
+    stack_->setCurrentIndex(1);
+    warnings_->setLoadWarnings(set_->warnings);
+    const Sample sample = paths.size() == 1 ? sampleFor(paths[0]) : Sample{};
     if (!set_->warnings.empty()) {
-        QString text = tr("Loaded with %n warning(s): ", nullptr, static_cast<int>(set_->warnings.size())) +
+        QString text = tr("Loaded with %n warning(s) (all in the Warnings panel): ", nullptr,
+                          static_cast<int>(set_->warnings.size())) +
                        QString::fromStdString(set_->warnings.front());
         messageBar_->showMessage(text, MessageBar::Level::Warning);
+    } else if (!sample.lookAt.isEmpty()) {
+        // A bundled sample says what to look at.
+        messageBar_->showMessage(tr("Sample %1: %2").arg(sample.name, sample.lookAt),
+                                 MessageBar::Level::Info);
     } else {
         messageBar_->hide();
     }
@@ -444,6 +528,10 @@ void MainWindow::showSimulation(const SimOutput& output) {
     highlights_->setSimulation(output);
     charts_->setSimulation(output);
     details_->setData(measured_, output.timeline);
+    warnings_->setSimulationWarnings(output.graph ? output.graph->warnings : std::vector<std::string>{},
+                                     output.result->warnings);
+    // The range statistics gain (or refresh) their simulated columns.
+    if (selection_->hasRange()) updateRangeStats();
     if (!output.result->warnings.empty())
         messageBar_->showMessage(
             tr("Simulation: %1").arg(QString::fromStdString(output.result->warnings.front())),
@@ -478,56 +566,95 @@ void MainWindow::updateStatus() {
 void MainWindow::updateRangeStats() {
     if (!measured_ || !selection_->hasRange()) {
         rangeWorker_->cancel();
-        rangeModel_->setStats({});
+        rangeModel_->setTable({});
         rangeLabel_->setText(tr("Shift+drag (or right-drag) in a pane to select a time range."));
+        rangeExport_->setEnabled(false);
         return;
     }
     // Off the UI thread: a range over millions of events must not block; a newer range drops this.
     rangeLabel_->setText(
         tr("Range %1: computing...").arg(formatDuration(selection_->rangeEnd() - selection_->rangeStart())));
-    rangeWorker_->request(measured_,
-                          hiddenTracks(tracks_->rankCount() == set_->ranks.size() ? tracks_ : nullptr),
-                          selection_->rangeStart(), selection_->rangeEnd());
+    rangeWorker_->request(measured_, simulation_.timeline,
+                          hiddenTracks(tracks_->matches(*set_) ? tracks_ : nullptr), selection_->rangeStart(),
+                          selection_->rangeEnd());
 }
 
-void MainWindow::showRangeStats(std::vector<NameStats> stats, TimeNs start, TimeNs end) {
+void MainWindow::showRangeStats(RangeTable table) {
     if (!measured_) return;
     std::int64_t events = 0;
-    for (const auto& s : stats)
-        events += s.count;
-    rangeLabel_->setText(tr("Range %1 (from %2): %3 events, %4 names")
-                             .arg(formatDuration(end - start), formatDuration(start - measured_->start()))
-                             .arg(events)
-                             .arg(stats.size()));
-    rangeModel_->setStats(std::move(stats));
+    for (const auto& r : table.rows)
+        events += r.measured.count;
+    const TimeNs res = resolutionFor(controller_->mapping().nsPerPixel);
+    rangeLabel_->setText(
+        tr("Range %1 (from %2 to %3): %4 events, %5 names%6")
+            .arg(formatPrecise(table.length(), res), formatPrecise(table.start - measured_->start(), res),
+                 formatPrecise(table.end - measured_->start(), res))
+            .arg(events)
+            .arg(table.rows.size())
+            .arg(table.hasSimulated ? QString() : tr(" (simulated columns after the simulation)")));
+    const bool sim = table.hasSimulated;
+    rangeModel_->setTable(std::move(table));
+    for (int c : {RangeStatsModel::SimCount, RangeStatsModel::SimTotal, RangeStatsModel::SimShare})
+        rangeTable_->setColumnHidden(c, !sim);
+    rangeExport_->setEnabled(true);
     const auto* header = rangeTable_->horizontalHeader();
     rangeModel_->sort(header->sortIndicatorSection(), header->sortIndicatorOrder());
 }
 
-void MainWindow::revealEvent(EventId e) {
-    if (!e.valid() || !measured_) return;
-    selection_->setEvent(e);
-    const TrackTimeline& t = measured_->track(static_cast<std::size_t>(e.rank), e.ref.track);
-    const TimeNs s = t.start[e.ref.index];
-    const TimeNs d = t.duration[e.ref.index];
-    const TimeNs w = controller_->windowDuration();
-    if (d * 10 > w * 8)
-        controller_->fitRange(s, s + d);
-    else if (s < controller_->windowStart() || s + d > controller_->windowEnd())
-        controller_->setWindow(s + d / 2 - w / 2, s + d / 2 - w / 2 + w);
-    const int row = panes_->measured()->layout().rowOf(e.rank, static_cast<int>(e.ref.track));
-    if (row >= 0) {
-        const int y = panes_->measured()->layout().rows()[static_cast<std::size_t>(row)].y;
-        const int h = panes_->measured()->height();
-        if (y < controller_->scrollY() || y > controller_->scrollY() + h - 40)
-            controller_->setScrollY(std::max(0, y - h / 3));
+QString MainWindow::exportRangeStats(const QString& path) {
+    QString error;
+    if (rangeModel_->rowCount() == 0 && !selection_->hasRange()) {
+        error = tr("No range selected");
+    } else {
+        QSaveFile f(path);
+        if (!f.open(QIODevice::WriteOnly | QIODevice::Text) ||
+            f.write(rangeTableCsv(rangeModel_->table()).toUtf8()) < 0 || !f.commit())
+            error = tr("Could not write %1: %2").arg(path, f.errorString());
     }
+    if (!error.isEmpty()) messageBar_->showMessage(error, MessageBar::Level::Error);
+    return error;
+}
+
+QString MainWindow::dialogDir(const QString& fileName) {
+    QString dir = QSettings().value(QStringLiteral("dialogs/lastDir")).toString();
+    if (dir.isEmpty() || !QFileInfo(dir).isDir()) dir = QDir::homePath();
+    return fileName.isEmpty() ? dir : QDir(dir).filePath(fileName);
+}
+
+void MainWindow::rememberDir(const QString& path) {
+    const QFileInfo info(path);
+    // A folder of traces: the next dialog starts beside it, where the other trace folders are.
+    const QString dir = info.isDir() ? info.absoluteDir().absolutePath() : info.absolutePath();
+    QSettings().setValue(QStringLiteral("dialogs/lastDir"), dir);
+}
+
+bool MainWindow::showsWelcome() const {
+    return stack_->currentIndex() == 0;
+}
+
+void MainWindow::openFilesDialog() {
+    const QStringList files = QFileDialog::getOpenFileNames(
+        this, tr("Open traces"), dialogDir(), tr("Kineto traces (*.json *.json.gz);;All files (*)"));
+    if (files.isEmpty()) return;
+    rememberDir(files.front());
+    openTraces(files);
+}
+
+void MainWindow::openFolderDialog() {
+    const QString dir =
+        QFileDialog::getExistingDirectory(this, tr("Open a folder of per-rank traces"), dialogDir());
+    if (dir.isEmpty()) return;
+    rememberDir(dir);
+    openTraces({dir});
 }
 
 void MainWindow::saveViewImage() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save view"), QStringLiteral("sightline.png"),
-                                                      tr("PNG image (*.png);;SVG vector image (*.svg)"));
-    if (!path.isEmpty()) saveView(path);
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Save view"), dialogDir(QStringLiteral("sightline.png")),
+                                     tr("PNG image (*.png);;SVG vector image (*.svg)"));
+    if (path.isEmpty()) return;
+    rememberDir(path);
+    saveView(path);
 }
 
 QString MainWindow::saveView(const QString& path) {
@@ -668,31 +795,6 @@ void MainWindow::offerRestore() {
 
 void MainWindow::markDirty() {
     if (autosave_) autosave_->markDirty();
-}
-
-void MainWindow::trackContextMenu(const QPoint& pos) {
-    const QModelIndex index = trackTree_->indexAt(pos);
-    const auto [r, t] = trackModel_->location(index);
-    if (t < 0) return;
-    const auto ru = static_cast<std::size_t>(r);
-    const auto tu = static_cast<std::size_t>(t);
-    const int row = index.row();
-    const int last = trackModel_->rowCount(index.parent()) - 1;
-    QMenu menu(this);
-    const bool pinned = tracks_->trackPinned(ru, tu);
-    menu.addAction(pinned ? tr("Unpin") : tr("Pin to Top"), this,
-                   [this, ru, tu, pinned] { tracks_->setTrackPinned(ru, tu, !pinned); });
-    const bool hidden = tracks_->trackHidden(ru, tu);
-    menu.addAction(hidden ? tr("Show") : tr("Hide"), this,
-                   [this, ru, tu, hidden] { tracks_->setTrackHidden(ru, tu, !hidden); });
-    menu.addSeparator();
-    menu.addAction(tr("Move Up"), this, [this, r, row] { trackModel_->moveTrack(r, row, row - 1); })
-        ->setEnabled(row > 0);
-    menu.addAction(tr("Move Down"), this, [this, r, row] { trackModel_->moveTrack(r, row, row + 1); })
-        ->setEnabled(row < last);
-    menu.addAction(tr("Move to Top of Rank"), this, [this, r, row] { trackModel_->moveTrack(r, row, 0); })
-        ->setEnabled(row > 0);
-    menu.exec(trackTree_->viewport()->mapToGlobal(pos));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -16,6 +16,7 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QTableView;
+class QStackedWidget;
 class QTreeView;
 
 namespace sl::ui {
@@ -35,6 +36,8 @@ class TraceLoader;
 class TrackState;
 class TrackTreeModel;
 class ViewController;
+class WarningsPanel;
+class WelcomePage;
 
 // The main window: wires the panes, the track tree, the details and range-statistics panels, the
 // find bar, loading (progress, cancel, errors) and the menus. Owns no drawing or parsing itself.
@@ -96,14 +99,35 @@ public:
     DetailsPanel* details() const { return details_; }
     HighlightModel* highlights() const { return highlights_; }
     ChartsPanel* charts() const { return charts_; }
+    WelcomePage* welcomePage() const { return welcome_; }
+    WarningsPanel* warningsPanel() const { return warnings_; }
+    // Whether the welcome page shows (no set open yet).
+    bool showsWelcome() const;
     // File > Export: empty string on success, else the error (also shown in the window).
     QString exportSimulatedTrace(const QString& path);
-    QString exportReport(const QString& path); // .json or .csv by suffix
-    QString saveView(const QString& path);     // .png or .svg by suffix
+    QString exportReport(const QString& path);     // .json or .csv by suffix
+    QString saveView(const QString& path);         // .png or .svg by suffix
+    QString exportRangeStats(const QString& path); // the range statistics table as CSV
+    // Where file dialogs start: the folder last used by any of them (else the home folder), with
+    // fileName appended when given. rememberDir() records the folder of a chosen path.
+    static QString dialogDir(const QString& fileName = {});
+    static void rememberDir(const QString& path);
     QAction* criticalPathAction() const { return criticalPathAction_; }
     QAction* exposedAction() const { return exposedAction_; }
-    // Centres the view on an event (zooming out when it is wider than the window) and selects it.
+    // Selects an event and brings it into view: shows its track, expands its rank and its nested rows
+    // down to the event's depth, centres it in time (zooming out when it is wider than the window) and
+    // scrolls both panes and the track tree to its row.
     void revealEvent(EventId e);
+    // Context menus, returned (not shown) so that tests can trigger their actions (objectName per
+    // action): of an event in a pane (e invalid: empty space) and of a track label (track -1: the
+    // rank's header). The caller owns the menu.
+    QMenu* eventMenu(EventId e, bool simulatedPane, QWidget* parent);
+    QMenu* trackMenu(int rank, int track, QWidget* parent);
+    // The key sheet (? or F1): a non-modal window listing keys and mouse gestures.
+    void showKeySheet();
+    QWidget* keySheet() const { return keySheet_; }
+    // W/S/A/D/F and ?: application-wide shortcuts, whatever has focus.
+    const QList<QAction*>& navigationActions() const { return navigationActions_; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -115,14 +139,16 @@ private:
     void buildDocks();
     void buildHighlightActions();
     void updateRangeStats();
-    void showRangeStats(std::vector<NameStats> stats, TimeNs start, TimeNs end);
+    void showRangeStats(RangeTable table);
     void updateStatus();
     void setLoading(bool loading);
     void saveViewImage();
     void showLoaded(std::shared_ptr<const TraceSet> set, const QStringList& paths, const Session* session);
     void applyViewState(const Session& session);
     void markDirty();
-    void trackContextMenu(const QPoint& pos);
+    void buildNavigationActions();
+    void openFilesDialog();
+    void openFolderDialog();
 
     ViewController* controller_;
     SelectionModel* selection_;
@@ -136,6 +162,7 @@ private:
     RangeStatsWorker* rangeWorker_ = nullptr;
     QTableView* rangeTable_ = nullptr;
     QLabel* rangeLabel_ = nullptr;
+    QPushButton* rangeExport_ = nullptr;
     TrackTreeModel* trackModel_ = nullptr;
     QTreeView* trackTree_ = nullptr;
     RecentFiles* recent_ = nullptr;
@@ -149,7 +176,15 @@ private:
     QAction* criticalPathAction_ = nullptr;
     QAction* exposedAction_ = nullptr;
     QAction* arrowsAction_ = nullptr;
+    QAction* keySheetAction_ = nullptr;
+    QList<QAction*> navigationActions_;
+    QWidget* keySheet_ = nullptr;
+    QStackedWidget* stack_ = nullptr;
+    WelcomePage* welcome_ = nullptr;
+    WarningsPanel* warnings_ = nullptr;
     std::shared_ptr<const TraceSet> set_;
+    // Counts the sets shown; work started for one set checks it before touching the window.
+    std::uint64_t setGeneration_ = 0;
     std::shared_ptr<const TimelineData> measured_;
     SimRunner* sim_ = nullptr;
     class KnobPanel* knobs_ = nullptr;

@@ -80,6 +80,19 @@ const Table& table() {
 }
 } // namespace
 
+int shadeOfName(std::string_view name) {
+    std::uint32_t h = 2166136261u;
+    for (const char ch : name) {
+        h ^= static_cast<unsigned char>(ch);
+        h *= 16777619u;
+    }
+    // The low bits of FNV-1a mix poorly for short, similar names: fold the high half in first.
+    h ^= h >> 16;
+    h *= 0x7feb352du;
+    h ^= h >> 15;
+    return static_cast<int>(h % kShades);
+}
+
 QColor color(Category c, int shade) {
     return table().normal[static_cast<std::size_t>(c)][static_cast<std::size_t>(shade & (kShades - 1))];
 }
@@ -122,6 +135,8 @@ QColor pathColor(PathLabel l) {
         0xe6a100, // launch_latency: amber
         0x099268, // sync: teal
         0x495057, // idle: dark grey
+        0xadb5bd, // late_start: light grey
+        0xf08c00, // unexplained_wait: orange
     };
     const auto i = static_cast<std::size_t>(l);
     return QColor(i < kPath.size() ? kPath[i] : 0x495057);
@@ -140,6 +155,10 @@ QString pathLabelText(PathLabel l) {
         return QStringLiteral("Launch latency");
     case PathLabel::Sync:
         return QStringLiteral("Sync");
+    case PathLabel::LateStart:
+        return QStringLiteral("Late start");
+    case PathLabel::UnexplainedWait:
+        return QStringLiteral("Unexplained wait");
     default:
         return QStringLiteral("Idle");
     }
@@ -165,6 +184,9 @@ QColor exposed() {
 }
 QColor exposedLane() {
     return QColor(0xfff0f0);
+}
+QColor findMatch() {
+    return QColor(0xf59f00); // amber: apart from every category colour and the black selection
 }
 QColor collectiveLink() {
     return QColor(0xae3ec9);

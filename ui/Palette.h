@@ -7,6 +7,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <string_view>
 
 namespace sl::ui {
 
@@ -32,9 +33,9 @@ namespace palette {
 constexpr int kShades = 4;
 QColor color(Category c, int shade = 0);
 QColor dimmed(Category c, int shade = 0);
-inline int shadeOf(std::uint32_t nameId) {
-    return static_cast<int>((nameId * 2654435761u) >> 30); // 0..3
-}
+// The shade of an event name: a stable hash (FNV-1a) of the name's text, so the same name has the
+// same colour on every rank, in both panes and in every run, whatever id each rank interned it as.
+int shadeOfName(std::string_view name);
 QColor background();
 QColor laneBackground(bool odd);
 QColor gutter();
@@ -52,6 +53,7 @@ QColor edgeColor(EdgeKind k);
 QColor exposed();
 QColor exposedLane();
 QColor collectiveLink();
+QColor findMatch();
 } // namespace palette
 
 } // namespace sl::ui

@@ -5,16 +5,19 @@
 
 namespace sl::ui {
 
-// The table of the range statistics panel: name, category, count, total, mean, max. Sortable by
-// any column; Qt::UserRole gives the raw number (ns) of numeric columns.
+// The table of the range statistics panel: per name, the measured pane's count, time in the range and
+// share of it, the same for the simulated pane, and the measured mean and max (all clipped to the
+// range). Sortable by any column; Qt::UserRole gives the raw number (ns, or percent) of numeric columns.
 class RangeStatsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Kind, Count, Total, Mean, Max, ColumnCount };
+    enum Column { Name, Kind, Count, Total, Share, SimCount, SimTotal, SimShare, Mean, Max, ColumnCount };
 
     explicit RangeStatsModel(QObject* parent = nullptr);
-    void setStats(std::vector<NameStats> stats);
-    const std::vector<NameStats>& stats() const { return stats_; }
+    void setTable(RangeTable table);
+    const RangeTable& table() const { return table_; }
+    // Whether a column means something for the current table (the simulated ones need a simulation).
+    bool columnUsed(int column) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -23,7 +26,8 @@ public:
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
 private:
-    std::vector<NameStats> stats_;
+    QVariant number(const RangeRow& row, int column) const;
+    RangeTable table_;
 };
 
 } // namespace sl::ui

@@ -13,24 +13,26 @@ RangeStatsWorker::~RangeStatsWorker() {
     if (cancel_) *cancel_ = true;
 }
 
-std::uint64_t RangeStatsWorker::request(std::shared_ptr<const TimelineData> data,
+std::uint64_t RangeStatsWorker::request(std::shared_ptr<const TimelineData> measured,
+                                        std::shared_ptr<const TimelineData> simulated,
                                         std::vector<std::vector<bool>> hidden, TimeNs start, TimeNs end) {
     if (cancel_) *cancel_ = true;
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     const std::uint64_t generation = ++generation_;
     auto cancel = cancel_;
-    auto* watcher = new QFutureWatcher<std::vector<NameStats>>(this);
+    auto* watcher = new QFutureWatcher<RangeTable>(this);
     ++running_;
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, start, end] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
         --running_;
         watcher->deleteLater();
         if (generation != generation_) return; // a newer request (or cancel()) superseded it
-        emit finished(generation, watcher->result(), start, end);
+        emit finished(generation, watcher->result());
     });
-    // The task owns what it reads: the timeline (shared) and the copy of the hidden flags.
-    watcher->setFuture(QtConcurrent::run([data = std::move(data), hidden = std::move(hidden), start, end,
-                                          cancel] {
-        return data ? computeRangeStats(*data, hidden, start, end, cancel.get()) : std::vector<NameStats>{};
+    // The task owns what it reads: the timelines (shared) and the copy of the hidden flags.
+    watcher->setFuture(QtConcurrent::run([measured = std::move(measured), simulated = std::move(simulated),
+                                          hidden = std::move(hidden), start, end, cancel] {
+        if (!measured) return RangeTable{};
+        return computeRangeTable(*measured, simulated.get(), hidden, start, end, cancel.get());
     }));
     return generation;
 }

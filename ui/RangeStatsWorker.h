@@ -19,9 +19,11 @@ public:
     explicit RangeStatsWorker(QObject* parent = nullptr);
     ~RangeStatsWorker() override;
 
-    // hidden: a copy of the hidden flags (see hiddenTracks()).
-    std::uint64_t request(std::shared_ptr<const TimelineData> data, std::vector<std::vector<bool>> hidden,
-                          TimeNs start, TimeNs end);
+    // Both panes' statistics of [start, end): measured, and simulated when not null. hidden: a copy
+    // of the hidden flags (see hiddenTracks()).
+    std::uint64_t request(std::shared_ptr<const TimelineData> measured,
+                          std::shared_ptr<const TimelineData> simulated,
+                          std::vector<std::vector<bool>> hidden, TimeNs start, TimeNs end);
     // Drops the running request's result.
     void cancel();
     std::uint64_t generation() const { return generation_; }
@@ -30,8 +32,7 @@ public:
     bool waitForIdle(int timeoutMs);
 
 signals:
-    void finished(std::uint64_t generation, std::vector<sl::ui::NameStats> stats, sl::TimeNs start,
-                  sl::TimeNs end);
+    void finished(std::uint64_t generation, sl::ui::RangeTable table);
 
 private:
     std::uint64_t generation_ = 0;

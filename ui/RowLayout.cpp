@@ -9,6 +9,8 @@ namespace sl::ui {
 void RowLayout::build(const TraceSet& set, const TrackState& state) {
     rows_.clear();
     rowOfTrack_.assign(set.ranks.size(), {});
+    height_ = 0;
+    if (!state.matches(set)) return; // a state of another set: nothing to lay out
     int y = 0;
     const auto addTrack = [&](std::size_t r, std::size_t k, bool pinned) {
         const Track& track = set.ranks[r].tracks[k];

@@ -46,8 +46,13 @@ SimRunner::~SimRunner() {
 }
 
 void SimRunner::setTraceSet(std::shared_ptr<const TraceSet> set) {
+    // The running simulation (of the old set) stops, its result is dropped by generation, and a
+    // debounced request of the old set's knobs does not start on the new set.
     if (cancel_) *cancel_ = true;
+    debounce_->stop();
+    pendingRequest_ = false;
     ++generation_;
+    ++setGeneration_;
     set_ = std::move(set);
     graph_.reset();
 }
@@ -77,7 +82,9 @@ void SimRunner::launch() {
     ++running_;
     emit started(generation);
     QPointer<SimRunner> self(this);
-    std::thread([self, set = set_, graph = graph_, knobs = knobs_, cancel = cancel_, generation] {
+    const std::uint64_t setGeneration = setGeneration_;
+    std::thread([self, set = set_, graph = graph_, knobs = knobs_, cancel = cancel_, generation,
+                 setGeneration] {
         SimOutput out;
         QString error;
         const auto t0 = std::chrono::steady_clock::now();
@@ -94,11 +101,13 @@ void SimRunner::launch() {
             error = QString::fromStdString(e.what());
         }
         out.generation = generation;
+        out.setGeneration = setGeneration;
         out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         QMetaObject::invokeMethod(qApp, [self, out, error, generation] {
             if (!self) return;
             --self->running_;
-            if (generation != self->generation_) return; // a newer run (or trace) superseded it
+            // A newer run, or another trace set, superseded it.
+            if (generation != self->generation_ || out.setGeneration != self->setGeneration_) return;
             if (!error.isEmpty())
                 emit self->failed(error);
             else if (out.timeline) {

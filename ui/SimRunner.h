@@ -25,6 +25,8 @@ struct SimOutput {
     std::shared_ptr<const PaneHighlights> measuredHighlights;
     std::shared_ptr<const PaneHighlights> simulatedHighlights;
     std::uint64_t generation = 0;
+    // SimRunner::setGeneration() when the run started: the trace set it belongs to.
+    std::uint64_t setGeneration = 0;
     double seconds = 0;
 };
 
@@ -42,6 +44,8 @@ public:
     void request(const SimKnobs& knobs, int debounceMs = 150);
     bool busy() const { return running_ > 0 || pendingRequest_; }
     std::uint64_t generation() const { return generation_; }
+    // Counts setTraceSet() calls: a result whose setGeneration differs is of another set.
+    std::uint64_t setGeneration() const { return setGeneration_; }
     // Simulates synchronously (the screenshot and tests); throws what the core throws.
     static SimOutput runNow(const std::shared_ptr<const TraceSet>& set, const SimKnobs& knobs);
     bool waitForIdle(int timeoutMs);
@@ -59,6 +63,7 @@ private:
     SimKnobs knobs_;
     QTimer* debounce_;
     std::uint64_t generation_ = 0;
+    std::uint64_t setGeneration_ = 0;
     std::shared_ptr<std::atomic<bool>> cancel_;
     int running_ = 0;
     bool pendingRequest_ = false;

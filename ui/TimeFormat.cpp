@@ -1,6 +1,8 @@
 #include "TimeFormat.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 
 namespace sl::ui {
@@ -12,6 +14,54 @@ QString formatDuration(TimeNs ns) {
     if (a < 1e6) return QStringLiteral("%1 us").arg(v / 1e3, 0, 'f', a < 1e4 ? 2 : (a < 1e5 ? 1 : 0));
     if (a < 1e9) return QStringLiteral("%1 ms").arg(v / 1e6, 0, 'f', a < 1e7 ? 2 : (a < 1e8 ? 1 : 0));
     return QStringLiteral("%1 s").arg(v / 1e9, 0, 'f', 3);
+}
+
+TimeNs resolutionFor(double nsPerPixel) {
+    TimeNs r = 1;
+    while (r < 1000 && static_cast<double>(r) * 10 <= nsPerPixel)
+        r *= 10;
+    return r;
+}
+
+QString formatPrecise(TimeNs ns, TimeNs resolution) {
+    TimeNs res = 1;
+    while (res < 1000 && res * 10 <= resolution)
+        res *= 10;
+    // Round to the resolution in integers (no binary fractions in the printed digits).
+    const bool negative = ns < 0;
+    std::uint64_t a = negative ? 0 - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
+    const auto ures = static_cast<std::uint64_t>(res);
+    a = (a + ures / 2) / ures * ures;
+    std::uint64_t unit = 1;
+    const char* name = "ns";
+    int digits = 0; // decimal digits of the unit
+    if (a >= 1'000'000'000) {
+        unit = 1'000'000'000, name = "s", digits = 9;
+    } else if (a >= 1'000'000) {
+        unit = 1'000'000, name = "ms", digits = 6;
+    } else if (a >= 1'000) {
+        unit = 1'000, name = "us", digits = 3;
+    }
+    int decimals = digits;
+    for (TimeNs r = res; r > 1 && decimals > 0; r /= 10)
+        --decimals;
+    QString frac = QStringLiteral("%1").arg(a % unit, digits, 10, QLatin1Char('0')).left(decimals);
+    if (res == 1) {
+        // Exact: drop zeros below the microsecond digit.
+        const int keep = std::max(0, digits - 3);
+        while (frac.size() > keep && frac.endsWith(QLatin1Char('0')))
+            frac.chop(1);
+    }
+    QString text = negative && a != 0 ? QStringLiteral("-") : QString();
+    text += QString::number(a / unit);
+    if (!frac.isEmpty()) text += QLatin1Char('.') + frac;
+    return text + QLatin1Char(' ') + QLatin1String(name);
+}
+
+QString formatSigned(TimeNs ns, TimeNs resolution) {
+    const QString text = formatPrecise(ns, resolution);
+    return text.startsWith(QLatin1Char('-')) || text.startsWith(QLatin1Char('0')) ? text
+                                                                                  : QLatin1Char('+') + text;
 }
 
 TimeNs niceStep(double minNs) {

@@ -1,5 +1,6 @@
 #include "TimelineData.h"
 
+#include "Palette.h"
 #include "trace/Collective.h"
 
 #include <algorithm>
@@ -124,10 +125,12 @@ std::shared_ptr<const TimelineData> TimelineData::build(std::shared_ptr<const Tr
         RankTimeline rt;
         rt.rank = &rank;
         rt.collective.resize(rank.strings.size());
+        rt.shade.resize(rank.strings.size());
         for (std::size_t s = 0; s < rank.strings.size(); ++s) {
             const std::string_view name = rank.strings.str(static_cast<StringId>(s));
             rt.collective[s] = isCollectiveKernelName(name) || name.starts_with("c10d::") ||
                                name.starts_with("nccl:") || name == "record_param_comms";
+            rt.shade[s] = static_cast<std::uint8_t>(palette::shadeOfName(name));
         }
         rt.tracks.resize(rank.tracks.size());
         for (std::size_t k = 0; k < rank.tracks.size(); ++k) {

@@ -47,6 +47,7 @@ struct RankTimeline {
     const Rank* rank = nullptr;
     std::vector<TrackTimeline> tracks;    // parallel to Rank::tracks
     std::vector<std::uint8_t> collective; // per StringId: a communication name (NCCL kernel or c10d op)
+    std::vector<std::uint8_t> shade;      // per StringId: palette::shadeOfName of its text
 };
 
 // Start and duration columns of one track, indexed like Track::events.

@@ -43,6 +43,15 @@ void TimelinePanes::setSimulated(std::shared_ptr<const TimelineData> timeline, c
     simulated_->setNote(note);
 }
 
+void TimelinePanes::setMatches(const std::vector<std::vector<bool>>* matches) {
+    measured_->setMatches(matches);
+    simulated_->setMatches(matches);
+}
+
+TimelineView* TimelinePanes::activePane() const {
+    return simulated_->underMouse() && simulated_->data() ? simulated_ : measured_;
+}
+
 void TimelinePanes::setHighlights(HighlightModel* model) {
     measured_->setHighlights(model, false);
     simulated_->setHighlights(model, true);

@@ -28,6 +28,10 @@ public:
     void setMeasured(std::shared_ptr<const TimelineData> timeline);
     void setSimulated(std::shared_ptr<const TimelineData> timeline, const QString& note = {});
     void setHighlights(HighlightModel* model);
+    // Outlines find matches in both panes (see TimelineView::setMatches).
+    void setMatches(const std::vector<std::vector<bool>>* matches);
+    // The pane the keyboard acts on: the one under the mouse, else the measured one.
+    TimelineView* activePane() const;
 
 private:
     TimeAxis* axis_;

@@ -46,7 +46,8 @@ const TimelineRenderer::Label& TimelineRenderer::label(const TimelineData& data,
 
 void TimelineRenderer::paintLane(const TimelineData& data, int rank, const TrackTimeline& track,
                                  const Lane& lane, const TimeMapping& m, int width, int top,
-                                 const std::uint8_t* flags, bool dim, RenderStats& stats) {
+                                 const std::uint8_t* flags, bool dim, const std::vector<bool>* matches,
+                                 RenderStats& stats) {
     if (lane.size == 0) return;
     const auto& rt = data.ranks()[static_cast<std::size_t>(rank)];
     const EventColumns& ev = track.track->events;
@@ -67,7 +68,7 @@ void TimelineRenderer::paintLane(const TimelineData& data, int rank, const Track
         const bool narrow = x1 - x0 < kWideBox;
         if (!narrow) --x1;
         const Category cat = categoryOf(ev.kind[e], rt.collective[ev.name[e]] != 0);
-        int bucket = static_cast<int>(cat) * palette::kShades + palette::shadeOf(ev.name[e]);
+        int bucket = static_cast<int>(cat) * palette::kShades + rt.shade[ev.name[e]];
         if (dim) {
             const std::uint8_t f = flags ? flags[e] : 0;
             bucket = highlight::onPath(f) ? 2 * kNormalBuckets + static_cast<int>(highlight::label(f))
@@ -80,6 +81,9 @@ void TimelineRenderer::paintLane(const TimelineData& data, int rank, const Track
             pendX0 = x0, pendX1 = x1, pendBucket = bucket, pendNarrow = narrow;
             ++stats.boxes;
         }
+        if (matches && ev.name[e] < matches->size() && (*matches)[ev.name[e]] &&
+            (matchRects_.empty() || matchRects_.back() != QRect(x0, top, x1 - x0, h)))
+            matchRects_.emplace_back(x0, top, x1 - x0, h);
         if (x1 - x0 >= kMinLabelWidth && (!dim || bucket >= 2 * kNormalBuckets))
             pendingLabels_.push_back({QRect(std::max(x0, 0), top, std::min(x1, width) - std::max(x0, 0), h),
                                       rank, ev.name[e], cat});
@@ -142,6 +146,7 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
     for (auto& b : batches_)
         b.clear();
     pendingLabels_.clear();
+    matchRects_.clear();
     for (int i = firstRow; i < lastRow; ++i) {
         const Row& row = rows[static_cast<std::size_t>(i)];
         if (!row.isTrack()) continue;
@@ -153,11 +158,16 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
                                                                   static_cast<std::size_t>(row.track))
                                         : nullptr;
         const std::uint8_t* flags = th && !th->flags.empty() ? th->flags.data() : nullptr;
+        const std::vector<bool>* matches =
+            state.matches && static_cast<std::size_t>(row.rank) < state.matches->size() &&
+                    !(*state.matches)[static_cast<std::size_t>(row.rank)].empty()
+                ? &(*state.matches)[static_cast<std::size_t>(row.rank)]
+                : nullptr;
         for (int l = 0; l < lanes; ++l) {
             const int top = row.y - scrollY + RowLayout::laneY(l);
             if (top > size.height() || top + RowLayout::kLaneHeight < 0) continue;
             paintLane(data, row.rank, track, track.lanes[static_cast<std::size_t>(l)], m, width, top, flags,
-                      dim, stats);
+                      dim, matches, stats);
         }
     }
     p.setPen(Qt::NoPen);
@@ -191,6 +201,14 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
             p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft, l.text.left(chars) + QChar(0x2026));
         }
         ++stats.labels;
+    }
+    // Find matches: an amber frame around each (after the labels, under the selection).
+    if (!matchRects_.empty()) {
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(palette::findMatch(), 2));
+        for (const QRect& r : matchRects_)
+            p.drawRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5));
+        stats.matches = static_cast<int>(matchRects_.size());
     }
     // Range selection.
     if (state.rangeEnd > state.rangeStart) {

@@ -29,6 +29,8 @@ struct RenderState {
     bool criticalPath = false;             // events on the path in path colours, others dimmed, path bars
     bool exposed = false;                  // exposed communication hatched on communication streams and lanes
     const SelectionLinks* links = nullptr; // arrows of the selected event, collective links
+    // Names to outline (find matches): matches[rank][name id]; ranks or ids it lacks are unmarked.
+    const std::vector<std::vector<bool>>* matches = nullptr;
 };
 
 struct RenderStats {
@@ -37,6 +39,7 @@ struct RenderStats {
     int pathBars = 0;
     int exposedBoxes = 0;
     int arrows = 0;
+    int matches = 0; // boxes outlined as find matches
 };
 
 // Paints a timeline pane with QPainter: only events inside the window (binary search in each
@@ -78,7 +81,7 @@ private:
     // in this track, all dimmed), dim: whether the critical path is shown.
     void paintLane(const TimelineData& data, int rank, const TrackTimeline& track, const Lane& lane,
                    const TimeMapping& m, int width, int top, const std::uint8_t* flags, bool dim,
-                   RenderStats& stats);
+                   const std::vector<bool>* matches, RenderStats& stats);
     void paintHighlights(QPainter& p, const RowLayout& layout, const TimeMapping& m, QSize size, int scrollY,
                          int firstRow, int lastRow, const RenderState& state, RenderStats& stats);
     void paintLinks(QPainter& p, const TimelineData& data, const RowLayout& layout, const TimeMapping& m,
@@ -91,6 +94,7 @@ private:
     std::array<std::vector<QRect>, kPathLabelCount> pathBatches_;
     std::vector<QRect> exposedRects_;
     std::vector<QRect> hatchRects_;
+    std::vector<QRect> matchRects_;
     std::vector<PendingLabel> pendingLabels_;
     std::vector<std::vector<Label>> labels_; // [rank][name id]
     QFont font_;

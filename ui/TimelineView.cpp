@@ -3,6 +3,7 @@
 #include "EventText.h"
 #include "HighlightModel.h"
 #include "Palette.h"
+#include "TimeFormat.h"
 #include "TrackState.h"
 #include "ViewController.h"
 
@@ -31,6 +32,8 @@ TimelineView::TimelineView(ViewController* controller, SelectionModel* selection
       scroll_(new QScrollBar(Qt::Vertical, this)) {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
+    // Right-drag selects a range; a right click without a drag opens the menu on release instead.
+    setContextMenuPolicy(Qt::PreventContextMenu);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setMinimumSize(400, 120);
     connect(controller_, &ViewController::windowChanged, this, qOverload<>(&QWidget::update));
@@ -57,6 +60,11 @@ void TimelineView::setHighlights(HighlightModel* model, bool simulatedPane) {
     update();
 }
 
+void TimelineView::setMatches(const std::vector<std::vector<bool>>* matches) {
+    matches_ = matches;
+    update();
+}
+
 void TimelineView::setEmptyText(const QString& text) {
     emptyText_ = text;
     update();
@@ -74,7 +82,7 @@ void TimelineView::setData(std::shared_ptr<const TimelineData> timeline) {
 }
 
 void TimelineView::relayout() {
-    if (data_ && tracks_->rankCount() == data_->ranks().size())
+    if (data_ && tracks_->matches(data_->set()))
         layout_.build(data_->set(), *tracks_);
     else
         layout_ = {};
@@ -120,6 +128,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     state.rangeStart = selection_->rangeStart();
     state.rangeEnd = selection_->rangeEnd();
     state.origin = controller_->boundsStart();
+    state.matches = matches_;
     if (highlights_) {
         state.highlights = highlights_->pane(simulatedPane_);
         state.criticalPath = highlights_->criticalPath();
@@ -162,6 +171,7 @@ void TimelineView::clickGutter(QPoint pos) {
 
 void TimelineView::mousePressEvent(QMouseEvent* event) {
     pressPos_ = lastPos_ = event->position().toPoint();
+    pressButton_ = event->button();
     moved_ = false;
     if (pressPos_.x() < TimelineRenderer::kGutterWidth) {
         if (event->button() == Qt::LeftButton) clickGutter(pressPos_);
@@ -193,11 +203,25 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
     const QPoint pos = event->position().toPoint();
+    if (event->button() == Qt::RightButton && pressButton_ == Qt::RightButton && !moved_) {
+        drag_ = Drag::None;
+        pressButton_ = Qt::NoButton;
+        unsetCursor();
+        if (pos.x() < TimelineRenderer::kGutterWidth) {
+            const int ri = layout_.rowAt(pos.y() + controller_->scrollY());
+            if (ri >= 0 && !layout_.rows()[static_cast<std::size_t>(ri)].exposedLane()) {
+                const Row& row = layout_.rows()[static_cast<std::size_t>(ri)];
+                emit trackMenuRequested(row.rank, row.track, mapToGlobal(pos));
+            }
+        } else {
+            emit eventMenuRequested(eventAt(pos), mapToGlobal(pos));
+        }
+        return;
+    }
+    pressButton_ = Qt::NoButton;
     if (drag_ != Drag::None && !moved_ && event->button() == Qt::LeftButton) {
         const EventId e = eventAt(pos);
         selection_->setEvent(e);
-    } else if (drag_ == Drag::Range && !moved_) {
-        selection_->clearRange();
     }
     drag_ = Drag::None;
     unsetCursor();
@@ -234,24 +258,32 @@ void TimelineView::fitSelection() {
     }
 }
 
-void TimelineView::keyPressEvent(QKeyEvent* event) {
+bool TimelineView::underMouse() const {
     const QPoint cursor = mapFromGlobal(QCursor::pos());
-    const double anchor = rect().contains(cursor) && cursor.x() >= TimelineRenderer::kGutterWidth
-                              ? areaX(cursor)
-                              : controller_->viewportWidth() / 2.0;
-    const double pan = controller_->viewportWidth() * kKeyPanFraction;
+    return isVisible() && rect().contains(cursor) && cursor.x() >= TimelineRenderer::kGutterWidth;
+}
+
+void TimelineView::zoomStep(bool in) {
+    const double anchor =
+        underMouse() ? areaX(mapFromGlobal(QCursor::pos())) : controller_->viewportWidth() / 2.0;
+    controller_->zoomAt(in ? kKeyZoom : 1.0 / kKeyZoom, anchor);
+}
+
+void TimelineView::panStep(int direction) {
+    controller_->panPixels(direction * controller_->viewportWidth() * kKeyPanFraction);
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event) {
+    // In the window these keys are application-wide shortcuts and never get here; a pane on its
+    // own (tests, embedding) handles them itself.
     switch (event->key()) {
     case Qt::Key_W:
-        controller_->zoomAt(kKeyZoom, anchor);
-        break;
     case Qt::Key_S:
-        controller_->zoomAt(1.0 / kKeyZoom, anchor);
+        zoomStep(event->key() == Qt::Key_W);
         break;
     case Qt::Key_A:
-        controller_->panPixels(-pan);
-        break;
     case Qt::Key_D:
-        controller_->panPixels(pan);
+        panStep(event->key() == Qt::Key_A ? -1 : 1);
         break;
     case Qt::Key_F:
         fitSelection();
@@ -272,7 +304,9 @@ bool TimelineView::event(QEvent* event) {
         auto* help = static_cast<QHelpEvent*>(event);
         const EventId e = eventAt(help->pos());
         if (e.valid() && data_)
-            QToolTip::showText(help->globalPos(), eventTooltip(*data_, e), this);
+            QToolTip::showText(help->globalPos(),
+                               eventTooltip(*data_, e, resolutionFor(controller_->mapping().nsPerPixel)),
+                               this);
         else
             QToolTip::hideText();
         return true;

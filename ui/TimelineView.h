@@ -40,11 +40,23 @@ public:
     const RowLayout& layout() const { return layout_; }
     // Fits the view to the selected event, else the selected range, else everything.
     void fitSelection();
+    // The keyboard steps (W/S, A/D), also what the window's application-wide shortcuts call: zoom at
+    // the mouse when it is over this pane (else at the centre), pan by a fraction of the window.
+    void zoomStep(bool in);
+    void panStep(int direction);
+    // Whether the mouse is over this pane's event area.
+    bool underMouse() const;
+    // Outlines the events whose name is marked (matches[rank][name id], e.g. find results); null: none.
+    void setMatches(const std::vector<std::vector<bool>>* matches);
     const RenderStats& lastStats() const { return stats_; }
     QRect eventArea() const;
 
 signals:
     void hovered(sl::ui::EventId e);
+    // A right click (no drag) on an event (e may be invalid: empty space) or on a gutter row (track -1:
+    // the rank header), at a global position, for the owner's context menus.
+    void eventMenuRequested(sl::ui::EventId e, QPoint globalPos);
+    void trackMenuRequested(int rank, int track, QPoint globalPos);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -69,6 +81,8 @@ private:
     SelectionModel* selection_;
     TrackState* tracks_;
     HighlightModel* highlights_ = nullptr;
+    const std::vector<std::vector<bool>>* matches_ = nullptr;
+    Qt::MouseButton pressButton_ = Qt::NoButton;
     bool simulatedPane_ = false;
     QScrollBar* scroll_;
     std::shared_ptr<const TimelineData> data_;

@@ -33,6 +33,13 @@ void TrackState::reset(const TraceSet& set) {
     emit changed();
 }
 
+bool TrackState::matches(const TraceSet& set) const {
+    if (set.ranks.size() != ranks_.size()) return false;
+    for (std::size_t r = 0; r < ranks_.size(); ++r)
+        if (ranks_[r].order.size() != set.ranks[r].tracks.size()) return false;
+    return true;
+}
+
 bool TrackState::valid(const RankState& s, std::size_t n) {
     if (s.order.size() != n || s.hidden.size() != n || s.nested.size() != n || s.pinned.size() != n)
         return false;

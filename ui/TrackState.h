@@ -27,6 +27,10 @@ public:
 
     void reset(const TraceSet& set);
     std::size_t rankCount() const { return ranks_.size(); }
+    // Whether this state describes a set shaped like `set` (same ranks, same track count per rank):
+    // what every reader checks before indexing a set's tracks through it, so that a state and a set
+    // from different loads are never mixed.
+    bool matches(const TraceSet& set) const;
     const std::vector<std::size_t>& order(std::size_t rank) const { return ranks_[rank].order; }
     const std::vector<RankState>& ranks() const { return ranks_; }
     // Replaces the state of the ranks whose track count matches (a saved session); false when none

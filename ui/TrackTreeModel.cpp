@@ -21,7 +21,7 @@ void TrackTreeModel::setTraceSet(std::shared_ptr<const TraceSet> set) {
 
 void TrackTreeModel::refreshChecks() {
     // Any state change (hide, pin, an order restored from a session) can change every row.
-    if (!set_ || state_->rankCount() != set_->ranks.size()) return;
+    if (!set_ || !state_->matches(*set_)) return;
     const int ranks = rowCount();
     if (ranks == 0) return;
     emit dataChanged(index(0, 0), index(ranks - 1, ColumnCount - 1));
@@ -52,7 +52,9 @@ QModelIndex TrackTreeModel::parent(const QModelIndex& child) const {
 }
 
 int TrackTreeModel::rowCount(const QModelIndex& parentIndex) const {
-    if (!set_ || state_->rankCount() != set_->ranks.size()) return 0;
+    // A state of another set (which the owner never leaves in place) shows nothing rather than
+    // indexing one set's tracks with the other's order.
+    if (!set_ || !state_->matches(*set_)) return 0;
     if (!parentIndex.isValid()) return static_cast<int>(set_->ranks.size());
     if (parentIndex.column() != 0 || parentIndex.internalId() != kRankRow) return 0;
     return static_cast<int>(set_->ranks[static_cast<std::size_t>(parentIndex.row())].tracks.size());

@@ -3,20 +3,40 @@
 //   sightline SESSION.sightline.json                       opens a saved session
 //   sightline --screenshot OUT.png [--set k=v]... [--critical-path] [--exposed] TRACE...
 //                                                          renders the main window at 1600x1000
+//   sightline --help | --version                           prints, without a display
+#include "CommandLine.h"
+#include "KnobPanel.h"
 #include "MainWindow.h"
 #include "Screenshot.h"
 
 #include "io/HugePageMalloc.h"
+#include "sim/Knobs.h"
 
 #include <QAction>
 #include <QApplication>
-#include <QCommandLineParser>
+#include <QCoreApplication>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
+namespace {
+void describe() {
+    QCoreApplication::setApplicationName("Sightline");
+    QCoreApplication::setOrganizationName("Sightline");
+    QCoreApplication::setApplicationVersion(sl::ui::applicationVersion());
+}
+} // namespace
+
 int main(int argc, char** argv) {
+    if (sl::ui::wantsInfoOnly(argc, argv)) {
+        // --help and --version need no display: a core application parses and prints (and exits).
+        QCoreApplication app(argc, argv);
+        describe();
+        sl::ui::CommandLine cli;
+        cli.parser.process(app);
+        return 0;
+    }
     sl::reexecWithHugePageMalloc(argv); // faster loading of large traces (see HugePageMalloc.h)
     bool screenshot = false;
     for (int i = 1; i < argc; ++i)
@@ -26,35 +46,17 @@ int main(int argc, char** argv) {
     if (screenshot && !std::getenv("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
 
     QApplication app(argc, argv);
-    QApplication::setApplicationName("Sightline");
-    QApplication::setOrganizationName("Sightline");
-    QCommandLineParser parser;
-    parser.setApplicationDescription("Measured and simulated timelines of distributed training traces");
-    parser.addHelpOption();
-    QCommandLineOption shotOption("screenshot", "Render the main window at 1600x1000 into FILE.png and exit.",
-                                  "FILE");
-    QCommandLineOption setOption("set", "Set a simulator knob (key=value); repeatable.", "key=value");
-    QCommandLineOption pathOption("critical-path", "Start with the critical path highlighted (key C).");
-    QCommandLineOption exposedOption("exposed",
-                                     "Start with exposed communication highlighted (key E): hatched on "
-                                     "communication streams, plus a lane per rank.");
-    parser.addOption(shotOption);
-    parser.addOption(setOption);
-    parser.addOption(pathOption);
-    parser.addOption(exposedOption);
-    parser.addPositionalArgument("traces",
-                                 "Kineto trace files or folders of per-rank files, or one saved session "
-                                 "(*.sightline.json)",
-                                 "[TRACE...|SESSION]");
-    parser.process(app);
+    describe();
+    sl::ui::CommandLine cli;
+    cli.parser.process(app);
 
-    if (parser.isSet(shotOption)) {
+    if (cli.parser.isSet(cli.screenshot)) {
         sl::ui::ScreenshotRequest request;
-        request.output = parser.value(shotOption);
-        request.knobs = parser.values(setOption);
-        request.traces = parser.positionalArguments();
-        request.criticalPath = parser.isSet(pathOption);
-        request.exposed = parser.isSet(exposedOption);
+        request.output = cli.parser.value(cli.screenshot);
+        request.knobs = cli.parser.values(cli.set);
+        request.traces = cli.parser.positionalArguments();
+        request.criticalPath = cli.parser.isSet(cli.criticalPath);
+        request.exposed = cli.parser.isSet(cli.exposed);
         const QString error = sl::ui::takeScreenshot(request);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "error: %s\n", qPrintable(error));
@@ -63,14 +65,26 @@ int main(int argc, char** argv) {
         return 0;
     }
 
+    // Knobs from the command line, checked before any window shows.
+    sl::SimKnobs knobs;
+    for (const QString& k : cli.parser.values(cli.set)) {
+        try {
+            sl::setKnobAssignment(knobs, k.toStdString());
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "error: --set %s: %s\n", qPrintable(k), e.what());
+            return 1;
+        }
+    }
+
     sl::ui::MainWindow window;
     window.restoreLayout();
     // Crash-safe autosave of the session; offers (without blocking) to restore after a crash.
     window.enableAutosave();
     window.show();
     window.offerRestore();
-    if (parser.isSet(pathOption)) window.criticalPathAction()->setChecked(true);
-    if (parser.isSet(exposedOption)) window.exposedAction()->setChecked(true);
-    if (!parser.positionalArguments().isEmpty()) window.openTraces(parser.positionalArguments());
+    if (cli.parser.isSet(cli.criticalPath)) window.criticalPathAction()->setChecked(true);
+    if (cli.parser.isSet(cli.exposed)) window.exposedAction()->setChecked(true);
+    if (cli.parser.isSet(cli.set)) window.knobPanel()->setKnobs(knobs);
+    if (!cli.parser.positionalArguments().isEmpty()) window.openTraces(cli.parser.positionalArguments());
     return app.exec();
 }

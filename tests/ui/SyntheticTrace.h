@@ -24,9 +24,10 @@ inline void pushEvent(sl::EventColumns& c, sl::TimeNs start, sl::TimeNs dur, sl:
     c.argsLength.push_back(0);
 }
 
-// ranks x (1 CPU thread + gpuStreams streams), about eventsPerTrack events per track.
-inline std::shared_ptr<const sl::TraceSet> makeSyntheticSet(int ranks, int gpuStreams,
-                                                            std::int64_t eventsPerTrack, unsigned seed = 7) {
+// ranks x (1 CPU thread + gpuStreams streams), about eventsPerTrack events per track; mutable, for
+// tests that add warnings or edit it before showing it.
+inline std::shared_ptr<sl::TraceSet> makeMutableSyntheticSet(int ranks, int gpuStreams,
+                                                             std::int64_t eventsPerTrack, unsigned seed = 7) {
     auto set = std::make_shared<sl::TraceSet>();
     std::mt19937_64 rng(seed);
     const char* kernels[] = {"void gemm_kernel<float>(float*)", "elementwise_add", "softmax_fwd",
@@ -80,6 +81,11 @@ inline std::shared_ptr<const sl::TraceSet> makeSyntheticSet(int ranks, int gpuSt
         set->ranks.push_back(std::move(rank));
     }
     return set;
+}
+
+inline std::shared_ptr<const sl::TraceSet> makeSyntheticSet(int ranks, int gpuStreams,
+                                                            std::int64_t eventsPerTrack, unsigned seed = 7) {
+    return makeMutableSyntheticSet(ranks, gpuStreams, eventsPerTrack, seed);
 }
 
 } // namespace sltest

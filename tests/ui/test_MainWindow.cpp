@@ -124,8 +124,8 @@ private slots:
         QVERIFY(w.rangeWorker()->waitForIdle(60'000));
         QVERIFY(w.rangeStats()->rowCount() > 10);
         std::int64_t count = 0;
-        for (const auto& s : w.rangeStats()->stats())
-            count += s.count;
+        for (const auto& r : w.rangeStats()->table().rows)
+            count += r.measured.count;
         QVERIFY(count > 0);
         QVERIFY(count <= w.traceSet()->eventCount());
         w.selection()->clearRange();

@@ -44,16 +44,17 @@ private slots:
         stats[0] = {QStringLiteral("b"), Category::Compute, 2, 3000, 2000};
         stats[1] = {QStringLiteral("a"), Category::Communication, 1, 9000, 9000};
         stats[2] = {QStringLiteral("c"), Category::CpuOp, 5, 500, 200};
-        model.setStats(stats);
+        model.setTable(mergeRangeStats(stats, {}, false, 0, 100'000, 1));
         QCOMPARE(model.rowCount(), 3);
         QCOMPARE(model.columnCount(), int(RangeStatsModel::ColumnCount));
         model.sort(RangeStatsModel::Total, Qt::DescendingOrder);
         QCOMPARE(model.data(model.index(0, RangeStatsModel::Name)).toString(), QStringLiteral("a"));
         QCOMPARE(model.data(model.index(0, RangeStatsModel::Total)).toString(), QStringLiteral("9.00 us"));
+        QCOMPARE(model.data(model.index(0, RangeStatsModel::Share)).toString(), QStringLiteral("9.0%"));
         model.sort(RangeStatsModel::Name, Qt::AscendingOrder);
         QCOMPARE(model.data(model.index(2, RangeStatsModel::Name)).toString(), QStringLiteral("c"));
         QCOMPARE(model.data(model.index(2, RangeStatsModel::Mean), Qt::UserRole).toDouble(), 100.0);
-        model.setStats({});
+        model.setTable({});
         QCOMPARE(model.rowCount(), 0);
     }
 };

@@ -343,31 +343,42 @@ private slots:
         auto data = TimelineData::measured(set);
         RangeStatsWorker worker;
         QSignalSpy finished(&worker, &RangeStatsWorker::finished);
-        worker.request(data, {}, data->start(), data->end());
+        worker.request(data, nullptr, {}, data->start(), data->end());
         const TimeNs mid = (data->start() + data->end()) / 2;
-        const std::uint64_t g = worker.request(data, {}, data->start(), mid);
+        const std::uint64_t g = worker.request(data, nullptr, {}, data->start(), mid);
         QVERIFY(worker.waitForIdle(30'000));
         QCOMPARE(finished.count(), 1);
         QCOMPARE(finished[0][0].value<std::uint64_t>(), g);
         const auto expected = computeRangeStats(*data, nullptr, data->start(), mid);
-        const auto got = finished[0][1].value<std::vector<NameStats>>();
-        QCOMPARE(got.size(), expected.size());
-        for (std::size_t i = 0; i < got.size(); ++i) {
-            QCOMPARE(got[i].name, expected[i].name);
-            QCOMPARE(got[i].count, expected[i].count);
-            QCOMPARE(got[i].total, expected[i].total);
+        const auto got = finished[0][1].value<RangeTable>();
+        QCOMPARE(got.start, data->start());
+        QCOMPARE(got.end, mid);
+        QVERIFY(!got.hasSimulated);
+        QCOMPARE(got.rows.size(), expected.size());
+        for (std::size_t i = 0; i < got.rows.size(); ++i) {
+            QCOMPARE(got.rows[i].name, expected[i].name);
+            QCOMPARE(got.rows[i].measured.count, expected[i].count);
+            QCOMPARE(got.rows[i].measured.total, expected[i].total);
         }
         // cancel() drops the running one.
-        worker.request(data, {}, data->start(), data->end());
+        worker.request(data, nullptr, {}, data->start(), data->end());
         worker.cancel();
         QVERIFY(worker.waitForIdle(30'000));
         QCOMPARE(finished.count(), 1);
         // Hidden tracks are left out.
         std::vector<std::vector<bool>> hidden(4, std::vector<bool>(3, true));
-        worker.request(data, hidden, data->start(), data->end());
+        worker.request(data, nullptr, hidden, data->start(), data->end());
         QVERIFY(worker.waitForIdle(30'000));
         QCOMPARE(finished.count(), 2);
-        QVERIFY(finished[1][1].value<std::vector<NameStats>>().empty());
+        QVERIFY(finished[1][1].value<RangeTable>().rows.empty());
+        // Both panes: the same timeline as "simulated" gives equal columns.
+        worker.request(data, data, {}, data->start(), mid);
+        QVERIFY(worker.waitForIdle(30'000));
+        QCOMPARE(finished.count(), 3);
+        const auto both = finished[2][1].value<RangeTable>();
+        QVERIFY(both.hasSimulated);
+        for (const RangeRow& r : both.rows)
+            QCOMPARE(r.simulated.total, r.measured.total);
     }
 };
 

@@ -1,0 +1,173 @@
+// Replacing the open trace set: the tree, panes, details, charts and workers switch to the new set in
+// one step, and late results of the old set (a simulation or range statistics still running) are
+// dropped. The sequence that crashed: set A, then B with the same rank count and fewer tracks per rank,
+// then A again, with a knob change in flight.
+#include "ChartsPanel.h"
+#include "KnobPanel.h"
+#include "MainWindow.h"
+#include "RangeStatsModel.h"
+#include "RangeStatsWorker.h"
+#include "TimelinePanes.h"
+#include "TimelineView.h"
+#include "TraceLoader.h"
+#include "TrackState.h"
+#include "TrackTreeModel.h"
+
+#include "SyntheticTrace.h"
+#include "TestSupport.h"
+
+#include <QAbstractItemModelTester>
+#include <QTreeView>
+#include <QtTest>
+
+using namespace sl;
+using namespace sl::ui;
+
+namespace {
+
+// Everything the window shows describes `set`: tree rows, pane layouts, the track state.
+void checkConsistent(MainWindow& w, const TraceSet& set) {
+    QCOMPARE(w.traceSet().get(), &set);
+    QVERIFY(w.trackState()->matches(set));
+    TrackTreeModel* model = w.trackModel();
+    QCOMPARE(model->rowCount(), static_cast<int>(set.ranks.size()));
+    for (int r = 0; r < model->rowCount(); ++r) {
+        const QModelIndex rank = model->index(r, 0);
+        QCOMPARE(model->rowCount(rank),
+                 static_cast<int>(set.ranks[static_cast<std::size_t>(r)].tracks.size()));
+        for (int k = 0; k < model->rowCount(rank); ++k) {
+            const auto [lr, lt] = model->location(model->index(k, 0, rank));
+            QCOMPARE(lr, r);
+            QVERIFY(lt >= 0 && lt < model->rowCount(rank));
+            QVERIFY(!model->data(model->index(k, 0, rank)).toString().isEmpty());
+        }
+    }
+    for (TimelineView* pane : {w.panes()->measured(), w.panes()->simulated()}) {
+        if (!pane->data()) continue;
+        QCOMPARE(&pane->data()->set(), &set);
+        for (const Row& row : pane->layout().rows()) {
+            QVERIFY(row.rank >= 0 && static_cast<std::size_t>(row.rank) < set.ranks.size());
+            if (row.isTrack())
+                QVERIFY(static_cast<std::size_t>(row.track) <
+                        set.ranks[static_cast<std::size_t>(row.rank)].tracks.size());
+        }
+        pane->repaint(); // paints every visible row of the new layout
+    }
+    if (w.simulation().timeline) QCOMPARE(&w.simulation().timeline->set(), &set);
+}
+
+SimKnobs faster(double speedup) {
+    SimKnobs k;
+    k.computeSpeedup = speedup;
+    return k;
+}
+
+} // namespace
+
+class TestSetSwitch : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName("SightlineTest");
+        QCoreApplication::setApplicationName("test_SetSwitch");
+    }
+
+    // A (4 ranks, 4 tracks each), B (4 ranks, 2 tracks each), A again, each with a knob change, a
+    // range and a selection in flight, the tree fully expanded and watched by the model tester.
+    void sameRankCountFewerTracks() {
+        MainWindow w;
+        QAbstractItemModelTester tester(w.trackModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const auto a = sltest::makeSyntheticSet(4, 3, 600);
+        const auto b = sltest::makeSyntheticSet(4, 1, 80, 11);
+        auto busy = [&](double speedup) {
+            // The user's hands: a knob edit (simulation requested), a range (statistics running), a
+            // selected event, every rank and nested row open in the tree.
+            w.knobPanel()->setKnobs(faster(speedup));
+            QVERIFY(w.simRunner()->busy());
+            w.selection()->setRange(w.measured()->start(), w.measured()->end());
+            w.selection()->setEvent({3, {1, 5}});
+            w.trackState()->setAllRanksExpanded(true);
+            for (std::size_t r = 0; r < w.trackState()->rankCount(); ++r)
+                w.trackState()->setTrackNested(r, 0, true);
+            QCoreApplication::processEvents();
+        };
+
+        w.showTraceSet(a, {QStringLiteral("/synthetic/a")});
+        checkConsistent(w, *a);
+        QVERIFY(w.simRunner()->waitForIdle(60'000));
+        busy(2.0);
+        w.showTraceSet(b, {QStringLiteral("/synthetic/b")});
+        checkConsistent(w, *b);
+        QVERIFY(!w.selection()->event().valid());
+        busy(3.0);
+        const auto a2 = sltest::makeSyntheticSet(4, 3, 600);
+        w.showTraceSet(a2, {QStringLiteral("/synthetic/a")});
+        checkConsistent(w, *a2);
+        // The late results of B (its simulation, its statistics) never reach the window.
+        QVERIFY(w.simRunner()->waitForIdle(60'000));
+        QVERIFY(w.rangeWorker()->waitForIdle(60'000));
+        QCoreApplication::processEvents();
+        checkConsistent(w, *a2);
+        QVERIFY(w.simulation().timeline);
+        QCOMPARE(w.rangeStats()->rowCount(), 0);
+        // And the new set works: a knob change simulates it.
+        w.knobPanel()->setKnobs(faster(1.5));
+        QVERIFY(w.simRunner()->waitForIdle(60'000));
+        QCoreApplication::processEvents();
+        checkConsistent(w, *a2);
+        QVERIFY(w.simulation().result);
+    }
+
+    // Without waiting for anything between the sets: simulations of A and B are still running when A
+    // returns; only the last set's simulation is shown.
+    void rapidSwitches() {
+        MainWindow w;
+        w.show();
+        const auto a = sltest::makeSyntheticSet(8, 3, 300);
+        const auto b = sltest::makeSyntheticSet(8, 1, 40, 5);
+        std::shared_ptr<const TraceSet> last;
+        for (int i = 0; i < 6; ++i) {
+            last = i % 2 ? b : a;
+            w.showTraceSet(last, {QStringLiteral("/synthetic/%1").arg(i % 2)});
+            w.knobPanel()->setKnobs(faster(1.0 + i));
+            QCoreApplication::processEvents();
+            checkConsistent(w, *last);
+        }
+        QVERIFY(w.simRunner()->waitForIdle(60'000));
+        QCoreApplication::processEvents();
+        checkConsistent(w, *last);
+        QVERIFY(w.simulation().timeline);
+    }
+
+    // The reported sequence on real files: the 8-rank DLRM set, then samples/01-dp8-straggler (8 ranks,
+    // fewer tracks), then DLRM again, knob changes in flight.
+    void realSets() {
+        SL_REQUIRE_TRACES();
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        const QString dlrm = sltest::tracesDir() + "/dlrm-8rank-v100/kineto";
+        const QString sample = QString::fromStdString(sltest::samplePath("01-dp8-straggler"));
+        for (const QString& path : {dlrm, sample, dlrm}) {
+            w.openTraces({path});
+            w.knobPanel()->setKnobs(faster(2.0)); // in flight while the next set loads
+            QVERIFY(w.loader()->waitForFinished(60'000));
+            QVERIFY(w.traceSet());
+            checkConsistent(w, *w.traceSet());
+            w.trackState()->setAllRanksExpanded(true);
+            w.knobPanel()->setKnobs(faster(3.0));
+            QCoreApplication::processEvents();
+        }
+        QVERIFY(w.simRunner()->waitForIdle(120'000));
+        QCoreApplication::processEvents();
+        checkConsistent(w, *w.traceSet());
+        QVERIFY(w.simulation().result);
+    }
+};
+
+QTEST_MAIN(TestSetSwitch)
+#include "test_SetSwitch.moc"

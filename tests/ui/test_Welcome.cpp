@@ -1,0 +1,148 @@
+// First run: the welcome page (bundled samples with a line each, recent sets with their full paths),
+// a sample's "what to look at" note, Open Recent labels that tell sets apart, dialogs that start in
+// the last used folder, and the Warnings panel with the loader's warnings.
+#include "MainWindow.h"
+#include "MessageBar.h"
+#include "RecentFiles.h"
+#include "Samples.h"
+#include "SimRunner.h"
+#include "TraceLoader.h"
+#include "WarningsPanel.h"
+#include "WelcomePage.h"
+
+#include "SyntheticTrace.h"
+#include "TestSupport.h"
+
+#include <QCommandLinkButton>
+#include <QDockWidget>
+#include <QMenu>
+#include <QPushButton>
+#include <QSettings>
+#include <QtTest>
+
+using namespace sl;
+using namespace sl::ui;
+
+class TestWelcome : public QObject {
+    Q_OBJECT
+private slots:
+    void init() {
+        QCoreApplication::setOrganizationName("SightlineTest");
+        QCoreApplication::setApplicationName("test_Welcome");
+        QSettings().clear();
+    }
+
+    void samplesAreFound() {
+        const QList<Sample> samples = bundledSamples();
+        QVERIFY(samples.size() >= 4);
+        QCOMPARE(samples.front().name, QStringLiteral("01-dp8-straggler"));
+        for (const Sample& s : samples) {
+            QVERIFY(QFileInfo(s.path).isDir());
+            QVERIFY2(!s.lookAt.isEmpty(), qPrintable(s.name)); // every shipped sample has a note
+        }
+        QVERIFY(samples.front().description.contains(QStringLiteral("rank 5")));
+        QVERIFY(sampleFor(QStringLiteral("/anything/02-dp4/")).lookAt.contains(QStringLiteral("overlap")));
+        QVERIFY(sampleFor(QStringLiteral("/my/own/traces")).name.isEmpty());
+    }
+
+    void welcomeOpensASample() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.showsWelcome());
+        auto* button =
+            w.welcomePage()->findChild<QCommandLinkButton*>(QStringLiteral("sample:01-dp8-straggler"));
+        QVERIFY(button);
+        QVERIFY(button->description().contains(QStringLiteral("slower")));
+        button->click();
+        QVERIFY(w.loader()->waitForFinished(60'000));
+        QVERIFY(!w.showsWelcome());
+        QVERIFY(w.traceSet());
+        QCOMPARE(w.traceSet()->ranks.size(), std::size_t{8});
+        // The sample says what to look at.
+        QVERIFY(w.messageBar()->isVisible());
+        QCOMPARE(w.messageBar()->level(), MessageBar::Level::Info);
+        QVERIFY2(w.messageBar()->text().contains(QStringLiteral("straggler")),
+                 qPrintable(w.messageBar()->text()));
+        // And it is now the first recent entry of the welcome page, with its full path.
+        const auto recent = w.welcomePage()->findChildren<QPushButton*>(QStringLiteral("recentEntry"));
+        QVERIFY(!recent.isEmpty());
+        QVERIFY2(recent.front()->text().endsWith(QStringLiteral("samples/01-dp8-straggler")),
+                 qPrintable(recent.front()->text()));
+        QVERIFY(QDir::isAbsolutePath(recent.front()->text()));
+        QVERIFY(w.simRunner()->waitForIdle(60'000));
+    }
+
+    void recentLabelsTellSetsApart() {
+        const QStringList a = {QStringLiteral("/data/runs/dlrm-8rank-v100/kineto")};
+        const QStringList b = {QStringLiteral("/data/runs/llama-64rank/kineto")};
+        QVERIFY(RecentFiles::label(a).startsWith(QStringLiteral("kineto")));
+        QVERIFY(RecentFiles::label(a).contains(QStringLiteral("dlrm-8rank-v100")));
+        QVERIFY(RecentFiles::label(a) != RecentFiles::label(b));
+        QCOMPARE(RecentFiles::fullLabel(a), QStringLiteral("/data/runs/dlrm-8rank-v100/kineto"));
+        QVERIFY(RecentFiles::label({QStringLiteral("/x/R&D/t.json")}).contains(QStringLiteral("R&&D")));
+        QCOMPARE(RecentFiles::fullLabel({QStringLiteral("/x/a.json"), QStringLiteral("/x/b.json")}),
+                 QStringLiteral("/x/a.json and 1 more"));
+        // The Open Recent menu uses those labels.
+        QMenu menu;
+        RecentFiles recent(&menu);
+        recent.add(a);
+        recent.add(b);
+        QCOMPARE(menu.actions().size(), 2);
+        QVERIFY(menu.actions()[0]->text().contains(QStringLiteral("llama-64rank")));
+        QVERIFY(menu.actions()[1]->text().contains(QStringLiteral("dlrm-8rank-v100")));
+        QCOMPARE(menu.actions()[1]->toolTip(), a.front());
+    }
+
+    void dialogsStartInTheLastFolder() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("rank-0.json"));
+        QVERIFY(MainWindow::dialogDir().startsWith(QDir::homePath()));
+        MainWindow::rememberDir(file);
+        QCOMPARE(MainWindow::dialogDir(), QDir(dir.path()).absolutePath());
+        QCOMPARE(MainWindow::dialogDir(QStringLiteral("x.csv")),
+                 QDir(dir.path()).filePath(QStringLiteral("x.csv")));
+        // A folder of traces: the next dialog starts beside it.
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("kineto")));
+        MainWindow::rememberDir(dir.filePath(QStringLiteral("kineto")));
+        QCOMPARE(MainWindow::dialogDir(), QDir(dir.path()).absolutePath());
+        // Loading a set remembers its folder too (command line, drop, recent, welcome page).
+        MainWindow w;
+        const QString sample = QString::fromStdString(sltest::samplePath("02-dp4"));
+        w.openTraces({sample});
+        QVERIFY(w.loader()->waitForFinished(60'000));
+        QCOMPARE(MainWindow::dialogDir(), QDir::cleanPath(QString::fromStdString(sltest::samplePath(""))));
+        QVERIFY(w.simRunner()->waitForIdle(60'000));
+    }
+
+    void warningsPanel() {
+        MainWindow w;
+        w.show();
+        auto set = sltest::makeMutableSyntheticSet(2, 1, 50);
+        set->warnings = {"rank 2 missing (ranks 0..2 expected)", "rank-1.json: clock base differs by 3 s"};
+        w.showTraceSet(set, {QStringLiteral("/synthetic/warn")});
+        WarningsPanel* panel = w.warningsPanel();
+        QCOMPARE(panel->count(), 2);
+        QCOMPARE(panel->topLevelItem(0)->child(0)->text(0),
+                 QStringLiteral("rank 2 missing (ranks 0..2 expected)"));
+        auto* dock = qobject_cast<QDockWidget*>(panel->parentWidget());
+        QVERIFY(dock);
+        QCOMPARE(dock->windowTitle(), QStringLiteral("Warnings (2)"));
+        QVERIFY(w.messageBar()->text().contains(QStringLiteral("Warnings panel")));
+        // A simulation adds its own (graph and simulator) and the loader's stay.
+        QVERIFY(w.simRunner()->waitForIdle(60'000));
+        QCoreApplication::processEvents();
+        QVERIFY(panel->count() >= 2);
+        const int graph = panel->topLevelItem(1)->childCount();
+        const int sim = panel->topLevelItem(2)->childCount();
+        QCOMPARE(panel->count(), 2 + graph + sim);
+        QCOMPARE(static_cast<std::size_t>(graph), w.simulation().graph->warnings.size());
+        // Another set replaces them.
+        w.showTraceSet(sltest::makeSyntheticSet(1, 1, 20), {QStringLiteral("/synthetic/clean")});
+        QCOMPARE(panel->count(), 0);
+        QCOMPARE(dock->windowTitle(), QStringLiteral("Warnings"));
+        QVERIFY(w.simRunner()->waitForIdle(60'000));
+    }
+};
+
+QTEST_MAIN(TestWelcome)
+#include "test_Welcome.moc"
