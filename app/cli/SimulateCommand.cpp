@@ -1,6 +1,7 @@
 #include "CliCommon.h"
 #include "SimSetup.h"
 
+#include "analysis/KnobEffect.h"
 #include "analysis/SimulatedTraceExport.h"
 #include "analysis/SimulationReport.h"
 #include "graph/ExecutionGraph.h"
@@ -21,15 +22,24 @@ double us(TimeNs ns) {
     return std::round(static_cast<double>(ns) / 10.0) / 100.0; // microseconds, 2 decimals
 }
 
-void printTable(const ExecutionGraph& g, const SimResult& res) {
-    std::printf("%-6s %14s %14s %9s\n", "rank", "measured_us", "simulated_us", "error_%");
-    for (const auto& s : res.ranks)
-        std::printf("%-6d %14.2f %14.2f %9.3f\n", s.rank, us(s.measured()), us(s.simulated()), s.errorPct());
+void printTable(const ExecutionGraph& g, const SimResult& res, const SimKnobs& knobs,
+                const SimResult* replay) {
+    std::printf("%-6s %14s %14s %9s %11s %15s %9s\n", "rank", "measured_us", "simulated_us", "error_%",
+                "gpu_span_%", "unexplained_us", "prewindow");
+    for (std::size_t r = 0; r < res.ranks.size(); ++r) {
+        const auto& s = res.ranks[r];
+        std::printf("%-6d %14.2f %14.2f %9.3f %11.3f %15.2f %9lld\n", s.rank, us(s.measured()),
+                    us(s.simulated()), s.errorPct(), s.gpuSpanErrorPct(), us(g.ranks[r].unexplainedWait),
+                    static_cast<long long>(g.ranks[r].prewindowOps));
+    }
     std::printf("%-6s %14.2f %14.2f %9.3f\n", "job", us(res.measuredIteration), us(res.simulatedIteration),
                 res.iterationErrorPct());
-    std::printf("\nkernel start error: median %.3f us, p90 %.3f us (%lld GPU ops)\n",
+    std::printf("\nkernel start error: median %.3f us, p90 %.3f us (%lld GPU ops); of the iteration: median "
+                "%.3f%%, p90 %.3f%%, %.1f%% of ops within 1%%\n",
                 res.kernelStartError.medianUs, res.kernelStartError.p90Us,
-                static_cast<long long>(res.kernelStartError.count));
+                static_cast<long long>(res.kernelStartError.count), res.kernelStartError.medianPct,
+                res.kernelStartError.p90Pct, 100.0 * res.kernelStartError.within1PctShare);
+    if (replay) std::printf("what-if: %s\n", explainKnobEffect(g, *replay, res, knobs).note.c_str());
     std::printf("graph: %zu nodes, %zu edges, %lld collectives matched, %lld inferred cross-stream edges\n",
                 g.nodes.size(), g.edges.size(), static_cast<long long>(g.stats.collectivesMatched),
                 static_cast<long long>(g.stats.inferredCrossStream));
@@ -66,7 +76,11 @@ Command makeSimulateCommand() {
         "dependency_wait_us, other_us), typical_launch_latency_us, launch_latency_by_api_us,\n"
         "cross_stream_delay_us; critical_path.{length_us, by_kind.<label>.{us, pct}, top_events[]}\n"
         "(the path crosses ranks through collectives, see `critical-path --help`);\n"
-        "kernel_start_error_us.{median, p90, max, count}; graph; knobs; warnings[].\n",
+        "kernel_start_error_us.{median, p90, max, count}; kernel_start_error_pct.{median, p90,\n"
+        "within_1pct_share} (of the rank's iteration, pre-window ops excluded); per rank also\n"
+        "gpu_span_error_pct, exposed_comm_error_pct, idle_error_pct, by_class_us (and\n"
+        "measured.by_class_us), unexplained_wait_us, prewindow_ops; knob_effect.{iteration_change_pct,\n"
+        "target_share_of_critical_path_pct, note} when knobs are set; graph; knobs; warnings[].\n",
         [](Args& args) {
             bool json = args.flag("--json");
             auto exportPath = args.option("--export-trace");
@@ -76,10 +90,19 @@ Command makeSimulateCommand() {
             ExecutionGraph graph = buildGraphForCli(set, setup);
             SimResult res = simulate(graph, knobs);
             if (exportPath) writeSimulatedChromeTraceFile(*exportPath, *graph.trace, res.timeline);
+            // The replay too, so that a what-if can say how much it moved the answer, and why.
+            SimResult replay;
+            if (!knobs.isReplay()) {
+                SimOptions so;
+                so.timeline = false;
+                replay = simulate(graph, SimKnobs{}, so);
+            }
             if (json)
-                std::cout << simulationResultJson(graph, res, knobs).dump(2) << "\n";
+                std::cout
+                    << simulationResultJson(graph, res, knobs, knobs.isReplay() ? nullptr : &replay).dump(2)
+                    << "\n";
             else
-                printTable(graph, res);
+                printTable(graph, res, knobs, knobs.isReplay() ? nullptr : &replay);
             return kExitOk;
         }};
 }

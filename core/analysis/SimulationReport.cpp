@@ -2,6 +2,7 @@
 
 #include "analysis/Breakdown.h"
 #include "analysis/CriticalPath.h"
+#include "analysis/KnobEffect.h"
 #include "models/KernelClass.h"
 
 #include <array>
@@ -66,7 +67,8 @@ nlohmann::json classJson(const std::array<TimeNs, kKernelClassCount + 1>& t) {
 
 } // namespace
 
-nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& res, const SimKnobs& knobs) {
+nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& res, const SimKnobs& knobs,
+                                    const SimResult* replay) {
     nlohmann::json j;
     j["iteration"] = {{"measured_us", us(res.measuredIteration)},
                       {"simulated_us", us(res.simulatedIteration)},
@@ -172,6 +174,13 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
         warnings.push_back(w);
     for (const auto& w : res.warnings)
         warnings.push_back(w);
+    if (replay && !knobs.isReplay()) {
+        KnobEffect effect = explainKnobEffect(g, *replay, res, knobs);
+        j["knob_effect"] = {{"iteration_change_pct", pct(effect.iterationChangePct)},
+                            {"target_share_of_critical_path_pct", pct(effect.targetSharePct)},
+                            {"note", effect.note}};
+        if (std::abs(effect.iterationChangePct) < 1.0) warnings.push_back(effect.note);
+    }
     j["warnings"] = warnings;
     return j;
 }
@@ -187,8 +196,9 @@ std::vector<std::string> changedKnobs(const nlohmann::json& knobs) {
 }
 
 nlohmann::json simulationReportJson(const ExecutionGraph& graph, const SimResult& result,
-                                    const SimKnobs& knobs, const std::vector<std::string>& paths, int step) {
-    nlohmann::json j = simulationResultJson(graph, result, knobs);
+                                    const SimKnobs& knobs, const std::vector<std::string>& paths, int step,
+                                    const SimResult* replay) {
+    nlohmann::json j = simulationResultJson(graph, result, knobs, replay);
     j["source"] = {{"paths", paths}, {"step", step >= 0 ? nlohmann::json(step) : nlohmann::json(nullptr)}};
     j["changed_knobs"] = changedKnobs(j["knobs"]);
     return j;

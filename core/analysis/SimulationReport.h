@@ -15,13 +15,16 @@ namespace sl {
 // The `simulate --json` object (fields documented in `sightline-cli simulate --help`):
 // iteration, ranks[] (simulated breakdown at the top level, measured in ranks[].measured,
 // stream_idle[]), kernel_start_error_us, critical_path, graph, knobs, warnings.
+// With `replay` (the same graph simulated with default knobs) and knobs away from the defaults,
+// "knob_effect" says how much the knobs moved the iteration and why (analysis/KnobEffect.h).
 nlohmann::json simulationResultJson(const ExecutionGraph& graph, const SimResult& result,
-                                    const SimKnobs& knobs);
+                                    const SimKnobs& knobs, const SimResult* replay = nullptr);
 
 // simulationResultJson plus "source": {"paths": [...], "step": N or null} and "changed_knobs":
 // the knob keys that differ from their replay defaults (in knobs' key order).
 nlohmann::json simulationReportJson(const ExecutionGraph& graph, const SimResult& result,
-                                    const SimKnobs& knobs, const std::vector<std::string>& paths, int step);
+                                    const SimKnobs& knobs, const std::vector<std::string>& paths, int step,
+                                    const SimResult* replay = nullptr);
 
 // The knob keys of `knobs` (a SimKnobs::toJson() object) whose values differ from the defaults.
 std::vector<std::string> changedKnobs(const nlohmann::json& knobs);

@@ -1,0 +1,75 @@
+#include "analysis/KnobEffect.h"
+
+#include "analysis/CriticalPath.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <vector>
+
+namespace sl {
+
+namespace {
+
+// The critical-path kinds each knob family acts on.
+std::set<PathLabel> targetsOf(const SimKnobs& k) {
+    std::set<PathLabel> t;
+    if (k.computeSpeedup != 1.0 || !k.computeClassSpeedup.empty() || !k.kernelSpeedup.empty())
+        t.insert(PathLabel::GpuCompute);
+    if (k.commSpeedup != 1.0 || k.commModel != "measured" || k.dpScale != 1.0 || !k.commOverlap) {
+        t.insert(PathLabel::GpuComm);
+        t.insert(PathLabel::CollectiveWait);
+    }
+    if (!k.commOverlap) t.insert(PathLabel::GpuCompute);
+    if (k.cpuSpeedup != 1.0 || !k.cpuRegionSpeedup.empty()) t.insert(PathLabel::Cpu);
+    if (!k.cpuRegionSpeedup.empty()) t.insert(PathLabel::Sync);
+    if (k.launchLatencyUs >= 0) t.insert(PathLabel::LaunchLatency);
+    if (k.stragglerRank >= 0 && k.stragglerSlowdown != 1.0)
+        for (int l = 0; l < kPathLabelCount; ++l)
+            t.insert(static_cast<PathLabel>(l));
+    return t;
+}
+
+std::string fmt(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.2f", v);
+    return b;
+}
+
+} // namespace
+
+KnobEffect explainKnobEffect(const ExecutionGraph& g, const SimResult& replay, const SimResult& whatIf,
+                             const SimKnobs& knobs) {
+    KnobEffect e;
+    if (knobs.isReplay() || replay.simulatedIteration <= 0) return e;
+    e.iterationChangePct = 100.0 *
+                           static_cast<double>(whatIf.simulatedIteration - replay.simulatedIteration) /
+                           static_cast<double>(replay.simulatedIteration);
+    CriticalPath cp = criticalPath(g, replay);
+    if (cp.length <= 0) return e;
+    auto share = [&](PathLabel l) {
+        return 100.0 * static_cast<double>(cp.byLabel[static_cast<std::size_t>(l)]) /
+               static_cast<double>(cp.length);
+    };
+    const std::set<PathLabel> targets = targetsOf(knobs);
+    for (PathLabel l : targets)
+        e.targetSharePct += share(l);
+    // The kinds that bound the step, largest first.
+    std::vector<std::pair<double, PathLabel>> kinds;
+    for (int l = 0; l < kPathLabelCount; ++l)
+        if (share(static_cast<PathLabel>(l)) >= 1.0)
+            kinds.push_back({share(static_cast<PathLabel>(l)), static_cast<PathLabel>(l)});
+    std::sort(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::string bound;
+    for (std::size_t i = 0; i < kinds.size() && i < 3; ++i)
+        bound +=
+            (i ? ", " : "") + std::string(pathLabelName(kinds[i].second)) + " " + fmt(kinds[i].first) + "%";
+    e.note = "the knobs changed the iteration by " + fmt(e.iterationChangePct) + "%; what they act on is " +
+             fmt(e.targetSharePct) + "% of the replay's critical path (" + bound + ")";
+    if (std::abs(e.iterationChangePct) < 1.0)
+        e.note += ": the step is bound by something else, so the answer barely moves";
+    return e;
+}
+
+} // namespace sl

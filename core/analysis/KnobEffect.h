@@ -1,0 +1,23 @@
+#pragma once
+// Why a what-if moved the iteration as much (or as little) as it did: the share of the replay's
+// critical path that the changed knobs act on. A knob that barely moves the answer says why
+// instead of printing "-0.0%" (docs/ARCHITECTURE.md, "Analyses").
+#include "graph/ExecutionGraph.h"
+#include "sim/Knobs.h"
+#include "sim/Simulator.h"
+
+#include <string>
+
+namespace sl {
+
+struct KnobEffect {
+    double iterationChangePct = 0; // (what-if - replay) / replay x 100
+    // Share of the replay's critical path in the segment kinds the changed knobs act on.
+    double targetSharePct = 0;
+    std::string note; // one sentence; empty when the knobs are the replay defaults
+};
+
+KnobEffect explainKnobEffect(const ExecutionGraph& graph, const SimResult& replay, const SimResult& whatIf,
+                             const SimKnobs& knobs);
+
+} // namespace sl
