@@ -285,7 +285,20 @@ public:
 private:
     // --- CPU side -----------------------------------------------------------------------------------
     Ns cpu(double us) { return usToNs(us * rng_.spread(0.15) * host_); }
-    void pyGap(double us) { pendingGap_ += cpu(us); }
+    void pyGap(double us) {
+        if (!c_.pythonStacks) {
+            pendingGap_ += cpu(us);
+            return;
+        }
+        // The same draw, as a python_function range that ends where the next call begins.
+        begin("torch/nn/modules/module.py(1527): _call_impl", false, us);
+        p_.actions.back().python = true;
+        Action a;
+        a.kind = ActKind::End;
+        a.thread = thread_;
+        externalStack_.pop_back();
+        p_.actions.push_back(a);
+    }
 
     void begin(const std::string& name, bool annotation = false, double costUs = 3, int comm = -1) {
         Action a;

@@ -190,8 +190,15 @@ std::string kinetoJson(const Job& job, int rank) {
         const std::int64_t atid = tidOf(a);
         if (a.kind == ActKind::Begin) {
             Ns start = std::max(a.start, windowStart);
-            head(a.annotation ? "user_annotation" : "cpu_op", name, pid, atid, start, a.end - start);
-            o << "\"External id\": " << a.externalId << ", \"Record function id\": " << a.externalId;
+            head(a.annotation ? "user_annotation"
+                 : a.python   ? "python_function"
+                              : "cpu_op",
+                 name, pid, atid, start, a.end - start);
+            if (a.python)
+                o << "\"Python id\": " << a.externalId
+                  << ", \"Python thread\": " << static_cast<int>(a.thread);
+            else
+                o << "\"External id\": " << a.externalId << ", \"Record function id\": " << a.externalId;
             if (a.ref >= 0) commArgs(o, job, p.comms[static_cast<std::size_t>(a.ref)]);
             o << "}},\n";
             continue;

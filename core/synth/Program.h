@@ -31,6 +31,7 @@ constexpr std::int64_t kStreamIds[kStreamCount] = {7, 20, 24, 28, 32};
 struct Action {
     ActKind kind = ActKind::Begin;
     bool annotation = false; // Begin: user_annotation instead of cpu_op
+    bool python = false;     // Begin: python_function instead of cpu_op (SynthConfig::pythonStacks)
     std::uint8_t stream = 0; // StreamRole for EventRecord / StreamWait / StreamSync
     std::uint8_t thread = 0; // CPU thread of the rank (0 main, 1 autograd); Handoff: the one woken
     std::uint32_t name = 0;  // Begin / Launch: index into Program::names

@@ -79,6 +79,9 @@ struct SynthConfig {
     int prewindowOps = 0;
     // false: every collective is waited for on the compute stream right after it is issued.
     bool commOverlap = true;
+    // The Python between modules is written as python_function ranges (a with_stack=True
+    // profile) instead of being left uncovered.
+    bool pythonStacks = false;
 
     int worldSize() const { return dp * tp * pp; }
     // Throws std::invalid_argument with a readable message when a value is out of range.

@@ -212,6 +212,29 @@ private slots:
         // NVLink 4x faster, predicted by the alpha-beta model with the new bandwidth.
         addCase("comm.model=alpha-beta", gpuBound, [](SynthConfig& c) { c.intraNodeGBps *= 4; },
                 {"comm.model=alpha-beta", "comm.intra_node_GBps=1800", "comm.latency_us=10"});
+        // The same link change across nodes (two GPUs per node: the DP group spans two nodes).
+        addCase(
+            "comm.model=alpha-beta inter-node",
+            [] {
+                SynthConfig c = gpuBound();
+                c.gpusPerNode = 2;
+                return c;
+            },
+            [](SynthConfig& c) { c.interNodeGBps *= 4; },
+            {"comm.model=alpha-beta", "comm.inter_node_GBps=200", "comm.intra_node_GBps=450",
+             "comm.latency_us=10"});
+        // A faster GPU on a tensor- and pipeline-parallel job (1F1B, four micro-batches).
+        addCase(
+            "compute.speedup tp2 pp2",
+            [] {
+                SynthConfig c = gpuBound();
+                c.dp = 1;
+                c.tp = 2;
+                c.pp = 2;
+                c.microbatches = 4;
+                return c;
+            },
+            [](SynthConfig& c) { c.gpuSpeedup = 2; }, {"compute.speedup=2"});
         // Rank 2's GPU and host run 1.5x slower (the knob slows every duration of the rank).
         addCase(
             "straggler", gpuBound,
@@ -252,10 +275,25 @@ private slots:
         addCase(
             "cpu.speedup", hostBound, [](SynthConfig& c) { c.cpuSpeedup = 2; }, {"cpu.speedup=2"}, true,
             false,
-            "Python between modules that no cpu_op covers (directly under ProfilerStep#) is an "
-            "unexplained wait the simulator keeps as measured; this host runs it 2x faster too "
-            "(66-77 us per rank in A, 33-38 us in B): predicted 1307.7 us vs 1273.2 us (+2.7%, "
-            "rank 1 +2.9%)");
+            "two causes: Python between modules that no cpu_op covers (directly under ProfilerStep#) "
+            "is an unexplained wait kept as measured while this host runs it 2x faster too (66-77 us "
+            "per rank in A, 33-38 us in B: 10.2 us of rank 1's error), and the cross-stream delay "
+            "(next row); predicted 1307.7 vs 1273.2 us (+2.7%), rank 1 1297.5 vs 1260.6 us (+2.9%)");
+        // The same with the Python between modules in the profile (python_function ranges).
+        addCase(
+            "cpu.speedup with Python stacks",
+            [] {
+                SynthConfig c = hostBound();
+                c.pythonStacks = true;
+                return c;
+            },
+            [](SynthConfig& c) { c.cpuSpeedup = 2; }, {"cpu.speedup=2"}, true, false,
+            "every cudaStreamWaitEvent edge of a rank gets the rank's cross-stream delay, calibrated "
+            "here at 13.0 us from A, where the NCCL kernels start after their launch (the host is the "
+            "bottleneck) and not when the recorded GEMM ends; in the generator a waiting stream starts "
+            "the moment the recorded op ends. Under the 2x host the event wait binds and each "
+            "all-reduce arrives 13 us late (rank 0's first: 227.8 vs 212.6 us): predicted 1297.5 vs "
+            "1273.2 us (+1.9%), rank 1 1287.3 vs 1260.6 us (+2.1%)");
         // Blocking .item() calls mid-step under a faster GPU: the syncs must end earlier.
         addCase(
             "item syncs + compute.speedup",

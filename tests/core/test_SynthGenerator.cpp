@@ -473,6 +473,7 @@ private slots:
         QTest::newRow("dp4 pre-window") << 4 << 1 << 1 << -1 << "prewindow";
         QTest::newRow("dp4 no overlap") << 4 << 1 << 1 << -1 << "serial";
         QTest::newRow("dp4 uneven") << 4 << 1 << 1 << -1 << "uneven";
+        QTest::newRow("dp4 python stacks") << 4 << 1 << 1 << -1 << "python";
     }
     void replayIsWithinOnePercent() {
         QFETCH(int, dp);
@@ -487,6 +488,7 @@ private slots:
         c.steps = variant == "loader" ? 2 : 1;
         c.prewindowOps = variant == "prewindow" ? 4 : 0;
         c.commOverlap = variant != "serial";
+        c.pythonStacks = variant == "python";
         if (variant == "uneven") {
             c.rankSpread = 0.1;
             c.cpuSlowRank = 3;
@@ -500,6 +502,11 @@ private slots:
         c.stragglerSlowdown = straggler >= 0 ? 1.5 : 1.0;
         QTemporaryDir dir;
         TraceSet set = generateAndLoad(c, dir);
+        if (variant == "python") { // every gap between two calls is covered
+            ExecutionGraph g = buildExecutionGraph(set);
+            for (const auto& w : g.ranks)
+                QCOMPARE(w.unexplainedWait, TimeNs(0));
+        }
         double worst = 0;
         std::vector<std::string> warnings;
         double err = replayError(set, &worst, &warnings);
