@@ -260,6 +260,20 @@ private slots:
         addCase("dp.scale", gpuBound, [](SynthConfig& c) { c.dp = 8; }, {"dp.scale=2"});
         addCase("dp.scale alpha-beta", gpuBound, [](SynthConfig& c) { c.dp = 8; },
                 {"dp.scale=2", "comm.model=alpha-beta", "comm.intra_node_GBps=450", "comm.latency_us=10"});
+        // Four times the data-parallel ranks: the group spans two nodes of eight GPUs.
+        addCase("dp.scale across nodes alpha-beta", gpuBound, [](SynthConfig& c) { c.dp = 16; },
+                {"dp.scale=4", "comm.model=alpha-beta", "comm.intra_node_GBps=450", "comm.inter_node_GBps=50",
+                 "comm.latency_us=10"});
+        // The data loader twice as fast.
+        addCase(
+            "cpu.speedup[DataLoader]=2",
+            [] {
+                SynthConfig c = gpuBound();
+                c.steps = 2;
+                c.dataLoaderUs = 3000;
+                return c;
+            },
+            [](SynthConfig& c) { c.dataLoaderUs = 1500; }, {"cpu.speedup[^enumerate\\(DataLoader\\)]=2"});
         // The data loader's 3 ms on the main thread, gone (worker processes): the window is two
         // steps, so the second step's loading lies between the rank's first and last calls.
         addCase(
