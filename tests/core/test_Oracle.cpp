@@ -328,6 +328,24 @@ private slots:
                 return c;
             },
             [](SynthConfig& c) { c.gpuSpeedup = 2; }, {"compute.speedup=2"}, true, true);
+        // Two micro-batches (gradient accumulation): the engine thread wakes twice per step, each
+        // time after the .item() at the end of a forward.
+        addCase(
+            "backward thread x2 + compute.speedup",
+            [] {
+                SynthConfig c = gpuBound();
+                c.backwardThread = true;
+                c.itemSyncs = 1;
+                c.microbatches = 2;
+                return c;
+            },
+            [](SynthConfig& c) { c.gpuSpeedup = 2; }, {"compute.speedup=2"}, true, true,
+            "only a thread's first call gets a thread_start edge: when the engine thread wakes the second "
+            "time, its first call hangs on its own previous call by thread order, with the idle time "
+            "(10412.4 us on rank 3, 11.3 us of it CPU work) kept as an unexplained wait, instead of on "
+            "the main thread's seed-gradient launch that woke it. Under the 2x GPU the main thread gets "
+            "there at 6939.2 us (as in B) but the second backward starts at 12380.3 us instead of "
+            "6950.5 us: final sync 25652.4 vs 20544.4 us, iteration 25674.0 vs 20566.0 us (+24.8%)");
         // The same host speedup with backward on autograd's thread.
         addCase(
             "backward thread + cpu.speedup",
