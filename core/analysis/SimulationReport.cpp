@@ -161,6 +161,7 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
                   {"collectives_matched", g.stats.collectivesMatched},
                   {"collectives_unmatched", g.stats.collectivesUnmatched},
                   {"phantom_collectives", g.stats.phantomCollectives},
+                  {"sm_contention_edges", g.stats.smContentionEdges},
                   {"thread_start_edges", g.stats.threadStartEdges},
                   {"prewindow_ops", g.stats.prewindowOps}};
     j["knobs"] = knobs.toJson();

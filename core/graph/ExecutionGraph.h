@@ -154,6 +154,7 @@ struct GraphStats {
     std::int64_t threadStartEdges = 0;
     std::int64_t prewindowOps = 0;
     std::int64_t phantomCollectives = 0; // collectives whose missing peers are phantom arrivals
+    std::int64_t smContentionEdges = 0;  // full-device kernels kept apart across streams
 };
 
 // Thrown for an invalid graph (cycle, negative delay) or a window that does not exist.

@@ -170,6 +170,8 @@ struct Builder {
     void addGroup(CollectiveGroup&& grp);
 
     void collectiveEdges();
+    bool fillsDevice(NodeId n) const;
+    void smContentionEdges();
     void phantomPeers();
     std::vector<NodeId> phantomCandidates; // members of collectives with peers missing
 
@@ -187,6 +189,7 @@ struct Builder {
         syncEdges();
         if (opt.inferCrossStream && opt.inferEventWaits) waitEventEdges();
         launchEdgesAndInference();
+        smContentionEdges();
         collectiveEdges();
         g.buildAdjacency();
         if (findCycleNode(g) != kNoNode) {

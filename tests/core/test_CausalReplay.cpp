@@ -168,6 +168,35 @@ private slots:
         QCOMPARE(cp.byLabel[static_cast<int>(PathLabel::UnexplainedWait)], us(600));
     }
 
+    // Two kernels that each fill the device (2 blocks per SM) on two streams ran one after the
+    // other; a third, small one ran beside them. The full ones stay apart when the first gets
+    // faster; the small one is free to overlap.
+    void fullDeviceKernelsDoNotOverlap() {
+        auto kernel = [](const char* name, double ts, double dur, int corr, int stream, double perSm) {
+            return QString(R"({"ph":"X","cat":"kernel","name":"%1","pid":0,"tid":%2,"ts":%3,"dur":%4,)"
+                           R"("args":{"correlation":%5,"stream":%2,"device":0,"blocks per SM":%6}})")
+                .arg(name)
+                .arg(stream)
+                .arg(ts)
+                .arg(dur)
+                .arg(corr)
+                .arg(perSm);
+        };
+        Fixture f;
+        GraphOptions noTiming; // only the SM rule may tie the streams together
+        noTiming.inferCrossStream = false;
+        f.load({trace({cpu("cudaLaunchKernel", 0, 5, 1), cpu("cudaLaunchKernel", 6, 5, 2),
+                       kernel("gemm_a", 10, 100, 1, 7, 2.0), kernel("gemm_b", 110, 100, 2, 20, 2.0)})},
+               noTiming);
+        QCOMPARE(f.graph.stats.smContentionEdges, std::int64_t(1));
+        SimResult fast = run(f, {"kernel.speedup[gemm_a]=2"});
+        QCOMPARE(fast.nodes[f.node("gemm_b")].start, us(60));
+        f.load({trace({cpu("cudaLaunchKernel", 0, 5, 1), cpu("cudaLaunchKernel", 6, 5, 2),
+                       kernel("gemm_a", 10, 100, 1, 7, 2.0), kernel("small_b", 110, 100, 2, 20, 0.1)})},
+               noTiming);
+        QCOMPARE(f.graph.stats.smContentionEdges, std::int64_t(0));
+    }
+
     // A host sync inside a removed region no longer waits (cpu.speedup[aten::item]=inf).
     void removedSyncNoLongerWaits() {
         Fixture f;
