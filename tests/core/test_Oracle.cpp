@@ -2,8 +2,11 @@
 // physical change the knob stands for (B: a faster GPU, a faster link, a straggler, no overlap, more
 // data-parallel ranks, a faster CPU region...), predict B from A's trace with the knob, and require
 // the prediction to match B's measured iteration, per-rank iteration and per-rank compute /
-// communication time within 2%. Each case also requires that A replayed without the knob misses
-// B by more than 2%, so a knob that is ignored fails its case.
+// communication time within 2% (and, where the host must follow the GPU, the autograd thread's
+// start and every host sync's end within 2% of the iteration). Each case also requires that A
+// replayed without the knob misses B by more than 2%, and that the knob at least halves the
+// iteration error, so a knob that is ignored fails its case. Where the simulator cannot meet 2%,
+// the case is an expected failure that says why, with the numbers.
 #include "TestSupport.h"
 
 #include "analysis/Breakdown.h"
@@ -170,8 +173,8 @@ Comparison compare(const Loaded& a, const SimResult& pred, const Loaded& b, cons
 const char* const kStragglerComm =
     "straggler.slowdown also multiplies the straggler's collective transfers: each all-reduce of "
     "rank 2 lasts 1.5x the transfer (2636.6 vs 1757.7 us, 4042.6 vs 2695.1 us) and the DP stream "
-    "chains them, so every rank waits: iteration 33038.6 vs 30805.2 us (+7.3%), rank 2 "
-    "communication 13358 vs 8906 us (+50%), ranks 0, 1, 3 +5%";
+    "chains them, so every rank waits: iteration 33038.6 vs 30805.2 us (+7.3%; GPU-only straggler "
+    "30793.1 us), rank 2 communication 13358 vs 8906 us (+50%), ranks 0, 1, 3 +5%";
 
 std::string us(TimeNs ns) {
     return QString::number(static_cast<double>(ns) / 1000.0, 'f', 1).toStdString();
