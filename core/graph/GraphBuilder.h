@@ -120,6 +120,7 @@ struct Builder {
 
     void orderEdges();
     void threadReleases();
+    void threadWakeups();
     // Per rank: CPU work coverage of each CPU thread track (by track index), built on demand.
     std::vector<std::map<std::uint32_t, CpuCoverage>> coverage;
 

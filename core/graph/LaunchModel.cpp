@@ -206,10 +206,14 @@ void Builder::launchEdgesAndInference() {
     // One cross-stream delay per rank: the median gap between a cross-stream source's end and
     // the waiting op's start (the GPU-side cost of an event wait), over gaps within the rank's
     // window (longer ones were held by something else).
+    // Only waits that held the op back count: where the op's launch came later than the event, the
+    // gap measures the host, not the GPU's wait.
     std::vector<std::vector<TimeNs>> gaps(rankCount);
     for (EdgeId id : crossEdges) {
         const auto& e = g.edges[id];
         TimeNs gap = effStart[e.to] - mEnd(e.from);
+        NodeId call = launchOf[e.to];
+        if (call != kNoNode && mStart(call) + latencyOf(e.to, call) > mEnd(e.from)) continue;
         if (gap >= 0 && gap <= g.ranks[g.nodes[e.to].rank].crossStreamTolerance)
             gaps[g.nodes[e.to].rank].push_back(gap);
     }

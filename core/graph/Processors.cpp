@@ -93,6 +93,7 @@ void Builder::orderEdges() {
                 s = prevEnd;
             }
             effStart[n] = s;
+            const TimeNs prevOpEnd = prevEnd;
             if (k > 0) {
                 streamIn[n] = addEdge(p.nodes[k - 1], n, EdgeKind::StreamOrder, 0);
                 explained[n] = std::max(explained[n], prevEnd);
@@ -109,8 +110,13 @@ void Builder::orderEdges() {
                 // the first call or was queued ahead of every launched op of its stream): a
                 // boundary condition, released at its measured start; its duration still follows
                 // the knobs.
+                // Queued back to back behind the previous op, it follows it (a faster GPU
+                // moves it earlier); after an idle gap, or first on its stream, it keeps its
+                // measured start.
+                constexpr TimeNs kQueuedGap = 10'000;
                 g.nodes[n].prewindow = true;
-                g.nodes[n].release = std::max<TimeNs>(0, s - origin);
+                if (k == 0 || s > prevOpEnd + kQueuedGap)
+                    g.nodes[n].release = std::max<TimeNs>(0, s - origin);
                 g.ranks[p.rank].prewindowOps++;
                 g.stats.prewindowOps++;
             } else {
@@ -119,6 +125,54 @@ void Builder::orderEdges() {
         }
     }
     threadReleases();
+    threadWakeups();
+}
+
+// A thread that sleeps between two of its calls (a gap that no CPU op covers) and resumes right
+// after a call on another thread of the rank ended was woken by that call (autograd's thread at
+// each backward, the main thread when backward returns): an inferred ThreadStart edge from the
+// waker, and the sleeping thread's own order keeps only its CPU work, so the wake-up moves when the
+// waker moves.
+void Builder::threadWakeups() {
+    constexpr TimeNs kWakeWindow = 50'000; // resumed at most this long after the waker ended
+    constexpr TimeNs kMinSleep = 20'000;   // shorter unexplained gaps are not a sleep
+    for (std::uint32_t r = 0; r < set.ranks.size(); ++r) {
+        std::vector<std::uint32_t> cpu;
+        for (std::uint32_t pi = 0; pi < g.processors.size(); ++pi)
+            if (g.processors[pi].rank == r && !g.processors[pi].gpu && !g.processors[pi].nodes.empty())
+                cpu.push_back(pi);
+        if (cpu.size() < 2) continue;
+        const std::size_t edgeCount = g.edges.size();
+        for (std::size_t id = 0; id < edgeCount; ++id) {
+            GraphEdge e = g.edges[id];
+            if (e.kind != EdgeKind::ThreadOrder || g.nodes[e.to].rank != r) continue;
+            if (e.delay - e.cpuWork < kMinSleep) continue;
+            const TimeNs a = mEnd(e.from), b = mStart(e.to);
+            const std::uint32_t own = g.nodes[e.to].processor;
+            const Rank& rank = set.ranks[r];
+            const std::uint32_t track = g.processors[own].track;
+            const CpuCoverage& cov = coverage[r].try_emplace(track, rank, rank.tracks[track]).first->second;
+            NodeId waker = kNoNode;
+            for (std::uint32_t pi : cpu) {
+                if (pi == own) continue;
+                const auto& seq = g.processors[pi].nodes;
+                auto it = std::upper_bound(seq.begin(), seq.end(), b,
+                                           [&](TimeNs v, NodeId m) { return v < mEnd(m); });
+                if (it == seq.begin()) continue;
+                NodeId c = *std::prev(it);
+                // Woken shortly after c: what the thread did between c and b, besides CPU work
+                // that its ops cover, is at most a wake-up latency.
+                if (mEnd(c) < a || (b - mEnd(c)) - cov.covered(mEnd(c), b) > kWakeWindow) continue;
+                if (waker == kNoNode || mEnd(c) > mEnd(waker)) waker = c;
+            }
+            if (waker == kNoNode) continue;
+            EdgeId w = addEdge(waker, e.to, EdgeKind::ThreadStart, b - mEnd(waker), true);
+            g.edges[w].cpuWork = std::min(g.edges[w].delay, cov.covered(mEnd(waker), b));
+            // Asleep until woken: the thread's own order holds only the CPU work of the gap.
+            g.edges[id].delay = g.edges[id].cpuWork;
+            g.stats.threadStartEdges++;
+        }
+    }
 }
 
 // Only each rank's root (its earliest CPU call) has an absolute release. Every other thread's

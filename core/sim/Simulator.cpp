@@ -176,7 +176,9 @@ Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k, std::vector<std::s
             it->second = bt->second;
         }
         f = it->second;
-        if (k.stragglerRank >= 0 && rank.rank == k.stragglerRank) f *= k.stragglerSlowdown;
+        // A straggler's GPU and host are slow; the network its collectives transfer over is not.
+        const bool comm = n.kind == NodeKind::Collective || isCommunicationKernelName(rank.strings.str(name));
+        if (k.stragglerRank >= 0 && rank.rank == k.stragglerRank && !comm) f *= k.stragglerSlowdown;
         t.duration[i] = scaled(base[i], f);
     }
     const TimeNs launch =
