@@ -60,6 +60,17 @@ Command makeGenerateCommand() {
             "  --straggler-rank R    slow down this rank's GPU kernels\n"
             "  --straggler-slowdown X  by this factor (1.5 when --straggler-rank is given)\n"
             "  --jitter X            relative spread of durations (0.02)\n"
+            "Variants (the physical changes the what-if knobs predict; core/synth/README.md):\n"
+            "  --gpu-speedup X       every compute kernel X times faster (1)\n"
+            "  --cpu-speedup X       every host cost X times faster (1)\n"
+            "  --cpu-slow-rank R --cpu-slowdown X   one rank's host X times slower\n"
+            "  --rank-spread X       per-rank kernel time spread, uneven ranks (0)\n"
+            "  --backward-thread     backward on autograd's own thread\n"
+            "  --item-syncs N        blocking .item() calls per forward (0)\n"
+            "  --data-loader-us X    data loading on the main thread per step (0)\n"
+            "  --prewindow-ops K     the first K GPU ops were launched before the window (0)\n"
+            "  --no-overlap          the compute stream waits for every collective\n"
+            "  --python-stacks       Python between modules as python_function ranges\n"
             "  --seed S              random seed; the same seed gives the same files (1)\n"
             "  --gzip                write rank-N.json.gz\n"
             "  --quiet               print nothing on success\n",
@@ -88,6 +99,17 @@ Command makeGenerateCommand() {
                 c.stragglerSlowdown =
                     doubleOption(args, "--straggler-slowdown", c.stragglerRank >= 0 ? 1.5 : 1.0);
                 c.jitter = doubleOption(args, "--jitter", c.jitter);
+                c.gpuSpeedup = doubleOption(args, "--gpu-speedup", c.gpuSpeedup);
+                c.cpuSpeedup = doubleOption(args, "--cpu-speedup", c.cpuSpeedup);
+                c.cpuSlowRank = intOption(args, "--cpu-slow-rank", c.cpuSlowRank);
+                c.cpuSlowdown = doubleOption(args, "--cpu-slowdown", c.cpuSlowRank >= 0 ? 1.5 : 1.0);
+                c.rankSpread = doubleOption(args, "--rank-spread", c.rankSpread);
+                c.backwardThread = args.flag("--backward-thread");
+                c.itemSyncs = intOption(args, "--item-syncs", c.itemSyncs);
+                c.dataLoaderUs = doubleOption(args, "--data-loader-us", c.dataLoaderUs);
+                c.prewindowOps = intOption(args, "--prewindow-ops", c.prewindowOps);
+                c.commOverlap = !args.flag("--no-overlap");
+                c.pythonStacks = args.flag("--python-stacks");
                 auto seed = intOption(args, "--seed", 1);
                 if (seed < 0) throw UsageError{"--seed must not be negative"};
                 c.seed = static_cast<std::uint64_t>(seed);

@@ -1,7 +1,11 @@
 // sightline-cli generate: writes loadable rank files; bad arguments exit 1 with a clear message.
 #include "TestSupport.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
+
+#include <cmath>
 
 namespace {
 
@@ -38,6 +42,29 @@ private slots:
         QCOMPARE(info.code, 0);
         QVERIFY(info.out.contains("\"rank_count\":4"));
         QVERIFY(info.out.contains("\"gpu_ops_without_launch\":0"));
+    }
+
+    // The variant flags reach the generator: a faster GPU variant of the same job, predicted from
+    // the plain one with compute.speedup=2 through the command line, within 2%.
+    void variantsPredictedFromTheCommandLine() {
+        QTemporaryDir a, b;
+        const QStringList job = {"--dp",     "2",  "--backward-thread", "--item-syncs", "1",     "--quiet",
+                                 "--layers", "2",  "--hidden",          "2048",         "--seq", "1024",
+                                 "--heads",  "16", "--vocab",           "1024"};
+        QCOMPARE(cli(QStringList{"generate", "--out", a.path()} + job).code, 0);
+        QCOMPARE(cli(QStringList{"generate", "--out", b.path(), "--gpu-speedup", "2"} + job).code, 0);
+        auto iteration = [](const Run& r) {
+            return QJsonDocument::fromJson(r.out.toUtf8()).object()["iteration"].toObject();
+        };
+        Run predicted = cli({"simulate", a.path(), "--json", "--set", "compute.speedup=2"});
+        Run measured = cli({"simulate", b.path(), "--json"});
+        QCOMPARE(predicted.code, 0);
+        const double p = iteration(predicted)["simulated_us"].toDouble();
+        const double m = iteration(measured)["measured_us"].toDouble();
+        const double ignored = iteration(predicted)["measured_us"].toDouble();
+        QVERIFY2(std::abs(p - m) <= 0.02 * m, qPrintable(QString("%1 vs %2").arg(p).arg(m)));
+        QVERIFY(std::abs(ignored - m) > 0.02 * m); // the faster GPU changed the job
+        QVERIFY(cli(QStringList{"generate", "--out", a.path(), "--gpu-speedup", "0"} + kSmall).code == 1);
     }
 
     void gzipAndSeed() {
