@@ -1,6 +1,7 @@
 #include "analysis/Breakdown.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <map>
 
 namespace sl {
@@ -53,6 +54,9 @@ template <typename TimesOf>
 std::vector<OpInterval> opsOfRank(const TraceSet& set, std::uint32_t r, TimesOf& timesOf) {
     const Rank& rank = set.ranks[r];
     std::vector<OpInterval> ops;
+    // The class of a kernel depends on its name only: decided once per name (a name test per
+    // event would dominate a knob change).
+    std::unordered_map<StringId, OpClass> byName;
     for (std::uint32_t t = 0; t < rank.tracks.size(); ++t) {
         const Track& track = rank.tracks[t];
         if (!track.isGpu()) continue;
@@ -60,7 +64,10 @@ std::vector<OpInterval> opsOfRank(const TraceSet& set, std::uint32_t r, TimesOf&
             if (!isGpuOp(track.events.kind[i])) continue;
             TimeNs start = 0, end = 0;
             if (!timesOf(r, t, i, start, end)) continue;
-            ops.push_back({start, end, track.device(), opClassOf(rank, {t, i})});
+            auto [it, fresh] = byName.try_emplace(track.events.name[i], OpClass::Compute);
+            if (fresh) it->second = opClassOf(rank, {t, i});
+            OpClass cls = track.events.kind[i] == EventKind::Kernel ? it->second : OpClass::Memory;
+            ops.push_back({start, end, track.device(), cls});
         }
     }
     return ops;

@@ -177,8 +177,9 @@ Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k, std::vector<std::s
         }
         f = it->second;
         // A straggler's GPU and host are slow; the network its collectives transfer over is not.
-        const bool comm = n.kind == NodeKind::Collective || isCommunicationKernelName(rank.strings.str(name));
-        if (k.stragglerRank >= 0 && rank.rank == k.stragglerRank && !comm) f *= k.stragglerSlowdown;
+        if (k.stragglerRank >= 0 && rank.rank == k.stragglerRank && n.kind != NodeKind::Collective &&
+            !isCommunicationKernelName(rank.strings.str(name)))
+            f *= k.stragglerSlowdown;
         t.duration[i] = scaled(base[i], f);
     }
     const TimeNs launch =
