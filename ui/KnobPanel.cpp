@@ -7,6 +7,8 @@
 #include <QPushButton>
 #include <QSpinBox>
 
+#include <utility>
+
 namespace sl::ui {
 
 KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
@@ -51,6 +53,35 @@ KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
     form_->addRow(tr("Data-parallel scale"), dpScale_);
     auto* reset = new QPushButton(tr("Reset to replay"), this);
     form_->addRow(reset);
+
+    // What each knob models and a typical value, on the label and the field alike: the first thing a
+    // student points at is the label.
+    const std::pair<QWidget*, QString> tips[] = {
+        {presets, tr("Ready-made what-if settings; the list names the preset the knobs match, blank when "
+                     "they are your own.")},
+        {compute_, tr("compute.speedup: every GPU compute kernel takes its measured time / this factor, "
+                      "as on a faster GPU. Typical: 1.5 to 3 (one GPU generation).")},
+        {comm_, tr("comm.speedup: collective transfers (all-reduce, all-gather, ...) take their measured "
+                   "time / this factor, as on a faster network. Typical: 2 (NVLink generation, 2x "
+                   "InfiniBand).")},
+        {cpu_, tr("cpu.speedup: CPU work between runtime calls and the calls themselves take their time / "
+                  "this factor, as with a faster host or less Python overhead. Typical: 1.2 to 2.")},
+        {launch_, tr("launch.latency_us: the time from a kernel launch call to the kernel's earliest start. "
+                     "\"from trace\" measures it per launch. Typical: 5 to 20 us.")},
+        {overlap_, tr("comm.overlap: when off, collectives wait for the compute stream to drain, as without "
+                      "communication overlap (a separate stream). Typical: on.")},
+        {stragglerRank_,
+         tr("straggler.rank: one rank whose CPU and GPU work all run slower (a throttled GPU, a "
+            "busy host); the others wait for it in every collective. \"none\": no straggler.")},
+        {stragglerSlowdown_, tr("straggler.slowdown: every duration of the straggler rank x this factor. "
+                                "Typical: 1.1 to 1.5.")},
+        {dpScale_, tr("dp.scale: re-times collectives for a data-parallel group this many times larger "
+                      "(the ring all-reduce gets longer with more ranks). Typical: 2 to 8.")},
+    };
+    for (const auto& [field, tip] : tips) {
+        field->setToolTip(tip);
+        if (QWidget* label = form_->labelForField(field)) label->setToolTip(tip);
+    }
 
     for (auto* s : {compute_, comm_, cpu_, launch_, stragglerSlowdown_, dpScale_})
         connect(s, &QDoubleSpinBox::valueChanged, this, &KnobPanel::emitChanged);

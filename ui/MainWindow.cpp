@@ -411,6 +411,7 @@ void MainWindow::buildMenus() {
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(keySheetAction_);
+    help->addAction(tr("&Glossary"), this, &MainWindow::showGlossary);
 }
 
 void MainWindow::setLoading(bool loading) {

@@ -126,6 +126,9 @@ public:
     // The key sheet (? or F1): a non-modal window listing keys and mouse gestures.
     void showKeySheet();
     QWidget* keySheet() const { return keySheet_; }
+    // Help > Glossary: the words of the panes, charts and knobs, for a student (non-modal).
+    void showGlossary();
+    QWidget* glossary() const { return glossary_; }
     // W/S/A/D/F and ?: application-wide shortcuts, whatever has focus.
     const QList<QAction*>& navigationActions() const { return navigationActions_; }
 
@@ -179,6 +182,7 @@ private:
     QAction* keySheetAction_ = nullptr;
     QList<QAction*> navigationActions_;
     QWidget* keySheet_ = nullptr;
+    QWidget* glossary_ = nullptr;
     QStackedWidget* stack_ = nullptr;
     WelcomePage* welcome_ = nullptr;
     WarningsPanel* warnings_ = nullptr;

@@ -55,7 +55,72 @@ QString keySheetHtml() {
     return html + QStringLiteral("</table>");
 }
 
+// The glossary: the words of the panes, the charts and the knobs, for someone new to distributed
+// training (definitions as the analyses compute them).
+constexpr const char* kGlossary[][2] = {
+    {"Rank", "One process of the training job, usually one GPU. Each rank's trace has CPU threads (Python, "
+             "the autograd engine) and GPU streams (queues of kernels)."},
+    {"Iteration", "One training step (ProfilerStep#N): from a rank's first to its last modelled CPU or GPU "
+                  "event. The job's iteration time is that of its slowest rank."},
+    {"Measured / simulated",
+     "The top pane shows the trace as recorded; the bottom pane shows the simulator's "
+     "replay of the same work with the knobs applied. With every knob at its default "
+     "the two should agree (the replay error says how closely)."},
+    {"Collective", "An operation all ranks of a group take part in (all-reduce, all-gather, reduce-scatter, "
+                   "...), run by NCCL kernels. It cannot finish before the last rank arrives."},
+    {"Collective wait", "The part of a collective spent waiting for the last participant to arrive, before "
+                        "any data moves. Large waits on all ranks but one point at a straggler."},
+    {"Critical path",
+     "The chain of events, across ranks and through collectives, that sets the iteration "
+     "time: making anything else faster does not shorten the step. Segments are labelled GPU "
+     "compute, GPU comm, collective wait, CPU, launch latency, sync or idle (key C)."},
+    {"Exposed communication", "Communication time not overlapped by any compute kernel on the same GPU: the "
+                              "part of communication the step pays for in full (key E, hatched)."},
+    {"Overlap", "The share of communication time hidden behind computation: overlapped communication / all "
+                "communication. 100% means the network costs nothing extra."},
+    {"Straggler", "A rank slower than the others (a throttled GPU, a busy host). In data-parallel training "
+                  "every collective waits for it, so the whole job runs at its pace."},
+    {"Launch latency", "The time from the CPU's kernel launch call to the kernel's start on an idle GPU. "
+                       "When the CPU cannot launch fast enough, the GPU idles between kernels."},
+    {"Sync", "A CPU call that waits for the GPU (cudaDeviceSynchronize, a blocking copy, .item()): the CPU "
+             "stops launching until the GPU catches up."},
+    {"Idle", "GPU time with no kernel running inside the iteration."},
+    {"Knobs", "What-if settings: compute.speedup (faster kernels), comm.speedup (faster network), "
+              "cpu.speedup (faster host), launch latency, overlap on or off, a straggler, dp.scale (more "
+              "data-parallel ranks). Each label's tooltip says what it models and a typical value."},
+};
+
+QString glossaryHtml() {
+    QString html = QStringLiteral("<dl>");
+    for (const auto& entry : kGlossary)
+        html += QStringLiteral("<dt><b>%1</b></dt><dd style='margin-bottom:8px'>%2</dd>")
+                    .arg(QString::fromUtf8(entry[0]).toHtmlEscaped(),
+                         QString::fromUtf8(entry[1]).toHtmlEscaped());
+    return html + QStringLiteral("</dl>");
+}
+
+// A non-modal tool window with one text.
+QWidget* textWindow(QWidget* parent, const QString& name, const QString& title, const QString& html) {
+    auto* dialog = new QDialog(parent, Qt::Tool);
+    dialog->setObjectName(name);
+    dialog->setWindowTitle(title);
+    auto* text = new QTextBrowser(dialog);
+    text->setObjectName(name + QStringLiteral("Text"));
+    text->setHtml(html);
+    text->setFrameShape(QFrame::NoFrame);
+    auto* layout = new QVBoxLayout(dialog);
+    layout->addWidget(text);
+    dialog->resize(620, 470);
+    return dialog;
+}
+
 } // namespace
+
+void MainWindow::showGlossary() {
+    if (!glossary_) glossary_ = textWindow(this, QStringLiteral("glossary"), tr("Glossary"), glossaryHtml());
+    glossary_->show();
+    glossary_->raise();
+}
 
 void MainWindow::buildNavigationActions() {
     auto make = [this](const QString& name, const QString& text, const QList<QKeySequence>& keys, auto slot) {
@@ -87,20 +152,9 @@ void MainWindow::buildNavigationActions() {
 }
 
 void MainWindow::showKeySheet() {
-    if (!keySheet_) {
-        // A tool window, not a modal box: it can stay open beside the timeline while the keys work.
-        auto* dialog = new QDialog(this, Qt::Tool);
-        dialog->setObjectName(QStringLiteral("keySheet"));
-        dialog->setWindowTitle(tr("Keyboard and mouse"));
-        auto* text = new QTextBrowser(dialog);
-        text->setObjectName(QStringLiteral("keySheetText"));
-        text->setHtml(keySheetHtml());
-        text->setFrameShape(QFrame::NoFrame);
-        auto* layout = new QVBoxLayout(dialog);
-        layout->addWidget(text);
-        dialog->resize(620, 470);
-        keySheet_ = dialog;
-    }
+    // A tool window, not a modal box: it can stay open beside the timeline while the keys work.
+    if (!keySheet_)
+        keySheet_ = textWindow(this, QStringLiteral("keySheet"), tr("Keyboard and mouse"), keySheetHtml());
     keySheet_->show();
     keySheet_->raise();
 }

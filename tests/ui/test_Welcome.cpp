@@ -1,6 +1,7 @@
 // First run: the welcome page (bundled samples with a line each, recent sets with their full paths),
 // a sample's "what to look at" note, Open Recent labels that tell sets apart, dialogs that start in
 // the last used folder, and the Warnings panel with the loader's warnings.
+#include "KnobPanel.h"
 #include "MainWindow.h"
 #include "MessageBar.h"
 #include "RecentFiles.h"
@@ -15,9 +16,12 @@
 
 #include <QCommandLinkButton>
 #include <QDockWidget>
+#include <QFormLayout>
+#include <QLabel>
 #include <QMenu>
 #include <QPushButton>
 #include <QSettings>
+#include <QTextBrowser>
 #include <QtTest>
 
 using namespace sl;
@@ -112,6 +116,36 @@ private slots:
         QVERIFY(w.loader()->waitForFinished(60'000));
         QCOMPARE(MainWindow::dialogDir(), QDir::cleanPath(QString::fromStdString(sltest::samplePath(""))));
         QVERIFY(w.simRunner()->waitForIdle(60'000));
+    }
+
+    // Teaching: every knob's label says what it models (and the field says the same).
+    void knobLabelsExplain() {
+        KnobPanel panel;
+        auto* form = qobject_cast<QFormLayout*>(panel.layout());
+        QVERIFY(form);
+        int labelled = 0;
+        for (int row = 0; row < form->rowCount(); ++row) {
+            QLayoutItem* label = form->itemAt(row, QFormLayout::LabelRole);
+            QLayoutItem* field = form->itemAt(row, QFormLayout::FieldRole);
+            if (!label || !label->widget() || !field || !field->widget()) continue;
+            ++labelled;
+            const QString tip = label->widget()->toolTip();
+            QVERIFY2(tip.size() > 40, qPrintable(qobject_cast<QLabel*>(label->widget())->text()));
+            QCOMPARE(field->widget()->toolTip(), tip);
+        }
+        QVERIFY(labelled >= 9);
+    }
+
+    void glossary() {
+        MainWindow w;
+        w.show();
+        w.showGlossary();
+        QVERIFY(w.glossary() && w.glossary()->isVisible());
+        auto* text = w.glossary()->findChild<QTextBrowser*>(QStringLiteral("glossaryText"));
+        QVERIFY(text);
+        for (const char* word : {"Iteration", "Critical path", "Exposed communication", "Overlap",
+                                 "Straggler", "Collective wait", "Launch latency", "Knobs"})
+            QVERIFY2(text->toPlainText().contains(QLatin1String(word)), word);
     }
 
     void warningsPanel() {
