@@ -152,6 +152,9 @@ void Builder::threadWakeups() {
             const Rank& rank = set.ranks[r];
             const std::uint32_t track = g.processors[own].track;
             const CpuCoverage& cov = coverage[r].try_emplace(track, rank, rank.tracks[track]).first->second;
+            // Most of the sleep lies before the waker: what follows it is a wake-up latency and
+            // the Python before the next call.
+            const TimeNs wakeWindow = std::max(kWakeWindow, (e.delay - e.cpuWork) / 4);
             NodeId waker = kNoNode;
             for (std::uint32_t pi : cpu) {
                 if (pi == own) continue;
@@ -161,8 +164,8 @@ void Builder::threadWakeups() {
                 if (it == seq.begin()) continue;
                 NodeId c = *std::prev(it);
                 // Woken shortly after c: what the thread did between c and b, besides CPU work
-                // that its ops cover, is at most a wake-up latency.
-                if (mEnd(c) < a || (b - mEnd(c)) - cov.covered(mEnd(c), b) > kWakeWindow) continue;
+                // that its ops cover, is short.
+                if (mEnd(c) < a || (b - mEnd(c)) - cov.covered(mEnd(c), b) > wakeWindow) continue;
                 if (waker == kNoNode || mEnd(c) > mEnd(waker)) waker = c;
             }
             if (waker == kNoNode) continue;

@@ -329,12 +329,7 @@ private slots:
                 c.backwardThread = true;
                 return c;
             },
-            [](SynthConfig& c) { c.cpuSpeedup = 2; }, {"cpu.speedup=2"}, true, true,
-            "the main thread's wait for autograd's engine thread (seed gradient launch to the hand-back) "
-            "is an unexplained wait kept as measured (about 700 us), so the main thread resumes where it "
-            "did in A while the 2x host finishes the engine thread about 357 us earlier: rank 3's "
-            "Optimizer.step at 889.5 us predicted vs 532.0 us in B; the iteration is +4.8% (rank 3 "
-            "+5.7%, the final sync 72.6 us late) because the GPU tail absorbs part of it");
+            [](SynthConfig& c) { c.cpuSpeedup = 2; }, {"cpu.speedup=2"}, true, true);
         // Uneven ranks (per-rank GPU speed +-10%, rank 1's host 3x slower) under a faster GPU.
         addCase(
             "uneven ranks + compute.speedup",
