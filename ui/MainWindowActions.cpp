@@ -147,7 +147,10 @@ void MainWindow::buildNavigationActions() {
          [this] { panes_->activePane()->fitSelection(); });
     keySheetAction_ =
         make(QStringLiteral("keySheetAction"), tr("&Keyboard and Mouse"),
-             {QKeySequence(Qt::Key_Question), QKeySequence(Qt::Key_F1)}, [this] { showKeySheet(); });
+             // X11 reports "?" as Shift+? on layouts where it needs Shift; others as a plain "?".
+             {QKeySequence(Qt::Key_Question), QKeySequence(Qt::SHIFT | Qt::Key_Question),
+              QKeySequence(Qt::Key_F1)},
+             [this] { showKeySheet(); });
     navigationActions_.removeAll(keySheetAction_);
 }
 
