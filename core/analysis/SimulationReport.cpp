@@ -112,6 +112,7 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
         rankJson["measured_gpu_span_us"] = us(s.measuredGpuEnd - s.measuredGpuStart);
         rankJson["simulated_gpu_span_us"] = us(s.simulatedGpuEnd - s.simulatedGpuStart);
         rankJson["unexplained_wait_us"] = us(g.ranks[r].unexplainedWait);
+        rankJson["unexplained_gpu_wait_us"] = us(g.ranks[r].unexplainedGpuWait);
         rankJson["prewindow_ops"] = g.ranks[r].prewindowOps;
         rankJson["threads_released_at_measured"] = g.ranks[r].threadsReleasedAtMeasured;
         rankJson["cross_stream_window_us"] = us(g.ranks[r].crossStreamTolerance);

@@ -81,6 +81,9 @@ struct GraphEdge {
     // python_function / annotations; launch: the call's excess over its API's median duration);
     // it scales with the CPU knobs. The rest is fixed (an unexplained wait, a launch latency).
     TimeNs cpuWork = 0;
+    // Launch edges: the part of `delay` that nothing in the trace explains (the op started far
+    // later than every dependency found); kept as measured under every knob.
+    TimeNs wait = 0;
 
     bool triggeredByStart() const { return kind == EdgeKind::Launch || kind == EdgeKind::Collective; }
     bool gatesEnd() const { return kind == EdgeKind::Sync || kind == EdgeKind::Collective; }
@@ -127,6 +130,9 @@ struct RankWindow {
     std::int64_t prewindowOps = 0;              // GPU ops launched before the window
     std::int64_t threadsReleasedAtMeasured = 0; // CPU threads without a found releasing call
     TimeNs unexplainedWait = 0;                 // CPU time between calls that no cpu_op / annotation covers
+    // GPU ops that started far later than every dependency the graph found: the excess, kept as
+    // measured on the op's incoming launch (or stream-order) edge.
+    TimeNs unexplainedGpuWait = 0;
     // Cross-stream inference window of the rank (calibrated from identified waits).
     TimeNs crossStreamTolerance = 0;
 };

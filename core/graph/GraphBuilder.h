@@ -189,8 +189,8 @@ struct Builder {
         buildLaunchIndex();
         syncEdges();
         if (opt.inferCrossStream && opt.inferEventWaits) waitEventEdges();
-        launchEdgesAndInference();
         smContentionEdges();
+        launchEdgesAndInference();
         collectiveEdges();
         g.buildAdjacency();
         if (findCycleNode(g) != kNoNode) {

@@ -39,6 +39,7 @@ std::string latencyKey(const ExecutionGraph& g, NodeId op, NodeId call) {
 
 constexpr TimeNs kMaxBackToBackGap = 50'000; // longer gaps were held by something else
 constexpr TimeNs kDefaultCrossStreamWindow = 20'000;
+constexpr TimeNs kMinUnexplainedGpuWait = 50'000;
 
 } // namespace
 
@@ -186,6 +187,16 @@ void Builder::launchEdgesAndInference() {
                     break;
                 }
             }
+            // Still far later than every dependency found: the op waited for something the file
+            // does not show (an event recorded by a library the profiler does not trace, events
+            // sampled out). That wait is kept as measured on its incoming edge, and reported.
+            TimeNs unexplained = 0;
+            if (k > 0 || call != kNoNode) {
+                const TimeNs knownNow = std::max(explained[n], launchReady);
+                if (s - knownNow > std::max<TimeNs>(kMinUnexplainedGpuWait, 2 * window))
+                    unexplained = s - knownNow;
+            }
+            g.ranks[p.rank].unexplainedGpuWait += unexplained;
             if (call != kNoNode) {
                 if (s < mStart(call)) g.stats.repairedLaunches++;
                 // A copy from or to pageable memory starts once the driver has staged the data
@@ -193,8 +204,14 @@ void Builder::launchEdgesAndInference() {
                 TimeNs staging = 0;
                 if (excess == 0 && s < mEnd(call) && g.nodeName(n).find("Pageable") != std::string_view::npos)
                     staging = std::max<TimeNs>(0, s - mStart(call) - latency);
-                EdgeId id = addEdge(call, n, EdgeKind::Launch, latency + excess + staging);
+                if (staging > 0) unexplained = 0; // the staging explains it
+                const TimeNs fromLaunch = std::max(latency + excess + staging, s - mStart(call));
+                EdgeId id = addEdge(call, n, EdgeKind::Launch,
+                                    unexplained > 0 ? fromLaunch : latency + excess + staging);
                 g.edges[id].cpuWork = excess + staging;
+                g.edges[id].wait = g.edges[id].delay - (latency + excess + staging);
+            } else if (unexplained > 0 && streamIn[n] != kNoEdge) {
+                g.edges[streamIn[n]].delay += unexplained;
             } else if (k == 0 && !g.nodes[n].prewindow) {
                 // The stream's first op has no launch in the trace: the stream starts working at
                 // its measured start (a boundary condition, like a pre-window op).

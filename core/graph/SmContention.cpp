@@ -86,6 +86,7 @@ void Builder::smContentionEdges() {
             if (g.nodes[prev].processor == g.nodes[cur].processor) continue; // stream order holds them
             if (mEnd(prev) > effStart[cur] + opt.tolerance) continue;        // they did overlap
             addEdge(prev, cur, EdgeKind::CrossStream, 0, true);
+            explained[cur] = std::max(explained[cur], mEnd(prev));
             g.stats.smContentionEdges++;
         }
     }

@@ -199,7 +199,7 @@ Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k, std::vector<std::s
             break;
         }
         case EdgeKind::Launch: {
-            TimeNs fixed = launch >= 0 ? launch : e.delay - e.cpuWork;
+            TimeNs fixed = launch >= 0 ? launch + e.wait : e.delay - e.cpuWork;
             d = fixed + scaled(e.cpuWork, cpuFactor[g.nodes[e.from].rank] * regions.nodeFactor(e.from));
             break;
         }

@@ -18,10 +18,10 @@ private slots:
         QTest::addColumn<QString>("path");
         QTest::addColumn<int>("rankIndex");
         QTest::addColumn<double>("measuredUs"); // -1: not checked
-        // Kernel start error p90 bound, in percent of the iteration. The replay is honest (no
-        // measured start is copied), so these can fail: they are the target (p90 well
-        // under 1%) except for the sampled trace, whose GPU streams run kernels that were sampled
-        // out of the file (the replay cannot know that work; see the simulator note).
+        // Kernel start error p90 bound, in percent of the iteration (pre-window ops excluded).
+        // Starts come from causes, so these can fail. On the sampled trace the GPU streams wait
+        // for work that was sampled out of the file: those waits are unexplained GPU waits, kept
+        // as measured on the ops' launch edges and reported (unexplained_gpu_wait_us).
         QTest::addColumn<double>("p90Pct");
         QTest::newRow("dlrm rank 0") << "dlrm-8rank-v100/kineto" << 0 << 13394.0 << 0.5;
         QTest::newRow("dlrm rank 1") << "dlrm-8rank-v100/kineto" << 1 << 18913.0 << 0.5;
@@ -33,7 +33,7 @@ private slots:
         QTest::newRow("a100 simple add") << "single-rank/a100-simple-add.json.gz" << 0 << -1.0 << 0.5;
         QTest::newRow("h100 before fix") << "single-rank/h100-cuda-sync-before-fix.json" << 0 << -1.0 << 0.5;
         QTest::newRow("h100 after fix") << "single-rank/h100-cuda-sync-after-fix.json" << 0 << -1.0 << 0.5;
-        QTest::newRow("sampled 2 of 128") << "sampled-2of128" << 1 << -1.0 << 5.0;
+        QTest::newRow("sampled 2 of 128") << "sampled-2of128" << 1 << -1.0 << 0.5;
     }
     void replayRealTraces() {
         SL_REQUIRE_TRACES();
@@ -46,7 +46,11 @@ private slots:
         SimResult r = simulate(g);
         QVERIFY(r.complete);
         for (const auto& s : r.ranks)
-            QVERIFY2(s.errorPct() < 1.0, qPrintable(QString::number(s.errorPct())));
+            QVERIFY2(s.errorPct() < 1.0 && s.gpuSpanErrorPct() < 1.0,
+                     qPrintable(
+                         QString("iteration %1%, GPU span %2%").arg(s.errorPct()).arg(s.gpuSpanErrorPct())));
+        QVERIFY2(r.kernelStartError.within1PctShare > 0.95,
+                 qPrintable(QString::number(r.kernelStartError.within1PctShare)));
         if (measuredUs >= 0)
             QCOMPARE(nsToUs(r.ranks[static_cast<std::size_t>(rankIndex)].measured()), measuredUs);
         QVERIFY2(r.kernelStartError.p90Us * 1000.0 <
@@ -117,8 +121,9 @@ private slots:
         // Without the pairing, timing inference (with the window calibrated per rank) recovers
         // most waits, but fewer: more kernels start off their measured time.
         QVERIFY(h.stats.inferredCrossStream > g.stats.inferredCrossStream);
-        QVERIFY2(r.kernelStartError.p90Us <= rh.kernelStartError.p90Us,
-                 qPrintable(QString("%1 vs %2").arg(r.kernelStartError.p90Us).arg(rh.kernelStartError.p90Us)));
+        QVERIFY2(
+            r.kernelStartError.p90Us <= rh.kernelStartError.p90Us,
+            qPrintable(QString("%1 vs %2").arg(r.kernelStartError.p90Us).arg(rh.kernelStartError.p90Us)));
         QVERIFY2(worstWithout < 1.0, qPrintable(QString::number(worstWithout)));
     }
 
