@@ -5,6 +5,7 @@
 #include "DetailsPanel.h"
 #include "Export.h"
 #include "FindBar.h"
+#include "FindResultsModel.h"
 #include "HighlightModel.h"
 #include "KnobPanel.h"
 #include "LegendWidget.h"
@@ -129,7 +130,19 @@ MainWindow::MainWindow(QWidget* parent)
     connect(selection_, &SelectionModel::rangeChanged, this, &MainWindow::updateRangeStats);
     connect(findBar_, &FindBar::found, this, &MainWindow::revealEvent);
     connect(findBar_, &FindBar::matchesChanged, this, [this] {
-        panes_->setMatches(findBar_->search().count() > 0 ? &findBar_->search().nameHits() : nullptr);
+        const bool any = findBar_->search().count() > 0;
+        panes_->setMatches(any ? &findBar_->search().nameHits() : nullptr);
+        findResults_->setSearch(any ? &findBar_->search() : nullptr, measured_);
+        if (any) findDock_->raise();
+    });
+    connect(findBar_, &FindBar::found, this, [this] {
+        // The results list follows next / previous.
+        const int row = findBar_->search().current();
+        if (row >= 0 && row < findResults_->rowCount()) {
+            const QSignalBlocker block(findTable_->selectionModel());
+            findTable_->selectRow(row);
+            findTable_->scrollTo(findResults_->index(row, 0));
+        }
     });
     for (TimelineView* pane : {panes_->measured(), panes_->simulated()}) {
         const bool simulated = pane == panes_->simulated();
@@ -261,6 +274,25 @@ void MainWindow::buildDocks() {
     chartsDock->setWidget(charts_);
     addDockWidget(Qt::RightDockWidgetArea, chartsDock);
     tabifyDockWidget(rangeDock, chartsDock);
+    // Find results: name, rank, track, start, duration; a click shows the match (as next / previous do).
+    findResults_ = new FindResultsModel(this);
+    findTable_ = new QTableView(this);
+    findTable_->setObjectName(QStringLiteral("findResults"));
+    findTable_->setModel(findResults_);
+    findTable_->verticalHeader()->hide();
+    findTable_->verticalHeader()->setDefaultSectionSize(20);
+    findTable_->horizontalHeader()->setSectionResizeMode(FindResultsModel::Name, QHeaderView::Stretch);
+    findTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    findTable_->setSelectionMode(QAbstractItemView::SingleSelection);
+    connect(findTable_, &QTableView::clicked, this,
+            [this](const QModelIndex& i) { findBar_->showMatch(i.row()); });
+    connect(findTable_, &QTableView::activated, this,
+            [this](const QModelIndex& i) { findBar_->showMatch(i.row()); });
+    findDock_ = new QDockWidget(tr("Find results"), this);
+    findDock_->setObjectName(QStringLiteral("findDock"));
+    findDock_->setWidget(findTable_);
+    addDockWidget(Qt::RightDockWidgetArea, findDock_);
+    tabifyDockWidget(rangeDock, findDock_);
     chartsDock->raise();
     warnings_ = new WarningsPanel(this);
     auto* warningsDock = new QDockWidget(tr("Warnings"), this);
@@ -465,6 +497,7 @@ void MainWindow::showLoaded(std::shared_ptr<const TraceSet> set, const QStringLi
     panes_->setSimulated(nullptr);
     details_->setData(nullptr, nullptr);
     findBar_->setData(nullptr);
+    findResults_->setSearch(nullptr, nullptr);
     warnings_->clearAll();
     simulation_ = {};
 

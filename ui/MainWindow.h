@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 
+class QDockWidget;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -25,6 +26,7 @@ class Autosave;
 class ChartsPanel;
 class DetailsPanel;
 class FindBar;
+class FindResultsModel;
 class HighlightModel;
 class LegendWidget;
 class MessageBar;
@@ -101,6 +103,8 @@ public:
     ChartsPanel* charts() const { return charts_; }
     WelcomePage* welcomePage() const { return welcome_; }
     WarningsPanel* warningsPanel() const { return warnings_; }
+    FindResultsModel* findResults() const { return findResults_; }
+    QTableView* findResultsView() const { return findTable_; }
     // Whether the welcome page shows (no set open yet).
     bool showsWelcome() const;
     // File > Export: empty string on success, else the error (also shown in the window).
@@ -186,6 +190,9 @@ private:
     QStackedWidget* stack_ = nullptr;
     WelcomePage* welcome_ = nullptr;
     WarningsPanel* warnings_ = nullptr;
+    FindResultsModel* findResults_ = nullptr;
+    QTableView* findTable_ = nullptr;
+    QDockWidget* findDock_ = nullptr;
     std::shared_ptr<const TraceSet> set_;
     // Counts the sets shown; work started for one set checks it before touching the window.
     std::uint64_t setGeneration_ = 0;

@@ -185,9 +185,9 @@ void MainWindow::revealEvent(EventId e) {
     const TimeNs s = t.start[e.ref.index];
     const TimeNs d = t.duration[e.ref.index];
     const TimeNs w = controller_->windowDuration();
-    if (d * 10 > w * 8)
-        controller_->fitRange(s, s + d);
-    else if (s < controller_->windowStart() || s + d > controller_->windowEnd())
+    if (d * 10 > w * 8) controller_->fitRange(s, s + d);
+    // Re-centred unless it is well inside: an event at the very edge of the window is easy to miss.
+    else if (s < controller_->windowStart() + w / 20 || s + d > controller_->windowEnd() - w / 20)
         controller_->setWindow(s + d / 2 - w / 2, s + d / 2 - w / 2 + w);
 
     const RowLayout& layout = panes_->measured()->layout();

@@ -3,8 +3,10 @@
 // walk the matches. Context menus on events (find similar, zoom to, copy name, pin / hide the track)
 // and on track labels (pin, hide, move, collapse the rank, collapse the others).
 #include "FindBar.h"
+#include "FindResultsModel.h"
 #include "MainWindow.h"
 #include "SimRunner.h"
+#include "TimeFormat.h"
 #include "TimelinePanes.h"
 #include "TimelineRenderer.h"
 #include "TimelineView.h"
@@ -20,6 +22,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTreeView>
 #include <QtTest>
 
@@ -116,6 +119,38 @@ private slots:
         QVERIFY(inView(w, before));
         w.findBar()->findNext();
         QCOMPARE(w.selection()->event(), e);
+    }
+
+    // The results list: one row per match with name, rank, track, start, duration; clicking a row
+    // reveals that match, and next / previous move the list's selection.
+    void resultsList() {
+        Fixture f;
+        MainWindow& w = *f.w;
+        w.findBar()->activate();
+        w.findBar()->field()->setText(QStringLiteral("ncclDevKernel"));
+        w.findBar()->findNext();
+        const EventSearch& search = w.findBar()->search();
+        FindResultsModel* model = w.findResults();
+        QCOMPARE(static_cast<std::size_t>(model->rowCount()), search.count());
+        QVERIFY(model->rowCount() > 10);
+        const int row = 7;
+        const EventId e = search.match(row);
+        QCOMPARE(model->data(model->index(row, FindResultsModel::Name)).toString(),
+                 QStringLiteral("ncclDevKernel_AllReduce_Sum_f32_RING_LL"));
+        QCOMPARE(model->data(model->index(row, FindResultsModel::Rank)).toInt(), e.rank);
+        const auto& t = w.measured()->track(static_cast<std::size_t>(e.rank), e.ref.track);
+        QCOMPARE(model->data(model->index(row, FindResultsModel::Start)).toString(),
+                 formatPrecise(t.start[e.ref.index] - w.measured()->start()));
+        QTableView* view = w.findResultsView();
+        const QRect cell = view->visualRect(model->index(row, 0));
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, cell.center());
+        QCOMPARE(w.selection()->event(), e);
+        QVERIFY(inView(w, e));
+        w.findBar()->findNext();
+        QCOMPARE(view->selectionModel()->selectedRows().value(0).row(), row + 1);
+        // Closing the bar empties the list.
+        w.findBar()->hide();
+        QCOMPARE(model->rowCount(), 0);
     }
 
     void matchesOutlinedInBothPanes() {
