@@ -1,5 +1,7 @@
 #include "KnobPanel.h"
 
+#include "CpuRegionEditor.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -51,6 +53,8 @@ KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
     dpScale_->setSuffix(QStringLiteral(" x"));
     dpScale_->setToolTip(tr("dp.scale: re-times collectives for a larger data-parallel group"));
     form_->addRow(tr("Data-parallel scale"), dpScale_);
+    regions_ = new CpuRegionEditor(this);
+    form_->addRow(tr("CPU regions"), regions_);
     auto* reset = new QPushButton(tr("Reset to replay"), this);
     form_->addRow(reset);
 
@@ -87,6 +91,7 @@ KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
         connect(s, &QDoubleSpinBox::valueChanged, this, &KnobPanel::emitChanged);
     connect(stragglerRank_, &QSpinBox::valueChanged, this, &KnobPanel::emitChanged);
     connect(overlap_, &QCheckBox::toggled, this, &KnobPanel::emitChanged);
+    connect(regions_, &CpuRegionEditor::changed, this, &KnobPanel::emitChanged);
     connect(reset, &QPushButton::clicked, this, [this, presets] {
         presets->setCurrentIndex(0);
         setKnobs({});
@@ -126,6 +131,7 @@ SimKnobs KnobPanel::knobs() const {
     k.stragglerRank = stragglerRank_->value();
     k.stragglerSlowdown = stragglerSlowdown_->value();
     k.dpScale = dpScale_->value();
+    k.cpuRegionSpeedup = regions_->regions();
     return k;
 }
 
@@ -146,6 +152,7 @@ void KnobPanel::setKnobs(const SimKnobs& k) {
     stragglerRank_->setValue(k.stragglerRank);
     stragglerSlowdown_->setValue(k.stragglerSlowdown);
     dpScale_->setValue(k.dpScale);
+    regions_->setRegions(k.cpuRegionSpeedup);
     updating_ = false;
     emitChanged();
 }

@@ -16,6 +16,8 @@ namespace sl::ui {
 // in resources/presets). Emits changed() with the knobs on every edit (the owner debounces and
 // re-simulates). Knobs without a widget here (per-class speedups, the collective model, ...) that
 // came from a preset or a session are kept: knobs() returns them with the widgets' values on top.
+class CpuRegionEditor;
+
 class KnobPanel : public QWidget {
     Q_OBJECT
 public:
@@ -27,6 +29,8 @@ public:
     QComboBox* presetBox() const { return presetBox_; }
     // Applies presets()[i] (what choosing it in the list does).
     void applyPreset(int i);
+    // The cpu.speedup[<regex>] rows.
+    CpuRegionEditor* cpuRegions() const { return regions_; }
 
 signals:
     void changed(sl::SimKnobs knobs);
@@ -43,6 +47,7 @@ private:
     QSpinBox* stragglerRank_ = nullptr;
     QDoubleSpinBox* stragglerSlowdown_ = nullptr;
     QDoubleSpinBox* dpScale_ = nullptr;
+    CpuRegionEditor* regions_ = nullptr;
     QFormLayout* form_ = nullptr;
     QComboBox* presetBox_ = nullptr;
     std::vector<KnobPreset> presets_;
