@@ -1,8 +1,8 @@
 #include "analysis/Breakdown.h"
 
 #include <algorithm>
-#include <unordered_map>
 #include <map>
+#include <unordered_map>
 
 namespace sl {
 
@@ -147,6 +147,72 @@ OpClass opClassOf(const Rank& rank, EventRef event) {
     EventKind k = rank.tracks[event.track].events.kind[event.index];
     if (k == EventKind::GpuMemcpy || k == EventKind::GpuMemset) return OpClass::Memory;
     return isCommunicationKernelName(rank.name(event)) ? OpClass::Communication : OpClass::Compute;
+}
+
+namespace {
+
+// timeOf(n, start, end, own): the node's times; false to skip it.
+template <typename TimeOf> std::vector<CommSplit> commSplit(const ExecutionGraph& g, TimeOf&& timeOf) {
+    const std::size_t ranks = g.trace->ranks.size();
+    std::vector<CommSplit> out(ranks);
+    // Per (rank, device): compute spans, wait spans, transfer spans.
+    struct Device {
+        std::vector<Span> compute, wait, transfer;
+    };
+    std::map<std::pair<std::uint32_t, std::int64_t>, Device> devices;
+    std::unordered_map<std::string_view, bool> commByName;
+    for (NodeId n = 0; n < g.nodes.size(); ++n) {
+        const auto& node = g.nodes[n];
+        if (node.kind != NodeKind::GpuOp && node.kind != NodeKind::Collective) continue;
+        const Track& t = g.rankOf(n).tracks[node.event.track];
+        TimeNs s = 0, e = 0, own = 0;
+        if (!timeOf(n, s, e, own)) continue;
+        Device& d = devices[{node.rank, t.device()}];
+        auto [it, fresh] = commByName.try_emplace(g.nodeName(n), false);
+        if (fresh) it->second = isCommunicationKernelName(g.nodeName(n));
+        const bool comm = node.kind == NodeKind::Collective || it->second;
+        if (!comm) {
+            if (t.events.kind[node.event.index] == EventKind::Kernel) d.compute.push_back({s, e});
+            continue;
+        }
+        const TimeNs transferStart = std::max(s, e - std::max<TimeNs>(0, own));
+        d.wait.push_back({s, transferStart});
+        d.transfer.push_back({transferStart, e});
+    }
+    for (std::size_t r = 0; r < ranks; ++r)
+        out[r].rank = g.trace->ranks[r].rank;
+    for (auto& [key, d] : devices) {
+        auto compute = unite(std::move(d.compute)), wait = unite(std::move(d.wait)),
+             transfer = unite(std::move(d.transfer));
+        CommSplit& c = out[key.first];
+        const TimeNs w = length(wait), x = length(transfer);
+        c.wait += w;
+        c.transfer += x;
+        c.exposedWait += w - intersection(wait, compute);
+        c.exposedTransfer += x - intersection(transfer, compute);
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<CommSplit> measuredCommSplit(const ExecutionGraph& g) {
+    return commSplit(g, [&](NodeId n, TimeNs& s, TimeNs& e, TimeNs& own) {
+        s = g.measuredStart(n);
+        e = g.measuredEnd(n);
+        own = g.nodes[n].duration; // the graph's transfer time of a collective
+        return true;
+    });
+}
+
+std::vector<CommSplit> simulatedCommSplit(const ExecutionGraph& g, const SimResult& r) {
+    return commSplit(g, [&](NodeId n, TimeNs& s, TimeNs& e, TimeNs& own) {
+        if (n >= r.nodes.size() || r.nodes[n].start < 0) return false;
+        s = r.nodes[n].start;
+        e = r.nodes[n].end;
+        own = r.nodes[n].own;
+        return true;
+    });
 }
 
 double RankBreakdown::overlapPct() const {

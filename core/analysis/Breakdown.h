@@ -62,6 +62,18 @@ std::vector<std::vector<TimeSpan>> measuredExposedCommunication(const TraceSet& 
 std::vector<std::vector<TimeSpan>> simulatedExposedCommunication(const TraceSet& set,
                                                                  const SimulatedTimeline& timeline);
 
+// Collective time of a rank split into waiting for peers (start until the last participant
+// arrived) and transferring (the rest), each also as the part no compute kernel on the same device
+// overlaps. Graph nodes only (the modelled collectives); measured from the graph's transfer times,
+// simulated from the simulated schedule.
+struct CommSplit {
+    int rank = 0;
+    TimeNs wait = 0, transfer = 0;
+    TimeNs exposedWait = 0, exposedTransfer = 0;
+};
+std::vector<CommSplit> measuredCommSplit(const ExecutionGraph& graph);
+std::vector<CommSplit> simulatedCommSplit(const ExecutionGraph& graph, const SimResult& result);
+
 // Why each GPU stream was idle between two ops (measured), in the spirit of HTA's idle time
 // breakdown: waiting for the host (the next op's launch call came after the stream went idle),
 // waiting for another stream or rank (the op had a cross-stream or collective dependency), other

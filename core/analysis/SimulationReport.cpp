@@ -78,6 +78,14 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
     std::vector<RankBreakdown> meas = measuredBreakdown(*g.trace, &g);
     std::vector<StreamIdle> idle = measuredStreamIdle(g);
     const ClassTimes classes = classTimes(g, res);
+    const std::vector<CommSplit> splitMeasured = measuredCommSplit(g),
+                                 splitSimulated = simulatedCommSplit(g, res);
+    auto splitJson = [](nlohmann::json& into, const CommSplit& c) {
+        into["comm_wait_us"] = us(c.wait);
+        into["comm_transfer_us"] = us(c.transfer);
+        into["exposed_comm_wait_us"] = us(c.exposedWait);
+        into["exposed_comm_transfer_us"] = us(c.exposedTransfer);
+    };
     auto breakdownJson = [](const RankBreakdown& b) {
         return nlohmann::json{{"compute_us", us(b.compute)},
                               {"comm_us", us(b.communication)},
@@ -106,6 +114,9 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
             rankJson["idle_error_pct"] = errorPct(sim[r].idle, meas[r].idle);
         }
         rankJson["by_class_us"] = classJson(classes.simulated[r]);
+        if (r < splitSimulated.size()) splitJson(rankJson, splitSimulated[r]);
+        if (rankJson.contains("measured") && r < splitMeasured.size())
+            splitJson(rankJson["measured"], splitMeasured[r]);
         if (rankJson.contains("measured"))
             rankJson["measured"]["by_class_us"] = classJson(classes.measured[r]);
         rankJson["gpu_span_error_pct"] = pct(s.gpuSpanErrorPct());

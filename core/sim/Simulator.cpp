@@ -373,6 +373,7 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
             continue;
         }
         TimeNs origin = g.ranks[g.nodes[i].rank].origin;
+        nt.own = t.duration[i];
         nt.start = start[i] + origin;
         nt.end = end[i] + origin;
         if (end[i] > lastEnd) {

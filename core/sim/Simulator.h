@@ -25,6 +25,9 @@ struct NodeTiming {
     // The incoming Sync / Collective edge that determined its end (the simulated wait), kNoEdge
     // when the end is start + duration.
     EdgeId endBoundBy = kNoEdge;
+    // The node's own duration under the knobs (for a collective: its transfer time; the rest of
+    // end - start is the wait for peers).
+    TimeNs own = 0;
 };
 
 // Simulated start and duration of every event of one track, aligned with that track's

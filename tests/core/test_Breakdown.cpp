@@ -1,8 +1,10 @@
 // Temporal breakdown (HTA definitions) on hand-made intervals and on the real DLRM ranks.
+#include "GraphFixture.h"
 #include "TestSupport.h"
 
 #include "analysis/Breakdown.h"
 #include "io/KinetoLoader.h"
+#include "sim/Simulator.h"
 
 using namespace sl;
 
@@ -99,6 +101,24 @@ private slots:
             }
         QCOMPARE(comm, int(r.collectives.size()));
         QCOMPARE(memory, 960 + 114);
+    }
+
+    // Rank 0 reaches the all-reduce at 20 us, rank 1 at 60 us; the transfer takes 60 us. Rank 0
+    // waits 40 us and transfers 60 us; a 2x network halves only the transfer.
+    void collectiveWaitAndTransfer() {
+        slgraph::Fixture f;
+        f.load(slgraph::twoRankAllReduce());
+        auto m = measuredCommSplit(f.graph);
+        QCOMPARE(m[0].wait, slgraph::us(40));
+        QCOMPARE(m[0].transfer, slgraph::us(60));
+        QCOMPARE(m[0].exposedWait, slgraph::us(40)); // no compute kernel on rank 0
+        QCOMPARE(m[1].wait, TimeNs(0));
+        SimKnobs k;
+        k.commSpeedup = 2;
+        auto s = simulatedCommSplit(f.graph, simulate(f.graph, k));
+        QCOMPARE(s[0].wait, slgraph::us(40));
+        QCOMPARE(s[0].transfer, slgraph::us(30));
+        QCOMPARE(s[0].exposedTransfer, slgraph::us(30));
     }
 };
 
