@@ -413,25 +413,36 @@ std::string accuracySection(const nlohmann::json& j) {
     }
     s += "</svg>";
     s += "<div class=\"cols\"><table class=\"num\"><thead><tr><th>Rank</th><th>Measured (µs)</th>"
-         "<th>Simulated (µs)</th><th>Difference (µs)</th><th>Error</th></tr></thead><tbody>";
+         "<th>Simulated (µs)</th><th>Difference (µs)</th><th>Error</th><th>GPU span error</th>"
+         "<th>Unexplained wait (µs)</th><th>Pre-window ops</th></tr></thead><tbody>";
     for (const auto& r : ranks) {
         const std::string id = esc(text(r.value("rank", nlohmann::json("?"))));
         double m = num(r, "measured_us"), sv = num(r, "simulated_us");
         s += "<tr class=\"rank\" data-rank=\"" + id + "\"><th>" + id + "</th><td>" + fmt(m) + "</td><td>" +
              fmt(sv) + "</td><td>" + (sv - m > 0 ? "+" : "") + fmt(sv - m) + "</td><td>" +
-             fmt(num(r, "error_pct"), 3) + " %</td></tr>";
+             fmt(num(r, "error_pct"), 3) + " %</td><td>" + fmt(num(r, "gpu_span_error_pct"), 3) +
+             " %</td><td>" + fmt(num(r, "unexplained_wait_us") + num(r, "unexplained_gpu_wait_us")) +
+             "</td><td>" + fmt(num(r, "prewindow_ops"), 0) + "</td></tr>";
     }
     double m = num(it, "measured_us"), sv = num(it, "simulated_us");
     s += "<tr class=\"total\"><th>Job</th><td>" + fmt(m) + "</td><td>" + fmt(sv) + "</td><td>" +
-         (sv - m > 0 ? "+" : "") + fmt(sv - m) + "</td><td>" + fmt(num(it, "error_pct"), 3) + " %</td></tr>";
+         (sv - m > 0 ? "+" : "") + fmt(sv - m) + "</td><td>" + fmt(num(it, "error_pct"), 3) +
+         " %</td><td></td><td></td><td></td></tr>";
     s += "</tbody></table><table class=\"num\"><thead><tr><th>Kernel start error</th><th>µs</th></tr></thead>"
          "<tbody><tr><th>Median</th><td>" +
          fmt(num(ks, "median"), 3) + "</td></tr><tr><th>p90</th><td>" + fmt(num(ks, "p90"), 3) +
          "</td></tr><tr><th>Max</th><td>" + fmt(num(ks, "max"), 3) + "</td></tr><tr><th>GPU ops</th><td>" +
-         fmt(num(ks, "count"), 0) + "</td></tr></tbody></table></div>";
-    s += "<p class=\"foot\">Error = |simulated &minus; measured| / measured. Kernel start error compares "
-         "each GPU "
-         "op's simulated start with its measured start, relative to its rank's origin.</p></section>";
+         fmt(num(ks, "count"), 0) + "</td></tr>";
+    const nlohmann::json kp = j.value("kernel_start_error_pct", nlohmann::json::object());
+    s += "<tr><th>Median, % of iteration</th><td>" + fmt(num(kp, "median"), 3) +
+         "</td></tr><tr><th>p90, % of iteration</th><td>" + fmt(num(kp, "p90"), 3) +
+         "</td></tr><tr><th>Ops within 1 %</th><td>" + fmt(100.0 * num(kp, "within_1pct_share"), 1) +
+         " %</td></tr></tbody></table></div>";
+    s += "<p class=\"foot\">Error = |simulated &minus; measured| / measured, over the modelled events "
+         "(runtime calls and GPU ops). Kernel start error compares each GPU op's simulated start with its "
+         "measured start (ops launched before the window excluded). Unexplained wait: CPU time between "
+         "calls that no CPU op covers, and GPU ops waiting for something the trace does not show; kept "
+         "as measured.</p></section>";
     return s;
 }
 
