@@ -6,6 +6,9 @@
 #include "models/KernelClass.h"
 
 #include <array>
+#include <limits>
+#include <map>
+#include <tuple>
 
 #include <cmath>
 
@@ -78,6 +81,27 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
     std::vector<RankBreakdown> meas = measuredBreakdown(*g.trace, &g);
     std::vector<StreamIdle> idle = measuredStreamIdle(g);
     const ClassTimes classes = classTimes(g, res);
+    // Idle time per GPU stream (span minus busy time), measured and simulated: the per-stream drift
+    // that a rank's iteration hides.
+    std::map<std::tuple<std::uint32_t, std::int64_t, std::int64_t>, std::pair<TimeNs, TimeNs>> streamIdle;
+    for (const auto& p : g.processors) {
+        if (!p.gpu || p.nodes.empty()) continue;
+        const Track& t = g.trace->ranks[p.rank].tracks[p.track];
+        TimeNs mBusy = 0, sBusy = 0, mLo = g.measuredStart(p.nodes.front()), mHi = mLo;
+        TimeNs sLo = std::numeric_limits<TimeNs>::max(), sHi = std::numeric_limits<TimeNs>::min();
+        for (NodeId n : p.nodes) {
+            mBusy += g.measuredEnd(n) - g.measuredStart(n);
+            mHi = std::max(mHi, g.measuredEnd(n));
+            if (n < res.nodes.size() && res.nodes[n].start >= 0) {
+                sBusy += res.nodes[n].end - res.nodes[n].start;
+                sLo = std::min(sLo, res.nodes[n].start);
+                sHi = std::max(sHi, res.nodes[n].end);
+            }
+        }
+        const TimeNs mIdle = std::max<TimeNs>(0, (mHi - mLo) - mBusy);
+        const TimeNs sIdle = sHi > sLo ? std::max<TimeNs>(0, (sHi - sLo) - sBusy) : 0;
+        streamIdle[{p.rank, t.device(), t.stream()}] = {mIdle, sIdle};
+    }
     const std::vector<CommSplit> splitMeasured = measuredCommSplit(g),
                                  splitSimulated = simulatedCommSplit(g, res);
     auto splitJson = [](nlohmann::json& into, const CommSplit& c) {
@@ -100,12 +124,20 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
         const auto& s = res.ranks[r];
         nlohmann::json streams = nlohmann::json::array();
         for (const auto& si : idle)
-            if (si.rank == s.rank)
-                streams.push_back({{"device", si.device},
-                                   {"stream", si.stream},
-                                   {"host_wait_us", us(si.hostWait)},
-                                   {"dependency_wait_us", us(si.dependencyWait)},
-                                   {"other_us", us(si.other)}});
+            if (si.rank == s.rank) {
+                nlohmann::json sj = {{"device", si.device},
+                                     {"stream", si.stream},
+                                     {"host_wait_us", us(si.hostWait)},
+                                     {"dependency_wait_us", us(si.dependencyWait)},
+                                     {"other_us", us(si.other)}};
+                auto it = streamIdle.find({static_cast<std::uint32_t>(r), si.device, si.stream});
+                if (it != streamIdle.end()) {
+                    sj["idle_us"] = us(it->second.first);
+                    sj["simulated_idle_us"] = us(it->second.second);
+                    sj["idle_error_pct"] = errorPct(it->second.second, it->second.first);
+                }
+                streams.push_back(sj);
+            }
         nlohmann::json rankJson = r < sim.size() ? breakdownJson(sim[r]) : nlohmann::json::object();
         if (r < meas.size()) rankJson["measured"] = breakdownJson(meas[r]);
         if (r < meas.size() && r < sim.size()) {
