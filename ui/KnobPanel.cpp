@@ -81,6 +81,10 @@ KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
                                 "Typical: 1.1 to 1.5.")},
         {dpScale_, tr("dp.scale: re-times collectives for a data-parallel group this many times larger "
                       "(the ring all-reduce gets longer with more ranks). Typical: 2 to 8.")},
+        {regions_,
+         tr("cpu.speedup[<regex>]: CPU ops, annotations and Python functions whose name matches (with "
+            "everything nested in them) run this many times faster; inf removes them. Typical: inf "
+            "for a data loader moved to worker processes, 2 for a fused optimizer step.")},
     };
     for (const auto& [field, tip] : tips) {
         field->setToolTip(tip);

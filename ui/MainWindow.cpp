@@ -265,6 +265,7 @@ void MainWindow::buildDocks() {
     rl->addLayout(rangeTop);
     rl->addWidget(rangeTable_, 1);
     auto* rangeDock = new QDockWidget(tr("Range statistics"), this);
+    rangeDock_ = rangeDock;
     rangeDock->setObjectName(QStringLiteral("rangeDock"));
     rangeDock->setWidget(rangeWidget);
     addDockWidget(Qt::RightDockWidgetArea, rangeDock);
@@ -605,6 +606,7 @@ void MainWindow::updateRangeStats() {
         rangeExport_->setEnabled(false);
         return;
     }
+    rangeDock_->raise(); // a range was just selected: its statistics come to the front
     // Off the UI thread: a range over millions of events must not block; a newer range drops this.
     rangeLabel_->setText(
         tr("Range %1: computing...").arg(formatDuration(selection_->rangeEnd() - selection_->rangeStart())));

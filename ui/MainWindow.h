@@ -193,6 +193,7 @@ private:
     FindResultsModel* findResults_ = nullptr;
     QTableView* findTable_ = nullptr;
     QDockWidget* findDock_ = nullptr;
+    QDockWidget* rangeDock_ = nullptr;
     std::shared_ptr<const TraceSet> set_;
     // Counts the sets shown; work started for one set checks it before touching the window.
     std::uint64_t setGeneration_ = 0;

@@ -29,6 +29,7 @@ void RowLayout::build(const TraceSet& set, const TrackState& state) {
     }
     for (std::size_t r = 0; r < set.ranks.size() && r < state.rankCount(); ++r) {
         rows_.push_back({static_cast<int>(r), -1, y, kHeaderHeight, 0});
+        rows_.back().collapsed = !state.rankExpanded(r);
         y += kHeaderHeight;
         if (state.exposedLanes()) {
             rows_.push_back({static_cast<int>(r), kExposedRow, y, kExposedHeight, 0});

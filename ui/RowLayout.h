@@ -17,7 +17,8 @@ struct Row {
     int y = 0;
     int height = 0;
     int lanes = 0;
-    bool pinned = false; // in the pinned section at the top of the pane
+    bool pinned = false;    // in the pinned section at the top of the pane
+    bool collapsed = false; // a header row of a collapsed rank (it shows the rank's summary strip)
     bool header() const { return track == -1; }
     bool exposedLane() const { return track == -2; }
     bool isTrack() const { return track >= 0; }

@@ -47,13 +47,13 @@ const TimelineRenderer::Label& TimelineRenderer::label(const TimelineData& data,
 void TimelineRenderer::paintLane(const TimelineData& data, int rank, const TrackTimeline& track,
                                  const Lane& lane, const TimeMapping& m, int width, int top,
                                  const std::uint8_t* flags, bool dim, const std::vector<bool>* matches,
-                                 RenderStats& stats) {
+                                 RenderStats& stats, int boxHeight, bool labels) {
     if (lane.size == 0) return;
     const auto& rt = data.ranks()[static_cast<std::size_t>(rank)];
     const EventColumns& ev = track.track->events;
     const TimeNs t0 = m.start;
     const TimeNs t1 = m.end(width);
-    const int h = RowLayout::kLaneHeight - 1;
+    const int h = boxHeight > 0 ? boxHeight : RowLayout::kLaneHeight - 1;
     int pendX0 = 0, pendX1 = -1, pendBucket = -1;
     bool pendNarrow = false;
     auto flush = [&] {
@@ -68,7 +68,8 @@ void TimelineRenderer::paintLane(const TimelineData& data, int rank, const Track
         const bool narrow = x1 - x0 < kWideBox;
         if (!narrow) --x1;
         const Category cat = categoryOf(ev.kind[e], rt.collective[ev.name[e]] != 0);
-        int bucket = static_cast<int>(cat) * palette::kShades + rt.shade[ev.name[e]];
+        // Summary strips use one shade per category: neighbouring boxes then merge into few rectangles.
+        int bucket = static_cast<int>(cat) * palette::kShades + (labels ? rt.shade[ev.name[e]] : 0);
         if (dim) {
             const std::uint8_t f = flags ? flags[e] : 0;
             bucket = highlight::onPath(f) ? 2 * kNormalBuckets + static_cast<int>(highlight::label(f))
@@ -84,7 +85,7 @@ void TimelineRenderer::paintLane(const TimelineData& data, int rank, const Track
         if (matches && ev.name[e] < matches->size() && (*matches)[ev.name[e]] &&
             (matchRects_.empty() || matchRects_.back() != QRect(x0, top, x1 - x0, h)))
             matchRects_.emplace_back(x0, top, x1 - x0, h);
-        if (x1 - x0 >= kMinLabelWidth && (!dim || bucket >= 2 * kNormalBuckets))
+        if (labels && x1 - x0 >= kMinLabelWidth && (!dim || bucket >= 2 * kNormalBuckets))
             pendingLabels_.push_back({QRect(std::max(x0, 0), top, std::min(x1, width) - std::max(x0, 0), h),
                                       rank, ev.name[e], cat});
     };
@@ -149,6 +150,25 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
     matchRects_.clear();
     for (int i = firstRow; i < lastRow; ++i) {
         const Row& row = rows[static_cast<std::size_t>(i)];
+        if (row.header() && row.collapsed) {
+            // A collapsed rank keeps a summary in its header row: its GPU streams folded into one
+            // strip (compute, communication, copies; critical-path colours when those are shown), so
+            // that 64 collapsed ranks still show where each one is busy.
+            const auto r = static_cast<std::size_t>(row.rank);
+            const int top = row.y - scrollY + 4;
+            if (top > size.height() || top + row.height < 0) continue;
+            const bool dim = state.criticalPath && state.highlights;
+            for (std::size_t k = 0; k < data.ranks()[r].tracks.size(); ++k) {
+                const TrackTimeline& track = data.track(r, k);
+                if (!track.track->isGpu() || track.lanes.empty()) continue;
+                const TrackHighlights* th = dim ? state.highlights->track(r, k) : nullptr;
+                const std::uint8_t* flags = th && !th->flags.empty() ? th->flags.data() : nullptr;
+                paintLane(data, row.rank, track, track.lanes[0], m, width, top, flags, dim, nullptr, stats,
+                          row.height - 8, false);
+                ++stats.summaryLanes;
+            }
+            continue;
+        }
         if (!row.isTrack()) continue;
         const TrackTimeline& track =
             data.track(static_cast<std::size_t>(row.rank), static_cast<std::size_t>(row.track));

@@ -39,7 +39,8 @@ struct RenderStats {
     int pathBars = 0;
     int exposedBoxes = 0;
     int arrows = 0;
-    int matches = 0; // boxes outlined as find matches
+    int matches = 0;      // boxes outlined as find matches
+    int summaryLanes = 0; // GPU streams folded into the header rows of collapsed ranks
 };
 
 // Paints a timeline pane with QPainter: only events inside the window (binary search in each
@@ -78,10 +79,12 @@ private:
     };
     const Label& label(const TimelineData& data, int rank, StringId name);
     // flags: per-event highlight flags when the critical path is shown (nullptr: nothing on the path
-    // in this track, all dimmed), dim: whether the critical path is shown.
+    // in this track, all dimmed), dim: whether the critical path is shown. boxHeight 0: a lane's height;
+    // labels false: a collapsed rank's summary strip (no names, one shade per category).
     void paintLane(const TimelineData& data, int rank, const TrackTimeline& track, const Lane& lane,
                    const TimeMapping& m, int width, int top, const std::uint8_t* flags, bool dim,
-                   const std::vector<bool>* matches, RenderStats& stats);
+                   const std::vector<bool>* matches, RenderStats& stats, int boxHeight = 0,
+                   bool labels = true);
     void paintHighlights(QPainter& p, const RowLayout& layout, const TimeMapping& m, QSize size, int scrollY,
                          int firstRow, int lastRow, const RenderState& state, RenderStats& stats);
     void paintLinks(QPainter& p, const TimelineData& data, const RowLayout& layout, const TimeMapping& m,
