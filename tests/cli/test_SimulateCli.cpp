@@ -23,6 +23,26 @@ QString trace(const char* rel) {
 class TestSimulateCli : public QObject {
     Q_OBJECT
 private slots:
+    // The replay metrics of the JSON contract, on a bundled sample (always present).
+    void replayMetricsAndKnobEffect() {
+        const QString sample = QString::fromStdString(sltest::samplePath("02-dp4"));
+        Run r = cli({"simulate", sample, "--json", "--set", "compute.speedup=2"});
+        QCOMPARE(r.code, 0);
+        QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QJsonObject rank = j["ranks"].toArray()[0].toObject();
+        for (const char* key :
+             {"gpu_span_error_pct", "unexplained_wait_us", "unexplained_gpu_wait_us", "prewindow_ops",
+              "by_class_us", "comm_wait_us", "comm_transfer_us", "exposed_comm_error_pct", "idle_error_pct"})
+            QVERIFY2(rank.contains(key), key);
+        QVERIFY(rank["measured"].toObject()["by_class_us"].toObject()["gemm"].toDouble() > 0);
+        QVERIFY(rank["stream_idle"].toArray()[0].toObject().contains("idle_error_pct"));
+        QVERIFY(j["kernel_start_error_pct"].toObject().contains("within_1pct_share"));
+        // A 2x GPU on a GPU-bound sample moves the answer, and the note says what it acts on.
+        QJsonObject effect = j["knob_effect"].toObject();
+        QVERIFY(effect["iteration_change_pct"].toDouble() < -10.0);
+        QVERIFY(effect["note"].toString().contains("critical path"));
+    }
+
     void jsonOnRankSet() {
         SL_REQUIRE_TRACES();
         QTemporaryDir dir;
