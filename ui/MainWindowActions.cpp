@@ -280,10 +280,13 @@ QMenu* MainWindow::trackMenu(int rank, int track, QWidget* parent) {
         QObject::connect(a, &QAction::triggered, menu, slot);
         return a;
     };
+    // Many changes, one change signal (sent once the blocker is gone: a blocked emit is lost).
     auto collapseOthers = [this, r] {
-        const QSignalBlocker block(tracks_);
-        for (std::size_t o = 0; o < tracks_->rankCount(); ++o)
-            tracks_->setRankExpanded(o, o == r);
+        {
+            const QSignalBlocker block(tracks_);
+            for (std::size_t o = 0; o < tracks_->rankCount(); ++o)
+                tracks_->setRankExpanded(o, o == r);
+        }
         emit tracks_->changed();
     };
     if (track >= 0 && static_cast<std::size_t>(track) < rk.tracks.size()) {
@@ -328,9 +331,11 @@ QMenu* MainWindow::trackMenu(int rank, int track, QWidget* parent) {
             hidden += tracks_->trackHidden(r, k) && rk.tracks[k].events.size() > 0 ? 1 : 0;
         add(QStringLiteral("showHidden"), tr("Show %n Hidden Track(s)", nullptr, static_cast<int>(hidden)),
             [this, r] {
-                const QSignalBlocker block(tracks_);
-                for (std::size_t k = 0; k < set_->ranks[r].tracks.size(); ++k)
-                    if (set_->ranks[r].tracks[k].events.size() > 0) tracks_->setTrackHidden(r, k, false);
+                {
+                    const QSignalBlocker block(tracks_);
+                    for (std::size_t k = 0; k < set_->ranks[r].tracks.size(); ++k)
+                        if (set_->ranks[r].tracks[k].events.size() > 0) tracks_->setTrackHidden(r, k, false);
+                }
                 emit tracks_->changed();
             })
             ->setEnabled(hidden > 0);

@@ -248,6 +248,11 @@ private slots:
         actionNamed(menu.get(), "collapseOthers")->trigger();
         for (std::size_t r = 0; r < 8; ++r)
             QCOMPARE(tracks->rankExpanded(r), r == 2);
+        // The panes follow (one header row per collapsed rank, rank 2's tracks under its header).
+        const RowLayout& layout = w.panes()->measured()->layout();
+        QCOMPARE(layout.rows().size(), std::size_t{8 + 3});
+        QCOMPARE(w.panes()->simulated()->layout().rows().size(), std::size_t{8 + 3});
+        QVERIFY(layout.rowOf(2, 1) >= 0 && layout.rowOf(3, 1) < 0);
         actionNamed(menu.get(), "pinTrack")->trigger();
         QVERIFY(tracks->trackPinned(2, 1));
         // Move: the CPU thread is first, stream 7 second; move stream 7 up.
@@ -260,8 +265,10 @@ private slots:
         QVERIFY(tracks->trackHidden(2, 1));
         std::unique_ptr<QMenu> rank2(w.trackMenu(2, -1, &w));
         QVERIFY(actionNamed(rank2.get(), "showHidden")->isEnabled());
+        QCOMPARE(layout.rowOf(2, 1), -1);
         actionNamed(rank2.get(), "showHidden")->trigger();
         QVERIFY(!tracks->trackHidden(2, 1));
+        QVERIFY(layout.rowOf(2, 1) >= 0);
         std::unique_ptr<QMenu> cpu(w.trackMenu(2, 0, &w));
         QVERIFY(actionNamed(cpu.get(), "nestTrack")); // the CPU thread has nested rows
         actionNamed(cpu.get(), "nestTrack")->trigger();
