@@ -1,7 +1,9 @@
 #include "CliCommon.h"
 
 #include "analysis/TraceInfo.h"
+#include "graph/ExecutionGraph.h"
 
+#include <exception>
 #include <iostream>
 
 namespace sl::cli {
@@ -15,7 +17,9 @@ Command makeInfoCommand() {
             "Loads Kineto traces (.json or .json.gz; files, or folders of per-rank files) and prints one\n"
             "JSON object: per rank its id, device, world size, events by kind, CPU threads and GPU\n"
             "streams with event counts, time span (us), collective kernels by type, GPU ops without a\n"
-            "launch call, and warnings.\n"
+            "launch call, what the replay keeps as measured (prewindow_ops: GPU ops launched before the\n"
+            "window; threads_released_at_measured; unexplained_wait_us and unexplained_gpu_wait_us), a\n"
+            "graph object with the repairs the execution graph made, and warnings.\n"
             "\n"
             "  --compact   print the JSON on one line\n",
             [](Args& args) {
@@ -23,7 +27,17 @@ Command makeInfoCommand() {
                 auto paths = args.positional();
                 if (paths.empty()) throw UsageError{"info needs at least one PATH"};
                 TraceSet set = loadWithProgress(paths);
-                std::cout << traceInfoJson(set).dump(compact ? -1 : 2) << "\n";
+                // The graph says what the replay will treat as boundary conditions; a trace whose
+                // graph cannot be built still gets its summary, with the reason as a warning.
+                nlohmann::json j;
+                try {
+                    ExecutionGraph graph = buildExecutionGraph(set);
+                    j = traceInfoJson(set, &graph);
+                } catch (const std::exception& e) {
+                    j = traceInfoJson(set);
+                    j["warnings"].push_back(std::string("no execution graph: ") + e.what());
+                }
+                std::cout << j.dump(compact ? -1 : 2) << "\n";
                 return kExitOk;
             }};
 }

@@ -63,17 +63,44 @@ nlohmann::json rankJson(const Rank& rank) {
 
 } // namespace
 
-nlohmann::json traceInfoJson(const TraceSet& set) {
+nlohmann::json traceInfoJson(const TraceSet& set, const ExecutionGraph* graph) {
     nlohmann::json j;
     j["ranks"] = nlohmann::json::array();
-    for (const auto& r : set.ranks)
-        j["ranks"].push_back(rankJson(r));
+    for (std::size_t i = 0; i < set.ranks.size(); ++i) {
+        nlohmann::json rj = rankJson(set.ranks[i]);
+        if (graph && i < graph->ranks.size()) {
+            const RankWindow& w = graph->ranks[i];
+            rj["prewindow_ops"] = w.prewindowOps;
+            rj["threads_released_at_measured"] = w.threadsReleasedAtMeasured;
+            rj["unexplained_wait_us"] = static_cast<double>(w.unexplainedWait) / 1000.0;
+            rj["unexplained_gpu_wait_us"] = static_cast<double>(w.unexplainedGpuWait) / 1000.0;
+        }
+        j["ranks"].push_back(rj);
+    }
+    if (graph) {
+        const GraphStats& st = graph->stats;
+        j["graph"] = {{"nodes", graph->nodes.size()},
+                      {"edges", graph->edges.size()},
+                      {"prewindow_ops", st.prewindowOps},
+                      {"thread_start_edges", st.threadStartEdges},
+                      {"inferred_cross_stream", st.inferredCrossStream},
+                      {"wait_event_edges", st.waitEventEdges},
+                      {"sm_contention_edges", st.smContentionEdges},
+                      {"collectives_matched", st.collectivesMatched},
+                      {"collectives_unmatched", st.collectivesUnmatched},
+                      {"phantom_collectives", st.phantomCollectives},
+                      {"repaired_launches", st.repairedLaunches},
+                      {"repaired_overlaps", st.repairedOverlaps}};
+    }
     j["rank_count"] = set.ranks.size();
     j["events"] = set.eventCount();
     nlohmann::json warnings = set.warnings;
     for (const auto& r : set.ranks)
         for (const auto& w : r.warnings)
             warnings.push_back("rank " + std::to_string(r.rank) + ": " + w);
+    if (graph)
+        for (const auto& w : graph->warnings)
+            warnings.push_back(w);
     j["warnings"] = warnings;
     return j;
 }

@@ -42,6 +42,9 @@ private slots:
         QCOMPARE(info.code, 0);
         QVERIFY(info.out.contains("\"rank_count\":4"));
         QVERIFY(info.out.contains("\"gpu_ops_without_launch\":0"));
+        // info also says what the replay keeps as measured: nothing here (no pre-window ops).
+        QVERIFY(info.out.contains("\"prewindow_ops\":0"));
+        QVERIFY(info.out.contains("\"graph\":{"));
     }
 
     // The variant flags reach the generator: a faster GPU variant of the same job, predicted from
