@@ -37,6 +37,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
@@ -115,6 +116,7 @@ MainWindow::MainWindow(QWidget* parent)
                 pending_.reset();
                 showLoaded(std::move(set), paths, session ? &*session : nullptr);
                 if (session && !path.isEmpty()) sessionPath_ = path;
+                setModified(false);
             });
     connect(loader_, &TraceLoader::failed, this, [this](const QString& message, const QStringList&) {
         setLoading(false);
@@ -438,6 +440,12 @@ void MainWindow::buildMenus() {
     viewMenu_->addAction(criticalPathAction_);
     viewMenu_->addAction(exposedAction_);
     viewMenu_->addAction(arrowsAction_);
+    focusModeAction_ = viewMenu_->addAction(tr("F&ocus Mode (timeline only)"));
+    focusModeAction_->setObjectName(QStringLiteral("focusModeAction"));
+    focusModeAction_->setCheckable(true);
+    focusModeAction_->setShortcut(QKeySequence(Qt::Key_F11));
+    focusModeAction_->setShortcutContext(Qt::ApplicationShortcut);
+    connect(focusModeAction_, &QAction::toggled, this, &MainWindow::setFocusMode);
     viewMenu_->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         viewMenu_->addAction(dock->toggleViewAction());
@@ -487,6 +495,7 @@ void MainWindow::showLoaded(std::shared_ptr<const TraceSet> set, const QStringLi
     // nothing), and only then do the views take the new set. Nothing in between reads one set's tracks
     // through the other's state.
     ++setGeneration_;
+    loadingSet_ = true; // the view changes below are the new set's defaults, not the user's edits
     sim_->setTraceSet(nullptr);
     rangeWorker_->cancel();
     selection_->clearEvent();
@@ -531,9 +540,12 @@ void MainWindow::showLoaded(std::shared_ptr<const TraceSet> set, const QStringLi
     if (!paths.isEmpty()) {
         recent_->add(paths);
         rememberDir(paths[0]);
-        setWindowTitle(tr("Sightline - %1").arg(QFileInfo(paths[0]).fileName()));
+        // Other traces: Save asks where (the old session file is not theirs).
+        if (!same) sessionPath_.clear();
     }
     stack_->setCurrentIndex(1);
+    loadingSet_ = false;
+    setModified(false);
     warnings_->setLoadWarnings(set_->warnings);
     const Sample sample = paths.size() == 1 ? sampleFor(paths[0]) : Sample{};
     if (!set_->warnings.empty()) {
@@ -770,6 +782,7 @@ void MainWindow::applySession(const Session& session, const QString& path) {
     exposedAction_->setChecked(session.exposed);
     arrowsAction_->setChecked(session.arrows);
     if (!path.isEmpty()) sessionPath_ = path;
+    setModified(false);
 }
 
 void MainWindow::applyViewState(const Session& session) {
@@ -795,6 +808,7 @@ QString MainWindow::saveSession(const QString& path) {
         return error;
     }
     sessionPath_ = QFileInfo(target).absoluteFilePath();
+    setModified(false);
     statusBar()->showMessage(tr("Session saved to %1").arg(sessionPath_), 5000);
     return {};
 }
@@ -831,6 +845,42 @@ void MainWindow::offerRestore() {
 
 void MainWindow::markDirty() {
     if (autosave_) autosave_->markDirty();
+    if (set_ && !loadingSet_) setWindowModified(true);
+}
+
+void MainWindow::setModified(bool modified) {
+    setWindowModified(modified);
+    updateTitle();
+}
+
+void MainWindow::updateTitle() {
+    // The session's name when there is one, else the traces' (with their folder: sets are often
+    // all called "kineto"); "[*]" shows the modified marker.
+    QString name;
+    if (!sessionPath_.isEmpty()) {
+        name = QFileInfo(sessionPath_).fileName();
+    } else if (!paths_.isEmpty()) {
+        const QFileInfo first(paths_[0]);
+        name = first.absoluteDir().dirName() + QLatin1Char('/') + first.fileName();
+        if (paths_.size() > 1) name += tr(" and %1 more").arg(paths_.size() - 1);
+    }
+    setWindowTitle(name.isEmpty() ? tr("Sightline") : tr("%1[*] - Sightline").arg(name));
+}
+
+void MainWindow::setFocusMode(bool on) {
+    // Only the timeline: docks and the toolbar go, and come back as they were.
+    if (on) {
+        focusHidden_.clear();
+        for (QDockWidget* dock : findChildren<QDockWidget*>())
+            if (dock->isVisible()) focusHidden_.push_back(dock), dock->hide();
+        for (QToolBar* bar : findChildren<QToolBar*>())
+            if (bar->isVisible()) focusHidden_.push_back(bar), bar->hide();
+    } else {
+        for (const QPointer<QWidget>& w : focusHidden_)
+            if (w) w->show();
+        focusHidden_.clear();
+    }
+    if (focusModeAction_->isChecked() != on) focusModeAction_->setChecked(on);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -7,6 +7,7 @@
 #include "trace/TraceSet.h"
 
 #include <QMainWindow>
+#include <QPointer>
 #include <QStringList>
 
 #include <memory>
@@ -135,6 +136,9 @@ public:
     QWidget* glossary() const { return glossary_; }
     // W/S/A/D/F and ?: application-wide shortcuts, whatever has focus.
     const QList<QAction*>& navigationActions() const { return navigationActions_; }
+    // Focus mode (F11): only the timeline, the docks and toolbar hidden; off restores them.
+    void setFocusMode(bool on);
+    QAction* focusModeAction() const { return focusModeAction_; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -155,6 +159,8 @@ private:
     void markDirty();
     void buildNavigationActions();
     void openFilesDialog();
+    void setModified(bool modified);
+    void updateTitle();
     void openFolderDialog();
 
     ViewController* controller_;
@@ -194,6 +200,9 @@ private:
     QTableView* findTable_ = nullptr;
     QDockWidget* findDock_ = nullptr;
     QDockWidget* rangeDock_ = nullptr;
+    QAction* focusModeAction_ = nullptr;
+    QList<QPointer<QWidget>> focusHidden_;
+    bool loadingSet_ = false;
     std::shared_ptr<const TraceSet> set_;
     // Counts the sets shown; work started for one set checks it before touching the window.
     std::uint64_t setGeneration_ = 0;

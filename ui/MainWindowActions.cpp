@@ -42,6 +42,7 @@ constexpr const char* kKeys[][2] = {
     {"C", "critical path on / off (other events dimmed)"},
     {"E", "exposed communication on / off"},
     {"G", "dependency arrows of the selection on / off"},
+    {"F11", "focus mode: only the timeline (the panels hide; F11 again brings them back)"},
     {"? or F1", "this sheet"},
 };
 
