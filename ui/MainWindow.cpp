@@ -735,6 +735,8 @@ void MainWindow::restoreLayout() {
     QSettings s;
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    controller_->setGutterWidth(
+        s.value(QStringLiteral("window/labelColumn"), controller_->gutterWidth()).toInt());
 }
 
 Session MainWindow::currentSession() const {
@@ -888,6 +890,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings s;
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
     s.setValue(QStringLiteral("window/state"), saveState());
+    s.setValue(QStringLiteral("window/labelColumn"), controller_->gutterWidth());
     loader_->cancel();
     QMainWindow::closeEvent(event);
 }

@@ -10,6 +10,10 @@ namespace sl::ui {
 
 TimeAxis::TimeAxis(ViewController* controller, int gutterWidth, QWidget* parent)
     : QWidget(parent), controller_(controller), gutter_(gutterWidth) {
+    connect(controller_, &ViewController::gutterWidthChanged, this, [this](int px) {
+        gutter_ = px;
+        update();
+    });
     setFixedHeight(26);
     connect(controller_, &ViewController::windowChanged, this, qOverload<>(&QWidget::update));
 }

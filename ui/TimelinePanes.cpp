@@ -3,6 +3,7 @@
 #include "TimeAxis.h"
 #include "TimelineRenderer.h"
 #include "TimelineView.h"
+#include "ViewController.h"
 
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -11,7 +12,7 @@ namespace sl::ui {
 
 TimelinePanes::TimelinePanes(ViewController* controller, SelectionModel* selection, TrackState* tracks,
                              QWidget* parent)
-    : QWidget(parent), axis_(new TimeAxis(controller, TimelineRenderer::kGutterWidth, this)),
+    : QWidget(parent), axis_(new TimeAxis(controller, controller->gutterWidth(), this)),
       measured_(new TimelineView(controller, selection, tracks, this)),
       simulated_(new TimelineView(controller, selection, tracks, this)) {
     measured_->setObjectName(QStringLiteral("measuredPane"));

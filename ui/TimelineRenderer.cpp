@@ -403,8 +403,9 @@ void TimelineRenderer::paintLinks(QPainter& p, const TimelineData& data, const R
 }
 
 void TimelineRenderer::paintGutter(QPainter& p, const TimelineData& data, const RowLayout& layout,
-                                   const TrackState& tracks, int height, int scrollY, const QString& title) {
-    p.fillRect(QRect(0, 0, kGutterWidth, height), palette::gutter());
+                                   const TrackState& tracks, int height, int scrollY, const QString& title,
+                                   int gutterWidth) {
+    p.fillRect(QRect(0, 0, gutterWidth, height), palette::gutter());
     const auto& rows = layout.rows();
     QFontMetrics fm(p.font());
     for (int i = layout.firstRowBelow(scrollY); i < static_cast<int>(rows.size()); ++i) {
@@ -413,21 +414,21 @@ void TimelineRenderer::paintGutter(QPainter& p, const TimelineData& data, const 
         if (y > height) break;
         const Rank& rank = *data.ranks()[static_cast<std::size_t>(row.rank)].rank;
         QString text;
-        QRect r(6, y, kGutterWidth - 10, row.header() ? row.height : RowLayout::kLaneHeight + 2);
+        QRect r(6, y, gutterWidth - 10, row.header() ? row.height : RowLayout::kLaneHeight + 2);
         if (row.exposedLane()) {
-            p.fillRect(QRect(0, y, kGutterWidth, row.height), palette::exposedLane());
+            p.fillRect(QRect(0, y, gutterWidth, row.height), palette::exposedLane());
             QFont small = p.font();
             small.setPointSizeF(small.pointSizeF() * 0.8);
             p.save();
             p.setFont(small);
             p.setPen(palette::exposed());
-            p.drawText(QRect(22, y, kGutterWidth - 26, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+            p.drawText(QRect(22, y, gutterWidth - 26, row.height), Qt::AlignVCenter | Qt::AlignLeft,
                        QStringLiteral("exposed comm"));
             p.restore();
             continue;
         }
         if (row.header()) {
-            p.fillRect(QRect(0, y, kGutterWidth, row.height), palette::rankHeader());
+            p.fillRect(QRect(0, y, gutterWidth, row.height), palette::rankHeader());
             const bool expanded = static_cast<std::size_t>(row.rank) < tracks.rankCount() &&
                                   tracks.rankExpanded(static_cast<std::size_t>(row.rank));
             text = QStringLiteral("%1 Rank %2  %3")
@@ -457,19 +458,19 @@ void TimelineRenderer::paintGutter(QPainter& p, const TimelineData& data, const 
         r.adjust(8, 0, 0, 0);
         p.drawText(r, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(text, Qt::ElideMiddle, r.width()));
         p.setPen(palette::grid());
-        p.drawLine(0, y + row.height - 1, kGutterWidth, y + row.height - 1);
+        p.drawLine(0, y + row.height - 1, gutterWidth, y + row.height - 1);
     }
     if (!title.isEmpty()) {
         QFont f = p.font();
         f.setBold(true);
         p.setFont(f);
-        const QRect tr(0, std::max(0, height - 22), kGutterWidth, 22);
+        const QRect tr(0, std::max(0, height - 22), gutterWidth, 22);
         p.fillRect(tr, QColor(0x343a40));
         p.setPen(Qt::white);
         p.drawText(tr.adjusted(6, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, title);
     }
     p.setPen(QColor(0xadb5bd));
-    p.drawLine(kGutterWidth - 1, 0, kGutterWidth - 1, height);
+    p.drawLine(gutterWidth - 1, 0, gutterWidth - 1, height);
 }
 
 EventId TimelineRenderer::hitTest(const TimelineData& data, const RowLayout& layout, const TimeMapping& m,

@@ -48,14 +48,16 @@ struct RenderStats {
 // colour, names where they fit. Keeps a cache of label texts between frames.
 class TimelineRenderer {
 public:
+    // The label column's default width (ViewController::gutterWidth() is the current one).
     static constexpr int kGutterWidth = 200;
 
     // Paints the event area of size `size` (painter origin at its top-left), rows shifted up by scrollY.
     RenderStats paintEvents(QPainter& p, const TimelineData& data, const RowLayout& layout,
                             const TimeMapping& m, QSize size, int scrollY, const RenderState& state);
-    // Paints the track names column of width kGutterWidth.
+    // Paints the track names column, gutterWidth wide.
     void paintGutter(QPainter& p, const TimelineData& data, const RowLayout& layout,
-                     const class TrackState& tracks, int height, int scrollY, const QString& title);
+                     const class TrackState& tracks, int height, int scrollY, const QString& title,
+                     int gutterWidth = kGutterWidth);
     // The event under content point (x in the event area, y in content coordinates), if any.
     static EventId hitTest(const TimelineData& data, const RowLayout& layout, const TimeMapping& m, double x,
                            int y);

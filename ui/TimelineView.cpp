@@ -45,6 +45,10 @@ TimelineView::TimelineView(ViewController* controller, SelectionModel* selection
     connect(selection_, &SelectionModel::eventChanged, this, qOverload<>(&QWidget::update));
     connect(selection_, &SelectionModel::rangeChanged, this, qOverload<>(&QWidget::update));
     connect(tracks_, &TrackState::changed, this, &TimelineView::relayout);
+    connect(controller_, &ViewController::gutterWidthChanged, this, [this] {
+        controller_->setViewportWidth(eventArea().width());
+        update();
+    });
 }
 
 void TimelineView::setTitle(const QString& title) {
@@ -98,8 +102,7 @@ void TimelineView::updateScrollBar() {
 }
 
 QRect TimelineView::eventArea() const {
-    return QRect(TimelineRenderer::kGutterWidth, 0,
-                 width() - TimelineRenderer::kGutterWidth - scroll_->width(), height());
+    return QRect(gutter(), 0, width() - gutter() - scroll_->width(), height());
 }
 
 void TimelineView::resizeEvent(QResizeEvent*) {
@@ -119,7 +122,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
         return;
     }
     const int scrollY = controller_->scrollY();
-    renderer_.paintGutter(p, *data_, layout_, *tracks_, height(), scrollY, title_);
+    renderer_.paintGutter(p, *data_, layout_, *tracks_, height(), scrollY, title_, gutter());
     p.save();
     p.translate(area.topLeft());
     p.setClipRect(QRect(QPoint(0, 0), area.size()));
@@ -151,7 +154,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
 }
 
 EventId TimelineView::eventAt(QPoint pos) const {
-    if (!data_ || pos.x() < TimelineRenderer::kGutterWidth) return {};
+    if (!data_ || pos.x() < gutter()) return {};
     return TimelineRenderer::hitTest(*data_, layout_, controller_->mapping(), areaX(pos),
                                      pos.y() + controller_->scrollY());
 }
@@ -173,7 +176,11 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
     pressPos_ = lastPos_ = event->position().toPoint();
     pressButton_ = event->button();
     moved_ = false;
-    if (pressPos_.x() < TimelineRenderer::kGutterWidth) {
+    if (event->button() == Qt::LeftButton && onGutterEdge(pressPos_)) {
+        drag_ = Drag::Gutter;
+        return;
+    }
+    if (pressPos_.x() < gutter()) {
         if (event->button() == Qt::LeftButton) clickGutter(pressPos_);
         return;
     }
@@ -188,6 +195,15 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
 void TimelineView::mouseMoveEvent(QMouseEvent* event) {
     const QPoint pos = event->position().toPoint();
     if ((pos - pressPos_).manhattanLength() > kClickSlop) moved_ = true;
+    if (drag_ == Drag::Gutter) {
+        controller_->setGutterWidth(std::min(pos.x(), width() / 2));
+    } else if (drag_ == Drag::None && event->buttons() == Qt::NoButton) {
+        // The label column's edge can be dragged: say so with the cursor.
+        if (onGutterEdge(pos))
+            setCursor(Qt::SplitHCursor);
+        else if (cursor().shape() == Qt::SplitHCursor)
+            unsetCursor();
+    }
     if (drag_ == Drag::Pan) {
         controller_->panPixels(lastPos_.x() - pos.x());
         controller_->setScrollY(
@@ -207,7 +223,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
         drag_ = Drag::None;
         pressButton_ = Qt::NoButton;
         unsetCursor();
-        if (pos.x() < TimelineRenderer::kGutterWidth) {
+        if (pos.x() < gutter()) {
             const int ri = layout_.rowAt(pos.y() + controller_->scrollY());
             if (ri >= 0 && !layout_.rows()[static_cast<std::size_t>(ri)].exposedLane()) {
                 const Row& row = layout_.rows()[static_cast<std::size_t>(ri)];
@@ -219,7 +235,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
         return;
     }
     pressButton_ = Qt::NoButton;
-    if (drag_ != Drag::None && !moved_ && event->button() == Qt::LeftButton) {
+    if (drag_ != Drag::None && drag_ != Drag::Gutter && !moved_ && event->button() == Qt::LeftButton) {
         const EventId e = eventAt(pos);
         selection_->setEvent(e);
     }
@@ -258,9 +274,17 @@ void TimelineView::fitSelection() {
     }
 }
 
+int TimelineView::gutter() const {
+    return controller_->gutterWidth();
+}
+
+bool TimelineView::onGutterEdge(QPoint pos) const {
+    return std::abs(pos.x() - gutter()) <= 3;
+}
+
 bool TimelineView::underMouse() const {
     const QPoint cursor = mapFromGlobal(QCursor::pos());
-    return isVisible() && rect().contains(cursor) && cursor.x() >= TimelineRenderer::kGutterWidth;
+    return isVisible() && rect().contains(cursor) && cursor.x() >= gutter();
 }
 
 void TimelineView::zoomStep(bool in) {

@@ -70,12 +70,14 @@ protected:
     bool event(QEvent* event) override;
 
 private:
-    enum class Drag { None, Pan, Range };
+    enum class Drag { None, Pan, Range, Gutter };
+    int gutter() const;
+    bool onGutterEdge(QPoint pos) const;
     void relayout();
     void updateScrollBar();
     void clickGutter(QPoint pos);
     EventId eventAt(QPoint pos) const;
-    double areaX(QPoint pos) const { return pos.x() - TimelineRenderer::kGutterWidth; }
+    double areaX(QPoint pos) const { return pos.x() - gutter(); }
 
     ViewController* controller_;
     SelectionModel* selection_;

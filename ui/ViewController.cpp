@@ -13,6 +13,13 @@ void ViewController::setBounds(TimeNs start, TimeNs end) {
     fitAll();
 }
 
+void ViewController::setGutterWidth(int px) {
+    px = std::clamp(px, kMinGutter, kMaxGutter);
+    if (px == gutter_) return;
+    gutter_ = px;
+    emit gutterWidthChanged(px);
+}
+
 void ViewController::setViewportWidth(int px) {
     px = std::max(px, 1);
     if (px == width_) return;

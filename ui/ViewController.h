@@ -39,11 +39,19 @@ public:
     int scrollY() const { return scrollY_; }
     void setScrollY(int y);
 
+    // The width of the panes' track-label column (and the axis' left margin): shared, so that the
+    // panes and the axis stay aligned when the user drags the column's edge.
+    int gutterWidth() const { return gutter_; }
+    void setGutterWidth(int px);
+    static constexpr int kMinGutter = 80;
+    static constexpr int kMaxGutter = 900;
+
     static constexpr TimeNs kMinWindowNs = 100;
 
 signals:
     void windowChanged();
     void scrollYChanged(int y);
+    void gutterWidthChanged(int px);
 
 private:
     TimeNs boundsStart_ = 0;
@@ -52,6 +60,7 @@ private:
     TimeNs end_ = 1'000'000;
     int width_ = 1000;
     int scrollY_ = 0;
+    int gutter_ = 200;
 };
 
 } // namespace sl::ui

@@ -285,7 +285,7 @@ private slots:
         const QRectF r =
             TimelineRenderer::eventRect(*pane->data(), pane->layout(), w.controller()->mapping(), e);
         QVERIFY(!r.isEmpty());
-        const QPoint at(TimelineRenderer::kGutterWidth + static_cast<int>(r.center().x()),
+        const QPoint at(w.controller()->gutterWidth() + static_cast<int>(r.center().x()),
                         static_cast<int>(r.center().y()) - w.controller()->scrollY());
         QSignalSpy events(pane, &TimelineView::eventMenuRequested);
         QSignalSpy labels(pane, &TimelineView::trackMenuRequested);
