@@ -81,6 +81,10 @@ KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
                                 "Typical: 1.1 to 1.5.")},
         {dpScale_, tr("dp.scale: re-times collectives for a data-parallel group this many times larger "
                       "(the ring all-reduce gets longer with more ranks). Typical: 2 to 8.")},
+        {regions_, tr("cpu.speedup[<regex>]: CPU ops, annotations and python functions whose name matches "
+                      "(with everything nested) run this many times faster; inf removes them and a host "
+                      "sync inside no longer waits. Typical: DataLoader = inf (worker processes), "
+                      "aten::item = inf, Optimizer.step = 2.")},
         {regions_,
          tr("cpu.speedup[<regex>]: CPU ops, annotations and Python functions whose name matches (with "
             "everything nested in them) run this many times faster; inf removes them. Typical: inf "
