@@ -1,5 +1,7 @@
 #include "ChartData.h"
 
+#include <algorithm>
+
 namespace sl::ui {
 
 namespace {
@@ -42,6 +44,36 @@ ChartData chartDataOf(const SimResult& result, const SimAnalysis& analysis) {
         d.pathMs[static_cast<std::size_t>(l)] = ms(analysis.path.byLabel[static_cast<std::size_t>(l)]);
     d.pathLengthMs = ms(analysis.path.length);
     return d;
+}
+
+std::vector<ChartData::RankRow> chartRows(const ChartData& data, std::size_t maxRows) {
+    if (data.ranks.size() <= maxRows) return data.ranks;
+    std::vector<std::size_t> order(data.ranks.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return data.ranks[a].measuredIterationMs < data.ranks[b].measuredIterationMs;
+    });
+    std::vector<ChartData::RankRow> rows;
+    auto add = [&](std::size_t i, const QString& role) {
+        ChartData::RankRow row = data.ranks[i];
+        row.role = role;
+        rows.push_back(row);
+    };
+    add(order.front(), QStringLiteral("fastest"));
+    add(order[order.size() / 2], QStringLiteral("median"));
+    add(order.back(), QStringLiteral("slowest"));
+    std::size_t simSlowest = 0;
+    for (std::size_t i = 1; i < data.ranks.size(); ++i)
+        if (data.ranks[i].simulatedIterationMs > data.ranks[simSlowest].simulatedIterationMs) simSlowest = i;
+    if (data.ranks[simSlowest].rank != data.ranks[order.back()].rank)
+        add(simSlowest, QStringLiteral("sim. slowest"));
+    return rows;
+}
+
+QString rowLabel(const ChartData::RankRow& row) {
+    return row.role.isEmpty() ? QStringLiteral("r%1").arg(row.rank)
+                              : QStringLiteral("%1 r%2").arg(row.role).arg(row.rank);
 }
 
 } // namespace sl::ui

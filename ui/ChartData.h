@@ -22,6 +22,7 @@ struct ChartData {
         double measuredIterationMs = 0;
         double simulatedIterationMs = 0;
         double errorPct = 0;
+        QString role; // in a summary of many ranks: "fastest", "median", "slowest", ...
     };
     std::vector<RankRow> ranks;
     std::array<double, kPathLabelCount> pathMs{};
@@ -31,5 +32,12 @@ struct ChartData {
 };
 
 ChartData chartDataOf(const SimResult& result, const SimAnalysis& analysis);
+
+// The rows to plot per rank: all of them up to maxRows, else representatives that stay readable at 64+
+// ranks: the fastest, the median and the slowest rank by measured iteration time, and the slowest by
+// simulated time when it is another rank (a straggler knob), each named.
+std::vector<ChartData::RankRow> chartRows(const ChartData& data, std::size_t maxRows = 16);
+// The category label of a row: "r5", or "slowest r57" in a summary.
+QString rowLabel(const ChartData::RankRow& row);
 
 } // namespace sl::ui

@@ -93,23 +93,28 @@ void ChartsPanel::clear() {
 }
 
 void ChartsPanel::rebuild() {
-    // Breakdown: two stacked bars per rank, measured (M) and simulated (S).
+    // Breakdown: two stacked bars per rank, measured (M) and simulated (S). With many ranks, only the
+    // representative ones (a bar per rank would be a solid block at 64).
+    const std::vector<ChartData::RankRow> rows = chartRows(data_);
+    const bool summary = rows.size() < data_.ranks.size();
+    const QString of =
+        summary ? tr(" (%1 ranks: fastest, median, slowest)").arg(data_.ranks.size()) : QString();
     QChart* chart = breakdownView_->chart();
-    resetChart(chart, tr("GPU time per rank (ms), M measured, S simulated"));
+    resetChart(chart, tr("GPU time per rank (ms), M measured, S simulated") + of);
     breakdown_ = new QHorizontalStackedBarSeries;
     QStringList categories;
-    for (const auto& r : data_.ranks)
-        categories << QStringLiteral("r%1 M").arg(r.rank) << QStringLiteral("r%1 S").arg(r.rank);
+    for (const auto& r : rows)
+        categories << rowLabel(r) + QStringLiteral(" M") << rowLabel(r) + QStringLiteral(" S");
     double top = 0;
     for (int part = 0; part < ChartData::PartCount; ++part) {
         auto* set = new QBarSet(ChartData::partName(static_cast<ChartData::Part>(part)));
         set->setColor(partColor(part));
         set->setBorderColor(partColor(part));
-        for (const auto& r : data_.ranks)
+        for (const auto& r : rows)
             *set << r.measured[static_cast<std::size_t>(part)] << r.simulated[static_cast<std::size_t>(part)];
         breakdown_->append(set);
     }
-    for (const auto& r : data_.ranks) {
+    for (const auto& r : rows) {
         double m = 0, s = 0;
         for (int part = 0; part < ChartData::PartCount; ++part)
             m += r.measured[static_cast<std::size_t>(part)], s += r.simulated[static_cast<std::size_t>(part)];
@@ -143,7 +148,7 @@ void ChartsPanel::rebuild() {
 
     // Iteration time per rank, measured and simulated, the error in the category label.
     chart = iterationView_->chart();
-    resetChart(chart, tr("Iteration time per rank (ms), replay error in %"));
+    resetChart(chart, tr("Iteration time per rank (ms), replay error in %") + of);
     iteration_ = new QHorizontalBarSeries;
     auto* measured = new QBarSet(tr("Measured"));
     auto* simulated = new QBarSet(tr("Simulated"));
@@ -151,10 +156,10 @@ void ChartsPanel::rebuild() {
     simulated->setColor(QColor(0x1c7ed6));
     QStringList ranks;
     double maxIter = 0;
-    for (const auto& r : data_.ranks) {
+    for (const auto& r : rows) {
         *measured << r.measuredIterationMs;
         *simulated << r.simulatedIterationMs;
-        ranks << QStringLiteral("r%1 %2%").arg(r.rank).arg(r.errorPct, 0, 'f', 1);
+        ranks << QStringLiteral("%1 %2%").arg(rowLabel(r)).arg(r.errorPct, 0, 'f', 1);
         maxIter = std::max({maxIter, r.measuredIterationMs, r.simulatedIterationMs});
     }
     iteration_->append(measured);
