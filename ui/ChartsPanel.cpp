@@ -48,7 +48,11 @@ void addBars(QChart* chart, QAbstractBarSeries* series, const QStringList& categ
     rows->setLabelsFont(small);
     auto* values = new QValueAxis;
     values->setRange(0, top > 0 ? top * 1.05 : 1);
-    values->setLabelFormat(QStringLiteral("%.1f"));
+    // Enough decimals that small traces (a few microseconds, in ms) do not read "0.0" on every tick.
+    int decimals = 1;
+    for (double t = top; t > 0 && t < 1.0 && decimals < 6; t *= 10)
+        ++decimals;
+    values->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
     chart->addAxis(rows, Qt::AlignLeft);
     chart->addAxis(values, Qt::AlignBottom);
     series->attachAxis(rows);

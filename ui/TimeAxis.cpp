@@ -42,9 +42,11 @@ void TimeAxis::paintEvent(QPaintEvent*) {
         p.setPen(QColor(0x868e96));
         p.drawLine(QPointF(t.x, height() - (t.major ? 10 : 4)), QPointF(t.x, height()));
         if (t.major) {
+            // A label the right edge would cut ("20 n" for "20 ms") is left out.
+            const QString label = tickLabel(t.time, controller_->boundsStart(), majorStep);
+            if (t.x + 3 + p.fontMetrics().horizontalAdvance(label) > width) continue;
             p.setPen(palette::text());
-            p.drawText(QPointF(t.x + 3, height() - 12),
-                       tickLabel(t.time, controller_->boundsStart(), majorStep));
+            p.drawText(QPointF(t.x + 3, height() - 12), label);
         }
     }
     p.restore();

@@ -12,6 +12,7 @@
 #include <QChart>
 #include <QHorizontalBarSeries>
 #include <QHorizontalStackedBarSeries>
+#include <QValueAxis>
 #include <QtTest>
 
 using namespace sl;
@@ -59,6 +60,22 @@ private slots:
         const auto few = chartRows(ranksWith({3, 1, 2}, {3, 1, 2}));
         QCOMPARE(few.size(), std::size_t{3});
         QCOMPARE(rowLabel(few[1]), QStringLiteral("r1"));
+    }
+
+    // Tiny traces: the value axis has the decimals its range needs.
+    void smallValuesReadable() {
+        const auto set = sltest::makeSyntheticSet(2, 1, 40);
+        SimOutput out = SimRunner::runNow(set, {});
+        ChartsPanel panel;
+        panel.setSimulation(out);
+        QValueAxis* axis = nullptr;
+        for (QAbstractAxis* a : panel.iterationSeries()->attachedAxes())
+            if (auto* v = qobject_cast<QValueAxis*>(a)) axis = v;
+        QVERIFY(axis);
+        const double top = axis->max();
+        QVERIFY(top > 0 && top < 1.0); // about 0.2 ms
+        QVERIFY2(axis->labelFormat() != QStringLiteral("%.1f"), qPrintable(axis->labelFormat()));
+        QCOMPARE(QString::asprintf(qPrintable(axis->labelFormat()), top / 2) == QStringLiteral("0.0"), false);
     }
 
     void panelAt64Ranks() {
