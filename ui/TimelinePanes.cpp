@@ -1,5 +1,6 @@
 #include "TimelinePanes.h"
 
+#include "OverviewStrip.h"
 #include "TimeAxis.h"
 #include "TimelineRenderer.h"
 #include "TimelineView.h"
@@ -12,7 +13,8 @@ namespace sl::ui {
 
 TimelinePanes::TimelinePanes(ViewController* controller, SelectionModel* selection, TrackState* tracks,
                              QWidget* parent)
-    : QWidget(parent), axis_(new TimeAxis(controller, controller->gutterWidth(), this)),
+    : QWidget(parent), overview_(new OverviewStrip(controller, controller->gutterWidth(), this)),
+      axis_(new TimeAxis(controller, controller->gutterWidth(), this)),
       measured_(new TimelineView(controller, selection, tracks, this)),
       simulated_(new TimelineView(controller, selection, tracks, this)) {
     measured_->setObjectName(QStringLiteral("measuredPane"));
@@ -30,12 +32,14 @@ TimelinePanes::TimelinePanes(ViewController* controller, SelectionModel* selecti
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
+    layout->addWidget(overview_);
     layout->addWidget(axis_);
     layout->addWidget(split, 1);
     axis_->setRightMargin(16);
 }
 
 void TimelinePanes::setMeasured(std::shared_ptr<const TimelineData> timeline) {
+    overview_->setData(timeline);
     measured_->setData(std::move(timeline));
 }
 

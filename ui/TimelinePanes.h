@@ -9,13 +9,14 @@
 namespace sl::ui {
 
 class HighlightModel;
+class OverviewStrip;
 class TimeAxis;
 class TimelineView;
 class TrackState;
 class ViewController;
 
-// The central area: one time axis over two timeline panes, measured above simulated, both
-// following one ViewController, one SelectionModel and one TrackState.
+// The central area: an overview strip of the whole trace and one time axis over two timeline panes,
+// measured above simulated, all following one ViewController, one SelectionModel and one TrackState.
 class TimelinePanes : public QWidget {
     Q_OBJECT
 public:
@@ -25,6 +26,7 @@ public:
     TimelineView* measured() const { return measured_; }
     TimelineView* simulated() const { return simulated_; }
     TimeAxis* axis() const { return axis_; }
+    OverviewStrip* overview() const { return overview_; }
     void setMeasured(std::shared_ptr<const TimelineData> timeline);
     void setSimulated(std::shared_ptr<const TimelineData> timeline, const QString& note = {});
     void setHighlights(HighlightModel* model);
@@ -34,6 +36,7 @@ public:
     TimelineView* activePane() const;
 
 private:
+    OverviewStrip* overview_;
     TimeAxis* axis_;
     TimelineView* measured_;
     TimelineView* simulated_;
