@@ -41,6 +41,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScreen>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -733,7 +734,11 @@ QString MainWindow::exportReport(const QString& path) {
 
 void MainWindow::restoreLayout() {
     QSettings s;
-    restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray())) {
+        // First run: the default size, but never larger than the screen (1280x720 laptops).
+        if (const QScreen* screen = QGuiApplication::primaryScreen())
+            resize(size().boundedTo(screen->availableGeometry().size() * 0.95));
+    }
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     controller_->setGutterWidth(
         s.value(QStringLiteral("window/labelColumn"), controller_->gutterWidth()).toInt());
