@@ -196,7 +196,7 @@ struct Builder {
         if (findCycleNode(g) != kNoNode) {
             g.warnings.push_back(
                 "the graph had a cycle through inferred or collective edges: they were dropped "
-                "(collectives keep measured durations)");
+                "(collectives keep measured durations, threads their measured starts)");
             dropUncertainEdges();
             g.buildAdjacency();
         }

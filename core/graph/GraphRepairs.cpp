@@ -15,10 +15,25 @@ namespace sl::graph_build {
 void Builder::dropUncertainEdges() {
     std::vector<GraphEdge> kept;
     kept.reserve(g.edges.size());
-    for (const auto& e : g.edges)
-        if (!(e.kind == EdgeKind::Collective || (e.kind == EdgeKind::CrossStream && e.inferred)))
+    std::vector<std::uint8_t> lostThreadStart(g.nodes.size(), 0);
+    for (const auto& e : g.edges) {
+        if (e.kind == EdgeKind::ThreadStart) lostThreadStart[e.to] = 1;
+        if (!(e.kind == EdgeKind::Collective || e.kind == EdgeKind::ThreadStart ||
+              (e.kind == EdgeKind::CrossStream && e.inferred)))
             kept.push_back(e);
+    }
     g.edges.swap(kept);
+    // Threads lose their inferred causes: a thread's first call keeps its measured start, and a
+    // wake-up waits its measured gap again on its own thread.
+    for (auto& e : g.edges)
+        if (e.kind == EdgeKind::ThreadOrder && lostThreadStart[e.to]) e.delay = mStart(e.to) - mEnd(e.from);
+    for (const auto& p : g.processors)
+        if (!p.gpu && !p.nodes.empty() && lostThreadStart[p.nodes.front()]) {
+            const NodeId first = p.nodes.front();
+            g.nodes[first].release = std::max<TimeNs>(0, mStart(first) - g.ranks[p.rank].origin);
+            g.ranks[p.rank].threadsReleasedAtMeasured++;
+        }
+    g.stats.threadStartEdges = 0;
     for (auto& grp : g.collectives) {
         if (!grp.complete) continue;
         grp.complete = false;

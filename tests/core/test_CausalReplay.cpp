@@ -197,6 +197,37 @@ private slots:
         QCOMPARE(f.graph.stats.smContentionEdges, std::int64_t(0));
     }
 
+    // Two ranks issue two collectives of different process groups in opposite orders on one stream:
+    // matching them makes a cycle, so the uncertain edges go. Inferred thread releases go with them:
+    // the second thread's first call keeps its measured start and the replay stays exact.
+    void cycleDropsInferredThreadEdgesToo() {
+        auto coll = [](const char* pg, double ts, double dur, int corr) {
+            return QString(R"({"ph":"X","cat":"kernel","name":"%1","pid":0,"tid":20,"ts":%2,"dur":%3,)"
+                           R"("args":{"correlation":%4,"stream":20,"device":0,"Collective name":"allreduce",)"
+                           R"("In msg nelems":1000,"Out msg nelems":1000,"Group size":2,"dtype":"Float",)"
+                           R"("Process Group Name":"%5","Process Group Ranks":"[0, 1]"}})")
+                .arg(kAllReduceKernel)
+                .arg(ts)
+                .arg(dur)
+                .arg(corr)
+                .arg(pg);
+        };
+        Fixture f;
+        f.load(
+            {trace({cpu("cudaLaunchKernel", 0, 5, 1), cpu("cudaLaunchKernel", 6, 5, 2), coll("p", 10, 50, 1),
+                    coll("q", 60, 50, 2), cpu("cudaLaunchKernel", 300, 5, 3, 2), gpu("late", 310, 5, 3)},
+                   0, 2),
+             trace({cpu("cudaLaunchKernel", 0, 5, 1), cpu("cudaLaunchKernel", 6, 5, 2), coll("q", 10, 50, 1),
+                    coll("p", 60, 50, 2)},
+                   1, 2)});
+        QVERIFY(f.hasWarning("had a cycle"));
+        QCOMPARE(f.graph.stats.threadStartEdges, std::int64_t(0));
+        QCOMPARE(f.graph.ranks[0].threadsReleasedAtMeasured, std::int64_t(1));
+        SimResult replay = run(f);
+        QVERIFY(replay.complete);
+        QCOMPARE(replay.ranks[0].simulated(), replay.ranks[0].measured());
+    }
+
     // A host sync inside a removed region no longer waits (cpu.speedup[aten::item]=inf).
     void removedSyncNoLongerWaits() {
         Fixture f;
