@@ -39,18 +39,23 @@ bool validPattern(const QString& text) {
 CpuRegionEditor::CpuRegionEditor(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    // As tall as its rows and buttons: the knob form should not spread it over the dock.
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     table_ = new QTableWidget(0, 2, this);
-    table_->setHorizontalHeaderLabels({tr("CPU op / annotation (regex)"), tr("speedup")});
+    table_->setHorizontalHeaderLabels({tr("name (regex)"), tr("speedup")});
+    table_->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     table_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     table_->verticalHeader()->hide();
-    table_->setMaximumHeight(120);
+    table_->setMaximumHeight(96);
     table_->setToolTip(tr("cpu.speedup[<regex>]: CPU ops, annotations and python functions whose name "
                           "matches (and everything nested in them) run this many times faster; inf removes "
                           "them, and a host sync inside no longer waits. Example: DataLoader = inf (data "
                           "loading in worker processes), aten::item = inf, Optimizer.step = 2."));
     layout->addWidget(table_);
     auto* buttons = new QHBoxLayout;
+    buttons->setContentsMargins(0, 0, 0, 0);
     auto* add = new QPushButton(tr("Add"), this);
     auto* remove = new QPushButton(tr("Remove"), this);
     buttons->addWidget(add);
