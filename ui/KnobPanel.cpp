@@ -143,14 +143,18 @@ SimKnobs KnobPanel::knobs() const {
     return k;
 }
 
-void KnobPanel::setKnobs(const SimKnobs& k) {
-    base_ = k;
+void KnobPanel::showMatchingPreset(const SimKnobs& k) {
     // The preset list names the preset these knobs are, or shows nothing for a custom setting.
     const nlohmann::json json = k.toJson();
     int match = -1;
     for (std::size_t i = 0; i < presets_.size() && match < 0; ++i)
         if (presets_[i].knobs.toJson() == json) match = static_cast<int>(i);
     presetBox_->setCurrentIndex(match);
+}
+
+void KnobPanel::setKnobs(const SimKnobs& k) {
+    base_ = k;
+    showMatchingPreset(k);
     updating_ = true;
     compute_->setValue(k.computeSpeedup);
     comm_->setValue(k.commSpeedup);
@@ -166,7 +170,10 @@ void KnobPanel::setKnobs(const SimKnobs& k) {
 }
 
 void KnobPanel::emitChanged() {
-    if (!updating_) emit changed(knobs());
+    if (updating_) return;
+    SimKnobs k = knobs();
+    showMatchingPreset(k); // a knob changed by hand: the preset name must not stay behind
+    emit changed(k);
 }
 
 } // namespace sl::ui

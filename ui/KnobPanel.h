@@ -38,6 +38,7 @@ signals:
 private:
     QDoubleSpinBox* addSpeedup(const QString& label, const QString& tip);
     void emitChanged();
+    void showMatchingPreset(const SimKnobs& knobs);
 
     QDoubleSpinBox* compute_ = nullptr;
     QDoubleSpinBox* comm_ = nullptr;

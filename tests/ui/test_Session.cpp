@@ -2,6 +2,7 @@
 // autosave; track pin and reorder in TrackState, the row layout and the track tree; knob presets;
 // range statistics in a worker where a newer request drops older results.
 #include "Autosave.h"
+#include "CpuRegionEditor.h"
 #include "KnobPanel.h"
 #include "KnobPresets.h"
 #include "RangeStatsWorker.h"
@@ -335,6 +336,12 @@ private slots:
         panel.setKnobs(k);
         QCOMPARE(panel.knobs().toJson(), k.toJson());
         QCOMPARE(panel.presetBox()->currentIndex(), -1); // custom: no preset named
+        panel.setKnobs({});
+        QCOMPARE(panel.presetBox()->currentIndex(), 0);
+        // A knob changed by hand: the preset list no longer names "Replay".
+        panel.cpuRegions()->addRegion(QStringLiteral("DataLoader"), QStringLiteral("inf"));
+        QCOMPARE(panel.presetBox()->currentIndex(), -1);
+        panel.cpuRegions()->setRegions({});
         panel.setKnobs({});
         QCOMPARE(panel.presetBox()->currentIndex(), 0);
     }
