@@ -83,6 +83,39 @@ BENCHMARK(BM_RenderFrame)
     ->Args({1, 600})
     ->Unit(benchmark::kMillisecond);
 
+// Many ranks: 64 ranks x (1 thread + 2 streams), about 1.3 M events, the whole trace in view.
+// range(0): 1 = every rank collapsed (each header row shows its summary strip), 0 = expanded.
+Model& manyRanks() {
+    static Model* m = [] {
+        auto* mm = new Model;
+        mm->set = sltest::makeSyntheticSet(64, 2, 7000);
+        mm->data = sl::ui::TimelineData::measured(mm->set);
+        mm->state.reset(*mm->set);
+        return mm;
+    }();
+    return *m;
+}
+
+void BM_RenderFrame64Ranks(benchmark::State& state) {
+    Model& m = manyRanks();
+    m.state.setAllRanksExpanded(state.range(0) == 0);
+    m.layout.build(*m.set, m.state);
+    QImage image(1600 - sl::ui::TimelineRenderer::kGutterWidth, 1000, QImage::Format_ARGB32_Premultiplied);
+    sl::ui::TimelineRenderer renderer;
+    const auto mapping = sl::ui::TimeMapping::fromWindow(m.data->start(), m.data->end(), image.width());
+    sl::ui::RenderStats stats;
+    for (auto _ : state) {
+        QPainter p(&image);
+        stats = renderer.paintEvents(p, *m.data, m.layout, mapping, image.size(), 0, {});
+        p.end();
+        benchmark::DoNotOptimize(image.constBits());
+    }
+    state.counters["boxes"] = stats.boxes;
+    state.counters["summary_lanes"] = stats.summaryLanes;
+    state.counters["events"] = static_cast<double>(m.data->eventCount());
+}
+BENCHMARK(BM_RenderFrame64Ranks)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond);
+
 } // namespace
 
 int main(int argc, char** argv) {
