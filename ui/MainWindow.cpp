@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "io/KinetoLoader.h"
+
 #include "Autosave.h"
 #include "ChartsPanel.h"
 #include "DetailsPanel.h"
@@ -119,10 +121,25 @@ MainWindow::MainWindow(QWidget* parent)
                 if (session && !path.isEmpty()) sessionPath_ = path;
                 setModified(false);
             });
-    connect(loader_, &TraceLoader::failed, this, [this](const QString& message, const QStringList&) {
+    connect(loader_, &TraceLoader::failed, this, [this](const QString& message, const QStringList& paths) {
         setLoading(false);
         pending_.reset();
         showError(message);
+        // A rank set with a bad file: offer the ranks that do load.
+        std::size_t files = 0;
+        try {
+            std::vector<std::string> list;
+            for (const auto& p : paths)
+                list.push_back(p.toStdString());
+            files = expandTracePaths(list).size();
+        } catch (const std::exception&) {
+        }
+        if (files > 1)
+            messageBar_->showMessage(tr("Could not open: %1").arg(message), MessageBar::Level::Error,
+                                     tr("Open the good ranks"), [this, paths] {
+                                         setLoading(true);
+                                         loader_->start(paths, true);
+                                     });
     });
     connect(loader_, &TraceLoader::cancelled, this, [this] {
         setLoading(false);

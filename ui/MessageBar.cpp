@@ -2,11 +2,13 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QToolButton>
 
 namespace sl::ui {
 
-MessageBar::MessageBar(QWidget* parent) : QFrame(parent), label_(new QLabel(this)) {
+MessageBar::MessageBar(QWidget* parent)
+    : QFrame(parent), label_(new QLabel(this)), action_(new QPushButton(this)) {
     setObjectName(QStringLiteral("messageBar"));
     label_->setWordWrap(true);
     label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -17,8 +19,16 @@ MessageBar::MessageBar(QWidget* parent) : QFrame(parent), label_(new QLabel(this
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(10, 4, 4, 4);
     layout->addWidget(label_, 1);
+    layout->addWidget(action_);
     layout->addWidget(close);
+    action_->hide();
     connect(close, &QToolButton::clicked, this, &QWidget::hide);
+    connect(action_, &QPushButton::clicked, this, [this] {
+        auto run = std::move(onAction_);
+        onAction_ = {};
+        hide();
+        if (run) run();
+    });
     hide();
 }
 
@@ -31,7 +41,17 @@ void MessageBar::showMessage(const QString& text, Level level) {
     };
     setStyleSheet(QString::fromLatin1(styles[static_cast<int>(level)]));
     label_->setText(text);
+    onAction_ = {};
+    action_->hide();
     show();
+}
+
+void MessageBar::showMessage(const QString& text, Level level, const QString& actionText,
+                             std::function<void()> action) {
+    showMessage(text, level);
+    onAction_ = std::move(action);
+    action_->setText(actionText);
+    action_->show();
 }
 
 QString MessageBar::text() const {

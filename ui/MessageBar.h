@@ -1,7 +1,10 @@
 #pragma once
 #include <QFrame>
 
+#include <functional>
+
 class QLabel;
+class QPushButton;
 
 namespace sl::ui {
 
@@ -13,11 +16,17 @@ public:
     enum class Level { Info, Warning, Error };
     explicit MessageBar(QWidget* parent = nullptr);
     void showMessage(const QString& text, Level level);
+    // The same with a button that runs `action` (and hides the bar), e.g. "Open the good ranks".
+    void showMessage(const QString& text, Level level, const QString& actionText,
+                     std::function<void()> action);
     QString text() const;
+    QPushButton* actionButton() const { return action_; }
     Level level() const { return level_; }
 
 private:
     QLabel* label_;
+    QPushButton* action_;
+    std::function<void()> onAction_;
     Level level_ = Level::Info;
 };
 

@@ -32,7 +32,7 @@ TraceLoader::~TraceLoader() {
     if (job_) job_->cancel = true; // the thread owns a reference to the job and ends on its own
 }
 
-void TraceLoader::start(const QStringList& paths) {
+void TraceLoader::start(const QStringList& paths, bool skipBadFiles) {
     if (job_) job_->cancel = true;
     auto job = std::make_shared<Job>();
     job->paths = paths;
@@ -40,8 +40,9 @@ void TraceLoader::start(const QStringList& paths) {
     std::vector<std::string> list;
     for (const auto& p : paths)
         list.push_back(p.toStdString());
-    std::thread([job, list = std::move(list)] {
+    std::thread([job, skipBadFiles, list = std::move(list)] {
         LoadOptions options;
+        options.skipBadFiles = skipBadFiles;
         options.progress = [job](std::int64_t done, std::int64_t total) {
             job->done = done;
             job->total = std::max<std::int64_t>(total, 1);

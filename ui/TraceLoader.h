@@ -20,7 +20,8 @@ public:
     explicit TraceLoader(QObject* parent = nullptr);
     ~TraceLoader() override;
 
-    void start(const QStringList& paths);
+    // skipBadFiles: files that fail are left out (named in the set's warnings) if one loads.
+    void start(const QStringList& paths, bool skipBadFiles = false);
     void cancel();
     bool busy() const { return job_ != nullptr; }
     // Blocks until the running load has finished and its signal was emitted (for tests).

@@ -861,7 +861,8 @@ TraceSet loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& 
                 ranks[i] = loadKinetoFile(files[i], static_cast<int>(i), fileOptions);
             } catch (...) {
                 errors[i] = std::current_exception();
-                if (options.progress) cancelled = true; // stop the others early, the set fails anyway
+                // Stop the others early, the set fails anyway (unless bad files are left out).
+                if (options.progress && !options.skipBadFiles) cancelled = true;
             }
         }
     };
@@ -874,6 +875,25 @@ TraceSet loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& 
     worker();
     for (auto& t : pool)
         t.join();
+    std::vector<std::string> leftOut;
+    if (options.skipBadFiles && !cancelled) {
+        std::vector<Rank> good;
+        for (std::size_t i = 0; i < files.size(); ++i) {
+            if (!errors[i]) {
+                good.push_back(std::move(ranks[i]));
+                continue;
+            }
+            try {
+                std::rethrow_exception(errors[i]);
+            } catch (const std::exception& e) {
+                leftOut.push_back(std::string(e.what()) + " (this file was left out)");
+            }
+        }
+        if (!good.empty()) {
+            ranks = std::move(good);
+            std::fill(errors.begin(), errors.end(), nullptr);
+        }
+    }
     for (auto& e : errors)
         if (e && !cancelled) std::rethrow_exception(e);
     for (auto& e : errors) {
@@ -890,6 +910,7 @@ TraceSet loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& 
     TraceSet set;
     set.ranks = std::move(ranks);
     finalizeTraceSet(set);
+    set.warnings.insert(set.warnings.begin(), leftOut.begin(), leftOut.end());
     return set;
 }
 

@@ -21,6 +21,9 @@ struct LoadOptions {
     // Memory a load may use, in bytes: 0 reads MemAvailable from /proc/meminfo, < 0 disables the
     // check. See io/MemoryLimits.h for every limit and the estimate it is compared with.
     std::int64_t memoryLimitBytes = 0;
+    // loadTraceSet: a file that fails to load is left out (one warning naming it and the error)
+    // instead of failing the set, as long as one file loads.
+    bool skipBadFiles = false;
 };
 
 // Loads one Kineto (PyTorch profiler) trace file, .json or .json.gz. loadOrder is used as the rank
@@ -37,7 +40,8 @@ Rank loadKinetoBytes(std::string_view bytes, const std::string& name, int loadOr
 std::vector<std::string> expandTracePaths(const std::vector<std::string>& paths);
 
 // Loads a rank set (files and/or folders) in parallel, orders ranks, and warns about missing or
-// duplicate ranks and different clock bases. Throws LoadError on the first bad file.
+// duplicate ranks and different clock bases. Throws LoadError on the first bad file (unless
+// options.skipBadFiles, see LoadOptions).
 TraceSet loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& options = {});
 
 // The rank number written in a file name ("rank-3", "rank_3", "rank3of8", "worker3"), or -1.

@@ -1,0 +1,66 @@
+// A rank set with one bad file: by default the load fails with that file's error; with
+// skipBadFiles the good ranks load and a warning names the file that was left out.
+#include "TestSupport.h"
+
+#include "io/KinetoLoader.h"
+#include "io/LoadError.h"
+
+using namespace sl;
+
+namespace {
+
+QByteArray rankTrace(int rank) {
+    return QString(
+               R"({"distributedInfo":{"rank":%1,"world_size":3},"traceEvents":[)"
+               R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":10,"dur":5,)"
+               R"("args":{"correlation":1}},)"
+               R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":20,"dur":30,)"
+               R"("args":{"correlation":1,"stream":7,"device":0}}]})")
+        .arg(rank)
+        .toUtf8();
+}
+
+} // namespace
+
+class TestPartialLoad : public QObject {
+    Q_OBJECT
+private slots:
+    void badFileFailsTheSetByDefault() {
+        QTemporaryDir dir;
+        sltest::writeFile(dir, "rank-0.json", rankTrace(0));
+        sltest::writeFile(dir, "rank-1.json", "{\"traceEvents\": [ {\"ph\": ");
+        sltest::writeFile(dir, "rank-2.json", rankTrace(2));
+        QVERIFY_THROWS_EXCEPTION(LoadError, loadTraceSet({dir.path().toStdString()}));
+    }
+
+    void goodRanksLoadWhenAsked() {
+        QTemporaryDir dir;
+        sltest::writeFile(dir, "rank-0.json", rankTrace(0));
+        sltest::writeFile(dir, "rank-1.json", "{\"traceEvents\": [ {\"ph\": ");
+        sltest::writeFile(dir, "rank-2.json", rankTrace(2));
+        LoadOptions options;
+        options.skipBadFiles = true;
+        options.progress = [](std::int64_t, std::int64_t) { return true; };
+        TraceSet set = loadTraceSet({dir.path().toStdString()}, options);
+        QCOMPARE(set.ranks.size(), std::size_t(2));
+        QCOMPARE(set.ranks[0].rank, 0);
+        QCOMPARE(set.ranks[1].rank, 2);
+        bool named = false;
+        for (const auto& w : set.warnings)
+            if (w.find("rank-1.json") != std::string::npos && w.find("left out") != std::string::npos)
+                named = true;
+        QVERIFY(named);
+    }
+
+    void allBadStillFails() {
+        QTemporaryDir dir;
+        sltest::writeFile(dir, "rank-0.json", "not json");
+        sltest::writeFile(dir, "rank-1.json", "{}");
+        LoadOptions options;
+        options.skipBadFiles = true;
+        QVERIFY_THROWS_EXCEPTION(LoadError, loadTraceSet({dir.path().toStdString()}, options));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPartialLoad)
+#include "test_PartialLoad.moc"

@@ -1,0 +1,67 @@
+// A rank set with one bad file: the window says which file is wrong, keeps what was open, and offers
+// to open the ranks that do load; those open with a warning naming the file left out.
+#include "MainWindow.h"
+#include "MessageBar.h"
+#include "TraceLoader.h"
+
+#include "TestSupport.h"
+
+#include <QPushButton>
+
+using namespace sl;
+using namespace sl::ui;
+
+namespace {
+
+QByteArray rankTrace(int rank) {
+    return QString(
+               R"({"distributedInfo":{"rank":%1,"world_size":3},"traceEvents":[)"
+               R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":10,"dur":5,)"
+               R"("args":{"correlation":1}},)"
+               R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":20,"dur":30,)"
+               R"("args":{"correlation":1,"stream":7,"device":0}}]})")
+        .arg(rank)
+        .toUtf8();
+}
+
+} // namespace
+
+class TestPartialLoadWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void offersTheGoodRanks() {
+        QTemporaryDir dir;
+        sltest::writeFile(dir, "rank-0.json", rankTrace(0));
+        sltest::writeFile(dir, "rank-1.json", "{\"traceEvents\": [ {\"ph\": ");
+        sltest::writeFile(dir, "rank-2.json", rankTrace(2));
+        MainWindow w;
+        w.openTraces({dir.path()});
+        QVERIFY(w.loader()->waitForFinished(60'000));
+        QVERIFY(!w.traceSet());
+        QVERIFY(w.messageBar()->isVisibleTo(&w));
+        QVERIFY(w.messageBar()->text().contains("rank-1.json"));
+        QPushButton* action = w.messageBar()->actionButton();
+        QVERIFY(action->isVisibleTo(&w));
+        action->click();
+        QVERIFY(w.loader()->waitForFinished(60'000));
+        QVERIFY(w.traceSet());
+        QCOMPARE(w.traceSet()->ranks.size(), std::size_t(2));
+        bool named = false;
+        for (const auto& warning : w.traceSet()->warnings)
+            if (warning.find("rank-1.json") != std::string::npos) named = true;
+        QVERIFY(named);
+    }
+
+    void oneBadFileHasNothingToOffer() {
+        QTemporaryDir dir;
+        const std::string bad = sltest::writeFile(dir, "one.json", "{\"traceEvents\": [ {\"ph\": ");
+        MainWindow w;
+        w.openTraces({QString::fromStdString(bad)});
+        QVERIFY(w.loader()->waitForFinished(60'000));
+        QVERIFY(w.messageBar()->isVisibleTo(&w));
+        QVERIFY(!w.messageBar()->actionButton()->isVisibleTo(&w));
+    }
+};
+
+QTEST_MAIN(TestPartialLoadWindow)
+#include "test_PartialLoadWindow.moc"
