@@ -27,6 +27,19 @@ inline std::string samplePath(const char* name) {
 }
 
 // Writes text to name inside dir and returns the full path.
+// A tiny valid rank file of a `world`-rank set: one launch and its kernel.
+inline QByteArray tinyRankTrace(int rank, int world) {
+    return QString(
+               R"({"distributedInfo":{"rank":%1,"world_size":%2},"traceEvents":[)"
+               R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":10,"dur":5,)"
+               R"("args":{"correlation":1}},)"
+               R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":20,"dur":30,)"
+               R"("args":{"correlation":1,"stream":7,"device":0}}]})")
+        .arg(rank)
+        .arg(world)
+        .toUtf8();
+}
+
 inline std::string writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& content) {
     QString path = dir.filePath(name);
     QFile f(path);

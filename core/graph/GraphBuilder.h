@@ -121,8 +121,15 @@ struct Builder {
     void orderEdges();
     void threadReleases();
     void threadWakeups();
-    // Per rank: CPU work coverage of each CPU thread track (by track index), built on demand.
-    std::vector<std::map<std::uint32_t, CpuCoverage>> coverage;
+    // CPU work coverage of each CPU thread, by processor index (empty for GPU streams).
+    std::vector<CpuCoverage> coverage;
+    // Per rank: its CPU thread processors that have calls.
+    std::vector<std::vector<std::uint32_t>> cpuThreadsByRank() const;
+    // The last call on a CPU thread that ended at or before t, or kNoNode.
+    NodeId lastCallEndingBy(std::uint32_t processor, TimeNs t) const;
+    // An inferred ThreadStart edge: `to` starts the measured gap after `cause` ends, the part of it
+    // that CPU ops on `to`'s thread cover being CPU work.
+    void addThreadStart(NodeId cause, NodeId to);
 
     // GPU ops of each stream ordered by the start of their launch call, to answer "the last op
     // launched on stream S before time t" and "the first op launched on S after t".

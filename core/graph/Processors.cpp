@@ -63,15 +63,16 @@ void Builder::orderEdges() {
     std::vector<TimeNs> firstCpu(set.ranks.size(), std::numeric_limits<TimeNs>::max());
     for (auto& p : g.processors)
         if (!p.gpu && !p.nodes.empty()) firstCpu[p.rank] = std::min(firstCpu[p.rank], mStart(p.nodes[0]));
-    coverage.resize(set.ranks.size());
-    for (auto& p : g.processors) {
+    coverage.assign(g.processors.size(), CpuCoverage{});
+    for (std::uint32_t pi = 0; pi < g.processors.size(); ++pi) {
+        const Processor& p = g.processors[pi];
         const Rank& rank = set.ranks[p.rank];
         const auto& ev = rank.tracks[p.track].events;
         const TimeNs origin = g.ranks[p.rank].origin;
         if (p.nodes.empty()) continue;
         if (!p.gpu) {
-            const CpuCoverage& cov =
-                coverage[p.rank].try_emplace(p.track, rank, rank.tracks[p.track]).first->second;
+            coverage[pi] = CpuCoverage(rank, rank.tracks[p.track]);
+            const CpuCoverage& cov = coverage[pi];
             for (std::size_t k = 1; k < p.nodes.size(); ++k) {
                 const TimeNs a = mEnd(p.nodes[k - 1]), b = mStart(p.nodes[k]);
                 EdgeId id = addEdge(p.nodes[k - 1], p.nodes[k], EdgeKind::ThreadOrder, b - a);
@@ -128,6 +129,28 @@ void Builder::orderEdges() {
     threadWakeups();
 }
 
+std::vector<std::vector<std::uint32_t>> Builder::cpuThreadsByRank() const {
+    std::vector<std::vector<std::uint32_t>> byRank(set.ranks.size());
+    for (std::uint32_t pi = 0; pi < g.processors.size(); ++pi)
+        if (!g.processors[pi].gpu && !g.processors[pi].nodes.empty())
+            byRank[g.processors[pi].rank].push_back(pi);
+    return byRank;
+}
+
+NodeId Builder::lastCallEndingBy(std::uint32_t processor, TimeNs t) const {
+    const auto& seq = g.processors[processor].nodes;
+    // Calls on a thread do not overlap, so their ends are sorted like their starts.
+    auto it = std::upper_bound(seq.begin(), seq.end(), t, [&](TimeNs v, NodeId m) { return v < mEnd(m); });
+    return it == seq.begin() ? kNoNode : *std::prev(it);
+}
+
+void Builder::addThreadStart(NodeId cause, NodeId to) {
+    const TimeNs from = mEnd(cause), at = mStart(to);
+    EdgeId id = addEdge(cause, to, EdgeKind::ThreadStart, at - from, true);
+    g.edges[id].cpuWork = std::min(g.edges[id].delay, coverage[g.nodes[to].processor].covered(from, at));
+    g.stats.threadStartEdges++;
+}
+
 // A thread that sleeps between two of its calls (a gap that no CPU op covers) and resumes right
 // after a call on another thread of the rank ended was woken by that call (autograd's thread at
 // each backward, the main thread when backward returns): an inferred ThreadStart edge from the
@@ -136,45 +159,32 @@ void Builder::orderEdges() {
 void Builder::threadWakeups() {
     constexpr TimeNs kWakeWindow = 50'000; // resumed at most this long after the waker ended
     constexpr TimeNs kMinSleep = 20'000;   // shorter unexplained gaps are not a sleep
-    for (std::uint32_t r = 0; r < set.ranks.size(); ++r) {
-        std::vector<std::uint32_t> cpu;
-        for (std::uint32_t pi = 0; pi < g.processors.size(); ++pi)
-            if (g.processors[pi].rank == r && !g.processors[pi].gpu && !g.processors[pi].nodes.empty())
-                cpu.push_back(pi);
+    const auto threads = cpuThreadsByRank();
+    const std::size_t edgeCount = g.edges.size();
+    for (std::size_t id = 0; id < edgeCount; ++id) {
+        const GraphEdge e = g.edges[id];
+        if (e.kind != EdgeKind::ThreadOrder || e.delay - e.cpuWork < kMinSleep) continue;
+        const auto& cpu = threads[g.nodes[e.to].rank];
         if (cpu.size() < 2) continue;
-        const std::size_t edgeCount = g.edges.size();
-        for (std::size_t id = 0; id < edgeCount; ++id) {
-            GraphEdge e = g.edges[id];
-            if (e.kind != EdgeKind::ThreadOrder || g.nodes[e.to].rank != r) continue;
-            if (e.delay - e.cpuWork < kMinSleep) continue;
-            const TimeNs a = mEnd(e.from), b = mStart(e.to);
-            const std::uint32_t own = g.nodes[e.to].processor;
-            const Rank& rank = set.ranks[r];
-            const std::uint32_t track = g.processors[own].track;
-            const CpuCoverage& cov = coverage[r].try_emplace(track, rank, rank.tracks[track]).first->second;
-            // Most of the sleep lies before the waker: what follows it is a wake-up latency and
-            // the Python before the next call.
-            const TimeNs wakeWindow = std::max(kWakeWindow, (e.delay - e.cpuWork) / 4);
-            NodeId waker = kNoNode;
-            for (std::uint32_t pi : cpu) {
-                if (pi == own) continue;
-                const auto& seq = g.processors[pi].nodes;
-                auto it = std::upper_bound(seq.begin(), seq.end(), b,
-                                           [&](TimeNs v, NodeId m) { return v < mEnd(m); });
-                if (it == seq.begin()) continue;
-                NodeId c = *std::prev(it);
-                // Woken shortly after c: what the thread did between c and b, besides CPU work
-                // that its ops cover, is short.
-                if (mEnd(c) < a || (b - mEnd(c)) - cov.covered(mEnd(c), b) > wakeWindow) continue;
-                if (waker == kNoNode || mEnd(c) > mEnd(waker)) waker = c;
-            }
-            if (waker == kNoNode) continue;
-            EdgeId w = addEdge(waker, e.to, EdgeKind::ThreadStart, b - mEnd(waker), true);
-            g.edges[w].cpuWork = std::min(g.edges[w].delay, cov.covered(mEnd(waker), b));
-            // Asleep until woken: the thread's own order holds only the CPU work of the gap.
-            g.edges[id].delay = g.edges[id].cpuWork;
-            g.stats.threadStartEdges++;
+        const TimeNs a = mEnd(e.from), b = mStart(e.to);
+        const std::uint32_t own = g.nodes[e.to].processor;
+        const CpuCoverage& cov = coverage[own];
+        // Most of the sleep lies before the waker: what follows it is a wake-up latency and the
+        // Python before the next call.
+        const TimeNs wakeWindow = std::max(kWakeWindow, (e.delay - e.cpuWork) / 4);
+        NodeId waker = kNoNode;
+        for (std::uint32_t pi : cpu) {
+            if (pi == own) continue;
+            NodeId c = lastCallEndingBy(pi, b);
+            // Woken shortly after c: what the thread did between c and b, besides CPU work that
+            // its ops cover, is short.
+            if (c == kNoNode || mEnd(c) < a || (b - mEnd(c)) - cov.covered(mEnd(c), b) > wakeWindow) continue;
+            if (waker == kNoNode || mEnd(c) > mEnd(waker)) waker = c;
         }
+        if (waker == kNoNode) continue;
+        addThreadStart(waker, e.to);
+        // Asleep until woken: the thread's own order holds only the CPU work of the gap.
+        g.edges[id].delay = g.edges[id].cpuWork;
     }
 }
 
@@ -185,42 +195,26 @@ void Builder::threadWakeups() {
 // with the part covered by the new thread's CPU ops counted as CPU work. A thread that starts
 // before any other call ended keeps its measured start and is counted.
 void Builder::threadReleases() {
+    auto threads = cpuThreadsByRank();
     for (std::uint32_t r = 0; r < set.ranks.size(); ++r) {
-        std::vector<std::uint32_t> cpu;
-        for (std::uint32_t pi = 0; pi < g.processors.size(); ++pi)
-            if (g.processors[pi].rank == r && !g.processors[pi].gpu && !g.processors[pi].nodes.empty())
-                cpu.push_back(pi);
-        if (cpu.empty()) continue;
+        auto& cpu = threads[r];
         std::stable_sort(cpu.begin(), cpu.end(), [&](std::uint32_t a, std::uint32_t b) {
             return mStart(g.processors[a].nodes[0]) < mStart(g.processors[b].nodes[0]);
         });
-        const TimeNs origin = g.ranks[r].origin;
-        const Rank& rank = set.ranks[r];
         for (std::size_t i = 0; i < cpu.size(); ++i) {
-            const Processor& p = g.processors[cpu[i]];
-            const NodeId first = p.nodes[0];
+            const NodeId first = g.processors[cpu[i]].nodes[0];
             const TimeNs s = mStart(first);
             NodeId cause = kNoNode;
             for (std::size_t j = 0; j < i; ++j) {
-                const auto& seq = g.processors[cpu[j]].nodes;
-                // Calls on a thread do not overlap, so their ends are sorted like their starts.
-                auto it = std::upper_bound(seq.begin(), seq.end(), s,
-                                           [&](TimeNs v, NodeId m) { return v < mEnd(m); });
-                if (it == seq.begin()) continue;
-                NodeId c = *std::prev(it);
-                if (cause == kNoNode || mEnd(c) > mEnd(cause)) cause = c;
+                NodeId c = lastCallEndingBy(cpu[j], s);
+                if (c != kNoNode && (cause == kNoNode || mEnd(c) > mEnd(cause))) cause = c;
             }
-            if (cause == kNoNode) {
-                g.nodes[first].release = std::max<TimeNs>(0, s - origin);
-                if (i > 0) g.ranks[r].threadsReleasedAtMeasured++;
+            if (cause != kNoNode) {
+                addThreadStart(cause, first);
                 continue;
             }
-            EdgeId id = addEdge(cause, first, EdgeKind::ThreadStart, s - mEnd(cause), true);
-            auto& e = g.edges[id];
-            const CpuCoverage& cov =
-                coverage[r].try_emplace(p.track, rank, rank.tracks[p.track]).first->second;
-            e.cpuWork = std::min(e.delay, cov.covered(mEnd(cause), s));
-            g.stats.threadStartEdges++;
+            g.nodes[first].release = std::max<TimeNs>(0, s - g.ranks[r].origin);
+            if (i > 0) g.ranks[r].threadsReleasedAtMeasured++;
         }
     }
 }

@@ -7,37 +7,22 @@
 
 using namespace sl;
 
-namespace {
-
-QByteArray rankTrace(int rank) {
-    return QString(
-               R"({"distributedInfo":{"rank":%1,"world_size":3},"traceEvents":[)"
-               R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":10,"dur":5,)"
-               R"("args":{"correlation":1}},)"
-               R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":20,"dur":30,)"
-               R"("args":{"correlation":1,"stream":7,"device":0}}]})")
-        .arg(rank)
-        .toUtf8();
-}
-
-} // namespace
-
 class TestPartialLoad : public QObject {
     Q_OBJECT
 private slots:
     void badFileFailsTheSetByDefault() {
         QTemporaryDir dir;
-        sltest::writeFile(dir, "rank-0.json", rankTrace(0));
+        sltest::writeFile(dir, "rank-0.json", sltest::tinyRankTrace(0, 3));
         sltest::writeFile(dir, "rank-1.json", "{\"traceEvents\": [ {\"ph\": ");
-        sltest::writeFile(dir, "rank-2.json", rankTrace(2));
+        sltest::writeFile(dir, "rank-2.json", sltest::tinyRankTrace(2, 3));
         QVERIFY_THROWS_EXCEPTION(LoadError, loadTraceSet({dir.path().toStdString()}));
     }
 
     void goodRanksLoadWhenAsked() {
         QTemporaryDir dir;
-        sltest::writeFile(dir, "rank-0.json", rankTrace(0));
+        sltest::writeFile(dir, "rank-0.json", sltest::tinyRankTrace(0, 3));
         sltest::writeFile(dir, "rank-1.json", "{\"traceEvents\": [ {\"ph\": ");
-        sltest::writeFile(dir, "rank-2.json", rankTrace(2));
+        sltest::writeFile(dir, "rank-2.json", sltest::tinyRankTrace(2, 3));
         LoadOptions options;
         options.skipBadFiles = true;
         options.progress = [](std::int64_t, std::int64_t) { return true; };
