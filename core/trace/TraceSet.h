@@ -39,6 +39,10 @@ struct Rank {
     std::vector<DeviceProperties> devices;
     std::vector<ProcessGroup> processGroups;
     std::int64_t clockBaseNs = 0; // baseTimeNanoseconds when present
+    // False for inputs that carry durations and dependencies but no measured timeline (a Chakra
+    // execution graph, docs/Chakra.md): event starts are then placeholders (0), there is nothing
+    // measured to compare a simulation with, and the graph comes from the file's dependencies.
+    bool hasMeasuredTimes = true;
 
     StringTable strings;
     std::vector<Track> tracks;
