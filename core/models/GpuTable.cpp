@@ -1,0 +1,220 @@
+#include "models/GpuTable.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <set>
+
+namespace sl {
+
+namespace detail {
+extern const std::string_view kGpuTableJson; // GpuTableData.cpp, generated from resources/gpus.json
+}
+
+std::string_view peakTypeName(PeakType t) {
+    switch (t) {
+    case PeakType::Fp32:
+        return "fp32";
+    case PeakType::Fp32Matrix:
+        return "fp32_matrix";
+    case PeakType::Tf32:
+        return "tf32";
+    case PeakType::Bf16:
+        return "bf16";
+    case PeakType::Fp16:
+        return "fp16";
+    case PeakType::Fp8:
+        return "fp8";
+    case PeakType::Count:
+        break;
+    }
+    return "fp32";
+}
+
+double GpuSpec::matrixPeakTflops(PeakType t) const {
+    auto p = [&](PeakType x) { return peakTflops[static_cast<std::size_t>(x)]; };
+    const double fp32 = std::max(p(PeakType::Fp32), p(PeakType::Fp32Matrix));
+    switch (t) {
+    case PeakType::Fp8:
+        if (p(PeakType::Fp8) > 0) return p(PeakType::Fp8);
+        [[fallthrough]];
+    case PeakType::Bf16:
+    case PeakType::Fp16: {
+        double v = p(t == PeakType::Fp16 ? PeakType::Fp16 : PeakType::Bf16);
+        if (v <= 0) v = std::max(p(PeakType::Bf16), p(PeakType::Fp16));
+        return v > 0 ? v : fp32;
+    }
+    case PeakType::Tf32:
+        return p(PeakType::Tf32) > 0 ? p(PeakType::Tf32) : fp32;
+    default:
+        return fp32;
+    }
+}
+
+namespace {
+
+// Lower case without spaces, '-' and '_': the key names and aliases are compared by.
+std::string key(std::string_view s) {
+    std::string k;
+    for (char c : s)
+        if (c != ' ' && c != '-' && c != '_')
+            k += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return k;
+}
+
+std::string lower(std::string_view s) {
+    std::string k(s);
+    for (auto& c : k)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return k;
+}
+
+} // namespace
+
+GpuTable GpuTable::fromJson(std::string_view text, const std::string& origin) {
+    auto fail = [&](const std::string& what) { throw GpuTableError(origin + ": " + what); };
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+        fail(std::string("not valid JSON (") + e.what() + ")");
+    }
+    if (!j.is_object() || !j.contains("gpus") || !j["gpus"].is_array()) fail("no \"gpus\" array");
+    GpuTable t;
+    std::set<std::string> names;
+    for (const auto& g : j["gpus"]) {
+        GpuSpec s;
+        if (!g.is_object() || !g.contains("name") || !g["name"].is_string()) fail("a GPU without a name");
+        s.name = g["name"].get<std::string>();
+        auto number = [&](const char* field, bool required) -> double {
+            if (!g.contains(field) || g[field].is_null()) {
+                if (required) fail(s.name + ": no " + field);
+                return 0;
+            }
+            if (!g[field].is_number() || g[field].get<double>() < 0)
+                fail(s.name + ": " + field + " is not a non-negative number");
+            return g[field].get<double>();
+        };
+        s.memoryGB = number("memory_GB", true);
+        s.sms = static_cast<int>(number("sms", true));
+        s.memoryGBps = number("memory_GBps", true);
+        s.linkGBps = number("link_GBps", true);
+        if (s.memoryGBps <= 0) fail(s.name + ": memory_GBps must be positive");
+        if (g.contains("vendor") && g["vendor"].is_string()) s.vendor = g["vendor"].get<std::string>();
+        for (const char* list : {"aliases", "device_names"}) {
+            if (!g.contains(list)) continue;
+            if (!g[list].is_array()) fail(s.name + ": " + list + " is not an array");
+            for (const auto& a : g[list]) {
+                if (!a.is_string()) fail(s.name + ": " + list + " holds a non-string");
+                (std::string_view(list) == "aliases" ? s.aliases : s.deviceNames)
+                    .push_back(a.get<std::string>());
+            }
+        }
+        if (!g.contains("peak_tflops") || !g["peak_tflops"].is_object())
+            fail(s.name + ": no peak_tflops object");
+        for (int i = 0; i < kPeakTypeCount; ++i) {
+            auto type = static_cast<PeakType>(i);
+            std::string f(peakTypeName(type));
+            const auto& p = g["peak_tflops"];
+            if (!p.contains(f) || p[f].is_null()) continue;
+            if (!p[f].is_number() || p[f].get<double>() < 0)
+                fail(s.name + ": peak_tflops." + f + " is not a non-negative number");
+            s.peakTflops[static_cast<std::size_t>(i)] = p[f].get<double>();
+        }
+        if (s.vectorPeakTflops() <= 0) fail(s.name + ": peak_tflops.fp32 must be positive");
+        if (!g.contains("sources") || !g["sources"].is_object()) fail(s.name + ": no sources object");
+        for (const char* f : {"peak_tflops", "memory_GBps", "memory_GB", "sms", "link_GBps"}) {
+            if (!g["sources"].contains(f) || !g["sources"][f].is_string())
+                fail(s.name + ": sources." + f + " is missing (every figure names its source)");
+            s.sources[f] = g["sources"][f].get<std::string>();
+        }
+        for (const auto& n : [&] {
+                 std::vector<std::string> all{s.name};
+                 all.insert(all.end(), s.aliases.begin(), s.aliases.end());
+                 return all;
+             }())
+            if (!names.insert(key(n)).second) fail("the name or alias '" + n + "' appears twice");
+        t.gpus_.push_back(std::move(s));
+    }
+    if (t.gpus_.empty()) fail("the \"gpus\" array is empty");
+    return t;
+}
+
+const GpuTable& GpuTable::builtin() {
+    static const GpuTable table = fromJson(detail::kGpuTableJson, "resources/gpus.json");
+    return table;
+}
+
+const GpuSpec* GpuTable::find(std::string_view name) const {
+    const std::string k = key(name);
+    for (const auto& g : gpus_) {
+        if (key(g.name) == k) return &g;
+        for (const auto& a : g.aliases)
+            if (key(a) == k) return &g;
+    }
+    return nullptr;
+}
+
+const GpuSpec* GpuTable::match(const DeviceProperties& device) const {
+    const std::string dev = lower(device.name);
+    if (dev.empty()) return nullptr;
+    const GpuSpec* best = nullptr;
+    std::size_t bestLen = 0;
+    double bestMemDiff = 0;
+    const double memGB = static_cast<double>(device.totalGlobalMem) / 1e9;
+    for (const auto& g : gpus_)
+        for (const auto& d : g.deviceNames) {
+            if (d.empty() || dev.find(lower(d)) == std::string::npos) continue;
+            // The longest device-name match wins; equal ones (A100 40 GB / 80 GB) by the memory size.
+            double memDiff = device.totalGlobalMem > 0 ? std::abs(memGB - g.memoryGB) : 0;
+            if (!best || d.size() > bestLen || (d.size() == bestLen && memDiff < bestMemDiff)) {
+                best = &g;
+                bestLen = d.size();
+                bestMemDiff = memDiff;
+            }
+        }
+    return best;
+}
+
+std::string GpuTable::names() const {
+    std::string s;
+    for (const auto& g : gpus_)
+        s += (s.empty() ? "" : ", ") + g.name;
+    return s;
+}
+
+const GpuSpec& sourceGpu(const TraceSet& set, const GpuTable& table, const std::string& sourceName) {
+    if (!sourceName.empty()) {
+        if (const GpuSpec* g = table.find(sourceName)) return *g;
+        throw GpuTableError("gpu.source: unknown GPU '" + sourceName + "' (known: " + table.names() + ")");
+    }
+    const GpuSpec* found = nullptr;
+    std::string foundDevice;
+    for (const auto& r : set.ranks) {
+        const std::int64_t dev = r.primaryDevice();
+        const DeviceProperties* props = nullptr;
+        for (const auto& d : r.devices)
+            if (d.id == dev || (!props && d.id < 0)) props = &d;
+        if (!props && !r.devices.empty()) props = &r.devices.front();
+        const std::string where = r.sourcePath.empty() ? "rank " + std::to_string(r.rank) : r.sourcePath;
+        if (!props || props->name.empty())
+            throw GpuTableError(where + ": no deviceProperties name: set gpu.source=NAME (one of " +
+                                table.names() + ")");
+        const GpuSpec* g = table.match(*props);
+        if (!g)
+            throw GpuTableError(where + ": device '" + props->name +
+                                "' is not in the GPU table: set gpu.source=NAME (one of " + table.names() +
+                                ")");
+        if (found && found != g)
+            throw GpuTableError(where + ": ranks report different GPUs ('" + foundDevice + "' and '" +
+                                props->name + "'): set gpu.source=NAME");
+        found = g;
+        foundDevice = props->name;
+    }
+    if (!found) throw GpuTableError("the trace set has no ranks: set gpu.source=NAME");
+    return *found;
+}
+
+} // namespace sl
