@@ -1,0 +1,171 @@
+#include "models/Roofline.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+namespace sl {
+
+double peakTflopsFor(const GpuSpec& gpu, const OpCost& cost) {
+    return cost.matrix ? gpu.matrixPeakTflops(cost.peak) : gpu.vectorPeakTflops();
+}
+
+RooflineTime rooflineTime(const GpuSpec& gpu, const OpCost& cost) {
+    RooflineTime t;
+    const double peak = peakTflopsFor(gpu, cost);
+    // TFLOP/s = 1e6 FLOPs per us; GB/s = 1e3 bytes per us.
+    t.computeUs = peak > 0 ? cost.flops / (peak * 1e6) : 0;
+    t.memoryUs = gpu.memoryGBps > 0 ? cost.bytes / (gpu.memoryGBps * 1e3) : 0;
+    return t;
+}
+
+Achieved achieved(const GpuSpec& gpu, const OpCost& cost, double measuredUs) {
+    Achieved a;
+    if (measuredUs <= 0) return a;
+    a.tflops = cost.flops / measuredUs / 1e6;
+    a.tbps = cost.bytes / measuredUs / 1e6;
+    const double peak = peakTflopsFor(gpu, cost);
+    a.computeFraction = peak > 0 ? a.tflops / peak : 0;
+    a.memoryFraction = gpu.memoryGBps > 0 ? a.tbps * 1e3 / gpu.memoryGBps : 0;
+    a.intensity = cost.bytes > 0 ? cost.flops / cost.bytes : 0;
+    a.efficiency = rooflineTime(gpu, cost).us() / measuredUs;
+    return a;
+}
+
+namespace {
+
+double round3(double v) {
+    return static_cast<double>(static_cast<long long>(v * 1000.0 + (v >= 0 ? 0.5 : -0.5))) / 1000.0;
+}
+
+nlohmann::json peaksJson(const GpuSpec& g) {
+    nlohmann::json p = nlohmann::json::object();
+    for (int i = 0; i < kPeakTypeCount; ++i)
+        if (g.peakTflops[static_cast<std::size_t>(i)] > 0)
+            p[std::string(peakTypeName(static_cast<PeakType>(i)))] =
+                g.peakTflops[static_cast<std::size_t>(i)];
+    return p;
+}
+
+} // namespace
+
+nlohmann::json rooflineJson(const TraceSet& set, const GpuTable& table, const std::string& sourceName,
+                            int topKernels) {
+    nlohmann::json j;
+    const GpuSpec* gpu = nullptr;
+    try {
+        gpu = &sourceGpu(set, table, sourceName);
+    } catch (const GpuTableError& e) {
+        j["error"] = e.what();
+        return j;
+    }
+    j["gpu"] = {{"name", gpu->name},
+                {"peak_tflops", peaksJson(*gpu)},
+                {"memory_GBps", gpu->memoryGBps},
+                {"link_GBps", gpu->linkGBps},
+                {"sms", gpu->sms}};
+    struct Sum {
+        double us = 0, flops = 0, bytes = 0, shapedUs = 0;
+        std::int64_t count = 0, shaped = 0;
+        OpCost cost; // family, matrix and peak of the first shaped kernel
+        bool haveCost = false;
+        KernelClass cls = KernelClass::Other;
+        std::string op;
+    };
+    std::map<std::string, Sum> byName;
+    std::array<Sum, kKernelClassCount> byClass{};
+    std::map<std::string, std::int64_t> missing;
+    for (const auto& rank : set.ranks) {
+        for (const auto& e : kernelCosts(rank)) {
+            const auto& ev = rank.tracks[e.gpuOp.track].events;
+            const double us = static_cast<double>(ev.duration[e.gpuOp.index]) / 1000.0;
+            Sum& n = byName[std::string(rank.name(e.gpuOp))];
+            Sum& c = byClass[static_cast<std::size_t>(e.cls)];
+            for (Sum* s : {&n, &c}) {
+                s->us += us;
+                ++s->count;
+                if (e.known()) {
+                    s->flops += e.cost.flops;
+                    s->bytes += e.cost.bytes;
+                    s->shapedUs += us;
+                    ++s->shaped;
+                }
+            }
+            n.cls = e.cls;
+            if (e.known() && !n.haveCost) {
+                n.cost = e.cost;
+                n.haveCost = true;
+                n.op = std::string(rank.name(e.op.valid() ? e.op : e.gpuOp));
+            }
+            switch (e.missing) {
+            case CostMissing::None:
+                break;
+            case CostMissing::NoLaunch:
+                ++missing["no_launch"];
+                break;
+            case CostMissing::NoShapes:
+                ++missing["no_shapes"];
+                break;
+            case CostMissing::UnknownOp:
+                ++missing["unknown_op"];
+                break;
+            case CostMissing::HostCopy:
+                ++missing["host_copy"];
+                break;
+            }
+        }
+    }
+    auto fractions = [&](nlohmann::json& o, const Sum& s, const OpCost& like) {
+        OpCost total = like;
+        total.flops = s.flops;
+        total.bytes = s.bytes;
+        Achieved a = achieved(*gpu, total, s.shapedUs);
+        o["achieved_tflops"] = round3(a.tflops);
+        o["achieved_TBps"] = round3(a.tbps);
+        o["compute_fraction"] = round3(a.computeFraction);
+        o["memory_fraction"] = round3(a.memoryFraction);
+        o["intensity_flops_per_byte"] = round3(a.intensity);
+        o["bound"] = rooflineTime(*gpu, total).computeBound() ? "compute" : "memory";
+    };
+    nlohmann::json classes = nlohmann::json::object();
+    for (int c = 0; c < kKernelClassCount; ++c) {
+        const Sum& s = byClass[static_cast<std::size_t>(c)];
+        if (s.count == 0) continue;
+        classes[std::string(kernelClassName(static_cast<KernelClass>(c)))] = {
+            {"kernels", s.count},
+            {"with_shapes", s.shaped},
+            {"time_us", round3(s.us)},
+            {"gflops", round3(s.flops / 1e9)},
+            {"gbytes", round3(s.bytes / 1e9)},
+            {"time_with_shapes_pct", s.us > 0 ? round3(100.0 * s.shapedUs / s.us) : 0.0}};
+    }
+    j["by_class"] = classes;
+    std::vector<std::pair<std::string, const Sum*>> order;
+    for (const auto& [name, s] : byName)
+        order.emplace_back(name, &s);
+    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+        return a.second->us != b.second->us ? a.second->us > b.second->us : a.first < b.first;
+    });
+    nlohmann::json top = nlohmann::json::array();
+    for (std::size_t i = 0; i < order.size() && static_cast<int>(i) < topKernels; ++i) {
+        const Sum& s = *order[i].second;
+        nlohmann::json k = {{"name", order[i].first},
+                            {"class", std::string(kernelClassName(s.cls))},
+                            {"kernels", s.count},
+                            {"with_shapes", s.shaped},
+                            {"time_us", round3(s.us)}};
+        if (s.haveCost) {
+            k["op"] = s.op;
+            k["family"] = std::string(opFamilyName(s.cost.family));
+            k["gflops"] = round3(s.flops / 1e9);
+            k["gbytes"] = round3(s.bytes / 1e9);
+            fractions(k, s, s.cost);
+        }
+        top.push_back(std::move(k));
+    }
+    j["top_kernels"] = top;
+    j["kernels_without_cost"] = missing;
+    return j;
+}
+
+} // namespace sl

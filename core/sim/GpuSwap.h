@@ -1,0 +1,67 @@
+#pragma once
+// gpu.target: the trace replayed as if it ran on another GPU of the table (docs/GpuModel.md).
+//
+// Every kernel with a cost (models/KernelCost.h) keeps the efficiency it showed on the source GPU:
+//
+//   predicted = measured x roofline(target) / roofline(source)
+//
+// Kernels without shapes take the median of that ratio over the kernels of their class that have
+// one (without any: the memory-bandwidth ratio, or for GEMM / attention the matrix-peak ratio of
+// the data type most of the trace's matrix ops use, BF16 without any). No kernel gets shorter than
+// kMinKernelUs through the swap (launch ramp and tail do not scale with peak figures); copies between
+// host and device keep their time (the host link is not the GPU). Collective transfers on links
+// inside a node scale their bandwidth term by the link ratio (CollectiveModel's alpha-beta split).
+// With the target equal to the source every factor is exactly 1: the replay is reproduced.
+#include "graph/ExecutionGraph.h"
+#include "models/CollectiveModel.h"
+#include "models/GpuTable.h"
+#include "models/KernelClass.h"
+#include "models/KernelCost.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace sl {
+
+constexpr double kMinKernelUs = 2.0;
+
+struct GpuSwapRow {
+    std::string name; // kernel name (top kernels) or class name
+    KernelClass cls = KernelClass::Other;
+    std::int64_t kernels = 0;
+    std::int64_t withShapes = 0; // of those, how many had a cost of their own
+    TimeNs measured = 0;         // sum of the graph's durations
+    TimeNs predicted = 0;        // the same under the swap
+    double speedup() const {
+        return predicted > 0 ? static_cast<double>(measured) / static_cast<double>(predicted) : 1.0;
+    }
+};
+
+struct GpuSwap {
+    const GpuSpec* source = nullptr;
+    const GpuSpec* target = nullptr;
+    // Per graph node: the duration factor of GPU ops (1 for CPU calls and communication kernels).
+    std::vector<double> nodeFactor;
+    double linkRatio = 1.0; // target link bandwidth / source link bandwidth
+    std::array<GpuSwapRow, kKernelClassCount> classes{};
+    std::vector<GpuSwapRow> kernels; // by name over all ranks, longest measured first
+    std::int64_t withoutShapes = 0;  // compute kernels / device copies without a cost of their own
+    TimeNs withoutShapesTime = 0;
+    std::vector<std::string> warnings;
+
+    bool active() const { return source && target && !nodeFactor.empty(); }
+    // Transfer time on the target of a collective that took `measured` on the source, with
+    // `busBytes` (bytes x bus factor; <= 0 when unknown) over an intra-node link whose calibrated
+    // bus bandwidth is `intra` (bytes per ns; <= 0 when unknown): the bandwidth term scales by the
+    // link ratio, the latency stays; without bytes or bandwidth the whole transfer scales.
+    TimeNs collectiveTime(TimeNs measured, double busBytes, double intraGBps) const;
+};
+
+// Plans the swap of every GPU op of the graph to `target` (a table name or alias). The source GPU
+// comes from `source` when not empty, else from the trace's deviceProperties. Throws GpuTableError
+// for an unknown target or source (what() asks for gpu.source=NAME where the device is unknown).
+GpuSwap planGpuSwap(const ExecutionGraph& graph, const std::string& target, const std::string& source,
+                    const KernelClassifier& classifier, const GpuTable& table = GpuTable::builtin());
+
+} // namespace sl
