@@ -71,6 +71,7 @@ Command makeGenerateCommand() {
             "  --prewindow-ops K     the first K GPU ops were launched before the window (0)\n"
             "  --no-overlap          the compute stream waits for every collective\n"
             "  --python-stacks       Python between modules as python_function ranges\n"
+            "  --record-shapes       ops carry Input Dims / Input type, as with record_shapes=True\n"
             "  --seed S              random seed; the same seed gives the same files (1)\n"
             "  --gzip                write rank-N.json.gz\n"
             "  --quiet               print nothing on success\n",
@@ -110,6 +111,7 @@ Command makeGenerateCommand() {
                 c.prewindowOps = intOption(args, "--prewindow-ops", c.prewindowOps);
                 c.commOverlap = !args.flag("--no-overlap");
                 c.pythonStacks = args.flag("--python-stacks");
+                c.recordShapes = args.flag("--record-shapes");
                 auto seed = intOption(args, "--seed", 1);
                 if (seed < 0) throw UsageError{"--seed must not be negative"};
                 c.seed = static_cast<std::uint64_t>(seed);

@@ -152,12 +152,15 @@ double prod(const std::vector<std::int64_t>& v, std::size_t from = 0, std::size_
     return n;
 }
 
-std::optional<OpCost> gemm(double batch, double m, double k, double n, DType t, double extraBytes) {
+// operandBytes < 0: both operands are batch x [m, k] and [k, n].
+std::optional<OpCost> gemm(double batch, double m, double k, double n, DType t, double extraBytes,
+                           double operandBytes = -1) {
     if (m <= 0 || k <= 0 || n <= 0 || batch <= 0) return std::nullopt;
     OpCost c;
     c.family = OpFamily::Gemm;
     c.flops = 2.0 * batch * m * n * k;
-    c.bytes = batch * (m * k + k * n + m * n) * dtypeBytes(t) + extraBytes;
+    if (operandBytes < 0) operandBytes = batch * (m * k + k * n) * dtypeBytes(t);
+    c.bytes = operandBytes + batch * m * n * dtypeBytes(t) + extraBytes;
     c.matrix = true;
     c.peak = peakOf(t, false); // PyTorch runs FP32 matmuls in full FP32 unless TF32 is enabled
     return c;
@@ -194,7 +197,8 @@ std::optional<OpCost> gemmCost(std::string_view op, const OpShapes& s) {
         double m = rank(0) >= 2 ? d(0, 2) : 1, k = d(0, 1), n = rank(1) >= 2 ? d(1, 1) : 1;
         double batchA = rank(0) > 2 ? prod(s.dims[0], 0, rank(0) - 2) : 1;
         double batchB = rank(1) > 2 ? prod(s.dims[1], 0, rank(1) - 2) : 1;
-        return gemm(std::max(batchA, batchB), m, k, n, s.dtype(0), 0);
+        // A broadcast operand is read once.
+        return gemm(std::max(batchA, batchB), m, k, n, s.dtype(0), 0, s.tensorBytes(0) + s.tensorBytes(1));
     }
     if (op == "mv" || op == "addmv") { // [M, N] x [N]
         std::size_t a = op == "mv" ? 0 : 1;
@@ -440,81 +444,34 @@ std::optional<OpCost> opCost(std::string_view opName, const OpShapes& s, KernelC
     if (oneOf(op, {"native_layer_norm_backward", "native_group_norm_backward", "native_batch_norm_backward",
                    "cudnn_batch_norm_backward", "_fused_rms_norm_backward"}))
         return reductionCost(s, 12, true);
-    if (oneOf(op, {"sum",
-                   "mean",
-                   "amax",
-                   "amin",
-                   "max",
-                   "min",
-                   "prod",
-                   "norm",
-                   "linalg_vector_norm",
-                   "var",
-                   "std",
-                   "var_mean",
-                   "std_mean",
-                   "argmax",
-                   "argmin",
-                   "logsumexp",
-                   "nll_loss_forward",
-                   "nll_loss",
-                   "nll_loss_nd",
-                   "nll_loss2d_forward",
-                   "cumsum"}))
+    // clang-format off
+    if (oneOf(op, {"sum", "mean", "amax", "amin", "max", "min", "prod", "norm", "linalg_vector_norm", "var", "std",
+                   "var_mean", "std_mean", "argmax", "argmin", "logsumexp", "cumsum"}))
         return reductionCost(s, 1, op == "cumsum");
-    if (oneOf(op, {"nll_loss_backward", "nll_loss2d_backward"})) return reductionCost(s, 1, false);
-    if (oneOf(op, {"add",
-                   "add_",
-                   "sub",
-                   "sub_",
-                   "mul",
-                   "mul_",
-                   "div",
-                   "div_",
-                   "relu",
-                   "relu_",
-                   "gelu",
-                   "gelu_backward",
-                   "silu",
-                   "silu_",
-                   "silu_backward",
-                   "sigmoid",
-                   "sigmoid_backward",
-                   "tanh",
-                   "tanh_backward",
-                   "threshold_backward",
-                   "clamp",
-                   "clamp_",
-                   "clamp_min",
-                   "clamp_min_",
-                   "neg",
-                   "exp",
-                   "exp_",
-                   "log",
-                   "log_",
-                   "sqrt",
-                   "rsqrt",
-                   "pow",
-                   "where",
-                   "addcmul_",
-                   "addcdiv_",
-                   "lerp_",
-                   "masked_fill",
-                   "masked_fill_",
-                   "dropout",
-                   "native_dropout",
-                   "native_dropout_backward",
-                   "remainder",
-                   "abs",
-                   "sign",
-                   "lt",
-                   "gt",
-                   "le",
-                   "ge",
-                   "eq",
-                   "ne",
-                   "maximum",
-                   "minimum"}))
+    // clang-format on
+    if (oneOf(op, {"nll_loss_forward", "nll_loss", "nll_loss_nd", "nll_loss2d_forward"}) && s.isTensor(0) &&
+        s.isTensor(1)) { // self [N, C], target [N]: reads the target and one entry of self per target
+        OpCost c;
+        c.family = OpFamily::Reduction;
+        c.flops = static_cast<double>(s.numel(1));
+        c.bytes = s.tensorBytes(1) + static_cast<double>(s.numel(1)) * dtypeBytes(s.dtype(0));
+        return c;
+    }
+    if (oneOf(op, {"nll_loss_backward", "nll_loss2d_backward"}) && s.isTensor(1) && s.isTensor(2)) {
+        OpCost c; // grad_output, self, target: writes the whole grad input, reads the target
+        c.family = OpFamily::Reduction;
+        c.flops = static_cast<double>(s.numel(2));
+        c.bytes = s.tensorBytes(1) + s.tensorBytes(2);
+        return c;
+    }
+    // clang-format off
+    if (oneOf(op, {"add", "add_", "sub", "sub_", "mul", "mul_", "div", "div_", "relu", "relu_", "gelu",
+                   "gelu_backward", "silu", "silu_", "silu_backward", "sigmoid", "sigmoid_backward", "tanh",
+                   "tanh_backward", "threshold_backward", "clamp", "clamp_", "clamp_min", "clamp_min_", "neg", "exp",
+                   "exp_", "log", "log_", "sqrt", "rsqrt", "pow", "where", "addcmul_", "addcdiv_", "lerp_",
+                   "masked_fill", "masked_fill_", "dropout", "native_dropout", "native_dropout_backward",
+                   "remainder", "abs", "sign", "lt", "gt", "le", "ge", "eq", "ne", "maximum", "minimum"}))
+        // clang-format on
         return elementwiseCost(s, 1);
     if (kernelClass == KernelClass::Elementwise) return elementwiseCost(s, 1);
     return std::nullopt;

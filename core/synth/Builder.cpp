@@ -140,6 +140,8 @@ const char* gemmKernel(const GpuSpec& gpu, bool nt) {
               : "ampere_bf16_s16816gemm_bf16_256x128_ldg8_f2f_stages_64x3_tn";
 }
 
+constexpr const char* kBf16 = "c10::BFloat16";
+
 constexpr const char* kLayerNormFwd =
     "void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<c10::BFloat16, float>(int, float, "
     "c10::BFloat16 const*, c10::BFloat16 const*, c10::BFloat16 const*, float*, float*, c10::BFloat16*)";
@@ -297,6 +299,7 @@ private:
         a.kind = ActKind::End;
         a.thread = thread_;
         externalStack_.pop_back();
+        open_.pop_back();
         p_.actions.push_back(a);
     }
 
@@ -312,6 +315,7 @@ private:
         a.ref = comm;
         a.externalId = nextExternal_++;
         externalStack_.push_back(a.externalId);
+        open_.push_back(p_.actions.size());
         p_.actions.push_back(a);
     }
     void end() {
@@ -320,7 +324,34 @@ private:
         a.thread = thread_;
         a.cost = cpu(1.0);
         externalStack_.pop_back();
+        open_.pop_back();
         p_.actions.push_back(a);
+    }
+    // record_shapes: the shapes of the op whose kernel is launched next (README: "Variants"); a
+    // dims list per argument ({} for a scalar) and PyTorch's type names.
+    void shapeNext(const std::vector<std::vector<double>>& dims, const std::vector<const char*>& types,
+                   const char* concrete = nullptr) {
+        if (!c_.recordShapes) return;
+        std::string s = "\"Input Dims\": [";
+        for (std::size_t i = 0; i < dims.size(); ++i) {
+            s += i ? ", [" : "[";
+            for (std::size_t k = 0; k < dims[i].size(); ++k)
+                s += (k ? ", " : "") + std::to_string(std::llround(dims[i][k]));
+            s += "]";
+        }
+        s += "], \"Input type\": [";
+        for (std::size_t i = 0; i < types.size(); ++i)
+            s += std::string(i ? ", \"" : "\"") + types[i] + "\"";
+        s += "]";
+        if (concrete) s += std::string(", \"Concrete Inputs\": ") + concrete;
+        pendingShapes_ = std::move(s);
+    }
+    // Gives the pending shapes to the innermost open op (the one launching the kernel).
+    void attachShapes() {
+        if (pendingShapes_.empty() || open_.empty()) return;
+        p_.actions[open_.back()].shapes = static_cast<std::int32_t>(p_.shapes.size());
+        p_.shapes.push_back(std::move(pendingShapes_));
+        pendingShapes_.clear();
     }
     Action& call(ActKind kind, const char* name, double costUs) {
         Action a;
@@ -391,11 +422,13 @@ private:
                c_.classSpeedup[static_cast<int>(cls)];
     }
     void kernel(KernelClass cls, const char* name, double flops, double bytes, double elements) {
+        attachShapes();
         int grid = static_cast<int>(std::clamp(elements / 1024.0, 1.0, 65535.0));
         launch(StreamRole::Compute, name, kernelUs(cls, flops, bytes), false, grid,
                cls == KernelClass::Gemm ? 384 : 128);
     }
     void gemm(double m, double n, double k, bool nt = false) {
+        attachShapes();
         double flops = 2 * m * n * k, bytes = 2 * (m * k + k * n + m * n);
         int grid = static_cast<int>(std::clamp(std::ceil(m / 128) * std::ceil(n / 256), 1.0, 65535.0));
         launch(StreamRole::Compute, gemmKernel(job_.gpu, nt), kernelUs(KernelClass::Gemm, flops, bytes),
@@ -412,6 +445,7 @@ private:
     void linear(double m, double n, double k) {
         begin("aten::linear");
         begin("aten::addmm", false, 2.5);
+        shapeNext({{n}, {m, k}, {k, n}, {}, {}}, {kBf16, kBf16, kBf16, "Scalar", "Scalar"});
         gemm(m, n, k);
         end();
         end();
@@ -420,9 +454,11 @@ private:
         begin(std::string("autograd::engine::evaluate_function: ") + fn, false, 4);
         begin(fn, false, 2);
         begin("aten::mm", false, 2);
+        shapeNext({{m, n}, {n, k}}, {kBf16, kBf16});
         gemm(m, k, n, false); // dgrad: [m,n] x [n,k]
         end();
         begin("aten::mm", false, 2);
+        shapeNext({{n, m}, {m, k}}, {kBf16, kBf16});
         gemm(n, k, m, true); // wgrad: [n,m] x [m,k]
         end();
         end();
@@ -508,33 +544,49 @@ private:
     // --- the model ----------------------------------------------------------------------------------
     void forward(int mb) {
         const double T = double(c_.microbatch) * c_.seq, H = c_.hidden, t = c_.tp;
+        const double B = c_.microbatch, S = c_.seq, h = double(c_.heads) / t, D = H / c_.heads;
         const int stage = coord_.pp;
+        auto layerNormShapes = [&] {
+            shapeNext({{B, S, H}, {}, {H}, {H}, {}}, {kBf16, "", kBf16, kBf16, "double"});
+        };
+        auto addShapes = [&] { shapeNext({{B, S, H}, {B, S, H}, {}}, {kBf16, kBf16, "Scalar"}); };
         pyGap(20);
         begin("forward_step#" + std::to_string(mb), true, 5);
         if (stage > 0)
             waitWork(comm(CommKind::Recv, activationElems(), "BFloat16", groups_.ppFwdIn[p_.rank], -1));
         if (stage == 0)
+            shapeNext({{double(c_.vocab) / t, H}, {}, {T}}, {kBf16, "Scalar", "long int"},
+                      "[\"\", \"0\", \"\"]");
+        if (stage == 0)
             op("aten::embedding", "aten::index_select", KernelClass::Memory, kEmbedding, 0, T * H * 4, T * H);
         const int stageLayers = c_.layers / c_.pp;
         for (int l = 0; l < stageLayers; ++l) {
             pyGap(8);
+            layerNormShapes();
             op("aten::layer_norm", "aten::native_layer_norm", KernelClass::Elementwise, kLayerNormFwd,
                8 * T * H, T * H * 4, T * H);
             linear(T, 3 * H / t, H);
             begin("aten::scaled_dot_product_attention");
             begin("aten::_scaled_dot_product_flash_attention", false, 3);
+            shapeNext({{B, h, S, D}, {B, h, S, D}, {B, h, S, D}, {}, {}, {}, {}},
+                      {kBf16, kBf16, kBf16, "double", "bool", "bool", "double"},
+                      "[\"\", \"\", \"\", \"0.0\", \"True\", \"False\", \"\"]");
             kernel(KernelClass::Attention, kFlashFwd, 2.0 * T * c_.seq * H / t, T * H / t * 2 * 4, T * H / t);
             end();
             end();
             linear(T, H, H / t);
             tpAllReduce("_ReduceFromModelParallelRegion");
+            addShapes();
             elementwise("aten::add", nullptr, kAdd, T * H, 3);
+            layerNormShapes();
             op("aten::layer_norm", "aten::native_layer_norm", KernelClass::Elementwise, kLayerNormFwd,
                8 * T * H, T * H * 4, T * H);
             linear(T, 4 * H / t, H);
+            shapeNext({{B, S, 4 * H / t}, {}}, {kBf16, ""});
             elementwise("aten::gelu", nullptr, kGelu, T * 4 * H / t, 2);
             linear(T, H, 4 * H / t);
             tpAllReduce("_ReduceFromModelParallelRegion");
+            addShapes();
             elementwise("aten::add", nullptr, kAdd, T * H, 3);
             // `.item()` after evenly spaced layers: the host waits for everything launched so far.
             if (c_.itemSyncs > 0 && (l + 1) * c_.itemSyncs / stageLayers != l * c_.itemSyncs / stageLayers) {
@@ -544,12 +596,15 @@ private:
         }
         if (stage == c_.pp - 1) {
             const double V = double(c_.vocab) / t;
+            layerNormShapes();
             op("aten::layer_norm", "aten::native_layer_norm", KernelClass::Elementwise, kLayerNormFwd,
                8 * T * H, T * H * 4, T * H);
             linear(T, V, H);
             begin("aten::cross_entropy_loss");
+            shapeNext({{T, V}, {}, {}}, {kBf16, "Scalar", "Scalar"});
             op("aten::log_softmax", "aten::_log_softmax", KernelClass::Reduction, kSoftmax, 4 * T * V,
                T * V * 4, T * V);
+            shapeNext({{T, V}, {T}, {}, {}, {}}, {kBf16, "long int", "", "Scalar", "Scalar"});
             op("aten::nll_loss_nd", "aten::nll_loss_forward", KernelClass::Reduction, kNll, T, T * 8, T);
             end();
         }
@@ -563,6 +618,12 @@ private:
         const int stage = coord_.pp;
         const bool syncGrads = c_.dp > 1 && mb == c_.microbatches - 1;
         const StageParams params = stageParams(c_, stage);
+        const double B = c_.microbatch, S = c_.seq, h = double(c_.heads) / t, D = H / c_.heads;
+        auto layerNormBwdShapes = [&] {
+            shapeNext({{B, S, H}, {B, S, H}, {}, {B, S, 1}, {B, S, 1}, {H}, {H}, {}},
+                      {kBf16, kBf16, "", "float", "float", kBf16, kBf16, ""});
+        };
+        auto addShapes = [&] { shapeNext({{B, S, H}, {B, S, H}, {}}, {kBf16, kBf16, "Scalar"}); };
         pyGap(20);
         begin("backward_step#" + std::to_string(mb), true, 5);
         if (stage < c_.pp - 1)
@@ -570,6 +631,7 @@ private:
         if (c_.backwardThread) {
             // torch.autograd.backward: the seed gradient on the main thread, then autograd's engine
             // thread runs every gradient function (and DDP's hooks) while the main thread waits.
+            if (stage == c_.pp - 1) shapeNext({{}, {}}, {"float", "Scalar"});
             if (stage == c_.pp - 1)
                 op("aten::ones_like", "aten::fill_", KernelClass::Elementwise, kFill, 0, 4, 1);
             end();
@@ -577,37 +639,69 @@ private:
         }
         if (stage == c_.pp - 1) {
             const double V = double(c_.vocab) / t;
+            shapeNext({{}, {T, V}, {T}, {}, {}, {}, {}},
+                      {kBf16, kBf16, "long int", "", "Scalar", "Scalar", "float"});
             gradFn("NllLossBackward0", "aten::nll_loss_backward", KernelClass::Reduction, kNllBwd, T, T * 8,
                    T);
+            shapeNext({{T, V}, {T, V}, {}, {}}, {kBf16, kBf16, "Scalar", "Scalar"});
             gradFn("LogSoftmaxBackward0", "aten::_log_softmax_backward_data", KernelClass::Reduction,
                    kSoftmaxBwd, 3 * T * V, T * V * 6, T * V);
             linearBackward("AddmmBackward0", T, V, H);
             if (syncGrads) addGrad(params.head);
+            layerNormBwdShapes();
             gradFn("NativeLayerNormBackward0", "aten::native_layer_norm_backward", KernelClass::Elementwise,
                    kLayerNormBwd, 12 * T * H, T * H * 8, T * H);
         }
         for (int l = c_.layers / c_.pp - 1; l >= 0; --l) {
             pyGap(8);
             linearBackward("AddmmBackward0", T, H, 4 * H / t);
+            shapeNext({{B, S, 4 * H / t}, {B, S, 4 * H / t}, {}}, {kBf16, kBf16, ""});
             gradFn("GeluBackward0", "aten::gelu_backward", KernelClass::Elementwise, kGeluBwd,
                    8 * T * 4 * H / t, T * 4 * H / t * 6, T * 4 * H / t);
             linearBackward("AddmmBackward0", T, 4 * H / t, H);
             tpAllReduce("autograd::engine::evaluate_function: _CopyToModelParallelRegionBackward");
+            layerNormBwdShapes();
             gradFn("NativeLayerNormBackward0", "aten::native_layer_norm_backward", KernelClass::Elementwise,
                    kLayerNormBwd, 12 * T * H, T * H * 8, T * H);
+            addShapes();
             gradFn("AddBackward0", "aten::add", KernelClass::Elementwise, kAdd, T * H, T * H * 6, T * H);
             linearBackward("AddmmBackward0", T, H, H / t);
+            shapeNext({{B, h, S, D},
+                       {B, h, S, D},
+                       {B, h, S, D},
+                       {B, h, S, D},
+                       {B, h, S, D},
+                       {B, h, S},
+                       {},
+                       {},
+                       {},
+                       {},
+                       {},
+                       {},
+                       {},
+                       {},
+                       {}},
+                      {kBf16, kBf16, kBf16, kBf16, kBf16, "float", "", "", "Scalar", "Scalar", "double",
+                       "bool", "long int", "long int", "double"},
+                      "[\"\", \"\", \"\", \"\", \"\", \"\", \"\", \"\", \"\", \"\", \"0.0\", "
+                      "\"True\", \"\", \"\", \"\"]");
             gradFn("ScaledDotProductFlashAttentionBackward0",
                    "aten::_scaled_dot_product_flash_attention_backward", KernelClass::Attention, kFlashBwd,
                    5.0 * T * c_.seq * H / t, T * H / t * 2 * 8, T * H / t);
             linearBackward("AddmmBackward0", T, 3 * H / t, H);
             tpAllReduce("autograd::engine::evaluate_function: _CopyToModelParallelRegionBackward");
+            layerNormBwdShapes();
             gradFn("NativeLayerNormBackward0", "aten::native_layer_norm_backward", KernelClass::Elementwise,
                    kLayerNormBwd, 12 * T * H, T * H * 8, T * H);
+            addShapes();
             gradFn("AddBackward0", "aten::add", KernelClass::Elementwise, kAdd, T * H, T * H * 6, T * H);
             if (syncGrads) addGrad(params.perLayer);
         }
         if (stage == 0) {
+            const std::string concrete =
+                "[\"\", \"\", \"" + std::to_string(c_.vocab / c_.tp) + "\", \"-1\", \"False\"]";
+            shapeNext({{B, S, H}, {B, S}, {}, {}, {}}, {kBf16, "long int", "Scalar", "Scalar", "Scalar"},
+                      concrete.c_str());
             gradFn("EmbeddingBackward0", "aten::embedding_dense_backward", KernelClass::Memory, kEmbeddingBwd,
                    0, T * H * 4 + double(c_.vocab) / t * H * 4, T * H);
             if (syncGrads) addGrad(params.embedding);
@@ -693,6 +787,8 @@ private:
     std::array<std::vector<std::int32_t>, kStreamCount> pendingDeps_;
     std::int64_t bucket_ = 0;
     std::vector<std::int32_t> dpRecords_;
+    std::vector<std::size_t> open_; // open Begin actions (indices), innermost last
+    std::string pendingShapes_;     // shapeNext() for the next kernel's op
 };
 
 } // namespace

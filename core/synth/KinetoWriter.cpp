@@ -200,6 +200,7 @@ std::string kinetoJson(const Job& job, int rank) {
             else
                 o << "\"External id\": " << a.externalId << ", \"Record function id\": " << a.externalId;
             if (a.ref >= 0) commArgs(o, job, p.comms[static_cast<std::size_t>(a.ref)]);
+            if (a.shapes >= 0) o << ", " << p.shapes[static_cast<std::size_t>(a.shapes)];
             o << "}},\n";
             continue;
         }

@@ -42,6 +42,7 @@ struct Action {
     Ns start = -1, end = -1; // filled by the timeline
     std::int64_t correlation = -1;
     std::int64_t externalId = -1;
+    std::int32_t shapes = -1; // Begin: index into Program::shapes (SynthConfig::recordShapes)
 };
 
 // Metadata of one communication call (record_param_comms args and NCCL kernel args).
@@ -73,7 +74,8 @@ struct Program {
     std::vector<Action> actions;
     std::vector<GpuOp> ops;
     std::vector<CommMeta> comms;
-    std::vector<int> groups; // process groups this rank belongs to
+    std::vector<int> groups;         // process groups this rank belongs to
+    std::vector<std::string> shapes; // "Input Dims": ..., "Input type": ... args of cpu_ops
 
     std::uint32_t intern(const std::string& s) {
         auto [it, inserted] = nameIds.emplace(s, static_cast<std::uint32_t>(names.size()));

@@ -82,6 +82,9 @@ struct SynthConfig {
     // The Python between modules is written as python_function ranges (a with_stack=True
     // profile) instead of being left uncovered.
     bool pythonStacks = false;
+    // A profile with record_shapes=True: the ops that launch kernels carry "Input Dims", "Input type"
+    // (and "Concrete Inputs" where PyTorch writes scalars the cost needs), as real traces do.
+    bool recordShapes = false;
 
     int worldSize() const { return dp * tp * pp; }
     // Throws std::invalid_argument with a readable message when a value is out of range.
