@@ -1,5 +1,6 @@
 #include "graph/ExecutionGraph.h"
 
+#include "graph/ChakraGraph.h"
 #include "graph/GraphBuilder.h"
 
 #include <algorithm>
@@ -146,6 +147,8 @@ void ExecutionGraph::validate() const {
 }
 
 ExecutionGraph buildExecutionGraph(const TraceSet& set, const GraphOptions& options) {
+    // Without a measured timeline (Chakra input) the graph comes from the file's own dependencies.
+    if (isUnmeasuredSet(set)) return buildChakraGraph(set, options);
     ExecutionGraph g;
     g.trace = &set;
     graph_build::Builder b(set, options, g);

@@ -1,5 +1,6 @@
 #include "io/KinetoLoader.h"
 
+#include "io/chakra/ChakraTraceSet.h"
 #include "io/FileReader.h"
 #include "io/LoadError.h"
 #include "io/MemoryLimits.h"
@@ -822,6 +823,8 @@ std::vector<std::string> expandTracePaths(const std::vector<std::string>& paths)
 }
 
 TraceSet loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& options) {
+    // Chakra execution traces (.et files or folders of them) load through their own reader.
+    if (isChakraInput(paths)) return loadChakraTraceSet(paths, options);
     std::vector<std::string> files = expandTracePaths(paths);
     checkMemoryForLoad(files, paths.front(), memoryBudgetBytes(options.memoryLimitBytes));
     std::vector<std::int64_t> disk(files.size());

@@ -1,0 +1,226 @@
+#include "graph/ChakraGraph.h"
+
+#include "models/CollectiveModel.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace sl {
+
+bool isUnmeasuredSet(const TraceSet& set) {
+    return !set.ranks.empty() &&
+           std::all_of(set.ranks.begin(), set.ranks.end(), [](const Rank& r) { return !r.hasMeasuredTimes; });
+}
+
+namespace {
+
+struct NodeInfo {
+    std::uint64_t chakraId = 0;
+    std::vector<std::uint64_t> dataDeps;
+    bool durationInFile = true;
+};
+
+CollectiveModel defaultModel() {
+    CollectiveModel m;
+    m.gpusPerNode = kChakraGpusPerNode;
+    for (auto& p : m.params) {
+        p[0] = AlphaBeta{kChakraLatencyUs, kChakraIntraNodeGBps};
+        p[1] = AlphaBeta{kChakraLatencyUs, kChakraInterNodeGBps};
+    }
+    return m;
+}
+
+} // namespace
+
+ExecutionGraph buildChakraGraph(const TraceSet& set, const GraphOptions& options) {
+    if (options.step >= 0)
+        throw GraphError("a Chakra execution trace has no ProfilerStep windows (--step " +
+                         std::to_string(options.step) + ")");
+    ExecutionGraph g;
+    g.trace = &set;
+    g.noOverlapUnavailable = "comm.overlap=false is not modelled for Chakra input (it has no launch "
+                             "structure to serialize)";
+    g.nodeIndex.resize(set.ranks.size());
+    g.ranks.resize(set.ranks.size());
+    std::vector<NodeInfo> info;
+    // Per rank: chakra id -> node.
+    std::vector<std::unordered_map<std::uint64_t, NodeId>> byId(set.ranks.size());
+    auto addEdge = [&](NodeId from, NodeId to, EdgeKind kind, TimeNs delay) {
+        GraphEdge e;
+        e.from = from;
+        e.to = to;
+        e.kind = kind;
+        e.delay = delay;
+        g.edges.push_back(e);
+        ++g.stats.edgesByKind[static_cast<int>(kind)];
+    };
+    for (std::uint32_t r = 0; r < set.ranks.size(); ++r) {
+        const Rank& rank = set.ranks[r];
+        g.ranks[r].rankId = rank.rank;
+        g.nodeIndex[r].resize(rank.tracks.size());
+        for (std::uint32_t t = 0; t < rank.tracks.size(); ++t) {
+            const Track& track = rank.tracks[t];
+            Processor proc;
+            proc.rank = r;
+            proc.track = t;
+            proc.gpu = track.isGpu();
+            const auto p = static_cast<std::uint32_t>(g.processors.size());
+            auto& idx = g.nodeIndex[r][t];
+            idx.assign(track.events.size(), kNoNode);
+            for (std::uint32_t i = 0; i < track.events.size(); ++i) {
+                GraphNode n;
+                n.rank = r;
+                n.event = EventRef{t, i};
+                n.processor = p;
+                n.kind = track.isGpu() ? NodeKind::GpuOp : NodeKind::CpuCall;
+                n.duration = track.events.duration[i];
+                NodeInfo ni;
+                auto j = nlohmann::json::parse(rank.args(n.event), nullptr, false);
+                if (!j.is_object() || !j.contains("chakra_id"))
+                    throw GraphError(rank.sourcePath + ": event " + std::to_string(i) + " of track " +
+                                     std::to_string(t) + " is not a Chakra node");
+                ni.chakraId = j["chakra_id"].get<std::uint64_t>();
+                ni.dataDeps = j.value("data_deps", std::vector<std::uint64_t>{});
+                ni.durationInFile = j.value("duration_in_file", true);
+                const auto id = static_cast<NodeId>(g.nodes.size());
+                idx[i] = id;
+                byId[r][ni.chakraId] = id;
+                proc.nodes.push_back(id);
+                g.nodes.push_back(n);
+                info.push_back(std::move(ni));
+            }
+            for (std::size_t k = 1; k < proc.nodes.size(); ++k)
+                addEdge(proc.nodes[k - 1], proc.nodes[k],
+                        proc.gpu ? EdgeKind::StreamOrder : EdgeKind::ThreadOrder, 0);
+            g.processors.push_back(std::move(proc));
+        }
+    }
+    // The file's data dependencies (the processor order above already holds adjacent pairs).
+    std::set<std::pair<NodeId, NodeId>> adjacent;
+    for (const auto& e : g.edges)
+        adjacent.insert({e.from, e.to});
+    for (NodeId n = 0; n < g.nodes.size(); ++n) {
+        const std::uint32_t r = g.nodes[n].rank;
+        for (std::uint64_t d : info[n].dataDeps) {
+            auto it = byId[r].find(d);
+            if (it == byId[r].end())
+                throw GraphError(set.ranks[r].sourcePath + ": node " + std::to_string(info[n].chakraId) +
+                                 ": data dependency on node " + std::to_string(d) +
+                                 ", which is not in the file");
+            const NodeId from = it->second;
+            if (adjacent.count({from, n})) continue;
+            const bool same = g.nodes[from].processor == g.nodes[n].processor;
+            addEdge(from, n,
+                    same ? (g.processors[g.nodes[n].processor].gpu ? EdgeKind::StreamOrder
+                                                                   : EdgeKind::ThreadOrder)
+                         : EdgeKind::CrossStream,
+                    0);
+        }
+    }
+
+    // Collectives: the k-th sized communication node (by Chakra id) of a process group on each rank.
+    struct Member {
+        std::uint64_t chakraId;
+        NodeId node;
+    };
+    std::map<std::string, std::vector<std::vector<Member>>> byGroup; // group -> rank -> members
+    for (NodeId n = 0; n < g.nodes.size(); ++n) {
+        const Rank& rank = g.rankOf(n);
+        const auto extra = rank.tracks[g.nodes[n].event.track].events.extra[g.nodes[n].event.index];
+        if (extra == kNoExtra || extra >= rank.collectives.size()) continue;
+        const CollectiveMeta& m = rank.collectives[extra];
+        auto& perRank = byGroup[std::string(rank.strings.str(m.processGroupName))];
+        perRank.resize(set.ranks.size());
+        perRank[g.nodes[n].rank].push_back({info[n].chakraId, n});
+    }
+    const CollectiveModel model = defaultModel();
+    const int rankCount = static_cast<int>(set.ranks.size());
+    const bool spans = rankCount > model.gpusPerNode;
+    std::int64_t modelled = 0, mismatched = 0;
+    for (auto& [group, perRank] : byGroup) {
+        std::size_t rounds = 0;
+        for (auto& members : perRank) {
+            std::sort(members.begin(), members.end(),
+                      [](const Member& a, const Member& b) { return a.chakraId < b.chakraId; });
+            rounds = std::max(rounds, members.size());
+        }
+        for (std::size_t k = 0; k < rounds; ++k) {
+            CollectiveGroup grp;
+            grp.processGroup = group.empty() ? "default" : group;
+            grp.expectedParticipants = rankCount;
+            bool agree = true;
+            for (auto& members : perRank) {
+                if (k >= members.size()) continue;
+                const NodeId n = members[k].node;
+                const Rank& rank = g.rankOf(n);
+                const auto& m = rank.collectives[rank.tracks[g.nodes[n].event.track]
+                                                     .events.extra[g.nodes[n].event.index]];
+                const std::int64_t bytes = m.bytes(rank.strings);
+                if (grp.members.empty()) {
+                    grp.type = m.type;
+                    grp.bytes = bytes;
+                } else if (grp.type != m.type || grp.bytes != bytes) {
+                    agree = false;
+                }
+                grp.members.push_back(n);
+            }
+            // Durations: the file's, else the cost model's for the group as loaded.
+            for (NodeId n : grp.members) {
+                if (info[n].durationInFile) continue;
+                TimeNs d = model.time(grp.type, std::max<std::int64_t>(0, grp.bytes), rankCount, spans);
+                if (d < 0) d = static_cast<TimeNs>(kChakraLatencyUs * 1000.0);
+                g.nodes[n].duration = d;
+                ++modelled;
+            }
+            if (!agree) {
+                ++mismatched;
+                ++g.stats.collectivesUnmatched;
+                continue;
+            }
+            grp.complete = static_cast<int>(grp.members.size()) == rankCount;
+            const auto gi = static_cast<std::uint32_t>(g.collectives.size());
+            for (NodeId n : grp.members) {
+                g.nodes[n].kind = NodeKind::Collective;
+                g.nodes[n].collective = gi;
+            }
+            for (NodeId a : grp.members)
+                for (NodeId b : grp.members)
+                    if (a != b) addEdge(b, a, EdgeKind::Collective, g.nodes[a].duration);
+            if (grp.complete)
+                ++g.stats.collectivesMatched;
+            else
+                ++g.stats.collectivesUnmatched;
+            g.collectives.push_back(std::move(grp));
+        }
+    }
+    if (modelled)
+        g.warnings.push_back(
+            std::to_string(modelled) +
+            " collectives have no duration in the file: timed by the alpha-beta model from their "
+            "type and size (" +
+            std::to_string(static_cast<int>(kChakraIntraNodeGBps)) + " GB/s intra-node, " +
+            std::to_string(static_cast<int>(kChakraInterNodeGBps)) + " GB/s inter-node, " +
+            std::to_string(static_cast<int>(kChakraLatencyUs)) + " us; group of " +
+            std::to_string(rankCount) + " ranks)");
+    if (mismatched)
+        g.warnings.push_back(
+            std::to_string(mismatched) +
+            " collectives differ in type or size across ranks: not matched (each keeps its own time)");
+    for (const auto& rank : set.ranks)
+        for (const auto& w : rank.warnings)
+            g.warnings.push_back(rank.sourcePath + ": " + w);
+    g.buildAdjacency();
+    try {
+        g.validate();
+    } catch (const GraphError& e) {
+        throw GraphError(set.ranks.front().sourcePath + ": " + e.what() +
+                         " (ranks disagree on the order of their collectives)");
+    }
+    return g;
+}
+
+} // namespace sl
