@@ -1,11 +1,11 @@
 #include "io/KinetoLoader.h"
 
-#include "io/chakra/ChakraTraceSet.h"
 #include "io/FileReader.h"
 #include "io/LoadError.h"
 #include "io/MemoryLimits.h"
 #include "io/NumberParse.h"
 #include "io/RankFinalizer.h"
+#include "io/chakra/ChakraTraceSet.h"
 
 #include <algorithm>
 #include <atomic>
