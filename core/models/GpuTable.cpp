@@ -130,12 +130,12 @@ GpuTable GpuTable::fromJson(std::string_view text, const std::string& origin) {
                 fail(s.name + ": sources." + f + " is missing (every figure names its source)");
             s.sources[f] = g["sources"][f].get<std::string>();
         }
-        for (const auto& n : [&] {
-                 std::vector<std::string> all{s.name};
-                 all.insert(all.end(), s.aliases.begin(), s.aliases.end());
-                 return all;
-             }())
-            if (!names.insert(key(n)).second) fail("the name or alias '" + n + "' appears twice");
+        // Names and aliases of one GPU may spell the same key ("H100-SXM", "H100 SXM"); two GPUs may not.
+        std::set<std::string> own{key(s.name)};
+        for (const auto& a : s.aliases)
+            own.insert(key(a));
+        for (const auto& k : own)
+            if (!names.insert(k).second) fail("the name or alias '" + k + "' appears twice");
         t.gpus_.push_back(std::move(s));
     }
     if (t.gpus_.empty()) fail("the \"gpus\" array is empty");

@@ -52,7 +52,12 @@ int dtypeBytes(DType t) {
 }
 
 bool OpShapes::isTensor(std::size_t i) const {
-    return i < dims.size() && i < types.size() && dtypeFromName(types[i]) != DType::Other;
+    if (i >= dims.size() || i >= types.size()) return false;
+    const DType t = dtypeFromName(types[i]);
+    // PyTorch records Python numbers passed to an op (eps, alpha) with their C++ type and no dims;
+    // 0-d tensors of those types are rare and a few bytes.
+    if (dims[i].empty() && (t == DType::F64 || t == DType::I64 || t == DType::Bool)) return false;
+    return t != DType::Other;
 }
 
 std::int64_t OpShapes::numel(std::size_t i) const {
