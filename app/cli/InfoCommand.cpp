@@ -2,6 +2,7 @@
 
 #include "analysis/TraceInfo.h"
 #include "graph/ExecutionGraph.h"
+#include "structure/Structure.h"
 
 #include <exception>
 #include <iostream>
@@ -19,7 +20,9 @@ Command makeInfoCommand() {
             "streams with event counts, time span (us), collective kernels by type, GPU ops without a\n"
             "launch call, what the replay keeps as measured (prewindow_ops: GPU ops launched before the\n"
             "window; threads_released_at_measured; unexplained_wait_us and unexplained_gpu_wait_us), a\n"
-            "graph object with the repairs the execution graph made, and warnings.\n"
+            "graph object with the repairs the execution graph made, a structure object (the parallel\n"
+            "layout dp x tp x pp and each rank's place, micro-batches, layer blocks; docs/Structure.md),\n"
+            "and warnings.\n"
             "\n"
             "  --compact   print the JSON on one line\n",
             [](Args& args) {
@@ -33,8 +36,10 @@ Command makeInfoCommand() {
                 try {
                     ExecutionGraph graph = buildExecutionGraph(set);
                     j = traceInfoJson(set, &graph);
+                    j["structure"] = structureJson(recognizeStructure(set, &graph));
                 } catch (const std::exception& e) {
                     j = traceInfoJson(set);
+                    j["structure"] = structureJson(recognizeStructure(set));
                     j["warnings"].push_back(std::string("no execution graph: ") + e.what());
                 }
                 std::cout << j.dump(compact ? -1 : 2) << "\n";

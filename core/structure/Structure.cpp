@@ -329,56 +329,70 @@ std::vector<std::uint32_t> childNames(const Track& t, std::size_t parent) {
 
 RankBlocks recognizeBlocks(const Rank& rank) {
     RankBlocks b;
-    // The first step: the earliest ProfilerStep#N range on any CPU thread (none: the whole trace).
-    TimeNs stepStart = std::numeric_limits<TimeNs>::min(), stepEnd = std::numeric_limits<TimeNs>::max();
-    std::size_t stepTrack = rank.tracks.size(), stepIndex = 0;
+    // Steps: the ProfilerStep#N ranges of the CPU threads (none: the whole trace is one step).
+    struct Step {
+        TimeNs start, end;
+        std::size_t track, index;
+    };
+    std::vector<Step> steps;
     for (std::size_t ti = 0; ti < rank.tracks.size(); ++ti) {
         const Track& t = rank.tracks[ti];
         if (t.isGpu()) continue;
-        for (std::size_t i = 0; i < t.events.size(); ++i) {
-            if (t.events.kind[i] != EventKind::UserAnnotation) continue;
-            std::string_view nm = rank.strings.str(t.events.name[i]);
-            if (nm.rfind("ProfilerStep#", 0) != 0) continue;
-            if (stepTrack == rank.tracks.size() || t.events.start[i] < stepStart) {
-                stepStart = t.events.start[i];
-                stepEnd = t.events.end(i);
-                stepTrack = ti;
-                stepIndex = i;
-            }
-            break; // sorted by start: the first one of the track is its earliest
-        }
+        for (std::size_t i = 0; i < t.events.size(); ++i)
+            if (t.events.kind[i] == EventKind::UserAnnotation &&
+                rank.strings.str(t.events.name[i]).rfind("ProfilerStep#", 0) == 0)
+                steps.push_back({t.events.start[i], t.events.end(i), ti, i});
     }
-    std::size_t fwdTrack = rank.tracks.size(), fwdIndex = 0;
+    std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& c) { return a.start < c.start; });
+    const std::size_t none = rank.tracks.size();
+    if (steps.empty())
+        steps.push_back({std::numeric_limits<TimeNs>::min(), std::numeric_limits<TimeNs>::max(), none, 0});
+    std::vector<std::pair<TimeNs, TimeNs>> spans(steps.size(), {-1, -1});
+    std::size_t fwdTrack = none, fwdIndex = 0;
+    TimeNs fwdStart = 0;
     for (std::size_t ti = 0; ti < rank.tracks.size(); ++ti) {
         const Track& t = rank.tracks[ti];
         if (t.isGpu()) continue;
         std::unordered_map<StringId, int> cache; // 0 none, 1 forward, 2 backward
         for (std::size_t i = 0; i < t.events.size(); ++i) {
             if (t.events.kind[i] != EventKind::UserAnnotation) continue;
-            if (t.events.start[i] < stepStart || t.events.end(i) > stepEnd) continue;
             auto [it, fresh] = cache.try_emplace(t.events.name[i], 0);
             if (fresh) {
                 std::string_view nm = rank.strings.str(t.events.name[i]);
                 it->second = matchesBlock(nm, true) ? 1 : matchesBlock(nm, false) ? 2 : 0;
             }
             if (it->second == 0) continue;
+            const TimeNs s0 = t.events.start[i], e0 = t.events.end(i);
+            std::size_t k = 0;
+            while (k < steps.size() && !(s0 >= steps[k].start && e0 <= steps[k].end))
+                ++k;
+            if (k == steps.size()) continue; // across steps or outside them
+            auto& sp = spans[k];
+            sp.first = sp.first < 0 ? s0 : std::min(sp.first, s0);
+            sp.second = std::max(sp.second, e0);
+            if (k != 0) continue; // blocks are counted in the first step
             (it->second == 1 ? b.forward : b.backward) += 1;
-            if (it->second == 1 && fwdTrack == rank.tracks.size()) {
+            if (it->second == 1 && (fwdTrack == none || s0 < fwdStart)) {
                 fwdTrack = ti;
                 fwdIndex = i;
+                fwdStart = s0;
             }
-            b.blocksStart =
-                b.blocksStart < 0 ? t.events.start[i] : std::min(b.blocksStart, t.events.start[i]);
-            b.blocksEnd = std::max(b.blocksEnd, t.events.end(i));
         }
     }
+    for (const auto& sp : spans)
+        if (sp.first >= 0) b.stepSpans.push_back(sp);
+    if (spans.front().first >= 0) {
+        b.blocksStart = spans.front().first;
+        b.blocksEnd = spans.front().second;
+    }
+    const std::size_t stepTrack = steps.front().track, stepIndex = steps.front().index;
     // Layer blocks: repeated children of the first forward block, else of the first step.
     std::vector<std::uint32_t> seq;
     const Track* src = nullptr;
-    if (fwdTrack < rank.tracks.size()) {
+    if (fwdTrack < none) {
         src = &rank.tracks[fwdTrack];
         seq = childNames(*src, fwdIndex);
-    } else if (stepTrack < rank.tracks.size()) {
+    } else if (stepTrack < none) {
         src = &rank.tracks[stepTrack];
         seq = childNames(*src, stepIndex);
     }

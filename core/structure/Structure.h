@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace sl {
@@ -37,8 +38,10 @@ struct RankPlace {
 struct RankBlocks {
     int forward = 0;  // forward micro-batch blocks (forward_step#m annotations)
     int backward = 0; // backward micro-batch blocks
-    // Measured span of the micro-batch blocks (first block start, last block end); -1 without.
+    // Measured span of the micro-batch blocks of the first step (first block start, last block
+    // end); -1 without. stepSpans: the same for every step with blocks.
     TimeNs blocksStart = -1, blocksEnd = -1;
+    std::vector<std::pair<TimeNs, TimeNs>> stepSpans;
     int layers = 0;      // repeated layer blocks in the first forward block (or step)
     int layerOps = 0;    // top-level ops per layer block
     std::string layerOp; // the first op of a layer block

@@ -1,0 +1,302 @@
+#include "sim/SetupEdits.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace sl {
+
+std::size_t SimulatedSetup::added() const {
+    return static_cast<std::size_t>(
+        std::count_if(ranks.begin(), ranks.end(), [](const SimulatedRank& r) { return !r.measured; }));
+}
+
+SimulatedSetup measuredSetup(const ExecutionGraph& g) {
+    SimulatedSetup s;
+    const auto& set = *g.trace;
+    s.dropped.assign(set.ranks.size(), 0);
+    for (std::uint32_t i = 0; i < set.ranks.size(); ++i) {
+        SimulatedRank r;
+        r.rank = set.ranks[i].rank;
+        r.source = i;
+        s.ranks.push_back(r);
+        s.world = std::max(s.world, set.ranks[i].worldSize);
+    }
+    s.world = std::max(s.world, static_cast<int>(set.ranks.size()));
+    return s;
+}
+
+namespace {
+
+// "4..7" / "4" / "4..7, 12..15" from sorted ids.
+std::string rangesText(std::vector<int> ids) {
+    std::sort(ids.begin(), ids.end());
+    std::string out;
+    for (std::size_t i = 0; i < ids.size();) {
+        std::size_t j = i;
+        while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1)
+            ++j;
+        if (!out.empty()) out += ", ";
+        out += std::to_string(ids[i]);
+        if (j > i) out += ".." + std::to_string(ids[j]);
+        i = j + 1;
+    }
+    return out;
+}
+
+bool spans(const std::vector<int>& ids, int gpusPerNode) {
+    if (gpusPerNode <= 0 || ids.empty()) return false;
+    for (int id : ids)
+        if (id / gpusPerNode != ids.front() / gpusPerNode) return true;
+    return false;
+}
+
+struct Coord {
+    int pp = 0, dp = 0, tp = 0;
+    friend bool operator<(const Coord& a, const Coord& b) {
+        return std::tie(a.pp, a.dp, a.tp) < std::tie(b.pp, b.dp, b.tp);
+    }
+};
+
+void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::vector<CollectiveCall>& calls,
+                      int gpusPerNode, SetupEditPlan& plan) {
+    const auto& set = *g.trace;
+    const int n = k.dpDegree;
+    const std::string knob = "dp.degree=" + std::to_string(n);
+    ParallelStructure s = recognizeStructure(set, &g);
+    if (!s.recognised) {
+        std::string why = s.notes.empty() ? std::string("no layout") : s.notes.front();
+        plan.warnings.push_back(knob + ": no data-parallel layout recognised (" + why + "): knob ignored");
+        return;
+    }
+    const int dp0 = s.dp, tp = s.tp, pp = s.pp;
+    if (n == dp0) {
+        plan.setup.notes.push_back(knob + " is the traced data-parallel degree: nothing to add or drop");
+        if (!k.dpStrong) return;
+    }
+    if (dp0 == 1 && n > 1)
+        plan.warnings.push_back(knob +
+                                ": the trace has no data parallelism (dp 1), so no gradient all-reduce "
+                                "to re-size; the new replicas' gradient synchronisation is not modelled");
+    plan.active = true;
+    auto& setup = plan.setup;
+    setup.edited = true;
+    setup.dp = n;
+    setup.tp = tp;
+    setup.pp = pp;
+    setup.world = n * tp * pp;
+    setup.ranks.clear();
+
+    // Rank ids in the new job: Megatron order when the trace follows it, else loaded ranks keep
+    // their ids and new replicas take the ids after the traced world.
+    std::map<Coord, std::uint32_t> loaded; // coordinate -> trace rank index
+    for (std::uint32_t i = 0; i < s.places.size(); ++i)
+        loaded[{s.places[i].pp, s.places[i].dp, s.places[i].tp}] = i;
+    std::map<Coord, int> newIds;
+    int nextId = s.world;
+    for (int p = 0; p < pp; ++p)
+        for (int d = 0; d < n; ++d)
+            for (int t = 0; t < tp; ++t) {
+                int id = 0;
+                if (s.megatronOrder)
+                    id = ParallelStructure::megatronRank(p, d, t, n, tp);
+                else if (d < dp0) {
+                    auto it = loaded.find({p, d, t});
+                    id = it != loaded.end() ? s.places[it->second].rank
+                                            : ParallelStructure::megatronRank(p, d, t, dp0, tp);
+                } else
+                    id = nextId++;
+                newIds[{p, d, t}] = id;
+            }
+    auto idOf = [&](Coord c) {
+        auto it = newIds.find(c);
+        return it != newIds.end() ? it->second : -1;
+    };
+
+    // The ranks of the new job: loaded ranks of replicas below n, then clones.
+    std::vector<int> dropped, renumbered, cloneIds, cloneSources, missing;
+    setup.dropped.assign(set.ranks.size(), 0);
+    for (std::uint32_t i = 0; i < s.places.size(); ++i) {
+        const auto& p = s.places[i];
+        if (p.dp >= n) {
+            setup.dropped[i] = 1;
+            dropped.push_back(p.rank);
+            continue;
+        }
+        SimulatedRank r;
+        r.rank = idOf({p.pp, p.dp, p.tp});
+        r.source = i;
+        r.dp = p.dp;
+        r.tp = p.tp;
+        r.pp = p.pp;
+        if (r.rank != p.rank) renumbered.push_back(p.rank);
+        setup.ranks.push_back(r);
+    }
+    std::vector<SimulatedRank> clones;
+    for (int p = 0; p < pp; ++p)
+        for (int d = dp0; d < n; ++d)
+            for (int t = 0; t < tp; ++t) {
+                // The loaded replica d mod dp0 at the same tensor / pipeline place, else any loaded one.
+                auto it = loaded.find({p, d % dp0, t});
+                for (int alt = 0; it == loaded.end() && alt < dp0; ++alt)
+                    it = loaded.find({p, alt, t});
+                const int id = idOf({p, d, t});
+                if (it == loaded.end()) {
+                    missing.push_back(id);
+                    continue;
+                }
+                SimulatedRank r;
+                r.rank = id;
+                r.source = it->second;
+                r.measured = false;
+                r.dp = d;
+                r.tp = t;
+                r.pp = p;
+                clones.push_back(r);
+                cloneIds.push_back(id);
+                cloneSources.push_back(set.ranks[it->second].rank);
+            }
+    std::sort(setup.ranks.begin(), setup.ranks.end(),
+              [](const SimulatedRank& a, const SimulatedRank& b) { return a.rank < b.rank; });
+    std::sort(clones.begin(), clones.end(),
+              [](const SimulatedRank& a, const SimulatedRank& b) { return a.rank < b.rank; });
+    setup.ranks.insert(setup.ranks.end(), clones.begin(), clones.end());
+
+    const std::string scaling = k.dpStrong ? "strong scaling: the global batch stays, per-rank work x " +
+                                                 std::to_string(dp0) + "/" + std::to_string(n)
+                                           : "weak scaling: per-rank work as traced";
+    setup.notes.push_back(knob + ": data-parallel degree " + std::to_string(dp0) + " -> " +
+                          std::to_string(n) + " (" + scaling + "), world " + std::to_string(s.world) +
+                          " -> " + std::to_string(setup.world));
+    if (!cloneIds.empty())
+        setup.notes.push_back("cloned replica" + std::string(dp0 > 1 && n - dp0 > 1 ? "s " : " ") +
+                              rangesText([&] {
+                                  std::vector<int> r;
+                                  for (int d = 0; d < std::min(dp0, n - dp0); ++d)
+                                      r.push_back(d);
+                                  return r;
+                              }()) +
+                              " for ranks " + rangesText(cloneIds) + " (copies of ranks " +
+                              rangesText(cloneSources) + ", simulated as their source)");
+    if (!dropped.empty())
+        setup.notes.push_back("dropped replicas " + std::to_string(n) + ".." + std::to_string(dp0 - 1) +
+                              ": ranks " + rangesText(dropped) +
+                              " (their collectives no longer wait for them)");
+    if (!renumbered.empty())
+        setup.notes.push_back("ranks " + rangesText(renumbered) +
+                              " get new ids in the new job (Megatron order "
+                              "with dp " +
+                              std::to_string(n) + "); results keep the traced ids");
+    if (!missing.empty())
+        plan.warnings.push_back(knob + ": ranks " + rangesText(missing) +
+                                " have no loaded rank at their tensor / pipeline place to clone: left out");
+
+    // Collectives: a group whose members span replicas grows or shrinks with the data-parallel
+    // degree; every group's members get their new ids, so node spans follow the new layout.
+    const double factor = static_cast<double>(dp0) / static_cast<double>(n);
+    plan.calls.assign(calls.size(), CallResize{});
+    std::int64_t resized = 0, unplaced = 0;
+    std::map<std::string, std::int64_t> byType;
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+        const auto& c = calls[i];
+        auto& r = plan.calls[i];
+        r.groupSize = c.groupSize;
+        r.spansNodes = c.spansNodes(gpusPerNode);
+        std::vector<Coord> members;
+        bool placed = !c.ranks.empty();
+        for (int id : c.ranks) {
+            RankPlace p = s.placeOf(id);
+            if (!p.known) placed = false;
+            members.push_back({p.pp, p.dp, p.tp});
+        }
+        std::set<int> dps;
+        for (const auto& m : members)
+            dps.insert(m.dp);
+        const bool replicated = placed ? dps.size() > 1 : c.dataParallel;
+        if (!placed && !c.ranks.empty()) ++unplaced;
+        if (placed) {
+            std::set<std::pair<int, int>> slots; // (pp, tp) places of the members
+            for (const auto& m : members)
+                slots.insert({m.pp, m.tp});
+            std::vector<int> ds;
+            if (replicated && static_cast<int>(dps.size()) == dp0)
+                for (int d = 0; d < n; ++d)
+                    ds.push_back(d);
+            else
+                for (int d : dps)
+                    if (d < n || !replicated) ds.push_back(d);
+            std::vector<int> ids;
+            for (const auto& [p, t] : slots)
+                for (int d : ds)
+                    ids.push_back(d < n ? idOf({p, d, t}) : -1);
+            ids.erase(std::remove(ids.begin(), ids.end(), -1), ids.end());
+            if (replicated) r.groupSize = static_cast<int>(ids.size());
+            if (!ids.empty()) r.spansNodes = spans(ids, gpusPerNode);
+        } else if (replicated) {
+            r.groupSize = std::max(1, static_cast<int>(std::llround(c.groupSize / factor)));
+            r.spansNodes = r.spansNodes || r.groupSize > gpusPerNode;
+        }
+        // Strong scaling: activations (tensor / pipeline traffic) shrink with the per-rank batch;
+        // gradients (the replicated groups) keep their size.
+        if (k.dpStrong && !replicated) r.bytesFactor = factor;
+        r.changed =
+            r.groupSize != c.groupSize || r.spansNodes != c.spansNodes(gpusPerNode) || r.bytesFactor != 1.0;
+        if (r.changed) {
+            ++resized;
+            ++byType[std::string(collectiveTypeName(c.type))];
+        }
+    }
+    if (resized > 0) {
+        std::string types;
+        for (const auto& [t, cnt] : byType)
+            types += (types.empty() ? "" : ", ") + std::to_string(cnt) + " " + t;
+        setup.notes.push_back("re-sized " + std::to_string(resized) +
+                              " collective kernels to the new groups (" + types + ")");
+    }
+    if (unplaced > 0)
+        plan.warnings.push_back(
+            knob + ": " + std::to_string(unplaced) +
+            " collective kernels have members outside the recognised layout: kept as traced");
+
+    // Strong scaling: compute work inside the micro-batch blocks shrinks; the optimizer and other
+    // work outside them (parameter-sized) stays.
+    if (k.dpStrong && n != dp0) {
+        plan.workFactor = factor;
+        plan.scaledWork.assign(g.nodes.size(), 0);
+        bool unmarked = false;
+        for (NodeId id = 0; id < g.nodes.size(); ++id) {
+            const auto& node = g.nodes[id];
+            if (node.kind != NodeKind::GpuOp || isCommunicationKernelName(g.nodeName(id))) continue;
+            const auto& b = s.blocks[node.rank];
+            if (b.stepSpans.empty()) {
+                unmarked = true;
+                plan.scaledWork[id] = 1;
+                continue;
+            }
+            TimeNs launched = g.measuredStart(id);
+            for (EdgeId e : g.inEdges(id))
+                if (g.edges[e].kind == EdgeKind::Launch) launched = g.measuredStart(g.edges[e].from);
+            for (const auto& [from, to] : b.stepSpans)
+                if (launched >= from && launched <= to) plan.scaledWork[id] = 1;
+        }
+        if (unmarked)
+            setup.notes.push_back("dp.strong: no micro-batch markers on some ranks: every compute kernel of "
+                                  "those ranks scales with the per-rank batch");
+    }
+}
+
+} // namespace
+
+SetupEditPlan planSetupEdits(const ExecutionGraph& g, const SetupKnobs& k,
+                             const std::vector<CollectiveCall>& calls, int gpusPerNode) {
+    SetupEditPlan plan;
+    plan.setup = measuredSetup(g);
+    if (k.dpDegree > 0)
+        planDataParallel(g, k, calls, gpusPerNode, plan);
+    else if (k.dpStrong)
+        plan.warnings.push_back("dp.strong=true without dp.degree changes nothing");
+    return plan;
+}
+
+} // namespace sl

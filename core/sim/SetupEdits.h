@@ -1,0 +1,76 @@
+#pragma once
+// Graph edits for setups that were never run (docs/Structure.md): dp.degree adds or drops
+// data-parallel replicas (weak scaling, or strong scaling with dp.strong), re-sizing every
+// collective whose group spans replicas. The plan says what the simulator changes: which measured
+// ranks an edit drops, the group size, node span and message size of every collective kernel after
+// the edit, the per-rank work factor of strong scaling, and which ranks of the new job are clones
+// of which loaded rank (SimulatedSetup, reported with the result).
+//
+// Clones are not simulated node by node: a replica cloned from a loaded one runs the same graph
+// with the same durations and meets the others only in collectives, whose end is the same for
+// every participant, so its simulated times are exactly those of its source rank. The plan lists
+// them; reports give them their source's numbers.
+#include "graph/ExecutionGraph.h"
+#include "models/CollectiveModel.h"
+#include "structure/Structure.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sl {
+
+// The setup knobs (SimKnobs::dpDegree, dpStrong): 0 / false = as traced.
+struct SetupKnobs {
+    int dpDegree = 0;      // dp.degree: data-parallel replicas of the new job
+    bool dpStrong = false; // dp.strong: the global batch stays (per-rank work / (degree / traced))
+};
+
+// One rank of the simulated job.
+struct SimulatedRank {
+    int rank = 0;             // rank id in the simulated job
+    std::uint32_t source = 0; // index into TraceSet::ranks whose simulated times it has
+    bool measured = true;     // false: added by an edit (a clone of `source`), no trace of its own
+    int dp = 0, tp = 0, pp = 0;
+};
+
+// The job the simulator predicted: with no edit, the loaded ranks as they are.
+struct SimulatedSetup {
+    bool edited = false; // an edit (dp.degree, ...) changed the job
+    int world = 0;       // ranks of the simulated job (loaded and cloned, not only those loaded)
+    int dp = 1, tp = 1, pp = 1;
+    std::vector<SimulatedRank> ranks;  // loaded ranks kept, then clones; by rank id within each
+    std::vector<std::uint8_t> dropped; // per TraceSet rank: 1 when the edit removed it
+    std::vector<std::string> notes;    // what each edit did
+
+    std::size_t added() const;
+    bool isDropped(std::size_t traceRank) const { return traceRank < dropped.size() && dropped[traceRank]; }
+};
+
+// A collective kernel after the edit (parallel to collectiveCalls(graph)).
+struct CallResize {
+    int groupSize = 0;
+    bool spansNodes = false;
+    double bytesFactor = 1.0; // message size x factor (strong scaling: activations shrink)
+    bool changed = false;
+};
+
+struct SetupEditPlan {
+    bool active = false; // false: no edit knob set, or it was ignored (see warnings)
+    SimulatedSetup setup;
+    std::vector<CallResize> calls; // parallel to the `calls` given to planSetupEdits
+    // Strong scaling: GPU compute ops inside the micro-batch blocks of their rank run x factor.
+    double workFactor = 1.0;
+    std::vector<std::uint8_t> scaledWork; // per node: 1 when workFactor applies
+    std::vector<std::string> warnings;    // an edit that could not be applied, and why
+};
+
+// The plan of the setup knobs (dp.degree, dp.strong) on a graph. `calls` are
+// collectiveCalls(graph); gpusPerNode as the collective model uses it.
+SetupEditPlan planSetupEdits(const ExecutionGraph& graph, const SetupKnobs& knobs,
+                             const std::vector<CollectiveCall>& calls, int gpusPerNode);
+
+// The setup of an unedited graph: every loaded rank as measured.
+SimulatedSetup measuredSetup(const ExecutionGraph& graph);
+
+} // namespace sl
