@@ -260,7 +260,7 @@ private slots:
             if (e.missing == CostMissing::NoLaunch || e.missing == CostMissing::HostCopy) continue;
             ++launched;
             known += e.known() ? 1 : 0;
-            if (e.known() && rank.name(e.op) == "aten::addmm" &&
+            if (e.known() && e.op.valid() && rank.name(e.op) == "aten::addmm" &&
                 rank.args(e.op).find("[16, 13]") != std::string_view::npos) {
                 if (firstAddmm == ~std::uint64_t{0}) firstAddmm = e.op.packed();
                 if (e.op.packed() == firstAddmm) addmmFlops += e.cost.flops;
