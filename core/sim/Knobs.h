@@ -1,5 +1,6 @@
 #pragma once
 // What-if knobs of the simulator (docs/ARCHITECTURE.md, "Simulator"). Default values mean replay.
+// Every knob's key, range, help and parsing live in one table, sim/KnobRegistry.h.
 // A config is JSON ({"compute.speedup": 2, "comm.model": "alpha-beta", ...} or nested objects),
 // and every knob is also settable as key=value.
 #include <nlohmann/json.hpp>

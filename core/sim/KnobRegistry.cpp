@@ -1,0 +1,465 @@
+#include "sim/KnobRegistry.h"
+
+#include "models/KernelClass.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <regex>
+#include <sstream>
+#include <type_traits>
+
+namespace sl {
+
+namespace {
+
+const std::vector<std::string> kClasses = {"gemm",      "attention", "elementwise",
+                                           "reduction", "memory",    "other"};
+const std::vector<std::string> kCommTypes = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all",
+                                             "broadcast",  "reduce",     "send_recv"};
+const std::vector<std::string> kCommParams = {"intra_node_GBps", "inter_node_GBps", "latency_us",
+                                              "inter_node_latency_us"};
+
+bool contains(const std::vector<std::string>& words, const std::string& w) {
+    for (const auto& x : words)
+        if (x == w) return true;
+    return false;
+}
+
+std::string joined(const std::vector<std::string>& words, const char* sep) {
+    std::string s;
+    for (const auto& w : words)
+        s += (s.empty() ? "" : sep) + w;
+    return s;
+}
+
+// "1e+06" -> "1e6", as people write it.
+std::string withShortExponent(std::string s) {
+    auto e = s.find('e');
+    if (e == std::string::npos) return s;
+    std::string mantissa = s.substr(0, e), exponent = s.substr(e + 1);
+    std::string sign = exponent[0] == '-' ? "-" : "";
+    if (exponent[0] == '+' || exponent[0] == '-') exponent.erase(0, 1);
+    exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
+    return mantissa + "e" + sign + exponent;
+}
+
+// Shortest text that reads back to the same double ("2", "0.5", "1e+06").
+std::string numberText(double v) {
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    std::ostringstream os;
+    os.precision(std::numeric_limits<double>::max_digits10);
+    os << v;
+    std::string precise = os.str();
+    for (int digits = 1; digits < std::numeric_limits<double>::max_digits10; ++digits) {
+        std::ostringstream shortOs;
+        shortOs.precision(digits);
+        shortOs << v;
+        if (std::strtod(shortOs.str().c_str(), nullptr) == v) return withShortExponent(shortOs.str());
+    }
+    return precise;
+}
+
+double parseDouble(const std::string& key, const std::string& value) {
+    const char* b = value.c_str();
+    char* end = nullptr;
+    errno = 0;
+    double v = std::strtod(b, &end);
+    if (end == b || *end != '\0' || errno == ERANGE || !std::isfinite(v))
+        throw KnobError("knob " + key + ": '" + value + "' is not a finite number");
+    return v;
+}
+
+double parseSpeedup(const std::string& key, const std::string& value) {
+    double v = parseDouble(key, value);
+    if (v <= 0 || v > 1e6)
+        throw KnobError("knob " + key + ": must be a factor in (0, 1e6] (1 = unchanged), got '" + value +
+                        "'");
+    return v;
+}
+
+void checkRegex(const std::string& key, const std::string& re) {
+    try {
+        std::regex check(re);
+    } catch (const std::regex_error&) {
+        throw KnobError("knob " + key + ": invalid regular expression '" + re + "'");
+    }
+}
+
+// "<prefix><param>" with a non-empty param.
+std::function<std::optional<std::string>(const std::string&)> prefixed(std::string prefix) {
+    return [prefix](const std::string& key) -> std::optional<std::string> {
+        if (key.size() > prefix.size() && key.compare(0, prefix.size(), prefix) == 0)
+            return key.substr(prefix.size());
+        return std::nullopt;
+    };
+}
+
+// "<prefix>[<param>]".
+std::function<std::optional<std::string>(const std::string&)> bracketed(std::string prefix) {
+    return [prefix](const std::string& key) -> std::optional<std::string> {
+        const std::string open = prefix + "[";
+        if (key.size() > open.size() + 1 && key.compare(0, open.size(), open) == 0 && key.back() == ']')
+            return key.substr(open.size(), key.size() - open.size() - 1);
+        return std::nullopt;
+    };
+}
+
+KnobSpec factor(std::string key, std::string label, double SimKnobs::*member, double max, std::string help) {
+    KnobSpec s;
+    s.key = std::move(key);
+    s.label = std::move(label);
+    s.type = KnobType::Factor;
+    s.unit = "x";
+    s.min = 0;
+    s.max = max;
+    s.member = member;
+    s.help = std::move(help);
+    return s;
+}
+
+KnobSpec number(std::string key, std::string label, double SimKnobs::*member, std::string unit, double min,
+                double max, std::string help) {
+    KnobSpec s;
+    s.key = std::move(key);
+    s.label = std::move(label);
+    s.type = KnobType::Number;
+    s.unit = std::move(unit);
+    s.min = min;
+    s.max = max;
+    s.member = member;
+    s.help = std::move(help);
+    return s;
+}
+
+KnobSpec choice(std::string key, std::string label, std::string SimKnobs::*member,
+                std::vector<std::string> choices, std::string help) {
+    KnobSpec s;
+    s.key = std::move(key);
+    s.label = std::move(label);
+    s.type = KnobType::Choice;
+    s.choices = std::move(choices);
+    s.member = member;
+    s.help = std::move(help);
+    return s;
+}
+
+std::vector<KnobSpec> buildSpecs() {
+    std::vector<KnobSpec> specs;
+    specs.push_back(factor("compute.speedup", "GPU compute", &SimKnobs::computeSpeedup, 1e6,
+                           "Every GPU compute kernel takes its measured time / this factor, as on a faster "
+                           "GPU. Typical: 1.5 to 3 (one GPU generation)."));
+    specs.push_back(
+        factor("comm.speedup", "Communication", &SimKnobs::commSpeedup, 1e6,
+               "Collective transfers (all-reduce, all-gather, ...) take their time / this factor, "
+               "as on a faster network. Typical: 2 (an NVLink generation, 2x InfiniBand)."));
+    specs.push_back(choice("comm.model", "", &SimKnobs::commModel, {"measured", "alpha-beta"},
+                           "measured: collectives keep their measured transfer time; alpha-beta: latency + "
+                           "bytes / bandwidth from the collective's size, group and algorithm."));
+    {
+        KnobSpec s;
+        s.key = "comm.gpus_per_node";
+        s.type = KnobType::Integer;
+        s.min = 1;
+        s.max = 4096;
+        s.sentinel = 0;
+        s.sentinelText = "from the trace";
+        s.member = &SimKnobs::commGpusPerNode;
+        s.help = "GPUs per node for the alpha-beta model (which ranks talk over NVLink and which over the "
+                 "network). 0: from the trace's device count, else 8.";
+        specs.push_back(s);
+    }
+    for (auto [key, member, where] :
+         {std::tuple{"comm.intra_node_GBps", &SimKnobs::commIntraNodeGBps, "inside a node (NVLink)"},
+          std::tuple{"comm.inter_node_GBps", &SimKnobs::commInterNodeGBps, "between nodes (network)"}}) {
+        KnobSpec s = number(key, "", member, "GB/s", 0, 1e6,
+                            std::string("Effective bus bandwidth of the alpha-beta model ") + where +
+                                ". 0: calibrated from the trace's own transfers.");
+        s.min = 0;
+        specs.push_back(s);
+    }
+    {
+        KnobSpec s = number("comm.latency_us", "", &SimKnobs::commLatencyUs, "us", 0, 1e6,
+                            "Latency (alpha) of one collective in the alpha-beta model. -1: calibrated from "
+                            "the trace.");
+        s.sentinel = -1;
+        s.sentinelText = "calibrated";
+        specs.push_back(s);
+    }
+    specs.push_back(choice("comm.algorithm", "", &SimKnobs::commAlgorithm, {"ring", "tree"},
+                           "Collective algorithm of the alpha-beta model."));
+    {
+        KnobSpec s;
+        s.key = "comm.overlap";
+        s.label = "Overlap";
+        s.type = KnobType::Bool;
+        s.member = &SimKnobs::commOverlap;
+        s.help = "Off: collectives wait for the compute stream to drain, as without communication overlap "
+                 "(no separate stream). Typical: on.";
+        specs.push_back(s);
+    }
+    specs.push_back(factor("cpu.speedup", "CPU", &SimKnobs::cpuSpeedup, 1e6,
+                           "CPU work between runtime calls and the calls themselves take their time / this "
+                           "factor, as with a faster host or less Python overhead. Typical: 1.2 to 2."));
+    {
+        KnobSpec s = number("launch.latency_us", "Launch latency", &SimKnobs::launchLatencyUs, "us", 0, 1e6,
+                            "Time from a kernel launch call to the kernel's earliest start. -1 (from trace) "
+                            "(from the trace) measures it per launch. Typical: 5 to 20 us.");
+        s.sentinel = -1;
+        s.sentinelText = "from the trace";
+        specs.push_back(s);
+    }
+    {
+        KnobSpec s;
+        s.key = "straggler.rank";
+        s.label = "Straggler rank";
+        s.type = KnobType::Integer;
+        s.min = 0;
+        s.max = 1 << 24;
+        s.sentinel = -1;
+        s.sentinelText = "none";
+        s.member = &SimKnobs::stragglerRank;
+        s.help = "One rank whose CPU and GPU work all run slower (a throttled GPU, a busy host); the others "
+                 "wait for it in every collective. -1: no straggler.";
+        specs.push_back(s);
+    }
+    {
+        KnobSpec s = number("straggler.slowdown", "Straggler slowdown", &SimKnobs::stragglerSlowdown, "x", 1,
+                            1e6, "Every duration of the straggler rank x this factor. Typical: 1.1 to 1.5.");
+        specs.push_back(s);
+    }
+    {
+        KnobSpec s = number("dp.scale", "Data-parallel scale", &SimKnobs::dpScale, "x", 1, 1e5,
+                            "Re-times the data-parallel collectives for a group this many times larger (a "
+                            "ring all-reduce gets longer with more ranks). Typical: 2 to 8.");
+        specs.push_back(s);
+    }
+    return specs;
+}
+
+std::vector<KnobFamily> buildFamilies() {
+    std::vector<KnobFamily> f;
+    f.push_back({"compute.speedup.<" + joined(kClasses, "|") + ">",
+                 "Kernels of one class run duration / factor, on top of compute.speedup.",
+                 prefixed("compute.speedup."),
+                 [](SimKnobs& k, const std::string& key, const std::string& cls, const std::string& value) {
+                     if (!contains(kClasses, cls))
+                         throw KnobError("knob " + key + ": unknown kernel class (" + joined(kClasses, ", ") +
+                                         ")");
+                     k.computeClassSpeedup[cls] = parseSpeedup(key, value);
+                 },
+                 [](const SimKnobs& k, nlohmann::json& j) {
+                     for (const auto& [c, v] : k.computeClassSpeedup)
+                         j["compute.speedup." + c] = v;
+                 }});
+    f.push_back({"kernel.speedup[<regex>]",
+                 "Kernels whose name matches (ECMAScript search) run duration / factor; applied in order, on "
+                 "top of the class speed-ups.",
+                 bracketed("kernel.speedup"),
+                 [](SimKnobs& k, const std::string& key, const std::string& re, const std::string& value) {
+                     checkRegex(key, re);
+                     k.kernelSpeedup.emplace_back(re, parseSpeedup(key, value));
+                 },
+                 [](const SimKnobs& k, nlohmann::json& j) {
+                     for (const auto& [re, v] : k.kernelSpeedup)
+                         j["kernel.speedup[" + re + "]"] = v;
+                 }});
+    std::vector<std::string> patternClasses(kClasses.begin(), kClasses.end() - 1); // "other" matches none
+    f.push_back({"kernel.class.<" + joined(patternClasses, "|") + ">",
+                 "A regular expression that replaces the default name pattern of a kernel class.",
+                 prefixed("kernel.class."),
+                 [patternClasses](SimKnobs& k, const std::string& key, const std::string& cls,
+                                  const std::string& value) {
+                     if (!contains(patternClasses, cls))
+                         throw KnobError("knob " + key + ": unknown kernel class (" +
+                                         joined(patternClasses, ", ") + "; other is what matches none)");
+                     try {
+                         KernelClassifier c;
+                         c.setPattern(*kernelClassFromName(cls), value);
+                     } catch (const std::regex_error&) {
+                         throw KnobError("knob " + key + ": invalid regular expression '" + value + "'");
+                     }
+                     k.kernelClassPattern[cls] = value;
+                 },
+                 [](const SimKnobs& k, nlohmann::json& j) {
+                     for (const auto& [c, re] : k.kernelClassPattern)
+                         j["kernel.class." + c] = re;
+                 }});
+    f.push_back(
+        {"comm.<" + joined(kCommTypes, "|") + ">.<" + joined(kCommParams, "|") + ">",
+         "Alpha-beta parameters of one collective type; they override comm.intra_node_GBps, "
+         "comm.inter_node_GBps and comm.latency_us for that type.",
+         [](const std::string& key) -> std::optional<std::string> {
+             if (key.rfind("comm.", 0) != 0) return std::nullopt;
+             auto dot = key.find('.', 5);
+             if (dot == std::string::npos || !contains(kCommTypes, key.substr(5, dot - 5)))
+                 return std::nullopt;
+             return key.substr(5);
+         },
+         [](SimKnobs& k, const std::string& key, const std::string& typeParam, const std::string& value) {
+             std::string param = typeParam.substr(typeParam.find('.') + 1);
+             if (!contains(kCommParams, param))
+                 throw KnobError("knob " + key + ": unknown parameter (" + joined(kCommParams, ", ") + ")");
+             double v = parseDouble(key, value);
+             bool latency = param.find("latency_us") != std::string::npos;
+             if (latency && (v < 0 || v > 1e6))
+                 throw KnobError("knob " + key + ": must be in [0, 1e6] us, got '" + value + "'");
+             if (!latency && (v <= 0 || v > 1e6))
+                 throw KnobError("knob " + key + ": must be a bandwidth in (0, 1e6] GB/s, got '" + value +
+                                 "'");
+             k.commPerType[typeParam] = v;
+         },
+         [](const SimKnobs& k, nlohmann::json& j) {
+             for (const auto& [tp, v] : k.commPerType)
+                 j["comm." + tp] = v;
+         }});
+    f.push_back({"cpu.speedup[<regex>]",
+                 "CPU ops, annotations and Python functions whose name matches (with everything nested in "
+                 "them) run this many times faster; inf removes them (a host sync inside no longer waits).",
+                 bracketed("cpu.speedup"),
+                 [](SimKnobs& k, const std::string& key, const std::string& re, const std::string& value) {
+                     checkRegex(key, re);
+                     double v = value == "inf" || value == "Infinity"
+                                    ? std::numeric_limits<double>::infinity()
+                                    : parseSpeedup(key, value);
+                     k.cpuRegionSpeedup.emplace_back(re, v);
+                 },
+                 [](const SimKnobs& k, nlohmann::json& j) {
+                     // JSON has no infinity: "inf" is written as a string (and read back by set).
+                     for (const auto& [re, v] : k.cpuRegionSpeedup)
+                         j["cpu.speedup[" + re + "]"] =
+                             std::isinf(v) ? nlohmann::json("inf") : nlohmann::json(v);
+                 }});
+    return f;
+}
+
+} // namespace
+
+std::string KnobSpec::valueText(const SimKnobs& k) const {
+    return std::visit(
+        [&](auto m) -> std::string {
+            using T = std::remove_cvref_t<decltype(k.*m)>;
+            if constexpr (std::is_same_v<T, bool>)
+                return k.*m ? "true" : "false";
+            else if constexpr (std::is_same_v<T, std::string>)
+                return k.*m;
+            else
+                return numberText(static_cast<double>(k.*m));
+        },
+        member);
+}
+
+nlohmann::json KnobSpec::toJson(const SimKnobs& k) const {
+    return std::visit([&](auto m) { return nlohmann::json(k.*m); }, member);
+}
+
+std::string KnobSpec::rangeText() const {
+    switch (type) {
+    case KnobType::Bool:
+        return "true | false";
+    case KnobType::Choice:
+        return joined(validChoices(), " | ");
+    case KnobType::Factor:
+        return "(" + numberText(min) + ", " + numberText(max) + "]";
+    case KnobType::Number:
+    case KnobType::Integer:
+        break;
+    }
+    std::string r = "[" + numberText(min) + ", " + numberText(max) + "]";
+    if (sentinel) r += " (" + numberText(*sentinel) + " = " + sentinelText + ")";
+    return r;
+}
+
+void KnobSpec::set(SimKnobs& k, const std::string& value) const {
+    auto outOfRange = [&] {
+        std::string what = type == KnobType::Integer ? "an integer in " : "a value in ";
+        std::string u = unit.empty() || unit == "x" ? "" : " " + unit;
+        return KnobError("knob " + key + ": must be " + what + rangeText() + u + ", got '" + value + "'");
+    };
+    switch (type) {
+    case KnobType::Bool: {
+        bool v;
+        if (value == "true" || value == "1" || value == "on" || value == "yes")
+            v = true;
+        else if (value == "false" || value == "0" || value == "off" || value == "no")
+            v = false;
+        else
+            throw KnobError("knob " + key + ": expected true or false, got '" + value + "'");
+        k.*std::get<bool SimKnobs::*>(member) = v;
+        return;
+    }
+    case KnobType::Choice: {
+        const auto words = validChoices();
+        if (!contains(words, value))
+            throw KnobError("knob " + key + ": expected " + joined(words, " or ") + ", got '" + value + "'");
+        k.*std::get<std::string SimKnobs::*>(member) = value;
+        return;
+    }
+    case KnobType::Factor:
+    case KnobType::Number:
+    case KnobType::Integer:
+        break;
+    }
+    double v = parseDouble(key, value);
+    const bool isSentinel = sentinel && v == *sentinel;
+    if (!isSentinel) {
+        if (type == KnobType::Integer && v != std::floor(v))
+            throw KnobError("knob " + key + ": expected an integer, got '" + value + "'");
+        if (v < min || v > max || (type == KnobType::Factor && v == min)) throw outOfRange();
+    }
+    if (type == KnobType::Integer)
+        k.*std::get<int SimKnobs::*>(member) = static_cast<int>(v);
+    else
+        k.*std::get<double SimKnobs::*>(member) = v;
+}
+
+const std::vector<KnobSpec>& knobSpecs() {
+    static const std::vector<KnobSpec> specs = buildSpecs();
+    return specs;
+}
+
+const std::vector<KnobFamily>& knobFamilies() {
+    static const std::vector<KnobFamily> families = buildFamilies();
+    return families;
+}
+
+const KnobSpec* findKnobSpec(const std::string& key) {
+    for (const auto& s : knobSpecs())
+        if (s.key == key) return &s;
+    return nullptr;
+}
+
+std::string knobReferenceText() {
+    const SimKnobs defaults;
+    std::ostringstream os;
+    for (const auto& s : knobSpecs()) {
+        os << s.key << " = " << s.valueText(defaults) << (s.unit.empty() || s.unit == "x" ? "" : " " + s.unit)
+           << "    valid: " << s.rangeText() << "\n    " << s.help << "\n";
+    }
+    for (const auto& f : knobFamilies())
+        os << f.pattern << "\n    " << f.help << "\n";
+    return os.str();
+}
+
+nlohmann::json knobReferenceJson() {
+    const SimKnobs defaults;
+    nlohmann::json all = nlohmann::json::array();
+    static const char* const kTypeNames[] = {"factor", "number", "integer", "bool", "choice"};
+    for (const auto& s : knobSpecs()) {
+        nlohmann::json j{{"key", s.key},
+                         {"type", kTypeNames[static_cast<int>(s.type)]},
+                         {"default", s.toJson(defaults)},
+                         {"valid", s.rangeText()},
+                         {"help", s.help}};
+        if (!s.unit.empty()) j["unit"] = s.unit;
+        if (s.type == KnobType::Choice) j["choices"] = s.validChoices();
+        if (s.sentinel) j["sentinel"] = {{"value", *s.sentinel}, {"meaning", s.sentinelText}};
+        all.push_back(std::move(j));
+    }
+    for (const auto& f : knobFamilies())
+        all.push_back({{"key", f.pattern}, {"type", "family"}, {"help", f.help}});
+    return all;
+}
+
+} // namespace sl
