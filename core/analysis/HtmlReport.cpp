@@ -12,7 +12,7 @@ namespace sl {
 
 namespace {
 
-// Colours shared with the desktop program's palette (ui/Palette.cpp) so screenshots and reports
+// Colours shared with the desktop program's palette (ui/timeline/Palette.cpp) so screenshots and reports
 // read the same way.
 constexpr const char* kComputeColor = "#3b7dd8";
 constexpr const char* kOverlapColor = "#f4b08a";

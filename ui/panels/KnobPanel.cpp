@@ -1,0 +1,210 @@
+#include "KnobPanel.h"
+
+#include "CpuRegionEditor.h"
+#include "sim/KnobRegistry.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QPushButton>
+#include <QSpinBox>
+
+#include <algorithm>
+#include <utility>
+
+namespace sl::ui {
+
+namespace {
+
+// Spin boxes show a range people use; the registry's bounds (up to 1e6) stay valid for typed
+// configs and the command line.
+constexpr double kFieldMax = 1000.0;
+constexpr double kFactorMin = 0.1;
+
+} // namespace
+
+KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
+    form_ = new QFormLayout(this);
+    presets_ = availablePresets();
+    auto* presets = new QComboBox(this);
+    presetBox_ = presets;
+    for (std::size_t i = 0; i < presets_.size(); ++i) {
+        presets->addItem(presets_[i].name);
+        presets->setItemData(static_cast<int>(i), presets_[i].description, Qt::ToolTipRole);
+    }
+    presets->setToolTip(
+        tr("Ready-made what-if settings; the list names the preset the knobs match, blank when "
+           "they are your own."));
+    form_->addRow(tr("Preset"), presets);
+
+    for (const KnobSpec& spec : knobSpecs()) {
+        if (spec.label.empty()) continue;
+        QWidget* w = makeField(spec);
+        w->setObjectName(QString::fromStdString(spec.key));
+        // What each knob models and a typical value, on the label and the field alike: the first
+        // thing a student points at is the label.
+        const QString tip = QString::fromStdString(spec.key + ": " + spec.help);
+        w->setToolTip(tip);
+        form_->addRow(tr(spec.label.c_str()), w);
+        if (QWidget* label = form_->labelForField(w)) label->setToolTip(tip);
+        fields_.push_back({&spec, w, {}});
+    }
+    regions_ = new CpuRegionEditor(this);
+    form_->addRow(tr("CPU regions"), regions_);
+    const QString regionTip =
+        tr("cpu.speedup[<regex>]: CPU ops, annotations and Python functions whose name matches (with "
+           "everything nested in them) run this many times faster; inf removes them and a host sync inside "
+           "no longer waits. Typical: inf for a data loader moved to worker processes, 2 for a fused "
+           "optimizer step.");
+    regions_->setToolTip(regionTip);
+    if (QWidget* label = form_->labelForField(regions_)) label->setToolTip(regionTip);
+    auto* reset = new QPushButton(tr("Reset to replay"), this);
+    form_->addRow(reset);
+
+    connect(regions_, &CpuRegionEditor::changed, this, &KnobPanel::emitChanged);
+    connect(reset, &QPushButton::clicked, this, [this, presets] {
+        presets->setCurrentIndex(0);
+        setKnobs({});
+    });
+    connect(presets, &QComboBox::activated, this, &KnobPanel::applyPreset);
+    setKnobs({}); // every field shows the replay defaults
+}
+
+QWidget* KnobPanel::makeField(const KnobSpec& spec) {
+    switch (spec.type) {
+    case KnobType::Bool: {
+        auto* box = new QCheckBox(this);
+        connect(box, &QCheckBox::toggled, this, &KnobPanel::emitChanged);
+        return box;
+    }
+    case KnobType::Choice: {
+        auto* box = new QComboBox(this);
+        for (const auto& c : spec.validChoices())
+            box->addItem(QString::fromStdString(c));
+        connect(box, &QComboBox::currentIndexChanged, this, &KnobPanel::emitChanged);
+        return box;
+    }
+    case KnobType::Integer: {
+        auto* box = new QSpinBox(this);
+        const double lo = spec.sentinel ? std::min(*spec.sentinel, spec.min) : spec.min;
+        box->setRange(static_cast<int>(lo), static_cast<int>(std::min(spec.max, 1e6)));
+        if (spec.sentinel) box->setSpecialValueText(tr(spec.sentinelText.c_str()));
+        connect(box, &QSpinBox::valueChanged, this, &KnobPanel::emitChanged);
+        return box;
+    }
+    case KnobType::Factor:
+    case KnobType::Number:
+        break;
+    }
+    auto* box = new QDoubleSpinBox(this);
+    double lo = spec.type == KnobType::Factor ? std::max(spec.min, kFactorMin) : spec.min;
+    if (spec.sentinel) lo = std::min(lo, *spec.sentinel);
+    box->setRange(lo, std::min(spec.max, kFieldMax));
+    box->setDecimals(2);
+    box->setSingleStep(0.1);
+    if (!spec.unit.empty()) box->setSuffix(QStringLiteral(" ") + QString::fromStdString(spec.unit));
+    if (spec.sentinel) box->setSpecialValueText(tr(spec.sentinelText.c_str()));
+    connect(box, &QDoubleSpinBox::valueChanged, this, &KnobPanel::emitChanged);
+    return box;
+}
+
+void KnobPanel::showValue(const Field& f, const SimKnobs& k) {
+    const QString text = QString::fromStdString(f.spec->valueText(k));
+    if (auto* check = qobject_cast<QCheckBox*>(f.widget))
+        check->setChecked(text == QLatin1String("true"));
+    else if (auto* combo = qobject_cast<QComboBox*>(f.widget))
+        combo->setCurrentIndex(combo->findText(text));
+    else if (auto* spin = qobject_cast<QSpinBox*>(f.widget))
+        spin->setValue(text.toInt());
+    else if (auto* dspin = qobject_cast<QDoubleSpinBox*>(f.widget))
+        dspin->setValue(text.toDouble());
+}
+
+QString KnobPanel::fieldText(const Field& f) {
+    const KnobSpec& spec = *f.spec;
+    if (auto* check = qobject_cast<QCheckBox*>(f.widget))
+        return check->isChecked() ? QStringLiteral("true") : QStringLiteral("false");
+    if (auto* combo = qobject_cast<QComboBox*>(f.widget)) return combo->currentText();
+    if (auto* spin = qobject_cast<QSpinBox*>(f.widget)) {
+        int v = spin->value();
+        if (spec.sentinel && v < spec.min) v = static_cast<int>(*spec.sentinel);
+        return QString::number(v);
+    }
+    if (auto* dspin = qobject_cast<QDoubleSpinBox*>(f.widget)) {
+        double v = dspin->value();
+        // Below the valid range only the special value ("from trace") is offered.
+        if (spec.sentinel && v < spec.min) v = *spec.sentinel;
+        return QString::number(v, 'g', 12);
+    }
+    return {};
+}
+
+void KnobPanel::readValue(const Field& f, SimKnobs& k) {
+    // A field the user did not touch keeps the exact value it was given (a config's 1.234 or 5000
+    // would otherwise come back rounded to the field's decimals or clamped to its range).
+    const QString text = fieldText(f);
+    if (text == f.shown || text.isEmpty()) return;
+    try {
+        f.spec->set(k, text.toStdString());
+    } catch (const KnobError&) {
+        // The field's range lies inside the knob's valid range; a value the knob refuses keeps the
+        // previous setting rather than a wrong one.
+    }
+}
+
+QWidget* KnobPanel::field(const QString& key) const {
+    for (const auto& f : fields_)
+        if (QString::fromStdString(f.spec->key) == key) return f.widget;
+    return nullptr;
+}
+
+void KnobPanel::applyPreset(int i) {
+    if (i < 0 || static_cast<std::size_t>(i) >= presets_.size()) return;
+    presetBox_->setCurrentIndex(i);
+    setKnobs(presets_[static_cast<std::size_t>(i)].knobs);
+}
+
+void KnobPanel::setRankCount(int ranks) {
+    if (auto* rank = qobject_cast<QSpinBox*>(field(QStringLiteral("straggler.rank"))))
+        rank->setMaximum(std::max(0, ranks - 1));
+}
+
+SimKnobs KnobPanel::knobs() const {
+    SimKnobs k = base_;
+    for (const auto& f : fields_)
+        readValue(f, k);
+    k.cpuRegionSpeedup = regions_->regions();
+    return k;
+}
+
+void KnobPanel::showMatchingPreset(const SimKnobs& k) {
+    // The preset list names the preset these knobs are, or shows nothing for a custom setting.
+    const nlohmann::json json = k.toJson();
+    int match = -1;
+    for (std::size_t i = 0; i < presets_.size() && match < 0; ++i)
+        if (presets_[i].knobs.toJson() == json) match = static_cast<int>(i);
+    presetBox_->setCurrentIndex(match);
+}
+
+void KnobPanel::setKnobs(const SimKnobs& k) {
+    base_ = k;
+    showMatchingPreset(k);
+    updating_ = true;
+    for (auto& f : fields_) {
+        showValue(f, k);
+        f.shown = fieldText(f);
+    }
+    regions_->setRegions(k.cpuRegionSpeedup);
+    updating_ = false;
+    emitChanged();
+}
+
+void KnobPanel::emitChanged() {
+    if (updating_) return;
+    SimKnobs k = knobs();
+    showMatchingPreset(k); // a knob changed by hand: the preset name must not stay behind
+    emit changed(k);
+}
+
+} // namespace sl::ui

@@ -1,0 +1,67 @@
+#pragma once
+#include "KnobPresets.h"
+#include "sim/Knobs.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QComboBox;
+class QFormLayout;
+
+namespace sl {
+struct KnobSpec;
+}
+
+namespace sl::ui {
+
+class CpuRegionEditor;
+
+// The what-if knobs, a reset, and the presets (built-in ones and those shipped in resources/presets).
+// One field per knob of the knob registry (sim/KnobRegistry.h) that has a GUI label, built from its
+// row: spin box, check box or list, range, unit, "from trace"-style special value and help text; plus
+// the cpu.speedup[<regex>] editor. Emits changed() with the knobs on every edit (the owner debounces
+// and re-simulates). Knobs without a field here (per-class speedups, the collective model, ...) that
+// came from a preset or a session are kept: knobs() returns them with the fields' values on top.
+class KnobPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit KnobPanel(QWidget* parent = nullptr);
+    SimKnobs knobs() const;
+    void setKnobs(const SimKnobs& knobs);
+    void setRankCount(int ranks);
+    const std::vector<KnobPreset>& presets() const { return presets_; }
+    QComboBox* presetBox() const { return presetBox_; }
+    // Applies presets()[i] (what choosing it in the list does).
+    void applyPreset(int i);
+    // The cpu.speedup[<regex>] rows.
+    CpuRegionEditor* cpuRegions() const { return regions_; }
+    // The field of a registry knob ("compute.speedup"), nullptr when the panel has none.
+    QWidget* field(const QString& key) const;
+
+signals:
+    void changed(sl::SimKnobs knobs);
+
+private:
+    struct Field {
+        const KnobSpec* spec = nullptr;
+        QWidget* widget = nullptr;
+        QString shown; // the field's text when setKnobs() filled it
+    };
+    QWidget* makeField(const KnobSpec& spec);
+    static void showValue(const Field& f, const SimKnobs& k);
+    static QString fieldText(const Field& f);
+    static void readValue(const Field& f, SimKnobs& k);
+    void emitChanged();
+    void showMatchingPreset(const SimKnobs& knobs);
+
+    std::vector<Field> fields_;
+    CpuRegionEditor* regions_ = nullptr;
+    QFormLayout* form_ = nullptr;
+    QComboBox* presetBox_ = nullptr;
+    std::vector<KnobPreset> presets_;
+    SimKnobs base_;
+    bool updating_ = false;
+};
+
+} // namespace sl::ui
