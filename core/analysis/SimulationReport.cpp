@@ -1,5 +1,7 @@
 #include "analysis/SimulationReport.h"
 
+#include "sim/GpuSwap.h"
+
 #include "analysis/Breakdown.h"
 #include "analysis/CriticalPath.h"
 #include "analysis/KnobEffect.h"
@@ -209,6 +211,8 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
                   {"thread_start_edges", g.stats.threadStartEdges},
                   {"prewindow_ops", g.stats.prewindowOps}};
     j["knobs"] = knobs.toJson();
+    // gpu.target: predicted speedup per kernel class and top kernel, kernels without shapes.
+    if (res.gpuSwap) j["gpu_swap"] = gpuSwapJson(*res.gpuSwap);
     nlohmann::json warnings = nlohmann::json::array();
     for (const auto& rank : g.trace->ranks)
         for (const auto& w : rank.warnings)

@@ -1,5 +1,8 @@
 #include "analysis/TraceInfo.h"
 
+#include "analysis/Breakdown.h"
+#include "models/Roofline.h"
+
 #include <map>
 
 namespace sl {
@@ -66,8 +69,11 @@ nlohmann::json rankJson(const Rank& rank) {
 nlohmann::json traceInfoJson(const TraceSet& set, const ExecutionGraph* graph) {
     nlohmann::json j;
     j["ranks"] = nlohmann::json::array();
+    const std::vector<double> htaOverlap = htaOverlapPct(set);
     for (std::size_t i = 0; i < set.ranks.size(); ++i) {
         nlohmann::json rj = rankJson(set.ranks[i]);
+        // Holistic Trace Analysis's overlap over the whole file, to compare with HTA's own figure.
+        rj["hta_overlap_pct"] = htaOverlap[i];
         if (graph && i < graph->ranks.size()) {
             const RankWindow& w = graph->ranks[i];
             rj["prewindow_ops"] = w.prewindowOps;
@@ -92,6 +98,8 @@ nlohmann::json traceInfoJson(const TraceSet& set, const ExecutionGraph* graph) {
                       {"repaired_launches", st.repairedLaunches},
                       {"repaired_overlaps", st.repairedOverlaps}};
     }
+    // Where the GPU time goes against the source GPU's datasheet (docs/GpuModel.md).
+    j["roofline"] = rooflineJson(set);
     j["rank_count"] = set.ranks.size();
     j["events"] = set.eventCount();
     nlohmann::json warnings = set.warnings;

@@ -486,10 +486,9 @@ std::vector<KernelCostEntry> kernelCosts(const Rank& rank, const KernelClassifie
     static const KernelClassifier kDefault;
     const KernelClassifier& cls = classifier ? *classifier : kDefault;
     std::vector<KernelCostEntry> out;
-    // Per launching op: its cost (nullopt: unknown family) and the total duration of its kernels.
+    // Per launching op: its cost (nullopt: unknown family).
     struct OpInfo {
         std::optional<OpCost> cost;
-        TimeNs kernelTime = 0;
     };
     std::unordered_map<std::uint64_t, OpInfo> ops;
     std::vector<TimeNs> durations;
@@ -545,7 +544,6 @@ std::vector<KernelCostEntry> kernelCosts(const Rank& rank, const KernelClassifie
                         }
                         e.op = opRef;
                         e.missing = it->second.cost ? CostMissing::None : CostMissing::UnknownOp;
-                        it->second.kernelTime += ev.duration[i];
                         break;
                     }
                 }
@@ -555,17 +553,41 @@ std::vector<KernelCostEntry> kernelCosts(const Rank& rank, const KernelClassifie
         }
     }
     // Share each op's FLOPs and bytes among its kernels by duration (equally when all are 0 long).
-    std::unordered_map<std::uint64_t, int> kernelsOfOp;
-    for (const auto& e : out)
-        if (e.op.valid()) ++kernelsOfOp[e.op.packed()];
+    // A GEMM, convolution or attention op's math runs in its GEMM / attention kernels; the other
+    // kernels it launches (bias copy, split-K reduce, layout transforms) are auxiliary: they get no
+    // share and are counted apart, when the op launched at least one matrix kernel.
+    auto matrixKernel = [](KernelClass c) { return c == KernelClass::Gemm || c == KernelClass::Attention; };
+    struct Share {
+        TimeNs time = 0;
+        int kernels = 0;
+        bool matrixOnly = false;
+    };
+    std::unordered_map<std::uint64_t, Share> shares;
+    for (std::size_t k = 0; k < out.size(); ++k)
+        if (out[k].op.valid() && out[k].missing == CostMissing::None &&
+            ops.at(out[k].op.packed()).cost->matrix && matrixKernel(out[k].cls))
+            shares[out[k].op.packed()].matrixOnly = true;
+    auto counts = [&](const KernelCostEntry& e) {
+        return !shares[e.op.packed()].matrixOnly || matrixKernel(e.cls);
+    };
     for (std::size_t k = 0; k < out.size(); ++k) {
         auto& e = out[k];
         if (!e.op.valid() || e.missing != CostMissing::None) continue;
-        const OpInfo& info = ops.at(e.op.packed());
-        const double share = info.kernelTime > 0
-                                 ? static_cast<double>(durations[k]) / static_cast<double>(info.kernelTime)
-                                 : 1.0 / kernelsOfOp[e.op.packed()];
-        e.cost = *info.cost;
+        if (!counts(e)) {
+            e.missing = CostMissing::Auxiliary;
+            continue;
+        }
+        Share& sh = shares[e.op.packed()];
+        sh.time += durations[k];
+        ++sh.kernels;
+    }
+    for (std::size_t k = 0; k < out.size(); ++k) {
+        auto& e = out[k];
+        if (!e.op.valid() || e.missing != CostMissing::None) continue;
+        const Share& sh = shares.at(e.op.packed());
+        const double share =
+            sh.time > 0 ? static_cast<double>(durations[k]) / static_cast<double>(sh.time) : 1.0 / sh.kernels;
+        e.cost = *ops.at(e.op.packed()).cost;
         e.cost.flops *= share;
         e.cost.bytes *= share;
     }

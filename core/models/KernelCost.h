@@ -5,7 +5,8 @@
 // "Scalar", "TensorList", ...) and, in newer versions, "Concrete Inputs" (scalar values as text).
 // A kernel's launching op is the innermost cpu_op with shapes around its launch call; an op that
 // launches several kernels shares its FLOPs and bytes among them by measured duration. Copies and
-// memsets carry their byte count on the GPU op itself ("bytes").
+// memsets carry their byte count on the GPU op itself ("bytes"). The other kernels of a GEMM,
+// convolution or attention op that launched a GEMM / attention kernel are auxiliary (no share).
 #include "models/GpuTable.h"
 #include "models/KernelClass.h"
 #include "trace/TraceSet.h"
@@ -79,6 +80,7 @@ enum class CostMissing : std::uint8_t {
     NoShapes,  // no enclosing op with "Input Dims" (recorded without shapes)
     UnknownOp, // the launching op is of no known family
     HostCopy,  // a host <-> device copy: bound by the host link, not by the GPU
+    Auxiliary, // a non-matrix kernel of a GEMM / convolution / attention op (bias copy, split-K reduce)
 };
 
 // The cost of one GPU op (kernel, memcpy, memset) of a rank.

@@ -112,6 +112,9 @@ nlohmann::json rooflineJson(const TraceSet& set, const GpuTable& table, const st
             case CostMissing::HostCopy:
                 ++missing["host_copy"];
                 break;
+            case CostMissing::Auxiliary:
+                ++missing["auxiliary_of_matrix_op"];
+                break;
             }
         }
     }

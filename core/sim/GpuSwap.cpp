@@ -135,4 +135,38 @@ GpuSwap planGpuSwap(const ExecutionGraph& g, const std::string& target, const st
     return s;
 }
 
+nlohmann::json gpuSwapJson(const GpuSwap& swap, int topKernels) {
+    auto us = [](TimeNs t) {
+        return static_cast<double>(std::llround(static_cast<double>(t) / 1000.0 * 1000.0)) / 1000.0;
+    };
+    auto row = [&](const GpuSwapRow& r) {
+        return nlohmann::json{{"name", r.name},
+                              {"class", std::string(kernelClassName(r.cls))},
+                              {"kernels", r.kernels},
+                              {"with_shapes", r.withShapes},
+                              {"measured_us", us(r.measured)},
+                              {"predicted_us", us(r.predicted)},
+                              {"speedup", std::round(r.speedup() * 1000.0) / 1000.0}};
+    };
+    nlohmann::json j;
+    if (!swap.active()) return j;
+    j["source"] = swap.source->name;
+    j["target"] = swap.target->name;
+    j["link_ratio"] = std::round(swap.linkRatio * 1000.0) / 1000.0;
+    nlohmann::json classes = nlohmann::json::array();
+    for (const auto& c : swap.classes)
+        if (c.kernels > 0) {
+            nlohmann::json r = row(c);
+            r.erase("name");
+            classes.push_back(std::move(r));
+        }
+    j["by_class"] = classes;
+    nlohmann::json top = nlohmann::json::array();
+    for (std::size_t i = 0; i < swap.kernels.size() && static_cast<int>(i) < topKernels; ++i)
+        top.push_back(row(swap.kernels[i]));
+    j["top_kernels"] = top;
+    j["without_shapes"] = {{"kernels", swap.withoutShapes}, {"time_us", us(swap.withoutShapesTime)}};
+    return j;
+}
+
 } // namespace sl

@@ -18,6 +18,8 @@
 #include "models/KernelClass.h"
 #include "models/KernelCost.h"
 
+#include <nlohmann/json.hpp>
+
 #include <array>
 #include <string>
 #include <vector>
@@ -63,5 +65,10 @@ struct GpuSwap {
 // for an unknown target or source (what() asks for gpu.source=NAME where the device is unknown).
 GpuSwap planGpuSwap(const ExecutionGraph& graph, const std::string& target, const std::string& source,
                     const KernelClassifier& classifier, const GpuTable& table = GpuTable::builtin());
+
+// The swap for reports: {"source", "target", "link_ratio", "by_class": [{class, kernels, with_shapes,
+// measured_us, predicted_us, speedup}], "top_kernels": [the same per kernel name, longest first,
+// `topKernels` of them], "without_shapes": {kernels, time_us}}.
+nlohmann::json gpuSwapJson(const GpuSwap& swap, int topKernels = 15);
 
 } // namespace sl

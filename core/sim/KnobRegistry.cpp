@@ -1,5 +1,6 @@
 #include "sim/KnobRegistry.h"
 
+#include "models/GpuTable.h"
 #include "models/KernelClass.h"
 
 #include <cerrno>
@@ -233,6 +234,25 @@ std::vector<KnobSpec> buildSpecs() {
         KnobSpec s = number("dp.scale", "Data-parallel scale", &SimKnobs::dpScale, "x", 1, 1e5,
                             "Re-times the data-parallel collectives for a group this many times larger (a "
                             "ring all-reduce gets longer with more ranks). Typical: 2 to 8.");
+        specs.push_back(s);
+    }
+    for (auto [key, label, member, help] :
+         {std::tuple{"gpu.target", "Target GPU", &SimKnobs::gpuTarget,
+                     "Replays the trace on another GPU of the table (resources/gpus.json): each kernel's "
+                     "roofline time from its op's shapes, with the efficiency it showed on the traced GPU; "
+                     "intra-node links at the target's bandwidth. Empty: as traced."},
+          std::tuple{"gpu.source", "", &SimKnobs::gpuSource,
+                     "The traced GPU, for gpu.target, when the trace's deviceProperties do not name one of "
+                     "the table. Empty: from deviceProperties."}}) {
+        KnobSpec s = choice(key, label, member, {}, help);
+        s.choicesFn = [] { // "" (as traced), then every name and alias of the GPU table
+            std::vector<std::string> words{""};
+            for (const auto& g : GpuTable::builtin().gpus()) {
+                words.push_back(g.name);
+                words.insert(words.end(), g.aliases.begin(), g.aliases.end());
+            }
+            return words;
+        };
         specs.push_back(s);
     }
     return specs;

@@ -58,6 +58,11 @@ struct SimKnobs {
     // Data-parallel scale: re-times collectives for a group dp.scale times larger.
     double dpScale = 1.0;
 
+    // Hardware (sim/GpuSwap.h, docs/GpuModel.md): the GPU of resources/gpus.json the trace is
+    // replayed on ("" = as traced), and the source GPU where deviceProperties do not name a known one.
+    std::string gpuTarget;
+    std::string gpuSource;
+
     bool isReplay() const;
     // Knobs set away from their defaults that this build does not simulate yet (named by key);
     // empty since every knob of docs/ARCHITECTURE.md is simulated.

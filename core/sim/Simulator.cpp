@@ -3,6 +3,7 @@
 #include "models/CollectiveModel.h"
 #include "models/KernelClass.h"
 #include "sim/CpuRegions.h"
+#include "sim/GpuSwap.h"
 
 #include <algorithm>
 #include <cmath>
@@ -41,6 +42,7 @@ constexpr TimeNs kNeverBinds = kMinTime / 2;
 struct Timing {
     std::vector<TimeNs> duration;
     std::vector<TimeNs> delay;
+    std::shared_ptr<const GpuSwap> swap; // gpu.target
 };
 
 TimeNs scaled(TimeNs v, double f) {
@@ -49,13 +51,19 @@ TimeNs scaled(TimeNs v, double f) {
 
 // Collective transfer times under comm.model / dp.scale (before comm.speedup and straggler),
 // written into `base` (indexed by node). Only collective kernel nodes change.
-void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, std::vector<TimeNs>& base,
-                       std::vector<std::string>& warnings) {
+void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, const GpuSwap* swap,
+                       std::vector<TimeNs>& base, std::vector<std::string>& warnings) {
     const bool alphaBeta = k.commModel == "alpha-beta";
     const bool scaleDp = k.dpScale != 1.0;
-    if (!alphaBeta && !scaleDp) return;
+    // gpu.target: transfers inside a node at the target's link bandwidth (sim/GpuSwap.h).
+    const bool link = swap && swap->active() && swap->linkRatio != 1.0;
+    if (!alphaBeta && !scaleDp && !link) return;
     std::vector<CollectiveCall> calls = collectiveCalls(g);
     CollectiveModel model = collectiveModelFor(g, k, calls, alphaBeta ? &warnings : nullptr);
+    const CollectiveModel measuredLinks = model; // the trace's own intra-node bandwidths
+    if (link && alphaBeta && k.commIntraNodeGBps <= 0)
+        for (auto& p : model.params)
+            p[0].GBps *= swap->linkRatio;
     std::int64_t withoutBytes = 0, dpCalls = 0;
     bool spanned = false;
     for (const auto& c : calls) {
@@ -74,6 +82,7 @@ void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, std::vector<T
             d = model.time(c.type, c.bytes, n2, spans2);
             if (d < 0) ++withoutBytes;
         }
+        const bool modelled = d >= 0;
         if (d < 0) {
             d = c.transfer;
             if (n2 != n || spans2 != spans) { // measured time x bus-bandwidth ratio
@@ -83,6 +92,11 @@ void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, std::vector<T
                 if (bw > 0 && bw2 > 0) ratio *= bw / bw2;
                 d = scaled(d, ratio);
             }
+        }
+        if (link && !spans2 && !modelled) {
+            const auto& p = measuredLinks.params[static_cast<std::size_t>(commParamGroup(c.type))][0];
+            const double busBytes = c.bytes > 0 ? static_cast<double>(c.bytes) * busFactor(c.type, n2) : -1;
+            d = swap->collectiveTime(d, busBytes, p.GBps);
         }
         base[c.node] = d;
     }
@@ -117,16 +131,27 @@ Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k, std::vector<std::s
             t.delay[i] = g.edges[i].delay;
         return t;
     }
-    std::vector<TimeNs> base(g.nodes.size());
-    for (std::size_t i = 0; i < g.nodes.size(); ++i)
-        base[i] = g.nodes[i].duration;
-    retimeCollectives(g, k, base, warnings);
-    std::vector<std::regex> regexes;
-    for (const auto& [re, s] : k.kernelSpeedup)
-        regexes.emplace_back(re);
     KernelClassifier classifier;
     for (const auto& [cls, re] : k.kernelClassPattern)
         if (auto c = kernelClassFromName(cls)) classifier.setPattern(*c, re);
+    // gpu.target: a duration factor per GPU op and the link ratio (sim/GpuSwap.h).
+    if (!k.gpuTarget.empty()) {
+        try {
+            auto swap = std::make_shared<GpuSwap>(planGpuSwap(g, k.gpuTarget, k.gpuSource, classifier));
+            warnings.insert(warnings.end(), swap->warnings.begin(), swap->warnings.end());
+            t.swap = std::move(swap);
+        } catch (const GpuTableError& e) {
+            warnings.push_back(std::string(e.what()) + "; gpu.target was ignored");
+        }
+    }
+    const GpuSwap* swap = t.swap.get();
+    std::vector<TimeNs> base(g.nodes.size());
+    for (std::size_t i = 0; i < g.nodes.size(); ++i)
+        base[i] = g.nodes[i].duration;
+    retimeCollectives(g, k, swap, base, warnings);
+    std::vector<std::regex> regexes;
+    for (const auto& [re, s] : k.kernelSpeedup)
+        regexes.emplace_back(re);
     const CpuRegions regions(g, k.cpuRegionSpeedup);
     // CPU time factor of a rank: cpu.speedup, and the straggler's slowdown.
     std::vector<double> cpuFactor(g.trace->ranks.size(), 1.0 / k.cpuSpeedup);
@@ -180,6 +205,7 @@ Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k, std::vector<std::s
         if (k.stragglerRank >= 0 && rank.rank == k.stragglerRank && n.kind != NodeKind::Collective &&
             !isCommunicationKernelName(rank.strings.str(name)))
             f *= k.stragglerSlowdown;
+        if (swap) f *= swap->nodeFactor[i];
         t.duration[i] = scaled(base[i], f);
     }
     const TimeNs launch =
@@ -269,6 +295,7 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
         res.warnings.push_back("knob " + u + " is not simulated yet; it was ignored");
     const std::size_t n = g.nodes.size();
     Timing t = applyKnobs(g, knobs, res.warnings);
+    res.gpuSwap = t.swap;
     // comm.overlap=false: the graph's serialization edges take part (ExecutionGraph::noOverlapBegin).
     const bool serialize =
         !knobs.commOverlap && g.noOverlapBegin != kNoEdge && g.noOverlapOutOffsets.size() == n + 1;

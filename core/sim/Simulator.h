@@ -7,10 +7,13 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace sl {
+
+struct GpuSwap; // sim/GpuSwap.h
 
 // NodeTiming::endBoundBy of a collective whose end was held by peers missing from the rank set
 // (they arrive at their measured time: GraphNode::phantomArrival).
@@ -88,6 +91,9 @@ struct SimResult {
     bool complete = true;      // false when cancelled
     std::vector<std::string> warnings;
     SimulatedTimeline timeline; // filled when SimOptions::timeline
+    // gpu.target: the plan that re-timed the GPU ops (per class and kernel, measured vs predicted);
+    // null without the knob or when the GPUs could not be identified (see warnings).
+    std::shared_ptr<const GpuSwap> gpuSwap;
 };
 
 struct SimOptions {

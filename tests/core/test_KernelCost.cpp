@@ -241,6 +241,13 @@ private slots:
         QCOMPARE(rank.name(k1.op), std::string_view("aten::mm"));
         QCOMPARE(k1.cost.flops, 524288.0 * 0.75);
         QCOMPARE(k2.cost.flops, 524288.0 * 0.25);
+        // Once one of them is a GEMM kernel, the op's other kernels are auxiliary: the GEMM gets it all.
+        KernelClassifier gemmPattern;
+        gemmPattern.setPattern(KernelClass::Gemm, "sgemm");
+        auto withGemm = kernelCosts(rank, &gemmPattern);
+        QCOMPARE(withGemm[0].cost.flops + withGemm[1].cost.flops, 524288.0);
+        QVERIFY(withGemm[0].missing == CostMissing::Auxiliary ||
+                withGemm[1].missing == CostMissing::Auxiliary);
         QCOMPARE(byName("Memcpy DtoD (Device -> Device)").cost.bytes, 2000.0);
         QCOMPARE(byName("Memcpy HtoD (Pageable -> Device)").missing, CostMissing::HostCopy);
         QCOMPARE(byName("orphan_kernel").missing, CostMissing::NoLaunch);
