@@ -8,6 +8,7 @@ SIGHTLINE_PACKAGES=(
   xvfb xauth
   libprotobuf-dev protobuf-compiler
   qemu-user
+  clang-format
 )
 
 sightline_ensure_packages() {
