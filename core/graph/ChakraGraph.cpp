@@ -22,6 +22,7 @@ struct NodeInfo {
     std::uint64_t chakraId = 0;
     std::vector<std::uint64_t> dataDeps;
     bool durationInFile = true;
+    std::int64_t startNs = -1; // start_time_micros, when the file gives one
 };
 
 CollectiveModel defaultModel() {
@@ -86,6 +87,7 @@ ExecutionGraph buildChakraGraph(const TraceSet& set, const GraphOptions& options
                 ni.chakraId = j["chakra_id"].get<std::uint64_t>();
                 ni.dataDeps = j.value("data_deps", std::vector<std::uint64_t>{});
                 ni.durationInFile = j.value("duration_in_file", true);
+                ni.startNs = j.value("start_ns", std::int64_t{-1});
                 const auto id = static_cast<NodeId>(g.nodes.size());
                 idx[i] = id;
                 byId[r][ni.chakraId] = id;
@@ -99,6 +101,16 @@ ExecutionGraph buildChakraGraph(const TraceSet& set, const GraphOptions& options
             g.processors.push_back(std::move(proc));
         }
     }
+    // Start times, where a file gives them, are boundary conditions only: the earliest start of
+    // the first node of each processor (relative to the earliest given start of the set), as
+    // measured roots are in a Kineto graph; every other node starts from its dependencies.
+    std::int64_t minStart = -1;
+    for (const auto& ni : info)
+        if (ni.startNs >= 0 && (minStart < 0 || ni.startNs < minStart)) minStart = ni.startNs;
+    if (minStart >= 0)
+        for (const auto& p : g.processors)
+            if (!p.nodes.empty() && info[p.nodes.front()].startNs >= 0)
+                g.nodes[p.nodes.front()].release = info[p.nodes.front()].startNs - minStart;
     // The file's data dependencies (the processor order above already holds adjacent pairs).
     std::set<std::pair<NodeId, NodeId>> adjacent;
     for (const auto& e : g.edges)

@@ -123,6 +123,7 @@ Rank chakraRank(const ChakraFile& file, int rankId, int worldSize) {
         args["data_deps"] = n.dataDeps;
         if (!n.ctrlDeps.empty()) args["ctrl_deps"] = n.ctrlDeps;
         args["duration_in_file"] = n.durationNs >= 0;
+        if (n.startNs >= 0) args["start_ns"] = n.startNs;
         args["is_cpu_op"] = n.isCpuOp;
         if (n.tid >= 0) args["tid"] = n.tid;
         if (!n.inputShapes.empty()) args["Input Dims"] = n.inputShapes;
