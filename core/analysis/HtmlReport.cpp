@@ -381,6 +381,38 @@ std::string criticalPathSection(const nlohmann::json& cp) {
     return s;
 }
 
+// gpu.target (docs/GpuModel.md): predicted speedup per kernel class and per top kernel.
+std::string gpuSwapSection(const nlohmann::json& j) {
+    if (!j.contains("gpu_swap") || !j["gpu_swap"].is_object() || j["gpu_swap"].empty()) return {};
+    const nlohmann::json& g = j["gpu_swap"];
+    const nlohmann::json none = g.value("without_shapes", nlohmann::json::object());
+    std::string s = "<section><h2>On another GPU: " + esc(text(g.value("source", nlohmann::json("")))) +
+                    " &rarr; " + esc(text(g.value("target", nlohmann::json("")))) +
+                    "</h2><p class=\"lead\">Each kernel's roofline time from its op's shapes on both GPUs, "
+                    "with the efficiency it showed on the traced one; kernels without shapes take their "
+                    "class's median ratio (" +
+                    fmt(num(none, "kernels"), 0) + " kernels, " + duration(num(none, "time_us")) +
+                    " of GPU time). Intra-node links: x" + fmt(num(g, "link_ratio"), 2) + ".</p>";
+    auto table = [&](const char* head, const nlohmann::json& rows, bool named) {
+        s += std::string("<table class=\"num top\"><thead><tr><th>") + head +
+             "</th><th>Kernels</th><th>With shapes</th><th>Measured (µs)</th><th>Predicted "
+             "(µs)</th><th>Speedup</th></tr></thead><tbody>";
+        for (const auto& r : rows) {
+            const std::string name = text(r.value(named ? "name" : "class", nlohmann::json("")));
+            s += "<tr><th class=\"name\" title=\"" + esc(name) + "\">" + esc(name) + "</th><td>" +
+                 fmt(num(r, "kernels"), 0) + "</td><td>" + fmt(num(r, "with_shapes"), 0) + "</td><td>" +
+                 fmt(num(r, "measured_us")) + "</td><td>" + fmt(num(r, "predicted_us")) + "</td><td>" +
+                 fmt(num(r, "speedup")) + "x</td></tr>";
+        }
+        s += "</tbody></table>";
+    };
+    s += "<div class=\"cols\">";
+    table("Kernel class", g.value("by_class", nlohmann::json::array()), false);
+    table("Top kernels", g.value("top_kernels", nlohmann::json::array()), true);
+    s += "</div></section>";
+    return s;
+}
+
 std::string accuracySection(const nlohmann::json& j) {
     const nlohmann::json ranks = j.value("ranks", nlohmann::json::array());
     const nlohmann::json it = j.value("iteration", nlohmann::json::object());
@@ -548,6 +580,7 @@ std::string htmlReport(const nlohmann::json& report) {
     h += header(report);
     h += cards(report);
     h += breakdownSection(report.value("ranks", nlohmann::json::array()));
+    h += gpuSwapSection(report);
     h += criticalPathSection(report.value("critical_path", nlohmann::json::object()));
     h += accuracySection(report);
     h += warningsSection(report);
