@@ -236,6 +236,32 @@ std::vector<KnobSpec> buildSpecs() {
                             "ring all-reduce gets longer with more ranks). Typical: 2 to 8.");
         specs.push_back(s);
     }
+    {
+        KnobSpec s;
+        s.key = "dp.degree";
+        s.label = "DP replicas";
+        s.type = KnobType::Integer;
+        s.min = 1;
+        s.max = 1 << 20;
+        s.sentinel = 0;
+        s.sentinelText = "as traced";
+        s.member = &SimKnobs::dpDegree;
+        s.help = "Data-parallel replicas of the predicted job: new ones are clones of traced replicas, and "
+                 "every collective spanning replicas is re-timed for its new group (docs/Structure.md). "
+                 "0: as traced. Typical: 2x or 4x the traced degree.";
+        specs.push_back(s);
+    }
+    {
+        KnobSpec s;
+        s.key = "dp.strong";
+        s.label = "Strong scaling";
+        s.type = KnobType::Bool;
+        s.member = &SimKnobs::dpStrong;
+        s.help =
+            "With dp.degree: keep the global batch (each replica's micro-batch work and activations "
+            "shrink by traced / new degree) instead of each replica's work. Typical: off (weak scaling).";
+        specs.push_back(s);
+    }
     for (auto [key, label, member, help] :
          {std::tuple{"gpu.target", "Target GPU", &SimKnobs::gpuTarget,
                      "Replays the trace on another GPU of the table (resources/gpus.json): each kernel's "

@@ -57,6 +57,10 @@ struct SimKnobs {
 
     // Data-parallel scale: re-times collectives for a group dp.scale times larger.
     double dpScale = 1.0;
+    // Setup edits (sim/SetupEdits.h, docs/Structure.md): data-parallel replicas of the predicted job
+    // (0 = as traced), and strong scaling (the global batch stays) instead of weak scaling.
+    int dpDegree = 0;
+    bool dpStrong = false;
 
     // Hardware (sim/GpuSwap.h, docs/GpuModel.md): the GPU of resources/gpus.json the trace is
     // replayed on ("" = as traced), and the source GPU where deviceProperties do not name a known one.

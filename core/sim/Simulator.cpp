@@ -4,6 +4,7 @@
 #include "models/KernelClass.h"
 #include "sim/CpuRegions.h"
 #include "sim/GpuSwap.h"
+#include "sim/SetupEdits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -52,12 +53,16 @@ TimeNs scaled(TimeNs v, double f) {
 // Collective transfer times under comm.model / dp.scale (before comm.speedup and straggler),
 // written into `base` (indexed by node). Only collective kernel nodes change.
 void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, const GpuSwap* swap,
-                       std::vector<TimeNs>& base, std::vector<std::string>& warnings) {
+                       const SetupEditPlan& plan, std::vector<TimeNs>& base,
+                       std::vector<std::string>& warnings) {
     const bool alphaBeta = k.commModel == "alpha-beta";
-    const bool scaleDp = k.dpScale != 1.0;
+    // dp.degree gives every collective its group size, node span and message size in the new job
+    // (SetupEditPlan::calls, docs/Structure.md); the re-timing below is the one dp.scale uses.
+    const bool edited = plan.active && !plan.calls.empty();
+    const bool scaleDp = k.dpScale != 1.0 && !edited;
     // gpu.target: transfers inside a node at the target's link bandwidth (sim/GpuSwap.h).
     const bool link = swap && swap->active() && swap->linkRatio != 1.0;
-    if (!alphaBeta && !scaleDp && !link) return;
+    if (!alphaBeta && !scaleDp && !link && !edited) return;
     std::vector<CollectiveCall> calls = collectiveCalls(g);
     CollectiveModel model = collectiveModelFor(g, k, calls, alphaBeta ? &warnings : nullptr);
     const CollectiveModel measuredLinks = model; // the trace's own intra-node bandwidths
@@ -66,20 +71,29 @@ void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, const GpuSwap
             p[0].GBps *= swap->linkRatio;
     std::int64_t withoutBytes = 0, dpCalls = 0;
     bool spanned = false;
-    for (const auto& c : calls) {
+    for (std::size_t ci = 0; ci < calls.size(); ++ci) {
+        const auto& c = calls[ci];
         int n = c.groupSize;
         bool spans = c.spansNodes(model.gpusPerNode);
         int n2 = n;
         bool spans2 = spans;
-        if (scaleDp && c.dataParallel) {
+        double bytesFactor = 1.0;
+        if (edited && ci < plan.calls.size()) {
+            n2 = plan.calls[ci].groupSize;
+            spans2 = plan.calls[ci].spansNodes;
+            bytesFactor = plan.calls[ci].bytesFactor;
+        } else if (scaleDp && c.dataParallel) {
             ++dpCalls;
             n2 = std::max(1, static_cast<int>(std::llround(static_cast<double>(n) * k.dpScale)));
             spans2 = spans || n2 > model.gpusPerNode;
         }
         spanned = spanned || spans2;
+        const std::int64_t bytes2 =
+            c.bytes < 0 ? -1
+                        : static_cast<std::int64_t>(std::llround(static_cast<double>(c.bytes) * bytesFactor));
         TimeNs d = -1;
         if (alphaBeta) {
-            d = model.time(c.type, c.bytes, n2, spans2);
+            d = model.time(c.type, bytes2, n2, spans2);
             if (d < 0) ++withoutBytes;
         }
         const bool modelled = d >= 0;
@@ -91,6 +105,12 @@ void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, const GpuSwap
                 double ratio = busFactor(c.type, n2) / std::max(1e-12, busFactor(c.type, n));
                 if (bw > 0 && bw2 > 0) ratio *= bw / bw2;
                 d = scaled(d, ratio);
+            }
+            if (bytesFactor != 1.0) { // a smaller message: the model's time ratio, else proportional
+                TimeNs t1 = model.time(c.type, c.bytes, n2, spans2),
+                       t2 = model.time(c.type, bytes2, n2, spans2);
+                d = t1 > 0 && t2 >= 0 ? scaled(d, static_cast<double>(t2) / static_cast<double>(t1))
+                                      : scaled(d, bytesFactor);
             }
         }
         if (link && !spans2 && !modelled) {
@@ -114,7 +134,8 @@ void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, const GpuSwap
             "the intra-node values");
 }
 
-Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k, std::vector<std::string>& warnings) {
+Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k, const SetupEditPlan& plan,
+                  std::vector<std::string>& warnings) {
     Timing t;
     t.duration.resize(g.nodes.size());
     t.delay.resize(g.edges.size());
@@ -148,7 +169,7 @@ Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k, std::vector<std::s
     std::vector<TimeNs> base(g.nodes.size());
     for (std::size_t i = 0; i < g.nodes.size(); ++i)
         base[i] = g.nodes[i].duration;
-    retimeCollectives(g, k, swap, base, warnings);
+    retimeCollectives(g, k, swap, plan, base, warnings);
     std::vector<std::regex> regexes;
     for (const auto& [re, s] : k.kernelSpeedup)
         regexes.emplace_back(re);
@@ -206,6 +227,8 @@ Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k, std::vector<std::s
             !isCommunicationKernelName(rank.strings.str(name)))
             f *= k.stragglerSlowdown;
         if (swap) f *= swap->nodeFactor[i];
+        // dp.strong: the work of a smaller per-rank batch (SetupEditPlan::scaledWork).
+        if (!plan.scaledWork.empty() && plan.scaledWork[i]) f *= plan.workFactor;
         t.duration[i] = scaled(base[i], f);
     }
     const TimeNs launch =
@@ -235,6 +258,9 @@ Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k, std::vector<std::s
             break;
         case EdgeKind::Collective:
             d = t.duration[e.to]; // end >= peer arrival + own transfer time
+            // A replica that dp.degree dropped no longer takes part in its collectives.
+            if (plan.setup.isDropped(g.nodes[e.from].rank) && !plan.setup.isDropped(g.nodes[e.to].rank))
+                d = kNeverBinds;
             break;
         default:
             break;
@@ -294,7 +320,16 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
     for (const auto& u : knobs.unsupported())
         res.warnings.push_back("knob " + u + " is not simulated yet; it was ignored");
     const std::size_t n = g.nodes.size();
-    Timing t = applyKnobs(g, knobs, res.warnings);
+    // Setup edits (dp.degree, dp.strong): the plan of the new job (sim/SetupEdits.h).
+    SetupEditPlan plan;
+    if (knobs.dpDegree > 0 || knobs.dpStrong) {
+        plan = planSetupEdits(g, SetupKnobs{knobs.dpDegree, knobs.dpStrong}, collectiveCalls(g),
+                              gpusPerNodeOf(*g.trace, knobs.commGpusPerNode));
+        res.warnings.insert(res.warnings.end(), plan.warnings.begin(), plan.warnings.end());
+    } else {
+        plan.setup = measuredSetup(g);
+    }
+    Timing t = applyKnobs(g, knobs, plan, res.warnings);
     res.gpuSwap = t.swap;
     // comm.overlap=false: the graph's serialization edges take part (ExecutionGraph::noOverlapBegin).
     const bool serialize =
@@ -403,7 +438,7 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
         nt.own = t.duration[i];
         nt.start = start[i] + origin;
         nt.end = end[i] + origin;
-        if (end[i] > lastEnd) {
+        if (end[i] > lastEnd && !plan.setup.isDropped(g.nodes[i].rank)) {
             lastEnd = end[i];
             res.lastNode = static_cast<NodeId>(i);
         }
@@ -450,7 +485,8 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
         s.simulatedGpuStart = sGpu[r].a();
         s.simulatedGpuEnd = sGpu[r].b();
         res.measuredIteration = std::max(res.measuredIteration, s.measured());
-        res.simulatedIteration = std::max(res.simulatedIteration, s.simulated());
+        if (!plan.setup.isDropped(r))
+            res.simulatedIteration = std::max(res.simulatedIteration, s.simulated());
     }
 
     // Start-time error of GPU ops; pre-window ops are boundary conditions (released at their
@@ -483,6 +519,7 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
             static_cast<double>(pcts.size());
     }
     if (!options.timeline) res.timeline = {};
+    res.setup = std::move(plan.setup);
     return res;
 }
 

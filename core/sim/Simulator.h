@@ -4,6 +4,7 @@
 // replays the trace from durations and dependencies alone.
 #include "graph/ExecutionGraph.h"
 #include "sim/Knobs.h"
+#include "sim/SetupEdits.h"
 
 #include <atomic>
 #include <cstdint>
@@ -91,6 +92,10 @@ struct SimResult {
     bool complete = true;      // false when cancelled
     std::vector<std::string> warnings;
     SimulatedTimeline timeline; // filled when SimOptions::timeline
+    // The simulated job: the loaded ranks, or after a setup edit (dp.degree) its ranks, which may
+    // be more than were measured (clones share their source rank's entry in `ranks` and
+    // `timeline`) or fewer (dropped ranks are left out of the iteration and the critical path).
+    SimulatedSetup setup;
     // gpu.target: the plan that re-timed the GPU ops (per class and kernel, measured vs predicted);
     // null without the knob or when the GPUs could not be identified (see warnings).
     std::shared_ptr<const GpuSwap> gpuSwap;

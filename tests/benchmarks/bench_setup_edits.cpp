@@ -1,0 +1,98 @@
+// dp.degree at scale: a generated 64-rank data-parallel job (four layers of a 1024-wide model, eight
+// GPUs per node) predicted with 512 replicas. Budget (docs/Structure.md): under 60 s and 8 GB on two
+// cores for load, graph and simulation together. The 448 new replicas are clones (sim/SetupEdits.h):
+// the 64 loaded ranks are simulated with every collective re-sized to its 512-rank group, and each
+// clone has the times of the loaded rank it copies, so the cost grows with the loaded ranks only.
+// Counters: nodes simulated, ranks in the predicted job, peak resident memory (MB).
+#include "graph/ExecutionGraph.h"
+#include "io/KinetoLoader.h"
+#include "sim/Knobs.h"
+#include "sim/Simulator.h"
+#include "synth/Generator.h"
+
+#include <benchmark/benchmark.h>
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace {
+
+using namespace sl;
+
+double peakRssMb() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_maxrss) / 1024.0; // Linux: kilobytes
+}
+
+// The generated set, written once into a temporary folder.
+const std::string& generatedDir() {
+    static std::string dir = [] {
+        auto d =
+            std::filesystem::temp_directory_path() / ("sightline-bench-dp64-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(d);
+        synth::SynthConfig c;
+        c.layers = 4;
+        c.hidden = 1024;
+        c.heads = 16;
+        c.seq = 512;
+        c.vocab = 8192;
+        c.dp = 64;
+        c.gpusPerNode = 8;
+        synth::generate(c, d.string(), 2);
+        return d.string();
+    }();
+    return dir;
+}
+
+struct Cleanup {
+    ~Cleanup() {
+        std::error_code ec;
+        std::filesystem::remove_all(generatedDir(), ec);
+    }
+};
+
+// Load, graph and dp.degree=512 simulation, end to end.
+void BM_DpDegree512From64(benchmark::State& state) {
+    static Cleanup cleanup;
+    const std::string& dir = generatedDir();
+    SimKnobs knobs;
+    setKnobAssignment(knobs, "dp.degree=512");
+    std::size_t nodes = 0, ranks = 0;
+    for (auto _ : state) {
+        TraceSet set = loadTraceSet({dir});
+        ExecutionGraph g = buildExecutionGraph(set);
+        SimResult r = simulate(g, knobs);
+        benchmark::DoNotOptimize(r.simulatedIteration);
+        nodes = g.nodes.size();
+        ranks = r.setup.ranks.size();
+    }
+    state.counters["nodes"] = static_cast<double>(nodes);
+    state.counters["ranks_predicted"] = static_cast<double>(ranks);
+    state.counters["peak_rss_MB"] = peakRssMb();
+}
+BENCHMARK(BM_DpDegree512From64)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// The simulation alone (graph built once), with and without the edit.
+void BM_SimulateDp64(benchmark::State& state) {
+    static TraceSet set = loadTraceSet({generatedDir()});
+    static ExecutionGraph g = buildExecutionGraph(set);
+    SimKnobs knobs;
+    if (state.range(0) > 0) setKnobAssignment(knobs, "dp.degree=" + std::to_string(state.range(0)));
+    for (auto _ : state) {
+        SimResult r = simulate(g, knobs, SimOptions{false, nullptr});
+        benchmark::DoNotOptimize(r.simulatedIteration);
+    }
+    state.counters["nodes_per_s"] = benchmark::Counter(static_cast<double>(g.nodes.size()),
+                                                       benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["peak_rss_MB"] = peakRssMb();
+}
+BENCHMARK(BM_SimulateDp64)->Arg(0)->Arg(512)->Unit(benchmark::kMillisecond);
+
+} // namespace
+
+BENCHMARK_MAIN();
