@@ -2,6 +2,7 @@
 
 #include "analysis/TraceInfo.h"
 #include "graph/ExecutionGraph.h"
+#include "io/chakra/ChakraTraceSet.h"
 #include "structure/Structure.h"
 
 #include <exception>
@@ -42,6 +43,7 @@ Command makeInfoCommand() {
                     j["structure"] = structureJson(recognizeStructure(set));
                     j["warnings"].push_back(std::string("no execution graph: ") + e.what());
                 }
+                addChakraInfo(j, set); // a Chakra set: no measured times, its node and dependency counts
                 std::cout << j.dump(compact ? -1 : 2) << "\n";
                 return kExitOk;
             }};

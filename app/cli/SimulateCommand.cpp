@@ -4,6 +4,7 @@
 #include "analysis/KnobEffect.h"
 #include "analysis/SimulatedTraceExport.h"
 #include "analysis/SimulationReport.h"
+#include "graph/ChakraGraph.h"
 #include "graph/ExecutionGraph.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
@@ -22,8 +23,41 @@ double us(TimeNs ns) {
     return std::round(static_cast<double>(ns) / 10.0) / 100.0; // microseconds, 2 decimals
 }
 
+// A set without measured times (Chakra input, docs/Chakra.md): the simulated times alone.
+void printUnmeasuredTable(const ExecutionGraph& g, const SimResult& res) {
+    std::printf("%-6s %14s\n", "rank", "simulated_us");
+    for (const auto& s : res.ranks)
+        std::printf("%-6d %14.2f\n", s.rank, us(s.simulated()));
+    std::printf("%-6s %14.2f\n", "job", us(res.simulatedIteration));
+    std::printf("\nno measured times in this input (a Chakra execution trace): nothing to compare with\n");
+    std::printf("graph: %zu nodes, %zu edges, %lld collectives matched\n", g.nodes.size(), g.edges.size(),
+                static_cast<long long>(g.stats.collectivesMatched));
+    if (g.warnings.size() + res.warnings.size()) std::printf("\nwarnings:\n");
+    for (const auto& w : g.warnings)
+        std::printf("  %s\n", w.c_str());
+    for (const auto& w : res.warnings)
+        std::printf("  %s\n", w.c_str());
+}
+
+// The same in JSON: every measured figure and error is null, and measured_times says why.
+void dropMeasured(nlohmann::json& j) {
+    j["measured_times"] = false;
+    for (const char* k : {"measured_us", "error_pct"})
+        if (j.contains("iteration")) j["iteration"][k] = nullptr;
+    for (const char* k : {"kernel_start_error_us", "kernel_start_error_pct"})
+        if (j.contains(k)) j[k] = nullptr;
+    if (j.contains("ranks"))
+        for (auto& r : j["ranks"]) {
+            for (const char* k : {"measured_us", "error_pct", "gpu_span_error_pct", "exposed_comm_error_pct",
+                                  "idle_error_pct"})
+                if (r.contains(k)) r[k] = nullptr;
+            r.erase("measured");
+        }
+}
+
 void printTable(const ExecutionGraph& g, const SimResult& res, const SimKnobs& knobs,
                 const SimResult* replay) {
+    if (isUnmeasuredSet(*g.trace)) return printUnmeasuredTable(g, res);
     std::printf("%-6s %14s %14s %9s %11s %15s %9s\n", "rank", "measured_us", "simulated_us", "error_%",
                 "gpu_span_%", "unexplained_us", "prewindow");
     for (std::size_t r = 0; r < res.ranks.size(); ++r) {
@@ -98,11 +132,12 @@ Command makeSimulateCommand() {
                 so.timeline = false;
                 replay = simulate(graph, SimKnobs{}, so);
             }
-            if (json)
-                std::cout
-                    << simulationResultJson(graph, res, knobs, knobs.isReplay() ? nullptr : &replay).dump(2)
-                    << "\n";
-            else
+            if (json) {
+                nlohmann::json j =
+                    simulationResultJson(graph, res, knobs, knobs.isReplay() ? nullptr : &replay);
+                if (isUnmeasuredSet(set)) dropMeasured(j);
+                std::cout << j.dump(2) << "\n";
+            } else
                 printTable(graph, res, knobs, knobs.isReplay() ? nullptr : &replay);
             return kExitOk;
         }};

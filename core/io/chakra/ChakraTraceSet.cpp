@@ -249,4 +249,31 @@ ChakraRankSummary chakraRankSummary(const Rank& rank) {
     return s;
 }
 
+void addChakraInfo(nlohmann::json& info, const TraceSet& set) {
+    bool any = false;
+    for (const auto& rank : set.ranks) {
+        if (rank.hasMeasuredTimes) continue;
+        any = true;
+        if (!info.contains("ranks")) continue;
+        for (auto& r : info["ranks"]) {
+            if (r.value("rank", -1) != rank.rank) continue;
+            const ChakraRankSummary s = chakraRankSummary(rank);
+            nlohmann::json byType = nlohmann::json::object();
+            for (int k = 0; k < kChakraNodeTypeCount; ++k)
+                if (s.nodesByType[k])
+                    byType[std::string(chakraNodeTypeName(static_cast<ChakraNodeType>(k)))] =
+                        s.nodesByType[k];
+            r["measured_times"] = false;
+            r["time_span_us"] = nullptr;
+            r["chakra"] = {{"nodes_by_type", byType},
+                           {"data_deps", s.dataDeps},
+                           {"ctrl_deps", s.ctrlDeps},
+                           {"comm_nodes_sized", s.commNodesSized},
+                           {"comm_nodes_unsized", s.commNodesUnsized},
+                           {"nodes_without_duration", s.nodesWithoutDuration}};
+        }
+    }
+    if (any) info["measured_times"] = false;
+}
+
 } // namespace sl

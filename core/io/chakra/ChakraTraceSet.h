@@ -9,6 +9,8 @@
 #include "io/chakra/ChakraReader.h"
 #include "trace/TraceSet.h"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -41,5 +43,11 @@ struct ChakraRankSummary {
     std::int64_t nodesWithoutDuration = 0;
 };
 ChakraRankSummary chakraRankSummary(const Rank& rank);
+
+// For `info` on a set without measured times: measured_times false at the top and per rank, the
+// rank's time span null (there is none), and a "chakra" object per rank (nodes_by_type,
+// data_deps, ctrl_deps, comm_nodes_sized / _unsized, nodes_without_duration). Ranks are found by
+// their "rank" field. Leaves a set with measured times as it is.
+void addChakraInfo(nlohmann::json& info, const TraceSet& set);
 
 } // namespace sl
