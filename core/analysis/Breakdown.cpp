@@ -1,7 +1,10 @@
 #include "analysis/Breakdown.h"
 
 #include <algorithm>
+#include <cctype>
+#include <limits>
 #include <map>
+#include <string>
 #include <unordered_map>
 
 namespace sl {
@@ -254,6 +257,56 @@ RankBreakdown breakdownOf(int rankId, std::vector<OpInterval> ops) {
         begin = end;
     }
     return b;
+}
+
+std::vector<double> htaOverlapPct(const TraceSet& set) {
+    std::vector<double> out;
+    out.reserve(set.ranks.size());
+    for (const Rank& rank : set.ranks) {
+        // HTA leaves out the last ProfilerStep of a file with several (it is often cut short):
+        // GPU ops that start at or after its start do not count. Checked against HTA 0.6.1's
+        // numbers on the shared traces (docs/ARCHITECTURE.md, "Metrics").
+        std::unordered_map<StringId, bool> stepByName;
+        int steps = 0;
+        TimeNs lastStepStart = std::numeric_limits<TimeNs>::max();
+        for (const Track& track : rank.tracks) {
+            if (track.isGpu()) continue;
+            for (std::uint32_t i = 0; i < track.events.size(); ++i) {
+                auto [it, fresh] = stepByName.try_emplace(track.events.name[i], false);
+                if (fresh) it->second = rank.strings.str(track.events.name[i]).rfind("ProfilerStep#", 0) == 0;
+                if (!it->second) continue;
+                lastStepStart =
+                    ++steps == 1 ? track.events.start[i] : std::max(lastStepStart, track.events.start[i]);
+            }
+        }
+        const TimeNs cutoff = steps >= 2 ? lastStepStart : std::numeric_limits<TimeNs>::max();
+        std::unordered_map<StringId, bool> ncclByName;
+        std::vector<Span> comm, compute;
+        for (const Track& track : rank.tracks) {
+            if (!track.isGpu()) continue;
+            const auto& ev = track.events;
+            for (std::uint32_t i = 0; i < ev.size(); ++i) {
+                const EventKind k = ev.kind[i];
+                if (!isGpuOp(k) || k == EventKind::GpuMemcpy || k == EventKind::GpuMemset) continue;
+                if (ev.start[i] >= cutoff) continue;
+                auto [it, fresh] = ncclByName.try_emplace(ev.name[i], false);
+                if (fresh) {
+                    std::string lower(rank.strings.str(ev.name[i]));
+                    for (char& c : lower)
+                        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+                    it->second = lower.find("nccl") != std::string::npos;
+                }
+                (it->second ? comm : compute).push_back({ev.start[i], ev.end(i)});
+            }
+        }
+        auto uComm = unite(std::move(comm));
+        const TimeNs commLength = length(uComm);
+        out.push_back(commLength > 0
+                          ? 100.0 * static_cast<double>(intersection(uComm, unite(std::move(compute)))) /
+                                static_cast<double>(commLength)
+                          : 0.0);
+    }
+    return out;
 }
 
 std::vector<RankBreakdown> measuredBreakdown(const TraceSet& set, const ExecutionGraph* graph) {

@@ -50,6 +50,15 @@ std::vector<RankBreakdown> measuredBreakdown(const TraceSet& set, const Executio
 // Simulated breakdown from the simulator's per-track timeline (events without a time are skipped).
 std::vector<RankBreakdown> simulatedBreakdown(const TraceSet& set, const SimulatedTimeline& timeline);
 
+// Communication/computation overlap exactly as Holistic Trace Analysis computes it
+// (get_comm_comp_overlap; docs/ARCHITECTURE.md, "Metrics"), per rank, for comparing with HTA:
+// every GPU op of the file (no step window), communication = the name contains "nccl" in any case,
+// memory = memcpy / memset, computation = the rest; overlap % = |comm union intersected with the
+// compute union| / |comm union|, all of the rank's devices in one union. 0 without communication.
+// Sightline's own overlap_pct differs on purpose: one step window, every collective library
+// (RCCL, DeepEP, NVSHMEM, ...) counted as communication, and per-device exposure.
+std::vector<double> htaOverlapPct(const TraceSet& set);
+
 // The exposed-communication intervals of every rank (communication on a device while no compute
 // kernel runs on it), sorted and disjoint, for highlighting in a timeline. Measured times (within
 // the graph's window when given) or simulated times from a timeline.
