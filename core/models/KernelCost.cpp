@@ -100,6 +100,12 @@ std::optional<OpShapes> parseOpShapes(std::string_view argsJson) {
     return s;
 }
 
+std::string_view costMissingName(CostMissing m) {
+    static constexpr std::array<std::string_view, 6> names = {
+        "none", "no_launch", "no_shapes", "unknown_op", "host_copy", "auxiliary_of_matrix_op"};
+    return names[static_cast<std::size_t>(m)];
+}
+
 std::string_view opFamilyName(OpFamily f) {
     static constexpr std::array<std::string_view, 8> names = {
         "gemm", "conv", "attention", "elementwise", "reduction", "embedding", "copy", "unknown"};

@@ -83,6 +83,9 @@ enum class CostMissing : std::uint8_t {
     Auxiliary, // a non-matrix kernel of a GEMM / convolution / attention op (bias copy, split-K reduce)
 };
 
+// "none", "no_launch", "no_shapes", "unknown_op", "host_copy", "auxiliary_of_matrix_op".
+std::string_view costMissingName(CostMissing m);
+
 // The cost of one GPU op (kernel, memcpy, memset) of a rank.
 struct KernelCostEntry {
     EventRef gpuOp;

@@ -97,25 +97,7 @@ nlohmann::json rooflineJson(const TraceSet& set, const GpuTable& table, const st
                 n.haveCost = true;
                 n.op = std::string(rank.name(e.op.valid() ? e.op : e.gpuOp));
             }
-            switch (e.missing) {
-            case CostMissing::None:
-                break;
-            case CostMissing::NoLaunch:
-                ++missing["no_launch"];
-                break;
-            case CostMissing::NoShapes:
-                ++missing["no_shapes"];
-                break;
-            case CostMissing::UnknownOp:
-                ++missing["unknown_op"];
-                break;
-            case CostMissing::HostCopy:
-                ++missing["host_copy"];
-                break;
-            case CostMissing::Auxiliary:
-                ++missing["auxiliary_of_matrix_op"];
-                break;
-            }
+            if (!e.known()) ++missing[std::string(costMissingName(e.missing))];
         }
     }
     auto fractions = [&](nlohmann::json& o, const Sum& s, const OpCost& like) {

@@ -3,6 +3,7 @@
 // replaying it without the knob must miss that run (so an ignored knob fails), the target equal to
 // the source reproduces the replay exactly, a host-bound job stays nearly unchanged as it does on
 // the real H100 run, and unknown devices and names give warnings and errors, not crashes.
+#include "SynthFixture.h"
 #include "TestSupport.h"
 
 #include "graph/ExecutionGraph.h"
@@ -17,6 +18,9 @@
 
 using namespace sl;
 using namespace sl::synth;
+using slsynth::errPct;
+using slsynth::generateAndLoad;
+using slsynth::Loaded;
 
 namespace {
 
@@ -52,24 +56,6 @@ SynthConfig hostBound() {
     c.dp = 4;
     c.recordShapes = true;
     return c;
-}
-
-struct Loaded {
-    QTemporaryDir dir;
-    TraceSet set;
-    ExecutionGraph graph;
-};
-
-std::unique_ptr<Loaded> generateAndLoad(const SynthConfig& c) {
-    auto l = std::make_unique<Loaded>();
-    generate(c, l->dir.path().toStdString(), 2);
-    l->set = loadTraceSet({l->dir.path().toStdString()});
-    l->graph = buildExecutionGraph(l->set);
-    return l;
-}
-
-double errPct(double predicted, double measured) {
-    return 100.0 * std::abs(predicted - measured) / measured;
 }
 
 SimKnobs target(const char* name) {
