@@ -361,6 +361,9 @@ ChakraFile readChakraBytes(std::string_view bytes, const std::string& name, cons
 ChakraFile readChakraFile(const std::string& path, const ChakraLimits& limits) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) throw LoadError(path, "is a folder, not a Chakra .et file");
+    // A FIFO or device would block or never end: only regular files are read.
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+        throw LoadError(path, "not a regular file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw LoadError(path, "cannot open the file");
     std::ostringstream ss;
