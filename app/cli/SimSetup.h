@@ -5,6 +5,7 @@
 #include "CliCommon.h"
 
 #include "graph/ExecutionGraph.h"
+#include "io/EtFolder.h"
 #include "sim/Knobs.h"
 
 #include <string>
@@ -20,22 +21,6 @@ struct SimSetup {
     // Kineto size metadata their sizes.
     std::vector<std::string> etPaths;
 };
-
-// What --et did, for messages and tests.
-struct EtApplied {
-    int files = 0;
-    int ranksLinked = 0;
-    int collectives = 0, filled = 0, alreadySized = 0, unmatched = 0;
-    int equalized = 0;     // all-to-all sizes made equal across ranks
-    std::string matchedBy; // "file name" or "order"
-    std::vector<std::string> warnings;
-    std::string summary() const;
-};
-
-// Loads the execution traces (folders expand to their .json / .json.gz files, sorted by name),
-// matches them to ranks by the rank number in the file name (dlrm_eg_3, rank-3, worker3), else by
-// order, and fills the sizes of collectives that lack them. Throws LoadError on a bad ET file.
-EtApplied applyExecutionTraces(TraceSet& set, const std::vector<std::string>& etPaths);
 
 // Takes --step, --et, --config and --set (when withKnobs) and the positional paths from args (call
 // after the command's own flags and options were taken). Throws UsageError / LoadError.
