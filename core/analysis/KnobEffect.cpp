@@ -10,10 +10,7 @@
 
 namespace sl {
 
-namespace {
-
-// The critical-path kinds each knob family acts on.
-std::set<PathLabel> targetsOf(const SimKnobs& k) {
+std::set<PathLabel> knobTargets(const SimKnobs& k) {
     std::set<PathLabel> t;
     if (k.computeSpeedup != 1.0 || !k.computeClassSpeedup.empty() || !k.kernelSpeedup.empty())
         t.insert(PathLabel::GpuCompute);
@@ -28,8 +25,14 @@ std::set<PathLabel> targetsOf(const SimKnobs& k) {
     if (k.stragglerRank >= 0 && k.stragglerSlowdown != 1.0)
         for (int l = 0; l < kPathLabelCount; ++l)
             t.insert(static_cast<PathLabel>(l));
+    if (!k.gpuTarget.empty()) {
+        t.insert(PathLabel::GpuCompute);
+        t.insert(PathLabel::GpuComm);
+    }
     return t;
 }
+
+namespace {
 
 std::string fmt(double v) {
     char b[32];
@@ -52,7 +55,7 @@ KnobEffect explainKnobEffect(const ExecutionGraph& g, const SimResult& replay, c
         return 100.0 * static_cast<double>(cp.byLabel[static_cast<std::size_t>(l)]) /
                static_cast<double>(cp.length);
     };
-    const std::set<PathLabel> targets = targetsOf(knobs);
+    const std::set<PathLabel> targets = knobTargets(knobs);
     for (PathLabel l : targets)
         e.targetSharePct += share(l);
     // The kinds that bound the step, largest first.

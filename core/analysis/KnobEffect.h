@@ -6,6 +6,9 @@
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
 
+#include "analysis/CriticalPath.h"
+
+#include <set>
 #include <string>
 
 namespace sl {
@@ -16,6 +19,9 @@ struct KnobEffect {
     double targetSharePct = 0;
     std::string note; // one sentence; empty when the knobs are the replay defaults
 };
+
+// The critical-path kinds the knobs set away from replay act on (a straggler: every kind).
+std::set<PathLabel> knobTargets(const SimKnobs& knobs);
 
 KnobEffect explainKnobEffect(const ExecutionGraph& graph, const SimResult& replay, const SimResult& whatIf,
                              const SimKnobs& knobs);

@@ -1,0 +1,197 @@
+#include "analysis/StepExplanation.h"
+
+#include "analysis/KnobEffect.h"
+#include "sim/KnobRegistry.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+namespace sl {
+
+namespace {
+
+std::string printf1(const char* format, double v) {
+    char b[48];
+    std::snprintf(b, sizeof b, format, v);
+    return b;
+}
+
+double pct(TimeNs part, TimeNs whole) {
+    return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+
+} // namespace
+
+std::string formatStepTime(TimeNs t) {
+    const double ns = static_cast<double>(t);
+    const double a = std::abs(ns);
+    if (a >= 1e9) return printf1("%.3f s", ns / 1e9);
+    if (a >= 1e6) return printf1("%.2f ms", ns / 1e6);
+    if (a >= 1e3) return printf1("%.1f us", ns / 1e3);
+    return printf1("%.0f ns", ns);
+}
+
+std::string resultHeadline(TimeNs before, TimeNs after) {
+    if (before <= 0) return {};
+    std::string s = formatStepTime(before) + " -> " + formatStepTime(after) + " (";
+    if (after == before) return s + "no change)";
+    const double change = pct(after - before, before);
+    s += printf1(change > 0 ? "+%.1f%%" : "%.1f%%", change);
+    if (after > 0) {
+        const double ratio = after < before ? static_cast<double>(before) / static_cast<double>(after)
+                                            : static_cast<double>(after) / static_cast<double>(before);
+        // A ratio that prints as 1.00x says nothing the percentage did not.
+        const std::string r = printf1("%.2fx", ratio);
+        if (r != "1.00x") s += ", " + r + (after < before ? " faster" : " slower");
+    }
+    return s + ")";
+}
+
+std::string pathLabelWords(PathLabel label) {
+    switch (label) {
+    case PathLabel::GpuCompute:
+        return "GPU compute";
+    case PathLabel::GpuComm:
+        return "communication kernels";
+    case PathLabel::CollectiveWait:
+        return "collective waits";
+    case PathLabel::Cpu:
+        return "CPU work";
+    case PathLabel::LaunchLatency:
+        return "kernel launch latency";
+    case PathLabel::Sync:
+        return "host syncs";
+    case PathLabel::Idle:
+        return "idle gaps";
+    case PathLabel::LateStart:
+        return "a late start";
+    case PathLabel::UnexplainedWait:
+        return "unexplained CPU waits";
+    case PathLabel::Count:
+        break;
+    }
+    return "other time";
+}
+
+StepLimit stepLimit(const ExecutionGraph& g, const CriticalPath& path) {
+    StepLimit out;
+    if (path.length <= 0 || path.segments.empty()) return out;
+    // The kind holding the most time on the path (a late start only when there is nothing else),
+    // then the rank holding most of that kind.
+    int label = -1;
+    for (int l = 0; l < kPathLabelCount; ++l) {
+        if (l == static_cast<int>(PathLabel::LateStart) || path.byLabel[static_cast<std::size_t>(l)] <= 0)
+            continue;
+        if (label < 0 ||
+            path.byLabel[static_cast<std::size_t>(l)] > path.byLabel[static_cast<std::size_t>(label)])
+            label = l;
+    }
+    if (label < 0) label = static_cast<int>(PathLabel::LateStart);
+    std::map<std::uint32_t, TimeNs> byRank, lateByRank;
+    for (const PathSegment& s : path.segments) {
+        if (s.node == kNoNode || s.node >= g.nodes.size()) continue;
+        if (static_cast<int>(s.label) == label) byRank[g.nodes[s.node].rank] += s.end - s.start;
+        if (s.label == PathLabel::LateStart) lateByRank[g.nodes[s.node].rank] += s.end - s.start;
+    }
+    if (byRank.empty()) return out;
+    auto most = std::max_element(byRank.begin(), byRank.end(),
+                                 [](const auto& x, const auto& y) { return x.second < y.second; });
+    out.label = static_cast<PathLabel>(label);
+    out.time = path.byLabel[static_cast<std::size_t>(label)];
+    out.sharePct = pct(out.time, path.length);
+    out.rankId = g.trace && most->first < g.trace->ranks.size() ? g.trace->ranks[most->first].rank
+                                                                : static_cast<int>(most->first);
+    if (out.label != PathLabel::LateStart) {
+        auto late = lateByRank.find(most->first);
+        if (late != lateByRank.end()) out.lateStart = late->second;
+    }
+    const std::string rank = "rank " + std::to_string(out.rankId);
+    // One rank holds (nearly) all of it: "on rank 7"; several share it: "most on rank 7".
+    const bool alone = most->second * 10 >= out.time * 9;
+    if (out.label == PathLabel::LateStart)
+        out.sentence = "the late start of " + rank;
+    else
+        out.sentence = pathLabelWords(out.label) + (alone ? " on " + rank : " (most on " + rank + ")");
+    if (out.lateStart > 0) out.sentence += ", which starts " + formatStepTime(out.lateStart) + " late";
+    out.sentence += ": " + printf1("%.0f%%", out.sharePct) + " of the step";
+    return out;
+}
+
+std::map<std::string, std::string> knobNotes(const std::vector<std::string>& warnings) {
+    // Words of the simulator's warnings that say a knob found nothing to act on (Simulator.cpp);
+    // other knob warnings only inform ("parameters ... are calibrated from the trace").
+    static const char* const kCannotApply[] = {
+        "nothing", "ignored", "no size metadata", "not in the rank set", "cannot", "could not"};
+    std::map<std::string, std::string> out;
+    for (const std::string& w : warnings) {
+        if (std::none_of(std::begin(kCannotApply), std::end(kCannotApply),
+                         [&](const char* m) { return w.find(m) != std::string::npos; }))
+            continue;
+        // The warning names its knob first ("dp.scale: ...", "comm.model=alpha-beta: ...",
+        // "comm.overlap=false changes nothing ...") or ends with "<key> was ignored".
+        for (const KnobSpec& spec : knobSpecs()) {
+            const std::string& key = spec.key;
+            const bool starts = w.size() > key.size() && w.compare(0, key.size(), key) == 0 &&
+                                (w[key.size()] == ':' || w[key.size()] == '=' || w[key.size()] == ' ');
+            const bool ignored = w.find(key + " was ignored") != std::string::npos;
+            if (starts || ignored) {
+                std::string& note = out[key];
+                note += (note.empty() ? "" : "; ") + w;
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+std::string noEffectReason(const ExecutionGraph& g, const SimResult& baseline, const SimResult& whatIf,
+                           const SimKnobs& knobs, double thresholdPct) {
+    if (knobs.isReplay() || baseline.simulatedIteration <= 0) return {};
+    const double change =
+        pct(whatIf.simulatedIteration - baseline.simulatedIteration, baseline.simulatedIteration);
+    if (std::abs(change) >= thresholdPct) return {};
+    std::string reason;
+    // A knob that could not apply says so first: that is the whole answer for it.
+    for (const auto& [key, note] : knobNotes(whatIf.warnings))
+        reason += (reason.empty() ? "" : "; ") + note;
+    const CriticalPath path = criticalPath(g, baseline, 1);
+    const StepLimit limit = stepLimit(g, path);
+    if (limit.sentence.empty()) return reason;
+    // What the knobs act on, as kinds of the path, and their share of it.
+    const std::set<PathLabel> targets = knobTargets(knobs);
+    TimeNs onPath = 0;
+    std::string words;
+    for (PathLabel l : targets) {
+        onPath += path.byLabel[static_cast<std::size_t>(l)];
+        if (l == PathLabel::LateStart || l == PathLabel::Idle || l == PathLabel::UnexplainedWait) continue;
+        if (words.size() < 60) words += (words.empty() ? "" : " and ") + pathLabelWords(l);
+    }
+    const std::string bound = "the step is bound by " + limit.sentence.substr(0, limit.sentence.rfind(": ")) +
+                              printf1(" (%.0f%% of the critical path)", limit.sharePct);
+    const bool plural = !words.empty() && (words.find(" and ") != std::string::npos || words.back() == 's');
+    std::string acted;
+    if (words.empty())
+        acted = "the knobs act on nothing on the critical path";
+    else if (pct(onPath, path.length) < 1.0)
+        acted = words + (plural ? " are" : " is") + " not on the critical path";
+    else
+        acted = words + (plural ? " are" : " is") + printf1(" only %.1f%% of it", pct(onPath, path.length));
+    return reason + (reason.empty() ? "" : "; ") + bound + "; " + acted;
+}
+
+std::string pathVersusIteration(const CriticalPath& path, const SimResult& result) {
+    if (path.length <= 0 || result.simulatedIteration <= 0) return {};
+    const TimeNs diff = path.length - result.simulatedIteration;
+    const std::string both = "critical path " + formatStepTime(path.length) + ", iteration " +
+                             formatStepTime(result.simulatedIteration);
+    if (std::llabs(diff) * 1000 <= result.simulatedIteration) return both + ": the path spans the whole step";
+    if (diff > 0)
+        return both + ": the path begins on a rank that started " + formatStepTime(diff) +
+               " before the longest rank's first event, so it is longer than any one rank's step";
+    return both + ": the path begins " + formatStepTime(-diff) +
+           " after the longest rank's first event (that rank's first work did not hold the end)";
+}
+
+} // namespace sl

@@ -1,0 +1,59 @@
+#pragma once
+// Sentences that explain a simulated step to a person (docs/WhatIfWorkbench.md): the headline of a
+// what-if against its baseline, what limits the step (from the critical path), why a knob barely
+// moved the answer, and which knobs could not apply to this trace. The GUI's result card and the CLI
+// print the same words because both call these functions.
+#include "analysis/CriticalPath.h"
+#include "graph/ExecutionGraph.h"
+#include "sim/Knobs.h"
+#include "sim/Simulator.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace sl {
+
+// A duration as people read it in a headline: "16.10 ms", "850.0 us", "1.234 s".
+std::string formatStepTime(TimeNs t);
+
+// "19.95 ms -> 16.10 ms (-19.3%, 1.24x faster)"; "... (+5.0%, 1.05x slower)"; "(no change)" when
+// equal. Empty when before <= 0.
+std::string resultHeadline(TimeNs before, TimeNs after);
+
+// What holds the most time on a critical path: the segment kind with the most time, and the rank
+// (Rank::rank id) holding most of that kind ("on rank 7" when it holds 90% or more of it, else
+// "most on rank 7").
+struct StepLimit {
+    PathLabel label = PathLabel::Idle;
+    int rankId = -1;
+    TimeNs time = 0;      // time of that kind on that rank along the path
+    double sharePct = 0;  // of the path's length
+    TimeNs lateStart = 0; // late_start time of that rank on the path (0: started on time)
+    std::string sentence; // "CPU work on rank 7, which starts 8.7 ms late: 42% of the step"
+};
+// Empty sentence when the path is empty.
+StepLimit stepLimit(const ExecutionGraph& graph, const CriticalPath& path);
+
+// The kinds of work a segment label names in a sentence ("CPU work", "collective waits", ...).
+std::string pathLabelWords(PathLabel label);
+
+// Why a what-if changed the iteration by less than `thresholdPct` against `baseline`, in one
+// sentence ("the step is bound by CPU work on rank 7; GPU compute is not on the critical path");
+// empty when it changed more, or when the knobs equal the baseline's. A knob the trace gives no
+// hold to (knobNotes of `whatIf`) is named with its note first.
+std::string noEffectReason(const ExecutionGraph& graph, const SimResult& baseline, const SimResult& whatIf,
+                           const SimKnobs& knobs, double thresholdPct = 0.5);
+
+// The simulator's warnings that say a knob could not apply ("comm.model=alpha-beta: 12 collective
+// kernels have no size metadata ...", "dp.scale: no data-parallel collectives found ..."), keyed
+// by the knob key of the registry they start with. Warnings of no knob, and knob warnings that only
+// inform ("parameters that were not set are calibrated ..."), are left out.
+std::map<std::string, std::string> knobNotes(const std::vector<std::string>& warnings);
+
+// One sentence relating the critical path's length to the simulated iteration: the path is
+// measured from the origin of the rank where it begins, the iteration is the longest rank's span,
+// so they differ when the path starts on a rank that began earlier or later than the longest one.
+std::string pathVersusIteration(const CriticalPath& path, const SimResult& result);
+
+} // namespace sl
