@@ -1,5 +1,6 @@
 #include "TraceLoader.h"
 
+#include "io/EtFolder.h"
 #include "io/KinetoLoader.h"
 #include "io/LoadError.h"
 
@@ -32,6 +33,26 @@ TraceLoader::~TraceLoader() {
     if (job_) job_->cancel = true; // the thread owns a reference to the job and ends on its own
 }
 
+namespace {
+
+// An et/ folder next to the kineto/ folder that was opened (docs/Chakra.md, "Execution traces"):
+// its execution traces give collectives their sizes, as --et does in the CLI. A bad ET file
+// leaves a warning, never a failed load.
+void attachEtBeside(TraceSet& set, const std::vector<std::string>& paths) {
+    if (paths.size() != 1 || set.ranks.empty() || !set.ranks.front().hasMeasuredTimes) return;
+    const std::string et = etFolderBeside(paths.front());
+    if (et.empty()) return;
+    try {
+        EtApplied applied = applyExecutionTraces(set, {et});
+        set.warnings.push_back(applied.summary() + " (from " + et + ")");
+        set.warnings.insert(set.warnings.end(), applied.warnings.begin(), applied.warnings.end());
+    } catch (const LoadError& e) {
+        set.warnings.push_back(std::string("execution traces next to the traces not used: ") + e.what());
+    }
+}
+
+} // namespace
+
 void TraceLoader::start(const QStringList& paths, bool skipBadFiles) {
     if (job_) job_->cancel = true;
     auto job = std::make_shared<Job>();
@@ -49,7 +70,9 @@ void TraceLoader::start(const QStringList& paths, bool skipBadFiles) {
             return !job->cancel.load();
         };
         try {
-            job->set = std::make_shared<const TraceSet>(loadTraceSet(list, options));
+            TraceSet set = loadTraceSet(list, options);
+            attachEtBeside(set, list);
+            job->set = std::make_shared<const TraceSet>(std::move(set));
         } catch (const LoadCancelled&) {
             job->wasCancelled = true;
         } catch (const std::exception& e) {
