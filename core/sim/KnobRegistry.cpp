@@ -271,12 +271,12 @@ std::vector<KnobSpec> buildSpecs() {
                      "The traced GPU, for gpu.target, when the trace's deviceProperties do not name one of "
                      "the table. Empty: from deviceProperties."}}) {
         KnobSpec s = choice(key, label, member, {}, help);
-        s.choicesFn = [] { // "" (as traced), then every name and alias of the GPU table
+        s.choicesFn = [] { // "" (as traced), every GPU of the table, then their aliases ("H100")
             std::vector<std::string> words{""};
-            for (const auto& g : GpuTable::builtin().gpus()) {
+            for (const auto& g : GpuTable::builtin().gpus())
                 words.push_back(g.name);
+            for (const auto& g : GpuTable::builtin().gpus())
                 words.insert(words.end(), g.aliases.begin(), g.aliases.end());
-            }
             return words;
         };
         specs.push_back(s);
