@@ -23,7 +23,9 @@ Command makeInfoCommand() {
             "window; threads_released_at_measured; unexplained_wait_us and unexplained_gpu_wait_us), a\n"
             "graph object with the repairs the execution graph made, a structure object (the parallel\n"
             "layout dp x tp x pp and each rank's place, micro-batches, layer blocks; docs/Structure.md),\n"
-            "and warnings.\n"
+            "a roofline object (the GPU's datasheet peaks and, per kernel class and top kernel, FLOPs and\n"
+            "bytes from the ops' recorded shapes, intensity, achieved TFLOP/s and TB/s as fractions of\n"
+            "peak, compute- or memory-bound; docs/GpuModel.md), and warnings.\n"
             "\n"
             "  --compact   print the JSON on one line\n",
             [](Args& args) {
