@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -200,6 +201,37 @@ void TraceBuffer::release() {
     data_ = nullptr;
     length_ = 0;
     capacity_ = 0;
+}
+
+BlockFile::~BlockFile() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+bool BlockFile::open(const std::string& path) {
+    path_ = path;
+    struct stat st {};
+    // Opening a FIFO would block until a writer comes: only regular files are opened here.
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd_ < 0 || fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) return false;
+    size_ = st.st_size;
+    unsigned char magic[2] = {0, 0};
+    if (pread(fd_, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) return false;
+    // The pieces are read front to back: let the kernel read ahead.
+    posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+    return true;
+}
+
+void BlockFile::read(std::int64_t offset, std::size_t len, char* dst) const {
+    while (len > 0) {
+        ssize_t got = pread(fd_, dst, len, offset);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) throw LoadError(path_, std::string("read failed: ") + std::strerror(errno), offset);
+        if (got == 0) throw LoadError(path_, "file shrank while reading", offset);
+        dst += got;
+        offset += got;
+        len -= static_cast<std::size_t>(got);
+    }
 }
 
 std::int64_t fileSizeOnDisk(const std::string& path) {

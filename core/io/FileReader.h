@@ -55,6 +55,27 @@ TraceBuffer readTraceFile(const std::string& path, const ByteProgressFn& progres
 TraceBuffer decodeTraceBytes(const std::string& name, std::string_view bytes,
                              std::int64_t maxBytes = kMaxUncompressedBytes);
 
+// A plain (not gzip) regular file read in blocks at given offsets: the chunked parser keeps only
+// the pieces it is parsing in memory, never the whole file (docs/Loader.md, "Memory").
+class BlockFile {
+public:
+    BlockFile() = default;
+    BlockFile(const BlockFile&) = delete;
+    BlockFile& operator=(const BlockFile&) = delete;
+    ~BlockFile();
+    // False when the file cannot be opened, is not a regular file, is empty or starts with the gzip
+    // magic bytes: readTraceFile then reads it (and names any problem).
+    bool open(const std::string& path);
+    std::int64_t size() const { return size_; }
+    // Reads len bytes at offset into dst. Throws LoadError when the read fails or the file shrank.
+    void read(std::int64_t offset, std::size_t len, char* dst) const;
+
+private:
+    std::string path_;
+    int fd_ = -1;
+    std::int64_t size_ = 0;
+};
+
 // Size of the file on disk, or -1 when it cannot be read.
 std::int64_t fileSizeOnDisk(const std::string& path);
 

@@ -1,5 +1,6 @@
 #include "io/KinetoLoader.h"
 
+#include "io/ChunkScanner.h"
 #include "io/FileReader.h"
 #include "io/LoadError.h"
 #include "io/MemoryLimits.h"
@@ -12,8 +13,13 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <condition_variable>
+#include <cstring>
 #include <filesystem>
+#include <limits>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <regex>
 #include <thread>
 #include <unordered_map>
@@ -92,19 +98,50 @@ struct ArgsFields {
     std::string metaName; // "name" of M events
 };
 
+// Thrown by a parser of one piece of a chunked load (docs/Loader.md, "Chunked parsing") when the
+// piece holds something only the whole-file parse handles exactly ("B"/"E" pairs, which may span
+// pieces, and numeric pid / tid values equal to the synthetic ids of the piece's string ones): the
+// load is then parsed again in one piece.
+struct ChunkAbort {};
+
 class KinetoParser {
 public:
     KinetoParser(const std::string& path, const TraceBuffer& buffer, Rank& rank, const LoadOptions& options,
                  const std::function<bool(std::int64_t)>& parseProgress)
-        : path_(path), buffer_(buffer), rank_(rank), options_(options), progress_(parseProgress) {}
+        : path_(path), whole_(&buffer), data_(buffer.data()), size_(buffer.size()), rank_(rank),
+          options_(options), progress_(parseProgress) {}
 
+    // A parser of pieces (chunked load): no whole-file buffer.
+    KinetoParser(const std::string& path, Rank& rank, const LoadOptions& options,
+                 const std::function<bool(std::int64_t)>& parseProgress)
+        : path_(path), whole_(nullptr), data_(nullptr), size_(0), rank_(rank), options_(options),
+          progress_(parseProgress) {}
+
+    // The whole file in one piece, with exact error messages and byte offsets.
     void parse();
+
+    // Chunked parsing (docs/Loader.md). A piece parser: only events, state kept per piece.
+    void setChunkMode() { chunkMode_ = true; }
+    // The events of "[" + piece + "]". Throws on anything that is not a clean array of events.
+    void parseEventsPiece(od::parser& parser, simdjson::padded_string_view text);
+    // The last piece, written as {"traceEvents":[ + rest of the file (object root) or [ + rest
+    // (array root): parses the events and returns where the root's remainder starts in text (the
+    // token after the events array's ']'), or text.size() when nothing follows.
+    std::size_t parseLastPiece(od::parser& parser, simdjson::padded_string_view text, bool rootIsArray);
+    // A whole root document of the file's head or tail (its events array emptied): top-level fields.
+    void parseRootPiece(od::parser& parser, simdjson::padded_string_view text);
+    // Appends a piece parsed after everything absorbed so far, as if this parser had read it.
+    void absorb(KinetoParser& piece);
+    void markTraceEvents() { sawTraceEvents_ = true; }
+    // Warnings of the whole file and the model's columns (after parse() or the last absorb()).
+    void finish();
 
 private:
     [[noreturn]] void fail(const std::string& what, const char* where = nullptr) const {
-        std::int64_t offset = where ? static_cast<std::int64_t>(where - buffer_.data()) : -1;
+        std::int64_t offset = where ? static_cast<std::int64_t>(where - data_) : -1;
         throw LoadError(path_, what, offset);
     }
+    void iterateRoot(od::parser& parser, simdjson::padded_string_view text, bool eventsOnly);
 
     void parseRoot(od::document& doc);
     void parseEvents(od::array events, od::document& doc);
@@ -119,7 +156,9 @@ private:
     CollectiveMeta collectiveMetaFrom(const ArgsFields& args);
 
     const std::string& path_;
-    const TraceBuffer& buffer_;
+    const TraceBuffer* whole_; // the file (parse()); pieces are passed to their functions
+    const char* data_;         // the text being parsed, for byte offsets in messages
+    std::size_t size_;
     Rank& rank_;
     const LoadOptions& options_;
     const std::function<bool(std::int64_t)>& progress_;
@@ -138,6 +177,8 @@ private:
     std::string lastCategory_ = "\x01"; // matches no real category
     EventKind lastKind_ = EventKind::Other;
     bool lastKnown_ = false;
+    bool chunkMode_ = false;
+    std::int64_t largestLowId_ = std::numeric_limits<std::int64_t>::min();
 };
 
 // A value quoted in an error message: at most 40 characters, printable ASCII only (the message
@@ -196,7 +237,11 @@ std::int64_t KinetoParser::idValue(od::value v, const char* field, const char* w
             stringIds_.try_emplace(std::string(s), -1000000 - static_cast<std::int64_t>(stringIds_.size()));
         return it->second;
     }
-    return intValue(v, field, where);
+    std::int64_t n = intValue(v, field, where);
+    // Numbers in the synthetic range (negative thread ids are common): absorb() must not take one
+    // for a piece's own synthetic id; the largest is all it needs to know.
+    if (chunkMode_ && n <= -1000000) largestLowId_ = std::max(largestLowId_, n);
+    return n;
 }
 
 std::uint32_t KinetoParser::trackFor(const TrackKey& key) {
@@ -439,6 +484,7 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
     std::uint32_t trackIdx = trackFor(key);
 
     if (ph == 'B' || ph == 'E') {
+        if (chunkMode_) throw ChunkAbort{}; // a pair may span two pieces
         auto& open = openBegins_[key];
         if (ph == 'B') {
             open.push_back({ts, 0, rank_.strings.intern(name), kind, args.correlation, argsOffset, argsLength,
@@ -497,7 +543,7 @@ void KinetoParser::parseEvents(od::array events, od::document& doc) {
         if (v.type() != od::json_type::object) fail("an entry of traceEvents is not an object", where);
         parseEvent(v.get_object(), where, doc);
         if ((++counter & 0x3fff) == 0 && progress_) {
-            if (!progress_(static_cast<std::int64_t>(where - buffer_.data()))) throw LoadCancelled();
+            if (!progress_(static_cast<std::int64_t>(where - data_))) throw LoadCancelled();
         }
     }
 }
@@ -570,13 +616,12 @@ void KinetoParser::parseDistributedInfo(od::object info) {
 
 void KinetoParser::parseRoot(od::document& doc) {
     od::json_type rootType;
-    if (doc.type().get(rootType)) fail("not JSON (does not start with an object or array)", buffer_.data());
+    if (doc.type().get(rootType)) fail("not JSON (does not start with an object or array)", data_);
     if (rootType == od::json_type::array) { // the plain Chrome "array of events" form
         parseEvents(doc.get_array(), doc);
         return;
     }
-    if (rootType != od::json_type::object)
-        fail("not a trace: the top level is not a JSON object", buffer_.data());
+    if (rootType != od::json_type::object) fail("not a trace: the top level is not a JSON object", data_);
     for (auto field : doc.get_object()) {
         std::string_view key = field.unescaped_key();
         od::value v = field.value();
@@ -639,8 +684,8 @@ std::int64_t stringProblemOffset(const char* p, std::size_t n) {
 }
 
 void KinetoParser::parse() {
-    const char* data = buffer_.data();
-    const std::size_t size = buffer_.size();
+    const char* data = data_;
+    const std::size_t size = size_;
     std::size_t skip = 0;
     if (size >= 3 && static_cast<unsigned char>(data[0]) == 0xef &&
         static_cast<unsigned char>(data[1]) == 0xbb && static_cast<unsigned char>(data[2]) == 0xbf)
@@ -653,16 +698,16 @@ void KinetoParser::parse() {
 
     // The raw args text is a fraction of the file; reserving the file size costs address space only
     // (pages are touched as they are written) and saves the copies of a doubling string.
-    rank_.argsArena.reserve(buffer_.size());
+    rank_.argsArena.reserve(size);
     od::parser parser;
     // simdjson's document is only valid while the parser lives; all values are copied out.
     try {
-        od::document doc = parser.iterate(buffer_.view(skip));
+        od::document doc = parser.iterate(whole_->view(skip));
         try {
             parseRoot(doc);
             // Ensure nothing but white space follows the root value (catches concatenated garbage).
             const char* loc = nullptr;
-            if (!doc.current_location().get(loc) && loc && loc < buffer_.data() + buffer_.size())
+            if (!doc.current_location().get(loc) && loc && loc < data + size)
                 fail("unexpected content after the end of the JSON document", loc);
         } catch (const simdjson::simdjson_error& e) {
             const char* loc = nullptr;
@@ -704,6 +749,10 @@ void KinetoParser::parse() {
         }
         throw LoadError(path_, what, offset);
     }
+    finish();
+}
+
+void KinetoParser::finish() {
     if (eventCount_ == 0 && rank_.tracks.empty()) {
         // A trace with no events at all is valid but useless; say so rather than show nothing.
         rank_.warnings.push_back(path_ + ": no events in traceEvents");
@@ -715,8 +764,372 @@ void KinetoParser::parse() {
     finalizeRank(rank_, {rawByTrack_, flows_, processNames_, threadNames_});
 }
 
+// Pieces of a chunked load: any simdjson error propagates (the caller then parses the whole file,
+// which words the error); data_ / size_ point at the piece.
+void KinetoParser::iterateRoot(od::parser& parser, simdjson::padded_string_view text, bool eventsOnly) {
+    data_ = text.data();
+    size_ = text.size();
+    od::document doc = parser.iterate(text);
+    if (eventsOnly)
+        parseEvents(doc.get_array(), doc);
+    else
+        parseRoot(doc);
+    const char* loc = nullptr;
+    if (!doc.current_location().get(loc) && loc && loc < data_ + size_)
+        fail("unexpected content after the end of the JSON document", loc);
+}
+
+void KinetoParser::parseEventsPiece(od::parser& parser, simdjson::padded_string_view text) {
+    iterateRoot(parser, text, true);
+}
+
+void KinetoParser::parseRootPiece(od::parser& parser, simdjson::padded_string_view text) {
+    iterateRoot(parser, text, false);
+}
+
+std::size_t KinetoParser::parseLastPiece(od::parser& parser, simdjson::padded_string_view text,
+                                         bool rootIsArray) {
+    data_ = text.data();
+    size_ = text.size();
+    od::document doc = parser.iterate(text);
+    if (rootIsArray) {
+        parseEvents(doc.get_array(), doc);
+    } else {
+        // The piece's first field is the events array (written so by the caller); the rest of the
+        // root object is the file's tail, parsed separately by parseRootPiece().
+        for (auto field : doc.get_object()) {
+            parseEvents(field.value().get_array(), doc);
+            break;
+        }
+    }
+    const char* loc = nullptr;
+    if (doc.current_location().get(loc) || !loc || loc >= data_ + size_) return text.size();
+    return static_cast<std::size_t>(loc - data_);
+}
+
+void KinetoParser::absorb(KinetoParser& piece) {
+    Rank& from = piece.rank_;
+    // Synthetic ids of string pid / tid values, numbered in order of first appearance as the
+    // whole-file parse numbers them: the piece's own numbering is mapped onto this parser's. A piece
+    // that also holds a number equal to one of its synthetic ids is ambiguous: parse the whole file.
+    std::vector<std::int64_t> idMap(piece.stringIds_.size());
+    if (piece.largestLowId_ > -1000000 - static_cast<std::int64_t>(idMap.size())) throw ChunkAbort{};
+    {
+        std::vector<const std::string*> byLocal(piece.stringIds_.size());
+        for (const auto& [text, id] : piece.stringIds_)
+            byLocal[static_cast<std::size_t>(-1000000 - id)] = &text;
+        for (std::size_t i = 0; i < byLocal.size(); ++i)
+            idMap[i] =
+                stringIds_.try_emplace(*byLocal[i], -1000000 - static_cast<std::int64_t>(stringIds_.size()))
+                    .first->second;
+    }
+    auto remap = [&](std::int64_t id) {
+        if (id > -1000000) return id;
+        auto local = static_cast<std::size_t>(-1000000 - id);
+        return local < idMap.size() ? idMap[local] : id;
+    };
+    // Interned strings: a piece's table lists its strings in order of first use, so interning them
+    // piece by piece gives the ids the whole-file parse gives.
+    std::vector<StringId> names(from.strings.size());
+    for (std::size_t i = 0; i < names.size(); ++i)
+        names[i] = rank_.strings.intern(from.strings.str(static_cast<StringId>(i)));
+    auto name = [&](StringId id) { return id < names.size() ? names[id] : id; };
+
+    const std::uint64_t argsBase = rank_.argsArena.size();
+    rank_.argsArena.append(from.argsArena);
+    std::string().swap(from.argsArena);
+    const auto collectivesBase = static_cast<std::uint32_t>(rank_.collectives.size());
+    const auto syncsBase = static_cast<std::uint32_t>(rank_.syncs.size());
+    const auto commCallsBase = static_cast<std::uint32_t>(rank_.commCalls.size());
+    for (auto& meta : from.collectives) {
+        meta.dtype = name(meta.dtype);
+        meta.processGroupName = name(meta.processGroupName);
+        rank_.collectives.push_back(std::move(meta));
+    }
+    for (auto& meta : from.syncs) {
+        meta.syncKind = name(meta.syncKind);
+        rank_.syncs.push_back(meta);
+    }
+    for (auto& meta : from.commCalls) {
+        meta.dtype = name(meta.dtype);
+        meta.processGroupName = name(meta.processGroupName);
+        rank_.commCalls.push_back(std::move(meta));
+    }
+    // Tracks in order of first appearance, as trackFor() creates them.
+    for (std::size_t t = 0; t < from.tracks.size(); ++t) {
+        const Track& track = from.tracks[t];
+        std::uint32_t into = trackFor({track.isGpu(), remap(track.pid), remap(track.tid)});
+        auto& dst = rawByTrack_[into];
+        auto& src = piece.rawByTrack_[t];
+        dst.reserve(dst.size() + src.size());
+        for (RawEvent e : src) {
+            e.name = name(e.name);
+            if (e.argsLength > 0) e.argsOffset += argsBase;
+            if (e.extra != kNoExtra)
+                e.extra += e.kind == EventKind::Kernel     ? collectivesBase
+                           : e.kind == EventKind::CudaSync ? syncsBase
+                                                           : commCallsBase;
+            dst.push_back(e);
+        }
+        std::vector<RawEvent>().swap(src);
+    }
+    for (FlowPoint f : piece.flows_) {
+        f.key.a = remap(f.key.a);
+        f.key.b = remap(f.key.b);
+        flows_.push_back(f);
+    }
+    for (auto& [pid, text] : piece.processNames_)
+        processNames_[remap(pid)] = std::move(text);
+    for (auto& [key, text] : piece.threadNames_)
+        threadNames_[{key.gpu, remap(key.a), remap(key.b)}] = std::move(text);
+    rank_.skippedEvents += from.skippedEvents;
+    for (std::size_t k = 0; k < from.eventsByKind.size(); ++k)
+        rank_.eventsByKind[k] += from.eventsByKind[k];
+    for (const auto& [category, count] : from.unknownCategories)
+        rank_.unknownCategories[category] += count;
+    for (const auto& [category, count] : from.flowsByCategory)
+        rank_.flowsByCategory[category] += count;
+    eventCount_ += piece.eventCount_;
+    if (eventCount_ > options_.maxEventsPerFile)
+        fail("more than " + std::to_string(options_.maxEventsPerFile) +
+             " events in one file (the documented maximum); split the trace or profile fewer steps");
+}
+
+// tryPieces: parse in pieces when the file is large enough (false when that was tried already).
 Rank loadKinetoBuffer(const std::string& path, const TraceBuffer& buffer, std::int64_t disk, int loadOrder,
-                      const LoadOptions& options);
+                      const LoadOptions& options, bool tryPieces = true);
+
+// A rank before parsing, and after: the rank number from the file name unless the file said it.
+Rank newRank(const std::string& path, std::int64_t bytes, int loadOrder) {
+    Rank rank;
+    rank.sourcePath = path;
+    rank.fileBytes = bytes;
+    rank.rank = loadOrder;
+    return rank;
+}
+void settleRank(Rank& rank, const std::string& path, std::int64_t disk, const LoadOptions& options) {
+    if (!rank.rankFromFile) {
+        int fromName = rankFromFileName(path);
+        if (fromName >= 0) rank.rank = fromName;
+    }
+    if (options.progress && !options.progress(2 * disk, 2 * disk)) throw LoadCancelled();
+}
+
+// Chunked parsing (docs/Loader.md, "Chunked parsing").
+// Reads bytes [offset, offset + len) of the uncompressed file into dst.
+using ReadAt = std::function<void(std::int64_t offset, std::size_t len, char* dst)>;
+
+constexpr std::int64_t kDefaultPieceBytes = 8 << 20;
+constexpr std::size_t kHeadBytes = 1 << 20; // the events array must start within this
+constexpr std::size_t kCutWindow = 1 << 16; // searched for an event start at each cut
+
+// prefix + file[offset, offset + len) + suffix, followed by simdjson's padding, in buf (reused
+// from piece to piece, so its pages are touched once).
+simdjson::padded_string_view makePiece(std::string& buf, std::string_view prefix, const ReadAt& read,
+                                       std::int64_t offset, std::size_t len, std::string_view suffix) {
+    const std::size_t n = prefix.size() + len + suffix.size();
+    if (buf.size() < n + simdjson::SIMDJSON_PADDING) buf.resize(n + simdjson::SIMDJSON_PADDING);
+    std::memcpy(buf.data(), prefix.data(), prefix.size());
+    if (len > 0) read(offset, len, buf.data() + prefix.size());
+    std::memcpy(buf.data() + prefix.size() + len, suffix.data(), suffix.size());
+    std::memset(buf.data() + n, 0, simdjson::SIMDJSON_PADDING);
+    return simdjson::padded_string_view(buf.data(), n, n + simdjson::SIMDJSON_PADDING);
+}
+
+// Where the pieces start and end in the file.
+struct PiecePlan {
+    bool rootIsArray = false;
+    std::int64_t headEnd = 0; // just past the events array's '['
+    std::int64_t skip = 0;    // byte order mark
+    std::vector<std::int64_t> starts, ends;
+};
+
+std::optional<PiecePlan> planPieces(std::int64_t size, const ReadAt& read, std::int64_t pieceBytes) {
+    if (size < 2 * pieceBytes) return std::nullopt;
+    std::string head(static_cast<std::size_t>(std::min<std::int64_t>(size, kHeadBytes)), '\0');
+    read(0, head.size(), head.data());
+    PiecePlan plan;
+    auto byte = [&](std::size_t i) { return static_cast<unsigned char>(head[i]); };
+    if (byte(0) == 0xef && byte(1) == 0xbb && byte(2) == 0xbf) plan.skip = 3;
+    // UTF-16 and binary files: the whole-file parse says what they are.
+    if (byte(0) == 0 || byte(1) == 0 || byte(0) == 0xff || byte(0) == 0xfe) return std::nullopt;
+    chunk::EventsArray events = chunk::findEventsArray(std::string_view(head).substr(plan.skip));
+    if (events.open == chunk::kNotFound) return std::nullopt;
+    plan.rootIsArray = events.rootIsArray;
+    plan.headEnd = plan.skip + static_cast<std::int64_t>(events.open) + 1;
+    plan.starts.push_back(plan.headEnd);
+    const std::int64_t span = size - plan.headEnd;
+    const std::int64_t count = span / pieceBytes;
+    std::string window;
+    for (std::int64_t k = 1; k < count; ++k) {
+        // Never before the previous cut (its search may have run past this one's place).
+        const std::int64_t at = std::max(plan.headEnd + span / count * k, plan.starts.back() + 1);
+        if (at >= size) break;
+        window.resize(static_cast<std::size_t>(std::min<std::int64_t>(kCutWindow, size - at)));
+        read(at, window.size(), window.data());
+        std::size_t open = chunk::findEventStart(window);
+        if (open == chunk::kNotFound) continue; // one piece fewer
+        plan.ends.push_back(at + static_cast<std::int64_t>(window.rfind(',', open)));
+        plan.starts.push_back(at + static_cast<std::int64_t>(open));
+    }
+    plan.ends.push_back(size); // the last piece runs to the end of the file
+    if (plan.starts.size() < 2) return std::nullopt;
+    return plan;
+}
+
+// Parses the file in pieces on options.threads threads; the caller parses the whole file when
+// this returns nothing (a piece that does not parse, a file too small to cut, or a file whose
+// head is not a plain Kineto object). Throws only LoadCancelled.
+std::optional<Rank> loadInPieces(const std::string& path, std::int64_t size, const ReadAt& read,
+                                 std::int64_t disk, int loadOrder, const LoadOptions& options) {
+    const std::int64_t pieceBytes = options.chunkBytes > 0 ? options.chunkBytes : kDefaultPieceBytes;
+    std::optional<PiecePlan> planned;
+    try {
+        planned = planPieces(size, read, pieceBytes);
+    } catch (const LoadError&) {
+        return std::nullopt; // a read error: the whole-file read reports it
+    }
+    if (!planned) return std::nullopt;
+    const PiecePlan& plan = *planned;
+    const std::size_t pieces = plan.starts.size();
+
+    struct Piece {
+        Rank rank;
+        std::unique_ptr<KinetoParser> parser;
+        std::exception_ptr error;
+        std::int64_t tailAt = 0; // last piece: where the root's remainder starts in the file
+    };
+    std::vector<std::unique_ptr<Piece>> done(pieces);
+    std::mutex mutex;
+    std::condition_variable ready;
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> stop{false};
+    const std::function<bool(std::int64_t)> keepGoing = [&](std::int64_t) { return !stop.load(); };
+    const std::string_view lastPrefix = plan.rootIsArray ? "[" : "{\"traceEvents\":[";
+
+    // Parses pieces first..last as one piece (last > first when a cut between them was wrong).
+    auto parseRange = [&](od::parser& parser, std::string& buf, std::size_t first, std::size_t last) {
+        auto piece = std::make_unique<Piece>();
+        try {
+            piece->parser = std::make_unique<KinetoParser>(path, piece->rank, options, keepGoing);
+            piece->parser->setChunkMode();
+            const auto len = static_cast<std::size_t>(plan.ends[last] - plan.starts[first]);
+            if (last + 1 < pieces) {
+                piece->parser->parseEventsPiece(parser,
+                                                makePiece(buf, "[", read, plan.starts[first], len, "]"));
+            } else {
+                auto text = makePiece(buf, lastPrefix, read, plan.starts[first], len, "");
+                std::size_t tail = piece->parser->parseLastPiece(parser, text, plan.rootIsArray);
+                piece->tailAt = plan.starts[first] + static_cast<std::int64_t>(tail) -
+                                static_cast<std::int64_t>(lastPrefix.size());
+            }
+        } catch (...) {
+            piece->error = std::current_exception();
+        }
+        return piece;
+    };
+    auto worker = [&] {
+        od::parser parser;
+        std::string buf;
+        for (;;) {
+            const std::size_t i = next.fetch_add(1);
+            if (i >= pieces || stop) return;
+            auto piece = parseRange(parser, buf, i, i);
+            {
+                std::lock_guard lock(mutex);
+                done[i] = std::move(piece);
+            }
+            ready.notify_all();
+        }
+    };
+    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t threads =
+        std::min<std::size_t>(options.threads > 0 ? static_cast<std::size_t>(options.threads) : hw, pieces);
+    std::vector<std::thread> pool;
+    struct Joiner {
+        std::vector<std::thread>& pool;
+        std::atomic<bool>& stop;
+        ~Joiner() {
+            stop = true;
+            for (auto& t : pool)
+                t.join();
+        }
+    } joiner{pool, stop};
+    for (std::size_t t = 0; t < threads; ++t)
+        pool.emplace_back(worker);
+
+    Rank rank = newRank(path, size, loadOrder);
+    try {
+        KinetoParser whole(path, rank, options, keepGoing);
+        od::parser parser;
+        std::string buf;
+        // The root's fields before the events array, with the array emptied.
+        if (plan.rootIsArray)
+            whole.markTraceEvents();
+        else
+            whole.parseRootPiece(parser, makePiece(buf, "", read, plan.skip,
+                                                   static_cast<std::size_t>(plan.headEnd - plan.skip), "]}"));
+        // The pieces in file order, each merged (and freed) as soon as it and those before are done.
+        // A piece starts where the one before it ended, after that one parsed: its start is a real
+        // event boundary. When it does not parse, its end (the next cut) may be wrong: it is parsed
+        // again together with the next piece, a few times at most, before the whole file is.
+        auto take = [&](std::size_t i) {
+            std::unique_lock lock(mutex);
+            ready.wait(lock, [&] { return done[i] != nullptr; });
+            return std::move(done[i]);
+        };
+        auto onlyBadCut = [](const std::exception_ptr& error) {
+            try {
+                std::rethrow_exception(error);
+            } catch (const ChunkAbort&) {
+                return false;
+            } catch (const LoadCancelled&) {
+                return false;
+            } catch (...) {
+                return true;
+            }
+        };
+        constexpr std::size_t kMaxJoined = 4;
+        std::int64_t tailAt = size;
+        for (std::size_t i = 0; i < pieces;) {
+            std::unique_ptr<Piece> piece = take(i);
+            std::size_t last = i;
+            while (piece->error && onlyBadCut(piece->error) && last + 1 < pieces && last - i < kMaxJoined) {
+                take(++last); // parsed from a wrong start: not used
+                piece = parseRange(parser, buf, i, last);
+                if (options.report) ++options.report->rejoined;
+            }
+            if (piece->error) std::rethrow_exception(piece->error);
+            whole.absorb(*piece->parser);
+            if (i == 0) {
+                // The args text grows with the file: reserve once, from the first piece's share.
+                double share = static_cast<double>(rank.argsArena.size()) /
+                               static_cast<double>(plan.ends[0] - plan.starts[0]);
+                rank.argsArena.reserve(static_cast<std::size_t>(share * static_cast<double>(size) * 1.05));
+            }
+            if (last + 1 == pieces) tailAt = piece->tailAt;
+            if (options.progress &&
+                !options.progress(static_cast<std::int64_t>(2.0 * static_cast<double>(disk) *
+                                                            static_cast<double>(plan.ends[last]) /
+                                                            static_cast<double>(size)),
+                                  2 * disk))
+                throw LoadCancelled();
+            i = last + 1;
+        }
+        // The root's fields after the events array.
+        whole.parseRootPiece(parser, makePiece(buf, plan.rootIsArray ? "[]" : "{\"traceEvents\":[]", read,
+                                               tailAt, static_cast<std::size_t>(size - tailAt), ""));
+        whole.finish();
+    } catch (const LoadCancelled&) {
+        throw;
+    } catch (...) {
+        if (options.report) options.report->reparsed = true;
+        return std::nullopt;
+    }
+    if (options.report) options.report->pieces = static_cast<int>(pieces);
+    settleRank(rank, path, disk, options);
+    return rank;
+}
 
 // The most uncompressed JSON one file may hold within a memory budget (see io/MemoryLimits.h).
 std::int64_t perFileLimit(std::int64_t budget) {
@@ -752,8 +1165,16 @@ Rank loadKinetoFile(const std::string& path, int loadOrder, const LoadOptions& o
     if (options.progress) readProgress = [&](std::int64_t done) { return options.progress(done, 2 * disk); };
     std::int64_t budget = memoryBudgetBytes(options.memoryLimitBytes);
     checkMemoryForLoad({path}, path, budget);
+    bool triedPieces = false;
+    if (BlockFile file; file.open(path) && file.size() <= perFileLimit(budget)) {
+        // A plain file is read piece by piece: only the pieces being parsed are in memory.
+        ReadAt read = [&](std::int64_t offset, std::size_t len, char* dst) { file.read(offset, len, dst); };
+        if (auto rank = loadInPieces(path, file.size(), read, disk, loadOrder, options))
+            return std::move(*rank);
+        triedPieces = true;
+    }
     TraceBuffer buffer = readTraceFile(path, readProgress, perFileLimit(budget));
-    return loadKinetoBuffer(path, buffer, disk, loadOrder, options);
+    return loadKinetoBuffer(path, buffer, disk, loadOrder, options, !triedPieces);
 }
 
 Rank loadKinetoBytes(std::string_view bytes, const std::string& name, int loadOrder,
@@ -766,11 +1187,17 @@ Rank loadKinetoBytes(std::string_view bytes, const std::string& name, int loadOr
 namespace {
 
 Rank loadKinetoBuffer(const std::string& path, const TraceBuffer& buffer, std::int64_t disk, int loadOrder,
-                      const LoadOptions& options) {
-    Rank rank;
-    rank.sourcePath = path;
-    rank.fileBytes = static_cast<std::int64_t>(buffer.size());
-    rank.rank = loadOrder;
+                      const LoadOptions& options, bool tryPieces) {
+    // Inflated gzip and bytes in memory are parsed in pieces too (the parser's index stays small).
+    ReadAt read = [&](std::int64_t offset, std::size_t len, char* dst) {
+        std::memcpy(dst, buffer.data() + offset, len);
+    };
+    if (tryPieces) {
+        if (auto pieces =
+                loadInPieces(path, static_cast<std::int64_t>(buffer.size()), read, disk, loadOrder, options))
+            return std::move(*pieces);
+    }
+    Rank rank = newRank(path, static_cast<std::int64_t>(buffer.size()), loadOrder);
     std::function<bool(std::int64_t)> parseProgress;
     if (options.progress) {
         double scale = buffer.size() ? static_cast<double>(disk) / static_cast<double>(buffer.size()) : 0.0;
@@ -781,11 +1208,7 @@ Rank loadKinetoBuffer(const std::string& path, const TraceBuffer& buffer, std::i
     }
     KinetoParser parser(path, buffer, rank, options, parseProgress);
     parser.parse();
-    if (!rank.rankFromFile) {
-        int fromName = rankFromFileName(path);
-        if (fromName >= 0) rank.rank = fromName;
-    }
-    if (options.progress && !options.progress(2 * disk, 2 * disk)) throw LoadCancelled();
+    settleRank(rank, path, disk, options);
     return rank;
 }
 

@@ -14,6 +14,13 @@ namespace sl {
 // (the loader then throws LoadCancelled).
 using LoadProgressFn = std::function<bool(std::int64_t done, std::int64_t total)>;
 
+// How a file was parsed (see LoadOptions::report).
+struct LoadReport {
+    int pieces = 0;        // pieces parsed in parallel (0: the file was parsed whole)
+    int rejoined = 0;      // cuts found wrong (a piece did not parse) and undone by joining two pieces
+    bool reparsed = false; // the pieces did not all parse, so the whole file was parsed again
+};
+
 struct LoadOptions {
     LoadProgressFn progress;
     int threads = 0;                            // 0: one per core, at most one per file
@@ -24,6 +31,12 @@ struct LoadOptions {
     // loadTraceSet: a file that fails to load is left out (one warning naming it and the error)
     // instead of failing the set, as long as one file loads.
     bool skipBadFiles = false;
+    // A file of at least two pieces of this many bytes (uncompressed) is parsed in pieces on
+    // `threads` threads, with one piece's worth of parser memory per thread (docs/Loader.md,
+    // "Chunked parsing"); 0 means 8 MB. Smaller files are parsed whole.
+    std::int64_t chunkBytes = 0;
+    // When set, loadKinetoFile / loadKinetoBytes say here how the file was parsed (tests, benchmarks).
+    LoadReport* report = nullptr;
 };
 
 // Loads one Kineto (PyTorch profiler) trace file, .json or .json.gz. loadOrder is used as the rank
