@@ -29,6 +29,7 @@ struct Point {
     double exposedMeanUs = 0, exposedMaxUs = 0;
     CriticalPath path;
     std::vector<std::string> warnings;
+    std::size_t ranks = 0; // ranks of the simulated job
 };
 
 std::vector<std::string> splitList(const std::string& s) {
@@ -48,12 +49,16 @@ void run(const ExecutionGraph& g, const TraceSet& set, Point& p) {
     p.iteration = res.simulatedIteration;
     p.warnings = res.warnings;
     auto bd = simulatedBreakdown(set, res.timeline);
+    // Over the ranks of the simulated job: after dp.degree, clones count with their source's
+    // numbers and dropped ranks not at all (sim/SetupEdits.h).
     double sum = 0, mx = 0;
-    for (const auto& b : bd) {
+    for (const auto& r : res.setup.ranks) {
+        const auto& b = bd[r.source];
         sum += static_cast<double>(b.exposedCommunication);
         mx = std::max(mx, static_cast<double>(b.exposedCommunication));
     }
-    p.exposedMeanUs = bd.empty() ? 0 : std::round(sum / static_cast<double>(bd.size()) / 10.0) / 100.0;
+    p.ranks = res.setup.ranks.size();
+    p.exposedMeanUs = p.ranks == 0 ? 0 : std::round(sum / static_cast<double>(p.ranks) / 10.0) / 100.0;
     p.exposedMaxUs = std::round(mx / 10.0) / 100.0;
     p.path = criticalPath(g, res);
 }
@@ -72,6 +77,7 @@ nlohmann::json pointJson(const Point& p, TimeNs base) {
         base > 0 ? std::round(1e5 * static_cast<double>(p.iteration - base) / static_cast<double>(base)) / 1e3
                  : 0;
     return {{"iteration_us", us(p.iteration)},
+            {"ranks", p.ranks},
             {"change_pct", change},
             {"exposed_comm_us", p.exposedMeanUs},
             {"exposed_comm_max_us", p.exposedMaxUs},

@@ -5,6 +5,7 @@
 #include "analysis/Breakdown.h"
 #include "analysis/CriticalPath.h"
 #include "analysis/KnobEffect.h"
+#include "models/CollectiveModel.h"
 #include "models/KernelClass.h"
 
 #include <array>
@@ -210,6 +211,42 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
                   {"sm_contention_edges", g.stats.smContentionEdges},
                   {"thread_start_edges", g.stats.threadStartEdges},
                   {"prewindow_ops", g.stats.prewindowOps}};
+    // A setup edit (dp.degree): the predicted job, which may have more ranks than were measured;
+    // `ranks` above are the loaded ones, each rank here names the loaded rank whose numbers it has
+    // (docs/Structure.md). Collective transfer time by type shows what the new groups cost.
+    if (res.setup.edited) {
+        const SimulatedSetup& st = res.setup;
+        nlohmann::json sr = nlohmann::json::array(), dropped = nlohmann::json::array();
+        for (const auto& r : st.ranks)
+            sr.push_back({{"rank", r.rank},
+                          {"measured", r.measured},
+                          {"same_as", g.trace->ranks[r.source].rank},
+                          {"dp", r.dp},
+                          {"tp", r.tp},
+                          {"pp", r.pp},
+                          {"simulated_us", us(res.ranks[r.source].simulated())}});
+        for (std::size_t i = 0; i < st.dropped.size(); ++i)
+            if (st.dropped[i]) dropped.push_back(g.trace->ranks[i].rank);
+        std::map<std::string, std::pair<TimeNs, TimeNs>> byType; // traced, simulated transfer
+        for (const auto& c : collectiveCalls(g)) {
+            if (c.node >= res.nodes.size() || st.isDropped(g.nodes[c.node].rank)) continue;
+            auto& v = byType[std::string(collectiveTypeName(c.type))];
+            v.first += g.nodes[c.node].duration;
+            v.second += res.nodes[c.node].own;
+        }
+        nlohmann::json types = nlohmann::json::object();
+        for (const auto& [t, v] : byType)
+            types[t] = {{"traced_transfer_us", us(v.first)}, {"simulated_transfer_us", us(v.second)}};
+        j["setup"] = {{"world", st.world},
+                      {"dp", st.dp},
+                      {"tp", st.tp},
+                      {"pp", st.pp},
+                      {"added_ranks", st.added()},
+                      {"dropped_ranks", dropped},
+                      {"ranks", sr},
+                      {"collective_transfer_by_type", types},
+                      {"notes", st.notes}};
+    }
     j["knobs"] = knobs.toJson();
     // gpu.target: predicted speedup per kernel class and top kernel, kernels without shapes.
     if (res.gpuSwap) j["gpu_swap"] = gpuSwapJson(*res.gpuSwap);

@@ -64,7 +64,7 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
     const auto& set = *g.trace;
     const int n = k.dpDegree;
     const std::string knob = "dp.degree=" + std::to_string(n);
-    ParallelStructure s = recognizeStructure(set, &g);
+    ParallelStructure s = recognizeStructure(set, &g, k.dpStrong); // blocks: strong scaling only
     if (!s.recognised) {
         std::string why = s.notes.empty() ? std::string("no layout") : s.notes.front();
         plan.warnings.push_back(knob + ": no data-parallel layout recognised (" + why + "): knob ignored");

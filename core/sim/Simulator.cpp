@@ -69,7 +69,7 @@ void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, const GpuSwap
     if (link && alphaBeta && k.commIntraNodeGBps <= 0)
         for (auto& p : model.params)
             p[0].GBps *= swap->linkRatio;
-    std::int64_t withoutBytes = 0, dpCalls = 0;
+    std::int64_t withoutBytes = 0, dpCalls = 0, unknownLink = 0;
     bool spanned = false;
     for (std::size_t ci = 0; ci < calls.size(); ++ci) {
         const auto& c = calls[ci];
@@ -103,7 +103,10 @@ void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, const GpuSwap
                 const auto& p = model.params[static_cast<std::size_t>(commParamGroup(c.type))];
                 double bw = p[spans ? 1 : 0].GBps, bw2 = p[spans2 ? 1 : 0].GBps;
                 double ratio = busFactor(c.type, n2) / std::max(1e-12, busFactor(c.type, n));
-                if (bw > 0 && bw2 > 0) ratio *= bw / bw2;
+                if (bw > 0 && bw2 > 0)
+                    ratio *= bw / bw2;
+                else if (spans2 != spans)
+                    ++unknownLink;
                 d = scaled(d, ratio);
             }
             if (bytesFactor != 1.0) { // a smaller message: the model's time ratio, else proportional
@@ -128,6 +131,12 @@ void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, const GpuSwap
         warnings.push_back(
             "dp.scale: no data-parallel collectives found (no process group described as dp, and "
             "no all-reduce): nothing was re-timed");
+    if (unknownLink > 0)
+        warnings.push_back(
+            std::to_string(unknownLink) +
+            " collective kernels cross nodes differently in the new setup, but no bandwidth is "
+            "known for both localities (no message sizes, or nothing measured across nodes): only "
+            "their group size was re-timed; set comm.intra_node_GBps and comm.inter_node_GBps");
     if (spanned && model.interFromIntra)
         warnings.push_back(
             "no inter-node bandwidth (set comm.inter_node_GBps): collectives spanning nodes use "

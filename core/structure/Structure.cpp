@@ -170,46 +170,39 @@ void recognizeLayout(const TraceSet& set, const ExecutionGraph* graph, ParallelS
         }
     if (!s.groups.empty()) s.source = "pg_config";
 
-    // 2. Collective metadata (Process Group Ranks) without descriptions.
-    if (s.groups.empty()) {
-        std::map<std::vector<std::int32_t>, SeenGroup> seen;
-        for (const auto& r : set.ranks)
-            for (const auto& c : r.collectives) {
-                if (c.processGroupRanks.empty()) continue;
-                auto ranks = c.processGroupRanks;
-                std::sort(ranks.begin(), ranks.end());
-                auto& g = seen[ranks];
-                g.ranks = ranks;
-                g.types.insert(c.type);
-            }
+    // 2. Collective metadata (Process Group Ranks) without descriptions; 3. the graph's matched
+    // collectives (members' rank ids), for traces without any metadata.
+    std::map<std::vector<std::int32_t>, SeenGroup> seen;
+    auto see = [&](std::vector<std::int32_t> ranks, CollectiveType type) {
+        std::sort(ranks.begin(), ranks.end());
+        ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+        if (ranks.size() < 2) return; // a group of one rank says nothing about the layout
+        auto& g = seen[ranks];
+        g.ranks = ranks;
+        g.types.insert(type);
+    };
+    auto adopt = [&](const char* how) {
         std::vector<SeenGroup> list;
         for (auto& [k, g] : seen)
             list.push_back(g);
-        for (auto& g : classifySeen(list, s.world, "collective metadata"))
+        for (auto& g : classifySeen(list, s.world, how))
             addGroup(s.groups, std::move(g));
-        if (!s.groups.empty()) s.source = "collective metadata";
+        if (!s.groups.empty()) s.source = how;
+    };
+    if (s.groups.empty()) {
+        for (const auto& r : set.ranks)
+            for (const auto& c : r.collectives)
+                if (!c.processGroupRanks.empty()) see(c.processGroupRanks, c.type);
+        adopt("collective metadata");
     }
-
-    // 3. The graph's matched collectives (members' rank ids), for traces without any metadata.
     if (s.groups.empty() && graph) {
-        std::map<std::vector<std::int32_t>, SeenGroup> seen;
         for (const auto& c : graph->collectives) {
             std::vector<std::int32_t> ranks;
             for (NodeId m : c.members)
                 ranks.push_back(graph->rankOf(m).rank);
-            std::sort(ranks.begin(), ranks.end());
-            ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-            if (ranks.size() < 2 || !c.complete) continue;
-            auto& g = seen[ranks];
-            g.ranks = ranks;
-            g.types.insert(c.type);
+            if (c.complete) see(std::move(ranks), c.type);
         }
-        std::vector<SeenGroup> list;
-        for (auto& [k, g] : seen)
-            list.push_back(g);
-        for (auto& g : classifySeen(list, s.world, "matched collectives"))
-            addGroup(s.groups, std::move(g));
-        if (!s.groups.empty()) s.source = "matched collectives";
+        adopt("matched collectives");
     }
     if (s.groups.empty()) {
         s.source = "ranks";
@@ -410,12 +403,13 @@ RankBlocks recognizeBlocks(const Rank& rank) {
 
 } // namespace
 
-ParallelStructure recognizeStructure(const TraceSet& set, const ExecutionGraph* graph) {
+ParallelStructure recognizeStructure(const TraceSet& set, const ExecutionGraph* graph, bool blocks) {
     ParallelStructure s;
     recognizeLayout(set, graph, s);
     s.blocks.reserve(set.ranks.size());
     for (const auto& r : set.ranks)
-        s.blocks.push_back(recognizeBlocks(r));
+        s.blocks.push_back(blocks ? recognizeBlocks(r) : RankBlocks{});
+    if (!blocks) return s;
 
     // Micro-batches: the forward blocks most ranks have.
     std::map<int, int> votes;

@@ -74,7 +74,9 @@ struct ParallelStructure {
 
 // Recognises the structure of a trace set. `graph` (optional) supplies matched collectives for
 // traces without process-group metadata and the step window for the block search.
-ParallelStructure recognizeStructure(const TraceSet& set, const ExecutionGraph* graph = nullptr);
+// `blocks` = false skips the micro-batch and layer block search (the layout alone).
+ParallelStructure recognizeStructure(const TraceSet& set, const ExecutionGraph* graph = nullptr,
+                                     bool blocks = true);
 
 // {"world", "dp", "tp", "pp", "recognised", "megatron_order", "source", "groups": [{role,
 // description, ranks}], "grid": [{rank, dp, tp, pp}], "microbatches", "layers", "stages":

@@ -1,8 +1,8 @@
-// dp.degree at scale: a generated 64-rank data-parallel job (four layers of a 1024-wide model, eight
-// GPUs per node) predicted with 512 replicas. Budget (docs/Structure.md): under 60 s and 8 GB on two
-// cores for load, graph and simulation together. The 448 new replicas are clones (sim/SetupEdits.h):
-// the 64 loaded ranks are simulated with every collective re-sized to its 512-rank group, and each
-// clone has the times of the loaded rank it copies, so the cost grows with the loaded ranks only.
+// dp.degree at scale: a generated 64-rank data-parallel job (two steps of sixteen layers of a
+// 1024-wide model, eight GPUs per node) predicted with 512 replicas. Budget (docs/Structure.md): under 60 s
+// and 8 GB on two cores for load, graph and simulation together. The 448 new replicas are clones
+// (sim/SetupEdits.h): the 64 loaded ranks are simulated with every collective re-sized to its 512-rank group,
+// and each clone has the times of the loaded rank it copies, so the cost grows with the loaded ranks only.
 // Counters: nodes simulated, ranks in the predicted job, peak resident memory (MB).
 #include "graph/ExecutionGraph.h"
 #include "io/KinetoLoader.h"
@@ -36,7 +36,8 @@ const std::string& generatedDir() {
             std::filesystem::temp_directory_path() / ("sightline-bench-dp64-" + std::to_string(::getpid()));
         std::filesystem::create_directories(d);
         synth::SynthConfig c;
-        c.layers = 4;
+        c.layers = 16;
+        c.steps = 2;
         c.hidden = 1024;
         c.heads = 16;
         c.seq = 512;

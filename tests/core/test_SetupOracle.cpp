@@ -48,23 +48,7 @@ double errPct(double predicted, double measured) {
     return 100.0 * std::abs(predicted - measured) / measured;
 }
 
-// A 1F1B pipeline of two stages, four micro-batches, two layers per stage of a 4096-wide model,
-// four data-parallel replicas. 16 GPUs per node: every group of A and B stays inside a node.
-SynthConfig pipelineJob() {
-    SynthConfig c;
-    c.layers = 4;
-    c.hidden = 4096;
-    c.heads = 32;
-    c.seq = 1024;
-    c.vocab = 32000;
-    c.dp = 4;
-    c.pp = 2;
-    c.microbatches = 4;
-    c.gpusPerNode = 16;
-    return c;
-}
-
-// Plain data parallel, one node of 8 GPUs.
+// Plain data parallel on one node of 8 GPUs: four replicas of four layers of a 4096-wide model.
 SynthConfig dataParallelJob() {
     SynthConfig c;
     c.layers = 4;
@@ -73,6 +57,16 @@ SynthConfig dataParallelJob() {
     c.seq = 1024;
     c.vocab = 32000;
     c.dp = 4;
+    return c;
+}
+
+// The same as a 1F1B pipeline of two stages (two layers each) and four micro-batches. 16 GPUs per
+// node: every group of A and B stays inside a node.
+SynthConfig pipelineJob() {
+    SynthConfig c = dataParallelJob();
+    c.pp = 2;
+    c.microbatches = 4;
+    c.gpusPerNode = 16;
     return c;
 }
 
