@@ -428,10 +428,10 @@ void MainWindow::buildMenus() {
                 exportSimulatedTrace(path);
             }
         });
-    file->addAction(tr("Export &Report (JSON, CSV)..."), QKeySequence(tr("Ctrl+Shift+E")), this, [this] {
+    file->addAction(tr("Export &Report (HTML, JSON, CSV)..."), QKeySequence(tr("Ctrl+Shift+E")), this, [this] {
         const QString path =
-            QFileDialog::getSaveFileName(this, tr("Export report"), dialogDir(QStringLiteral("report.json")),
-                                         tr("JSON (*.json);;CSV (*.csv)"));
+            QFileDialog::getSaveFileName(this, tr("Export report"), dialogDir(QStringLiteral("report.html")),
+                                         tr("HTML report (*.html);;JSON (*.json);;CSV (*.csv)"));
         if (!path.isEmpty()) {
             rememberDir(path);
             exportReport(path);
@@ -748,12 +748,10 @@ QString MainWindow::exportSimulatedTrace(const QString& path) {
 
 QString MainWindow::exportReport(const QString& path) {
     QString error;
-    if (!simulation_.result || !simulation_.analysis)
+    if (!simulation_.result || !simulation_.graph)
         error = tr("No simulation to report yet");
-    else if (QFileInfo(path).suffix().compare(QStringLiteral("csv"), Qt::CaseInsensitive) == 0)
-        error = writeReportCsv(path, *simulation_.result, *simulation_.analysis);
     else
-        error = writeReportJson(path, *simulation_.result, *simulation_.analysis);
+        error = writeReport(path, *simulation_.graph, *simulation_.result, knobPanel()->knobs(), paths_);
     if (!error.isEmpty()) messageBar_->showMessage(error, MessageBar::Level::Error);
     return error;
 }

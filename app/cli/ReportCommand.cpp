@@ -1,8 +1,7 @@
 #include "CliCommon.h"
 #include "SimSetup.h"
 
-#include "analysis/CsvReport.h"
-#include "analysis/HtmlReport.h"
+#include "analysis/ReportWriter.h"
 #include "analysis/SimulationReport.h"
 #include "io/LoadError.h"
 #include "sim/Simulator.h"
@@ -21,24 +20,13 @@ namespace sl::cli {
 
 namespace {
 
-enum class Format { Html, Json, Csv };
-
 struct Output {
-    Format format;
+    ReportFormat format;
     std::string path;
 };
 
-std::string lower(std::string s) {
-    for (char& c : s)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return s;
-}
-
-Format formatOf(const std::string& path) {
-    std::string ext = lower(std::filesystem::path(path).extension().string());
-    if (ext == ".html" || ext == ".htm") return Format::Html;
-    if (ext == ".json") return Format::Json;
-    if (ext == ".csv") return Format::Csv;
+ReportFormat formatOf(const std::string& path) {
+    if (auto f = reportFormatOf(path)) return *f;
     throw UsageError{"--out " + path +
                      ": cannot tell the format from the extension (use .html, .json or .csv)"};
 }
@@ -56,14 +44,6 @@ void checkWritable(const std::string& path) {
         throw LoadError(path, "cannot write the report: folder " + dir.string() + " does not exist");
     if (!fs::is_directory(dir, ec))
         throw LoadError(path, "cannot write the report: " + dir.string() + " is not a folder");
-}
-
-void writeFile(const std::string& path, const std::string& content) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw LoadError(path, std::string("cannot write the report: ") + std::strerror(errno));
-    out << content;
-    out.flush();
-    if (!out) throw LoadError(path, "cannot write the report (disk full?)");
 }
 
 Command makeReportCommand() {
@@ -98,8 +78,8 @@ Command makeReportCommand() {
             [](Args& args) {
                 std::vector<Output> outputs;
                 if (auto out = args.option("--out")) outputs.push_back({formatOf(*out), *out});
-                if (auto out = args.option("--json")) outputs.push_back({Format::Json, *out});
-                if (auto out = args.option("--csv")) outputs.push_back({Format::Csv, *out});
+                if (auto out = args.option("--json")) outputs.push_back({ReportFormat::Json, *out});
+                if (auto out = args.option("--csv")) outputs.push_back({ReportFormat::Csv, *out});
                 SimSetup setup = parseSimSetup(args, "report", true);
                 if (outputs.empty())
                     throw UsageError{"report needs --out FILE (or --json FILE / --csv FILE)"};
@@ -118,21 +98,8 @@ Command makeReportCommand() {
                 }
                 nlohmann::json report = simulationReportJson(graph, res, setup.knobs, setup.paths, setup.step,
                                                              setup.knobs.isReplay() ? nullptr : &replay);
-                for (const auto& o : outputs) {
-                    switch (o.format) {
-                    case Format::Html:
-                        writeFile(o.path, htmlReport(report));
-                        break;
-                    case Format::Json:
-                        writeFile(o.path,
-                                  report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
-                                      "\n");
-                        break;
-                    case Format::Csv:
-                        writeFile(o.path, csvReport(report));
-                        break;
-                    }
-                }
+                for (const auto& o : outputs)
+                    writeReportFile(o.path, report, o.format);
                 return kExitOk;
             }};
 }

@@ -1,6 +1,8 @@
 #include "Export.h"
 
+#include "analysis/ReportWriter.h"
 #include "analysis/SimulatedTraceExport.h"
+#include "analysis/SimulationReport.h"
 #include "io/LoadError.h"
 
 #include <QFileInfo>
@@ -11,36 +13,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cstdio>
-#include <fstream>
+#include <string>
+#include <vector>
 
 namespace sl::ui {
-
-namespace {
-double us(TimeNs t) {
-    return static_cast<double>(t) / 1000.0;
-}
-
-nlohmann::json breakdownJson(const RankBreakdown& b) {
-    return {{"span_us", us(b.span)},
-            {"compute_us", us(b.compute)},
-            {"comm_us", us(b.communication)},
-            {"exposed_comm_us", us(b.exposedCommunication)},
-            {"overlapped_comm_us", us(b.overlappedCommunication())},
-            {"memory_us", us(b.memory)},
-            {"idle_us", us(b.idle)},
-            {"overlap_pct", b.overlapPct()}};
-}
-
-QString writeText(const QString& path, const std::string& text) {
-    std::ofstream out(path.toStdString(), std::ios::binary);
-    if (!out) return QStringLiteral("%1: cannot write the file").arg(path);
-    out << text;
-    out.close();
-    if (!out) return QStringLiteral("%1: cannot write the file").arg(path);
-    return {};
-}
-} // namespace
 
 QString writeSimulatedTrace(const QString& path, const TraceSet& set, const SimulatedTimeline& timeline) {
     try {
@@ -51,58 +27,26 @@ QString writeSimulatedTrace(const QString& path, const TraceSet& set, const Simu
     return {};
 }
 
-QString writeReportJson(const QString& path, const SimResult& result, const SimAnalysis& analysis) {
-    nlohmann::json j;
-    j["iteration"] = {{"measured_us", us(result.measuredIteration)},
-                      {"simulated_us", us(result.simulatedIteration)},
-                      {"error_pct", result.iterationErrorPct()}};
-    nlohmann::json ranks = nlohmann::json::array();
-    for (std::size_t r = 0; r < result.ranks.size(); ++r) {
-        const RankSimSummary& s = result.ranks[r];
-        nlohmann::json row = {{"rank", s.rank},
-                              {"measured_us", us(s.measured())},
-                              {"simulated_us", us(s.simulated())},
-                              {"error_pct", s.errorPct()}};
-        if (r < analysis.measured.size()) row["measured"] = breakdownJson(analysis.measured[r]);
-        if (r < analysis.simulated.size()) row["simulated"] = breakdownJson(analysis.simulated[r]);
-        ranks.push_back(std::move(row));
+QString writeReport(const QString& path, const ExecutionGraph& graph, const SimResult& result,
+                    const SimKnobs& knobs, const QStringList& paths, int step) {
+    SimResult replay;
+    if (!knobs.isReplay()) {
+        SimOptions options;
+        options.timeline = false;
+        replay = simulate(graph, SimKnobs{}, options);
     }
-    j["ranks"] = std::move(ranks);
-    nlohmann::json byLabel = nlohmann::json::object();
-    nlohmann::json pct = nlohmann::json::object();
-    for (int l = 0; l < kPathLabelCount; ++l) {
-        const auto label = static_cast<PathLabel>(l);
-        const TimeNs t = analysis.path.byLabel[static_cast<std::size_t>(l)];
-        byLabel[std::string(pathLabelName(label))] = us(t);
-        pct[std::string(pathLabelName(label))] =
-            analysis.path.length > 0
-                ? 100.0 * static_cast<double>(t) / static_cast<double>(analysis.path.length)
-                : 0.0;
+    std::vector<std::string> sources;
+    for (const QString& p : paths)
+        sources.push_back(p.toStdString());
+    const nlohmann::json report =
+        simulationReportJson(graph, result, knobs, sources, step, knobs.isReplay() ? nullptr : &replay);
+    const std::string target = path.toStdString();
+    try {
+        writeReportFile(target, report, reportFormatOf(target).value_or(ReportFormat::Json));
+    } catch (const LoadError& e) {
+        return QString::fromStdString(e.what());
     }
-    j["critical_path"] = {{"length_us", us(analysis.path.length)},
-                          {"segments", analysis.path.segments.size()},
-                          {"by_kind", std::move(byLabel)},
-                          {"by_kind_pct", std::move(pct)}};
-    return writeText(path, j.dump(2) + "\n");
-}
-
-QString writeReportCsv(const QString& path, const SimResult& result, const SimAnalysis& analysis) {
-    std::string text =
-        "rank,measured_us,simulated_us,error_pct,"
-        "measured_compute_us,measured_exposed_comm_us,measured_overlapped_comm_us,measured_idle_us,"
-        "simulated_compute_us,simulated_exposed_comm_us,simulated_overlapped_comm_us,simulated_idle_us\n";
-    char buf[512];
-    for (std::size_t r = 0; r < result.ranks.size(); ++r) {
-        const RankSimSummary& s = result.ranks[r];
-        const RankBreakdown m = r < analysis.measured.size() ? analysis.measured[r] : RankBreakdown{};
-        const RankBreakdown v = r < analysis.simulated.size() ? analysis.simulated[r] : RankBreakdown{};
-        std::snprintf(buf, sizeof buf, "%d,%.3f,%.3f,%.4f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", s.rank,
-                      us(s.measured()), us(s.simulated()), s.errorPct(), us(m.compute),
-                      us(m.exposedCommunication), us(m.overlappedCommunication()), us(m.idle), us(v.compute),
-                      us(v.exposedCommunication), us(v.overlappedCommunication()), us(v.idle));
-        text += buf;
-    }
-    return writeText(path, text);
+    return {};
 }
 
 QString saveWidgetImage(QWidget* widget, const QString& path) {

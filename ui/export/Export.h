@@ -1,9 +1,11 @@
 #pragma once
-#include "SimAnalysis.h"
+#include "graph/ExecutionGraph.h"
+#include "sim/Knobs.h"
 #include "sim/Simulator.h"
 #include "trace/TraceSet.h"
 
 #include <QString>
+#include <QStringList>
 
 class QWidget;
 
@@ -16,11 +18,13 @@ namespace sl::ui {
 // a simulated time (args: measured_ts, correlation).
 QString writeSimulatedTrace(const QString& path, const TraceSet& set, const SimulatedTimeline& timeline);
 
-// The analyses as JSON: iteration (measured, simulated, error), per-rank breakdown measured and
-// simulated, critical path (length and by label, us and %).
-QString writeReportJson(const QString& path, const SimResult& result, const SimAnalysis& analysis);
-// The per-rank table as CSV: a header line, then one line per rank.
-QString writeReportCsv(const QString& path, const SimResult& result, const SimAnalysis& analysis);
+// The report of a simulation, written by the same core code as `sightline-cli report`
+// (analysis/SimulationReport + analysis/ReportWriter): HTML, JSON or CSV by the path's suffix
+// (.html/.htm, .json, .csv; any other suffix writes JSON). With knobs away from replay, the graph is
+// also simulated at the default knobs so the report says what the knobs changed (knob_effect).
+// `paths` name the traces in the report's header; step -1 is the whole trace.
+QString writeReport(const QString& path, const ExecutionGraph& graph, const SimResult& result,
+                    const SimKnobs& knobs, const QStringList& paths, int step = -1);
 
 // Renders a widget into a PNG (raster) or an SVG (vector, QSvgGenerator), chosen by the suffix.
 QString saveWidgetImage(QWidget* widget, const QString& path);

@@ -1,0 +1,46 @@
+#include "analysis/ReportWriter.h"
+
+#include "analysis/CsvReport.h"
+#include "analysis/HtmlReport.h"
+#include "io/LoadError.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+namespace sl {
+
+std::optional<ReportFormat> reportFormatOf(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    for (char& c : ext)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (ext == ".html" || ext == ".htm") return ReportFormat::Html;
+    if (ext == ".json") return ReportFormat::Json;
+    if (ext == ".csv") return ReportFormat::Csv;
+    return std::nullopt;
+}
+
+std::string reportText(const nlohmann::json& report, ReportFormat format) {
+    switch (format) {
+    case ReportFormat::Html:
+        return htmlReport(report);
+    case ReportFormat::Csv:
+        return csvReport(report);
+    case ReportFormat::Json:
+        break;
+    }
+    // Names from a trace may hold invalid UTF-8: replaced rather than failing the export.
+    return report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+void writeReportFile(const std::string& path, const nlohmann::json& report, ReportFormat format) {
+    const std::string text = reportText(report, format);
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) throw LoadError(path, std::string("cannot write the report: ") + std::strerror(errno));
+    out << text;
+    out.flush();
+    if (!out) throw LoadError(path, "cannot write the report (disk full?)");
+}
+
+} // namespace sl
