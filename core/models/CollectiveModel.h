@@ -29,8 +29,6 @@
 
 namespace sl {
 
-struct SimKnobs;
-
 double busFactor(CollectiveType type, int groupSize);
 
 // The parameter group of a collective type (SendRecv / Send / Recv share "send_recv").
@@ -106,11 +104,5 @@ struct Calibration {
 // Fits bandwidth and latency from the measured transfers: one sample per matched collective (the
 // mean transfer of its members) and per unmatched collective kernel with known bytes.
 Calibration calibrate(const ExecutionGraph& graph, int gpusPerNode);
-
-// The model the knobs ask for: their bandwidths / latencies where set, per type overrides, and the
-// calibration of the graph for whatever is not set. `warnings` gets what was filled in.
-CollectiveModel collectiveModelFor(const ExecutionGraph& graph, const SimKnobs& knobs,
-                                   const std::vector<CollectiveCall>& calls,
-                                   std::vector<std::string>* warnings);
 
 } // namespace sl

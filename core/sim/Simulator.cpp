@@ -2,6 +2,7 @@
 
 #include "models/CollectiveModel.h"
 #include "models/KernelClass.h"
+#include "sim/CollectiveKnobs.h"
 #include "sim/CpuRegions.h"
 #include "sim/GpuSwap.h"
 #include "sim/SetupEdits.h"
