@@ -1264,12 +1264,16 @@ TraceSet loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& 
     std::atomic<bool> cancelled{false};
     std::mutex progressMutex;
     std::atomic<std::size_t> next{0};
+    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t allThreads = options.threads > 0 ? static_cast<std::size_t>(options.threads) : hw;
 
     auto worker = [&] {
         for (;;) {
             std::size_t i = next.fetch_add(1);
             if (i >= files.size() || cancelled) return;
             LoadOptions fileOptions = options;
+            // The threads left over when there are fewer files than threads parse pieces of a file.
+            fileOptions.threads = static_cast<int>(std::max<std::size_t>(1, allThreads / files.size()));
             if (options.progress) {
                 fileOptions.progress = [&, i](std::int64_t d, std::int64_t) {
                     std::int64_t prev = done[i].exchange(d);
@@ -1292,9 +1296,7 @@ TraceSet loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& 
             }
         }
     };
-    unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    std::size_t threads = options.threads > 0 ? static_cast<std::size_t>(options.threads) : hw;
-    threads = std::min(threads, files.size());
+    std::size_t threads = std::min(allThreads, files.size());
     std::vector<std::thread> pool;
     for (std::size_t t = 1; t < threads; ++t)
         pool.emplace_back(worker);
