@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 namespace sl {
 
@@ -196,6 +197,9 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
     // degree; every group's members get their new ids, so node spans follow the new layout.
     const double factor = static_cast<double>(dp0) / static_cast<double>(n);
     plan.calls.assign(calls.size(), CallResize{});
+    std::unordered_map<int, RankPlace> placeById; // the loaded ranks (every member lookup below)
+    for (const auto& p : s.places)
+        placeById.emplace(p.rank, p);
     std::int64_t resized = 0, unplaced = 0;
     std::map<std::string, std::int64_t> byType;
     for (std::size_t i = 0; i < calls.size(); ++i) {
@@ -206,7 +210,8 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
         std::vector<Coord> members;
         bool placed = !c.ranks.empty();
         for (int id : c.ranks) {
-            RankPlace p = s.placeOf(id);
+            auto known = placeById.find(id);
+            RankPlace p = known != placeById.end() ? known->second : s.placeOf(id);
             if (!p.known) placed = false;
             members.push_back({p.pp, p.dp, p.tp});
         }
