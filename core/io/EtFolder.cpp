@@ -3,6 +3,7 @@
 #include "io/EtLinker.h"
 #include "io/ExecutionTrace.h"
 #include "io/LoadError.h"
+#include "io/PathExpand.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -19,28 +20,9 @@ bool endsWith(const std::string& s, std::string_view e) {
 } // namespace
 
 std::vector<std::string> expandEtPaths(const std::vector<std::string>& paths) {
-    namespace fs = std::filesystem;
-    std::vector<std::string> out;
-    for (const auto& p : paths) {
-        std::error_code ec;
-        if (fs::is_directory(p, ec)) {
-            std::vector<std::string> files;
-            for (const auto& e : fs::directory_iterator(p, ec)) {
-                std::string name = e.path().filename().string();
-                if (e.is_regular_file(ec) && (endsWith(name, ".json") || endsWith(name, ".json.gz")))
-                    files.push_back(e.path().string());
-            }
-            if (files.empty())
-                throw LoadError(p, "no execution trace files (.json, .json.gz) in this folder");
-            std::sort(files.begin(), files.end());
-            out.insert(out.end(), files.begin(), files.end());
-        } else if (fs::exists(p, ec)) {
-            out.push_back(p);
-        } else {
-            throw LoadError(p, "execution trace not found");
-        }
-    }
-    return out;
+    return expandFolders(
+        paths, [](const std::string& name) { return endsWith(name, ".json") || endsWith(name, ".json.gz"); },
+        "no execution trace files (.json, .json.gz) in this folder", "execution trace not found");
 }
 
 std::string EtApplied::summary() const {

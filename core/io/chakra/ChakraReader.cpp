@@ -1,6 +1,7 @@
 #include "io/chakra/ChakraReader.h"
 
 #include "io/LoadError.h"
+#include "io/PathExpand.h"
 
 #include <io/chakra/chakra_et.pb.h>
 
@@ -474,27 +475,13 @@ bool isChakraPath(const std::string& path) {
 }
 
 std::vector<std::string> expandChakraPaths(const std::vector<std::string>& paths) {
-    namespace fs = std::filesystem;
-    std::vector<std::string> out;
-    for (const auto& p : paths) {
-        std::error_code ec;
-        if (fs::is_directory(p, ec)) {
-            std::vector<std::string> files;
-            for (const auto& e : fs::directory_iterator(p, ec))
-                if (e.path().extension() == ".et" && !e.is_directory(ec)) files.push_back(e.path().string());
-            if (files.empty()) throw LoadError(p, "no Chakra execution trace files (.et) in this folder");
-            std::sort(files.begin(), files.end(), [](const std::string& a, const std::string& b) {
-                int ra = rankFromChakraFileName(a), rb = rankFromChakraFileName(b);
-                return ra != rb ? ra < rb : a < b;
-            });
-            out.insert(out.end(), files.begin(), files.end());
-        } else if (fs::exists(p, ec)) {
-            out.push_back(p);
-        } else {
-            throw LoadError(p, "file not found");
-        }
-    }
-    return out;
+    return expandFolders(
+        paths, [](const std::string& name) { return std::filesystem::path(name).extension() == ".et"; },
+        "no Chakra execution trace files (.et) in this folder", "file not found",
+        [](const std::string& a, const std::string& b) {
+            int ra = rankFromChakraFileName(a), rb = rankFromChakraFileName(b);
+            return ra != rb ? ra < rb : a < b;
+        });
 }
 
 } // namespace sl
