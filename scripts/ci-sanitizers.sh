@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the headless core, sightline-cli and the core + cli tests with AddressSanitizer and
 # UndefinedBehaviorSanitizer (the `asan` preset: no GUI, no benchmarks) and runs those tests,
-# including the bad-input corpus (tests/cli/test_BadInputCorpus). Any sanitizer report fails the
+# including the bad-input corpus (tests/cli/test_BadInputCorpus), and replays tests/data/bad and the
+# fuzzers' seeds through the fuzz entry points (CTest fuzz_replay_*). Any sanitizer report fails the
 # run (UBSan does not recover; ASan aborts). About 10 minutes on 2 cores from scratch, much less
 # when build/asan already exists. Called from .ci/run.
 #   usage: scripts/ci-sanitizers.sh [extra ctest args, e.g. -R KinetoLoader]
@@ -24,5 +25,10 @@ for t in tests/core/test_*.cpp tests/cli/test_*.cpp; do
   area="$(basename "$(dirname "$t")")"
   targets+=("${area}_$(basename "$t" .cpp)")
 done
+# The fuzz entry points with a plain replay main() (tests/CMakeLists.txt): every file of
+# tests/data/bad and of tests/fuzz/corpus/<target> goes through each once, under both sanitizers.
+for t in tests/fuzz/fuzz_*.cpp; do
+  targets+=("fuzz_replay_$(basename "$t" .cpp)")
+done
 cmake --build build/asan --parallel "$jobs" --target "${targets[@]}"
-ctest --test-dir build/asan --output-on-failure --parallel "$jobs" --timeout 900 -R '^(core|cli)_' "$@"
+ctest --test-dir build/asan --output-on-failure --parallel "$jobs" --timeout 900 -R '^(core|cli|fuzz_replay)_' "$@"
