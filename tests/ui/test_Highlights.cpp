@@ -1,7 +1,9 @@
-// Highlights on the real 8-rank trace: per-event critical-path flags match the path's nodes, the
-// exposed lanes carry the core's intervals, the arrows of a selected event are its graph edges,
-// collective links span the ranks; the renderer draws them; the critical-path toggle by key and
-// by action.
+// Highlights on the bundled 8-rank sample samples/01-dp8-straggler (always present, so nothing
+// here skips): per-event critical-path flags match the path's nodes, the exposed lanes carry the
+// core's intervals, the arrows of a selected event are its graph edges, collective links span the
+// ranks; the renderer draws them; the critical-path toggle by key and by action. The straggler's
+// slow GPU puts compute kernels on the path and makes the other ranks wait in their all-reduces
+// (exposed communication), which the checks below need.
 #include "DependencyLinks.h"
 #include "HighlightModel.h"
 #include "Highlights.h"
@@ -32,22 +34,18 @@ class TestHighlights : public QObject {
     std::shared_ptr<const TraceSet> set_;
     SimOutput sim_;
 
-    static QString dlrm() { return sltest::tracesDir() + "/dlrm-8rank-v100/kineto"; }
-    bool ready() {
-        if (!sltest::haveTraces()) return false;
-        if (!set_) {
-            set_ = std::make_shared<const TraceSet>(loadTraceSet({dlrm().toStdString()}));
-            sim_ = SimRunner::runNow(set_, {});
-        }
-        return true;
+    void ensureLoaded() {
+        if (set_) return;
+        set_ = std::make_shared<const TraceSet>(loadTraceSet({sltest::samplePath("01-dp8-straggler")}));
+        sim_ = SimRunner::runNow(set_, {});
     }
-    // The first collective kernel node of rank 0 that is part of a matched group.
-    EventId collectiveEvent() const {
+    // The first collective kernel node of a rank that is part of a matched group.
+    EventId collectiveEvent(std::size_t rank = 0) const {
         const ExecutionGraph& g = *sim_.graph;
         for (const GraphNode& n : g.nodes)
-            if (n.rank == 0 && n.kind == NodeKind::Collective && n.collective < g.collectives.size() &&
+            if (n.rank == rank && n.kind == NodeKind::Collective && n.collective < g.collectives.size() &&
                 g.collectives[n.collective].members.size() > 1)
-                return {0, n.event};
+                return {static_cast<int>(rank), n.event};
         return {};
     }
 
@@ -58,7 +56,7 @@ private slots:
     }
 
     void flagsMarkExactlyThePathNodes() {
-        if (!ready()) SL_REQUIRE_TRACES();
+        ensureLoaded();
         const ExecutionGraph& g = *sim_.graph;
         const CriticalPath& path = sim_.analysis->path;
         QVERIFY(!path.segments.empty());
@@ -92,7 +90,7 @@ private slots:
     }
 
     void labelOfAComputeKernelOnThePath() {
-        if (!ready()) SL_REQUIRE_TRACES();
+        ensureLoaded();
         const ExecutionGraph& g = *sim_.graph;
         for (const PathSegment& s : sim_.analysis->path.segments) {
             if (s.node == kNoNode || s.edge != kNoEdge || s.label != PathLabel::GpuCompute) continue;
@@ -103,11 +101,11 @@ private slots:
             QCOMPARE(highlight::label(f), PathLabel::GpuCompute);
             return;
         }
-        QSKIP("no GPU compute segment on this path");
+        QFAIL("the straggler sample's critical path has no GPU compute segment");
     }
 
     void exposedIntervalsAreTheCoreOnes() {
-        if (!ready()) SL_REQUIRE_TRACES();
+        ensureLoaded();
         const auto measured = measuredExposedCommunication(*set_, sim_.graph.get());
         const auto simulated = simulatedExposedCommunication(*set_, sim_.result->timeline);
         QCOMPARE(sim_.measuredHighlights->ranks.size(), measured.size());
@@ -128,11 +126,11 @@ private slots:
                 comm = comm || t.communication;
             QVERIFY(comm);
         }
-        QVERIFY(any); // DLRM exposes some communication
+        QVERIFY(any); // the ranks that wait for the straggler expose their all-reduces
     }
 
     void exposedLaneInLayoutAndPainted() {
-        if (!ready()) SL_REQUIRE_TRACES();
+        ensureLoaded();
         TrackState state;
         state.reset(*set_);
         RowLayout layout;
@@ -162,7 +160,7 @@ private slots:
     }
 
     void arrowsOfASelectedKernel() {
-        if (!ready()) SL_REQUIRE_TRACES();
+        ensureLoaded();
         const ExecutionGraph& g = *sim_.graph;
         // A compute kernel with a launch and a stream-order predecessor.
         for (NodeId n = 0; n < g.nodes.size(); ++n) {
@@ -194,7 +192,7 @@ private slots:
     }
 
     void collectiveLinksAcrossRanks() {
-        if (!ready()) SL_REQUIRE_TRACES();
+        ensureLoaded();
         const EventId e = collectiveEvent();
         QVERIFY(e.valid());
         const SelectionLinks links = selectionLinks(*sim_.graph, e);
@@ -211,7 +209,7 @@ private slots:
     }
 
     void toggleByKeyAndAction() {
-        if (!ready()) SL_REQUIRE_TRACES();
+        ensureLoaded();
         MainWindow w;
         w.setAutoSimulate(false);
         w.resize(1600, 1000);
@@ -236,14 +234,18 @@ private slots:
         QCOMPARE(w.panes()->simulated()->layout().rows().size(), rows + set_->ranks.size());
         QCOMPARE(w.panes()->measured()->layout().rows().size(), rows + set_->ranks.size());
         // Selecting a collective gives links; the simulated pane paints arrows. Show only the
-        // ranks the path crosses, so that its bars are in view.
+        // ranks the path crosses, so that its bars are in view, and select a collective on one of
+        // them (a collapsed rank draws no arrows).
+        std::size_t pathRank = set_->ranks.size();
         for (std::size_t r = 0; r < set_->ranks.size(); ++r) {
             bool on = false;
             for (const auto& t : sim_.simulatedHighlights->ranks[r].tracks)
                 on = on || !t.bars.empty();
             w.trackState()->setRankExpanded(r, on);
+            if (on && pathRank == set_->ranks.size()) pathRank = r;
         }
-        w.selection()->setEvent(collectiveEvent());
+        QVERIFY(pathRank < set_->ranks.size());
+        w.selection()->setEvent(collectiveEvent(pathRank));
         QVERIFY(w.highlights()->links().collective.size() > 1);
         w.panes()->simulated()->repaint();
         QVERIFY(w.panes()->simulated()->lastStats().arrows > 0);

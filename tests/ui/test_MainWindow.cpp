@@ -1,5 +1,7 @@
-// The main window on a real 8-rank trace: loading, both panes, selection shared by the panes,
-// find, range statistics, a failed load that keeps the previous trace, and the simulated pane.
+// The main window on the bundled 8-rank sample samples/01-dp8-straggler (always present, so these
+// never skip): loading, both panes, selection shared by the panes, find, range statistics, a failed
+// load that keeps the previous trace, and the simulated pane. Expected counts come from the raw
+// sample files (SampleCounts.h), never from the loader under test.
 #include "DetailsPanel.h"
 #include "FindBar.h"
 #include "MainWindow.h"
@@ -13,6 +15,8 @@
 
 #include "TestSupport.h"
 
+#include "SampleCounts.h"
+
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QtTest>
@@ -22,7 +26,7 @@ using namespace sl::ui;
 
 class TestMainWindow : public QObject {
     Q_OBJECT
-    static QString dlrm() { return sltest::tracesDir() + "/dlrm-8rank-v100/kineto"; }
+    static QString sample() { return QString::fromStdString(sltest::samplePath("01-dp8-straggler")); }
     static void load(MainWindow& w, const QStringList& paths) {
         w.openTraces(paths);
         QVERIFY(w.loader()->waitForFinished(60'000));
@@ -33,11 +37,10 @@ private slots:
         QCoreApplication::setOrganizationName("SightlineTest");
         QCoreApplication::setApplicationName("test_MainWindow");
     }
-    void loadsRealTrace() {
-        SL_REQUIRE_TRACES();
+    void loadsSample() {
         MainWindow w;
         w.show();
-        load(w, {dlrm()});
+        load(w, {sample()});
         QVERIFY(w.traceSet());
         QCOMPARE(w.traceSet()->ranks.size(), std::size_t{8});
         QVERIFY(w.panes()->measured()->data());
@@ -49,11 +52,10 @@ private slots:
         QVERIFY(w.simulation().result);
     }
     void selectionIsSharedByPanes() {
-        SL_REQUIRE_TRACES();
         MainWindow w;
         w.resize(1600, 1000);
         w.show();
-        load(w, {dlrm()});
+        load(w, {sample()});
         QVERIFY(w.simRunner()->waitForIdle(60'000));
         TimelineView* pane = w.panes()->measured();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -95,47 +97,60 @@ private slots:
         QVERIFY(!w.selection()->event().valid());
     }
     void findByName() {
-        SL_REQUIRE_TRACES();
         MainWindow w;
         w.show();
-        load(w, {dlrm()});
+        load(w, {sample()});
         w.findBar()->activate();
-        w.findBar()->field()->setText(QStringLiteral("ncclKernel_AllReduce"));
+        w.findBar()->field()->setText(QStringLiteral("ncclDevKernel_AllReduce"));
         QSignalSpy found(w.findBar(), &FindBar::found);
         w.findBar()->findNext();
         QCOMPARE(found.count(), 1);
         const EventId first = w.selection()->event();
         QVERIFY(first.valid());
         QVERIFY(w.traceSet()->ranks[static_cast<std::size_t>(first.rank)].name(first.ref).starts_with(
-            "ncclKernel_AllReduce"));
-        QCOMPARE(w.findBar()->search().count(), std::size_t{8 * 3});
+            "ncclDevKernel_AllReduce"));
+        // Every all-reduce kernel of the 8 ranks, counted in the raw files.
+        const std::int64_t kernels =
+            sltest::countRawEvents(sample().toStdString(), [](const nlohmann::json& e) {
+                return e.value("cat", "") == "kernel" &&
+                       e.value("name", "").find("ncclDevKernel_AllReduce") != std::string::npos;
+            });
+        QVERIFY(kernels >= 8);
+        QCOMPARE(static_cast<std::int64_t>(w.findBar()->search().count()), kernels);
         w.findBar()->findNext();
         QVERIFY(!(w.selection()->event() == first));
         w.findBar()->findPrevious();
         QCOMPARE(w.selection()->event(), first);
     }
     void rangeStatistics() {
-        SL_REQUIRE_TRACES();
         MainWindow w;
         w.show();
-        load(w, {dlrm()});
+        load(w, {sample()});
         w.selection()->setRange(w.measured()->start(), w.measured()->end());
         // Computed in a worker: the table fills when it is done.
         QVERIFY(w.rangeWorker()->waitForIdle(60'000));
         QVERIFY(w.rangeStats()->rowCount() > 10);
-        std::int64_t count = 0;
-        for (const auto& r : w.rangeStats()->table().rows)
+        // The whole trace is in the range: every complete ("ph": "X") event of the raw files is
+        // counted once, under its own name.
+        std::int64_t count = 0, launches = 0;
+        for (const auto& r : w.rangeStats()->table().rows) {
             count += r.measured.count;
-        QVERIFY(count > 0);
-        QVERIFY(count <= w.traceSet()->eventCount());
+            if (r.name == QLatin1String("cudaLaunchKernel")) launches = r.measured.count;
+        }
+        const std::string dir = sample().toStdString();
+        QCOMPARE(count, sltest::countRawEvents(
+                            dir, [](const nlohmann::json& e) { return e.value("ph", "") == "X"; }));
+        QCOMPARE(launches, sltest::countRawEvents(dir, [](const nlohmann::json& e) {
+                     return e.value("ph", "") == "X" && e.value("name", "") == "cudaLaunchKernel";
+                 }));
+        QVERIFY(launches > 0);
         w.selection()->clearRange();
         QCOMPARE(w.rangeStats()->rowCount(), 0);
     }
     void errorKeepsPreviousTrace() {
-        SL_REQUIRE_TRACES();
         MainWindow w;
         w.show();
-        load(w, {dlrm()});
+        load(w, {sample()});
         const auto before = w.traceSet();
         QTemporaryDir dir;
         const std::string bad = sltest::writeFile(dir, "broken.json", "{\"traceEvents\": [ {\"ph\": ");
@@ -149,13 +164,12 @@ private slots:
         QVERIFY(w.messageBar()->text().contains(QStringLiteral("/no/such/trace.json")));
     }
     void cancelKeepsPreviousTrace() {
-        SL_REQUIRE_TRACES();
         MainWindow w;
-        load(w, {dlrm()});
+        load(w, {sample()});
         const auto before = w.traceSet();
         QSignalSpy cancelled(w.loader(), &TraceLoader::cancelled);
         QSignalSpy loaded(w.loader(), &TraceLoader::loaded);
-        w.openTraces({dlrm()});
+        w.openTraces({sample()});
         w.loader()->cancel();
         QVERIFY(w.loader()->waitForFinished(60'000));
         // Either the cancel arrived in time, or the load had already finished.

@@ -1,4 +1,5 @@
-// Sessions in the main window on the real 8-rank trace: save and open restore traces, knobs, the
+// Sessions in the main window on the bundled 8-rank sample samples/01-dp8-straggler (always
+// present, so nothing here skips): save and open restore traces, knobs, the
 // track tree, the view and the highlights; a failed load (bad trace, bad session, a session whose
 // traces fail) leaves the current session exactly as it was; knobs survive re-simulation and a
 // re-load of the same traces; autosave writes the window's session.
@@ -24,7 +25,7 @@ using namespace sl::ui;
 
 class TestSessionWindow : public QObject {
     Q_OBJECT
-    static QString dlrm() { return sltest::tracesDir() + "/dlrm-8rank-v100/kineto"; }
+    static QString sample() { return QString::fromStdString(sltest::samplePath("01-dp8-straggler")); }
     static void load(MainWindow& w, const QStringList& paths) {
         w.openTraces(paths);
         QVERIFY(w.loader()->waitForFinished(60'000));
@@ -61,12 +62,11 @@ private slots:
         QCoreApplication::setApplicationName("test_SessionWindow");
     }
     void saveAndOpenRestoreEverything() {
-        SL_REQUIRE_TRACES();
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("job.sightline.json"));
         MainWindow a;
         a.show();
-        load(a, {dlrm()});
+        load(a, {sample()});
         a.knobPanel()->setKnobs(someKnobs());
         arrangeTracks(a);
         a.controller()->setWindow(a.measured()->start() + 1'000'000, a.measured()->start() + 3'000'000);
@@ -103,10 +103,9 @@ private slots:
         QCOMPARE(c.knobPanel()->knobs().toJson(), a.knobPanel()->knobs().toJson());
     }
     void failedLoadsLeaveTheSessionAsItWas() {
-        SL_REQUIRE_TRACES();
         MainWindow w;
         w.show();
-        load(w, {dlrm()});
+        load(w, {sample()});
         w.knobPanel()->setKnobs(someKnobs());
         arrangeTracks(w);
         QVERIFY(w.simRunner()->waitForIdle(60'000));
@@ -148,9 +147,8 @@ private slots:
         QVERIFY(w.sessionPath() != otherPath);
     }
     void knobsSurviveResimulationAndReload() {
-        SL_REQUIRE_TRACES();
         MainWindow w;
-        load(w, {dlrm()});
+        load(w, {sample()});
         w.knobPanel()->setKnobs(someKnobs());
         arrangeTracks(w);
         QVERIFY(w.simRunner()->waitForIdle(60'000));
@@ -162,7 +160,7 @@ private slots:
         QCOMPARE(w.knobPanel()->knobs().toJson(), knobs);
         // Re-load of the same traces: knobs and the track tree stay.
         const auto oldSet = w.traceSet();
-        load(w, {dlrm()});
+        load(w, {sample()});
         QVERIFY(w.traceSet() != oldSet);
         QCOMPARE(w.knobPanel()->knobs().toJson(), knobs);
         QCOMPARE(w.trackState()->ranks()[1].order, before.tracks[1].order);
@@ -171,10 +169,9 @@ private slots:
         QVERIFY(w.simulation().result);
     }
     void screenshotOfASession() {
-        SL_REQUIRE_TRACES();
         QTemporaryDir dir;
         Session s;
-        s.traces = {dlrm()};
+        s.traces = {sample()};
         s.knobs.computeSpeedup = 2;
         s.criticalPath = true;
         const QString path = dir.filePath(QStringLiteral("s.sightline.json"));
@@ -188,13 +185,12 @@ private slots:
         QVERIFY(takeScreenshot(request).contains(QStringLiteral("missing.sightline.json")));
     }
     void autosaveWritesTheWindowSession() {
-        SL_REQUIRE_TRACES();
         QTemporaryDir dir;
         {
             MainWindow w;
             w.enableAutosave(dir.path(), 50);
             QVERIFY(!w.autosave()->recoverable());
-            load(w, {dlrm()});
+            load(w, {sample()});
             w.knobPanel()->setKnobs(someKnobs());
             QTRY_VERIFY(QFile::exists(w.autosave()->sessionPath()));
             QTRY_VERIFY(!w.autosave()->dirty());

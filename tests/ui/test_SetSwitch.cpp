@@ -143,16 +143,17 @@ private slots:
         QVERIFY(w.simulation().timeline);
     }
 
-    // The reported sequence on real files: the 8-rank DLRM set, then samples/01-dp8-straggler (8 ranks,
-    // fewer tracks), then DLRM again, knob changes in flight.
+    // The reported sequence on real files: an 8-rank set, then another 8-rank set with other
+    // tracks, then the first again, knob changes in flight. The bundled samples
+    // 04-dp2-tp2-pp2-2nodes (TP, DP and pipeline streams) and 01-dp8-straggler (one NCCL stream)
+    // differ that way and are always present.
     void realSets() {
-        SL_REQUIRE_TRACES();
         MainWindow w;
         w.resize(1400, 900);
         w.show();
-        const QString dlrm = sltest::tracesDir() + "/dlrm-8rank-v100/kineto";
+        const QString pipeline = QString::fromStdString(sltest::samplePath("04-dp2-tp2-pp2-2nodes"));
         const QString sample = QString::fromStdString(sltest::samplePath("01-dp8-straggler"));
-        for (const QString& path : {dlrm, sample, dlrm}) {
+        for (const QString& path : {pipeline, sample, pipeline}) {
             w.openTraces({path});
             w.knobPanel()->setKnobs(faster(2.0)); // in flight while the next set loads
             QVERIFY(w.loader()->waitForFinished(60'000));
