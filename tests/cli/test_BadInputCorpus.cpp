@@ -1,7 +1,7 @@
 // Runs sightline-cli on every entry of tests/data/bad (made by scripts/make-bad-corpus.py), on
 // truncated and corrupted copies of the real traces made here at test time, and on special files.
-// The contract (docs/ARCHITECTURE.md, "Command-line contract"): exit 0, or exit 2 with exactly one stderr line
-// "error: FILE: what" naming the file; never a signal, never a hang.
+// The contract (docs/ARCHITECTURE.md, "Command-line contract"): exit 0, or exit 2 with exactly one stderr
+// line "error: FILE: what" naming the file; never a signal, never a hang.
 //   err-*  must exit 2;  ok-*  must exit 0;  anything else may do either.
 #include "TestSupport.h"
 
@@ -92,12 +92,7 @@ void checkContract(const QStringList& args, const QString& path, int expect) {
     }
 }
 
-bool haveSimulate() {
-    Outcome o = runCli({QStringLiteral("--help")});
-    return o.finished && o.out.contains("simulate");
-}
-
-void addRows(const QStringList& paths, const QString& base, bool simulate) {
+void addRows(const QStringList& paths, const QString& base) {
     for (const QString& path : paths) {
         QString name = QFileInfo(path).fileName();
         int expect = name.startsWith(QLatin1String("err-"))  ? 2
@@ -106,9 +101,8 @@ void addRows(const QStringList& paths, const QString& base, bool simulate) {
         QString rel = base.isEmpty() ? name : QDir(base).relativeFilePath(path);
         QTest::newRow(qPrintable("info " + rel))
             << QStringList{QStringLiteral("info"), path} << path << expect;
-        if (simulate)
-            QTest::newRow(qPrintable("simulate " + rel))
-                << QStringList{QStringLiteral("simulate"), path, QStringLiteral("--json")} << path << expect;
+        QTest::newRow(qPrintable("simulate " + rel))
+            << QStringList{QStringLiteral("simulate"), path, QStringLiteral("--json")} << path << expect;
     }
 }
 
@@ -124,15 +118,19 @@ class TestBadInputCorpus : public QObject {
     Q_OBJECT
 
     QTemporaryDir tmp_;
-    bool simulate_ = false;
     QStringList generated_;
 
 private slots:
     void initTestCase() {
         QVERIFY(tmp_.isValid());
-        simulate_ = haveSimulate();
-        qInfo("sightline-cli simulate %s",
-              simulate_ ? "found: corpus runs info and simulate" : "not built yet");
+        // sightline-cli is a build dependency of the cli tests, so `simulate` is always there: every
+        // entry runs through info and simulate, and a CLI that lost the command fails here instead of
+        // silently dropping the simulate rows.
+        const Outcome help = runCli({QStringLiteral("--help")});
+        QVERIFY2(help.finished && help.exitCode == 0, "sightline-cli --help did not exit 0");
+        QVERIFY2(help.out.contains("simulate"),
+                 qPrintable("sightline-cli --help does not list the simulate command: " +
+                            QString::fromUtf8(help.out.left(500))));
         QVERIFY2(QDir(corpusDir()).exists(), "tests/data/bad is missing: run scripts/make-bad-corpus.py");
 
         // Truncated and corrupted copies of real traces (data that must not be committed).
@@ -181,7 +179,7 @@ private slots:
              dir.entryInfoList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
             entries << fi.filePath();
         QVERIFY2(entries.size() > 100, "the corpus looks incomplete: run scripts/make-bad-corpus.py");
-        addRows(entries, corpusDir(), simulate_);
+        addRows(entries, corpusDir());
     }
     void corpus() {
         QFETCH(QStringList, args);
@@ -194,7 +192,7 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("path");
         QTest::addColumn<int>("expect");
-        addRows(generated_, tmp_.path(), simulate_);
+        addRows(generated_, tmp_.path());
         if (generated_.isEmpty()) QTest::newRow("skipped") << QStringList{} << QString() << 0;
     }
     void realTraceDamage() {
@@ -252,10 +250,9 @@ private slots:
             int expect = QByteArray(c.file).startsWith("err-") ? 2 : 0;
             QTest::newRow(qPrintable(QString("info ") + c.file))
                 << QStringList{QStringLiteral("info"), path} << path << expect << QString(c.message);
-            if (simulate_)
-                QTest::newRow(qPrintable(QString("simulate ") + c.file))
-                    << QStringList{QStringLiteral("simulate"), path, QStringLiteral("--json")} << path
-                    << expect << QString(c.message);
+            QTest::newRow(qPrintable(QString("simulate ") + c.file))
+                << QStringList{QStringLiteral("simulate"), path, QStringLiteral("--json")} << path << expect
+                << QString(c.message);
         }
     }
     void rocmIds() {
@@ -278,9 +275,8 @@ private slots:
                           QStringLiteral("/")};
         for (const QString& p : paths) {
             QTest::newRow(qPrintable("info " + p)) << QStringList{QStringLiteral("info"), p} << p << 2;
-            if (simulate_)
-                QTest::newRow(qPrintable("simulate " + p))
-                    << QStringList{QStringLiteral("simulate"), p} << p << 2;
+            QTest::newRow(qPrintable("simulate " + p))
+                << QStringList{QStringLiteral("simulate"), p} << p << 2;
         }
         // Several paths at once: the bad one must be named.
         QString good = corpusDir() + "/ok-realistic.json";

@@ -77,10 +77,15 @@ private slots:
         for (int i = 0; i < 64; ++i)
             used.insert(palette::shadeOfName("kernel_" + std::to_string(i)));
         QCOMPARE(static_cast<int>(used.size()), palette::kShades);
-        // Fixed values: a change of hash would recolour every user's traces between versions.
-        QCOMPARE(palette::shadeOfName(""), palette::shadeOfName(std::string_view()));
-        QCOMPARE(palette::shadeOfName("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)"),
-                 palette::shadeOfName("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)"));
+        // Fixed values: a change of hash would recolour every user's traces between versions. Computed
+        // outside the program (Python: 32-bit FNV-1a over the UTF-8 bytes, then h ^= h >> 16,
+        // h *= 0x7feb352d, h ^= h >> 15, all mod 2^32; shade = h % 4).
+        QCOMPARE(palette::shadeOfName(std::string_view()), 0);
+        QCOMPARE(palette::shadeOfName(""), 0);
+        QCOMPARE(palette::shadeOfName("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)"), 1);
+        QCOMPARE(palette::shadeOfName("aten::mm"), 1);
+        QCOMPARE(palette::shadeOfName("cudaLaunchKernel"), 2);
+        QCOMPARE(palette::shadeOfName("aten::add"), 3);
     }
 
     void sameShadeOnEveryRank() {
