@@ -30,9 +30,10 @@ SimulatedSetup measuredSetup(const ExecutionGraph& g) {
 
 namespace {
 
-// "4..7" / "4" / "4..7, 12..15" from sorted ids.
+// "4..7" / "4" / "4..7, 12..15" from ids (any order, repeats once).
 std::string rangesText(std::vector<int> ids) {
     std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
     std::string out;
     for (std::size_t i = 0; i < ids.size();) {
         std::size_t j = i;
@@ -171,15 +172,11 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
                           std::to_string(n) + " (" + scaling + "), world " + std::to_string(s.world) +
                           " -> " + std::to_string(setup.world));
     if (!cloneIds.empty())
-        setup.notes.push_back("cloned replica" + std::string(dp0 > 1 && n - dp0 > 1 ? "s " : " ") +
-                              rangesText([&] {
-                                  std::vector<int> r;
-                                  for (int d = 0; d < std::min(dp0, n - dp0); ++d)
-                                      r.push_back(d);
-                                  return r;
-                              }()) +
-                              " for ranks " + rangesText(cloneIds) + " (copies of ranks " +
-                              rangesText(cloneSources) + ", simulated as their source)");
+        setup.notes.push_back("added ranks " + rangesText(cloneIds) + ": clones of ranks " +
+                              rangesText(cloneSources) + " (the loaded rank at replica d mod " +
+                              std::to_string(dp0) +
+                              " with the same tensor / pipeline place, else one loaded there), simulated as "
+                              "their source");
     if (!dropped.empty())
         setup.notes.push_back("dropped replicas " + std::to_string(n) + ".." + std::to_string(dp0 - 1) +
                               ": ranks " + rangesText(dropped) +

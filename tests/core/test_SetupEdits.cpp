@@ -98,7 +98,7 @@ private slots:
             QVERIFY(!p.calls[i].spansNodes);
         bool cloneNote = false;
         for (const auto& n : p.setup.notes)
-            cloneNote = cloneNote || n.find("for ranks 4..7") != std::string::npos;
+            cloneNote = cloneNote || n.find("added ranks 4..7: clones of ranks 0..3") != std::string::npos;
         QVERIFY(cloneNote);
     }
 
