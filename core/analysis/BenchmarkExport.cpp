@@ -8,6 +8,22 @@
 
 namespace sl {
 
+EventRef shapedOpOf(const Rank& rank, EventRef gpuOp) {
+    const auto& ev = rank.tracks[gpuOp.track].events;
+    const EventRef call =
+        ev.link[gpuOp.index] == kNoLink ? EventRef{} : EventRef::unpack(ev.link[gpuOp.index]);
+    if (!call.valid() || call.track >= rank.tracks.size()) return {};
+    const auto& cev = rank.tracks[call.track].events;
+    for (std::int32_t k = cev.parent[call.index]; k >= 0;) {
+        const EventRef r{call.track, static_cast<std::uint32_t>(k)};
+        if (cev.kind[r.index] == EventKind::CpuOp && rank.name(r).rfind("aten::", 0) == 0 &&
+            rank.args(r).find("\"Input Dims\"") != std::string_view::npos)
+            return r;
+        k = cev.parent[r.index];
+    }
+    return {};
+}
+
 BenchPlan benchmarkPlan(const TraceSet& set, std::uint32_t rankIndex) {
     const Rank& rank = set.ranks[rankIndex];
     BenchPlan plan;
@@ -45,22 +61,7 @@ BenchPlan benchmarkPlan(const TraceSet& set, std::uint32_t rankIndex) {
             plan.ops.push_back(std::move(op));
             continue;
         }
-        // The innermost aten:: op with recorded shapes around the launch call.
-        EventRef call = ev.link[i] == kNoLink ? EventRef{} : EventRef::unpack(ev.link[i]);
-        EventRef found;
-        if (call.valid() && call.track < rank.tracks.size()) {
-            const auto& cev = rank.tracks[call.track].events;
-            std::int32_t k = cev.parent[call.index];
-            while (k >= 0) {
-                const EventRef r{call.track, static_cast<std::uint32_t>(k)};
-                if (cev.kind[r.index] == EventKind::CpuOp && rank.name(r).rfind("aten::", 0) == 0 &&
-                    rank.args(r).find("\"Input Dims\"") != std::string_view::npos) {
-                    found = r;
-                    break;
-                }
-                k = cev.parent[r.index];
-            }
-        }
+        const EventRef found = shapedOpOf(rank, EventRef{t, i});
         if (!found.valid()) {
             ++plan.gpuOpsWithoutAtenOp;
             continue;

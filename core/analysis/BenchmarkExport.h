@@ -30,6 +30,10 @@ struct BenchPlan {
     std::int64_t collectivesWithoutSize = 0;
 };
 
+// The innermost aten:: CPU op with recorded Input Dims around the call that launched a GPU op (its
+// operator, shapes and dtypes), or an invalid ref when there is none.
+EventRef shapedOpOf(const Rank& rank, EventRef gpuOp);
+
 // The plan of one rank (index into TraceSet::ranks).
 BenchPlan benchmarkPlan(const TraceSet& set, std::uint32_t rankIndex);
 
