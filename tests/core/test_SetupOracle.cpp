@@ -5,48 +5,28 @@
 // iteration, compute and communication time within 3%. Each case also requires that A simulated
 // without the edit misses B by more than 3% (the iteration or a rank's communication), so a
 // skipped edit fails it.
-#include "TestSupport.h"
+#include "SynthFixture.h"
 
 #include "analysis/Breakdown.h"
-#include "graph/ExecutionGraph.h"
-#include "io/KinetoLoader.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
-#include "synth/Generator.h"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
-#include <memory>
 #include <string>
 #include <vector>
 
 using namespace sl;
 using namespace sl::synth;
+using slsynth::errPct;
+using slsynth::generateAndLoad;
+using slsynth::Loaded;
 
 namespace {
 
 constexpr double kTolerancePct = 3.0;
-
-struct Loaded {
-    QTemporaryDir dir;
-    TraceSet set;
-    ExecutionGraph graph;
-};
-
-std::unique_ptr<Loaded> generateAndLoad(const SynthConfig& c) {
-    auto l = std::make_unique<Loaded>();
-    generate(c, l->dir.path().toStdString(), 2);
-    l->set = loadTraceSet({l->dir.path().toStdString()});
-    l->graph = buildExecutionGraph(l->set);
-    return l;
-}
-
-double errPct(double predicted, double measured) {
-    if (measured <= 0) return predicted <= 0 ? 0 : 100;
-    return 100.0 * std::abs(predicted - measured) / measured;
-}
 
 // Plain data parallel on one node of 8 GPUs: four replicas of four layers of a 4096-wide model.
 SynthConfig dataParallelJob() {
