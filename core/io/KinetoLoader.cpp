@@ -26,6 +26,10 @@
 
 #include <simdjson.h>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 namespace sl {
 
 namespace od = simdjson::ondemand;
@@ -859,9 +863,9 @@ void KinetoParser::absorb(KinetoParser& piece) {
     for (std::size_t t = 0; t < from.tracks.size(); ++t) {
         const Track& track = from.tracks[t];
         std::uint32_t into = trackFor({track.isGpu(), remap(track.pid), remap(track.tid)});
-        auto& dst = rawByTrack_[into];
+        auto& dst =
+            rawByTrack_[into]; // grows geometrically (an exact reserve per piece would copy it each time)
         auto& src = piece.rawByTrack_[t];
-        dst.reserve(dst.size() + src.size());
         for (RawEvent e : src) {
             e.name = name(e.name);
             if (e.argsLength > 0) e.argsOffset += argsBase;
@@ -1120,6 +1124,10 @@ std::optional<Rank> loadInPieces(const std::string& path, std::int64_t size, con
         whole.parseRootPiece(parser, makePiece(buf, plan.rootIsArray ? "[]" : "{\"traceEvents\":[]", read,
                                                tailAt, static_cast<std::size_t>(size - tailAt), ""));
         whole.finish();
+#if defined(__GLIBC__)
+        // The pieces' memory went back to malloc, which keeps it; give it back to the system.
+        malloc_trim(0);
+#endif
     } catch (const LoadCancelled&) {
         throw;
     } catch (...) {

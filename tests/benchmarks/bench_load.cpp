@@ -1,11 +1,16 @@
 // Load throughput and memory of the Kineto loader on a large trace made by replicating a real one.
 //
 // The real single-GPU trace (rtx2080ti-linear, 21 MB of JSON) is repeated with shifted timestamps
-// and correlation ids until the file passes 200 MB. Reported counters:
-//   MB/s         uncompressed JSON bytes into the model per second (one file, one thread)
-//   peak_MB      peak resident memory growth during a load (buffer + model)
-//   model_MB     resident memory growth that remains after the load (the model)
-//   file_MB      size of the JSON file
+// and correlation ids until the file passes 200 MB (written to the temporary folder, removed at
+// the end). Each case is one thread or all cores, in pieces (the loader's default) or whole (the
+// parse before chunking). Reported counters:
+//   MB/s         uncompressed JSON bytes into the model per second
+//   peak_MB      peak resident memory of one load, in a fresh process (this program run with
+//                --load-once), minus the memory before the load; peak/file is its share of the file
+//   model_MB     resident memory that remains after that load (the model)
+//   python_s     Python's json.load of the same file, in the same run (absent without python3)
+//   x_python     python_s / our seconds per load: the figure to compare, as absolute times vary
+//                with the machine's load
 #include "io/FileReader.h"
 #include "io/HugePageMalloc.h"
 #include "io/KinetoLoader.h"
@@ -13,9 +18,12 @@
 #include <benchmark/benchmark.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -28,11 +36,6 @@ std::int64_t procStatusKb(const char* field) {
     while (std::getline(in, line))
         if (line.rfind(field, 0) == 0) return std::stoll(line.substr(std::string(field).size()));
     return -1;
-}
-
-void resetPeakRss() {
-    std::ofstream clear("/proc/self/clear_refs");
-    clear << "5";
 }
 
 // Builds (once) a >= 200 MB trace by replicating the events of a real trace.
@@ -80,37 +83,105 @@ const std::string& largeTracePath() {
     return path;
 }
 
+// One load in a fresh process (this program run with --load-once): its peak resident memory
+// is the load's alone, not the high-water mark of everything this process did before.
+struct ChildLoad {
+    double seconds = -1;
+    double peakMb = -1;  // VmHWM minus the resident memory before the load
+    double modelMb = -1; // VmRSS after the load minus before: the model
+};
+ChildLoad loadInChild(const std::string& path, int threads, std::int64_t chunkBytes) {
+    std::string command = "SIGHTLINE_NO_REEXEC=1 /proc/" + std::to_string(getpid()) + "/exe --load-once '" +
+                          path + "' " + std::to_string(threads) + " " + std::to_string(chunkBytes);
+    ChildLoad out;
+    if (FILE* pipe = popen(command.c_str(), "r")) {
+        if (std::fscanf(pipe, "%lf %lf %lf", &out.seconds, &out.peakMb, &out.modelMb) != 3) out = {};
+        pclose(pipe);
+    }
+    return out;
+}
+
+int loadOnce(const char* path, int threads, std::int64_t chunkBytes) {
+    std::int64_t before = procStatusKb("VmRSS:");
+    sl::LoadOptions options;
+    options.threads = threads;
+    options.chunkBytes = chunkBytes;
+    auto start = std::chrono::steady_clock::now();
+    sl::Rank rank = sl::loadKinetoFile(path, 0, options);
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    benchmark::DoNotOptimize(rank);
+    std::printf("%.4f %.1f %.1f\n", seconds, static_cast<double>(procStatusKb("VmHWM:") - before) / 1e3,
+                static_cast<double>(procStatusKb("VmRSS:") - before) / 1e3);
+    return 0;
+}
+
+// Python's json.load of the same file, timed by Python itself (-1 when python3 is missing).
+double pythonJsonLoadSeconds(const std::string& path) {
+    static std::map<std::string, double> cache;
+    if (auto it = cache.find(path); it != cache.end()) return it->second;
+    double seconds = -1;
+    if (std::system("command -v python3 >/dev/null 2>&1") == 0) {
+        std::string command = "python3 -c 'import json,sys,time; t=time.perf_counter(); "
+                              "json.load(open(sys.argv[1])); print(time.perf_counter()-t)' '" +
+                              path + "'";
+        if (FILE* pipe = popen(command.c_str(), "r")) {
+            if (std::fscanf(pipe, "%lf", &seconds) != 1) seconds = -1;
+            pclose(pipe);
+        }
+    }
+    cache[path] = seconds;
+    return seconds;
+}
+
+// range(0): threads (0 = all cores); range(1): 1 = in pieces (the default), 0 = the whole file
+// in one piece (the parse before chunking, for comparison).
 void BM_LoadLargeTrace(benchmark::State& state) {
     const std::string& path = largeTracePath();
     if (path.empty()) {
         state.SkipWithError("real traces not found (../shared/traces)");
         return;
     }
+    const int threads = static_cast<int>(state.range(0));
+    const std::int64_t chunkBytes = state.range(1) ? 0 : std::int64_t{1} << 40;
     std::int64_t bytes = sl::fileSizeOnDisk(path);
-    std::int64_t peakKb = 0, modelKb = 0, events = 0;
+    std::int64_t events = 0;
+    double seconds = 0;
     for (auto _ : state) {
+        auto start = std::chrono::steady_clock::now();
+        sl::LoadOptions options;
+        options.threads = threads;
+        options.chunkBytes = chunkBytes;
+        sl::Rank rank = sl::loadKinetoFile(path, 0, options);
+        seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         state.PauseTiming();
-        resetPeakRss();
-        std::int64_t before = procStatusKb("VmRSS:");
-        state.ResumeTiming();
-        sl::Rank rank = sl::loadKinetoFile(path);
-        state.PauseTiming();
-        peakKb = procStatusKb("VmHWM:") - before;
-        modelKb = procStatusKb("VmRSS:") - before;
         events = rank.eventCount();
         benchmark::DoNotOptimize(rank);
+        { sl::Rank gone = std::move(rank); } // freeing the model is not part of the load
         state.ResumeTiming();
     }
+    ChildLoad child = loadInChild(path, threads, chunkBytes);
+    double python = pythonJsonLoadSeconds(path);
+    double perLoad = seconds / static_cast<double>(state.iterations());
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * bytes);
-    state.counters["MB/s"] =
-        benchmark::Counter(static_cast<double>(bytes) * static_cast<double>(state.iterations()) / 1e6,
-                           benchmark::Counter::kIsRate);
+    state.counters["MB/s"] = static_cast<double>(bytes) / 1e6 / perLoad;
     state.counters["file_MB"] = static_cast<double>(bytes) / 1e6;
-    state.counters["peak_MB"] = static_cast<double>(peakKb) / 1e3;
-    state.counters["model_MB"] = static_cast<double>(modelKb) / 1e3;
+    state.counters["peak_MB"] = child.peakMb;
+    state.counters["peak/file"] = child.peakMb * 1e6 / static_cast<double>(bytes);
+    state.counters["model_MB"] = child.modelMb;
     state.counters["events"] = static_cast<double>(events);
+    if (python > 0) {
+        state.counters["python_s"] = python;
+        state.counters["x_python"] = python / perLoad; // the figure: absolute times vary with load
+    }
 }
-BENCHMARK(BM_LoadLargeTrace)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+BENCHMARK(BM_LoadLargeTrace)
+    ->ArgNames({"threads", "pieces"})
+    ->Args({1, 1})
+    ->Args({0, 1})
+    ->Args({1, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3)
+    ->UseRealTime();
 
 void BM_LoadDlrmEightRanks(benchmark::State& state) {
     std::string folder = std::string(SIGHTLINE_TRACES_DIR) + "/dlrm-8rank-v100/kineto";
@@ -130,6 +201,8 @@ BENCHMARK(BM_LoadDlrmEightRanks)->Unit(benchmark::kMillisecond)->UseRealTime();
 } // namespace
 
 int main(int argc, char** argv) {
+    if (argc == 5 && std::string(argv[1]) == "--load-once")
+        return loadOnce(argv[2], std::atoi(argv[3]), std::atoll(argv[4]));
     sl::reexecWithHugePageMalloc(argv);
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
