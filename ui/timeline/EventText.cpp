@@ -1,9 +1,12 @@
 #include "EventText.h"
 
 #include "TimeFormat.h"
+#include "analysis/BenchmarkExport.h"
 #include "trace/Collective.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QJsonParseError>
 
 namespace sl::ui {
@@ -81,6 +84,24 @@ QString eventDetailsHtml(const TimelineData& measured, const TimelineData* simul
                         QStringLiteral("%1 on %2 (%3)")
                             .arg(esc(rank.name(partner)), esc(pt.name),
                                  formatSigned(pt.events.start[partner.index] - ev.start[i])));
+        }
+    }
+    if (t.track->isGpu() && isGpuOp(ev.kind[i])) {
+        // The operator behind a GPU op, with the input shapes and dtypes recorded for it.
+        const EventRef op = shapedOpOf(rank, e.ref);
+        if (op.valid()) {
+            const std::string_view a = rank.args(op);
+            const QJsonObject o =
+                QJsonDocument::fromJson(QByteArray(a.data(), static_cast<qsizetype>(a.size()))).object();
+            auto compact = [](const QJsonValue& v) {
+                return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+            };
+            html += row(QStringLiteral("Operator"), esc(rank.name(op)));
+            html += row(QStringLiteral("Input shapes"),
+                        compact(o.value(QStringLiteral("Input Dims"))).toHtmlEscaped());
+            if (o.contains(QStringLiteral("Input type")))
+                html += row(QStringLiteral("Input types"),
+                            compact(o.value(QStringLiteral("Input type"))).toHtmlEscaped());
         }
     }
     if (ev.extra[i] != kNoExtra && ev.kind[i] == EventKind::Kernel && ev.extra[i] < rank.collectives.size()) {
