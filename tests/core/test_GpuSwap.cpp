@@ -6,6 +6,8 @@
 #include "SynthFixture.h"
 #include "TestSupport.h"
 
+#include "analysis/HtmlReport.h"
+#include "analysis/SimulationReport.h"
 #include "graph/ExecutionGraph.h"
 #include "io/KinetoLoader.h"
 #include "sim/GpuSwap.h"
@@ -111,6 +113,17 @@ private slots:
         // GEMMs are compute-bound: their speedup is the BF16 peak ratio 989.4 / 312 = 3.17.
         QVERIFY2(std::abs(gemm.speedup() - 989.4 / 312.0) < 0.05,
                  qPrintable(QString::number(gemm.speedup())));
+        // simulate --json / report carry it: the per-class table and the HTML section.
+        const nlohmann::json j = simulationResultJson(a100_->graph, pred, target("H100"));
+        QCOMPARE(j["gpu_swap"]["target"].get<std::string>(), std::string("H100-SXM"));
+        QCOMPARE(j["gpu_swap"]["link_ratio"].get<double>(), 1.5); // NVLink 900 / 600 GB/s
+        bool gemmRow = false;
+        for (const auto& r : j["gpu_swap"]["by_class"])
+            gemmRow = gemmRow || (r["class"] == "gemm" && r["kernels"].get<std::int64_t>() == gemm.kernels);
+        QVERIFY(gemmRow);
+        const std::string html = htmlReport(j);
+        QVERIFY(html.find("On another GPU: A100-80GB &rarr; H100-SXM") != std::string::npos);
+        QVERIFY(!simulationResultJson(a100_->graph, replay, {}).contains("gpu_swap"));
     }
 
     void targetEqualToSourceIsTheReplay() {

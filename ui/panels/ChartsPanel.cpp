@@ -1,6 +1,7 @@
 #include "ChartsPanel.h"
 
 #include "Palette.h"
+#include "RooflineChart.h"
 #include "SimRunner.h"
 
 #include <QBarCategoryAxis>
@@ -82,17 +83,23 @@ ChartsPanel::ChartsPanel(QWidget* parent)
     tabs_->addTab(breakdownView_, tr("Breakdown"));
     tabs_->addTab(pathView_, tr("Critical path"));
     tabs_->addTab(iterationView_, tr("Iteration"));
+    roofline_ = new RooflineChart(this);
+    tabs_->addTab(roofline_, tr("Roofline"));
     rebuild();
 }
 
 void ChartsPanel::setSimulation(const SimOutput& output) {
     if (!output.result || !output.analysis) return clear();
     data_ = chartDataOf(*output.result, *output.analysis);
+    // The roofline is the trace's own (no knob moves it); the graph keeps pointing at its trace set.
+    if (output.graph && output.graph->trace)
+        roofline_->setTraceSet(std::shared_ptr<const TraceSet>(output.graph, output.graph->trace));
     rebuild();
 }
 
 void ChartsPanel::clear() {
     data_ = {};
+    roofline_->setTraceSet(nullptr);
     rebuild();
 }
 

@@ -13,10 +13,12 @@ class QLabel;
 namespace sl::ui {
 
 struct SimOutput;
+class RooflineChart;
 
 // The charts dock (Qt Charts): per-rank stacked breakdown (compute, exposed comm, overlapped comm,
 // idle) measured next to simulated; the critical path's composition by label; per-rank iteration
-// time measured vs simulated with the replay error. Rebuilt after every simulator run.
+// time measured vs simulated with the replay error; the roofline of the trace's kernels on its GPU.
+// Rebuilt after every simulator run.
 class ChartsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -31,6 +33,7 @@ public:
     QPieSeries* pathSeries() const { return path_; }
     QHorizontalBarSeries* iterationSeries() const { return iteration_; }
     QTabWidget* tabs() const { return tabs_; }
+    RooflineChart* roofline() const { return roofline_; }
 
 private:
     void rebuild();
@@ -43,6 +46,7 @@ private:
     QHorizontalStackedBarSeries* breakdown_ = nullptr;
     QPieSeries* path_ = nullptr;
     QHorizontalBarSeries* iteration_ = nullptr;
+    RooflineChart* roofline_ = nullptr; // the trace on its GPU (models/Roofline.h)
 };
 
 } // namespace sl::ui

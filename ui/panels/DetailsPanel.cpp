@@ -23,7 +23,8 @@ void DetailsPanel::showDetails(EventId e) {
         setHtml(tr("<i>Click an event to see its details.</i>"));
         return;
     }
-    setHtml(eventDetailsHtml(*measured_, simulated_.get(), e));
+    setHtml(eventDetailsHtml(*measured_, simulated_.get(), e) +
+            roofline_.html(measured_->set(), e.rank, e.ref));
 }
 
 } // namespace sl::ui

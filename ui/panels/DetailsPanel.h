@@ -1,4 +1,5 @@
 #pragma once
+#include "KernelRoofline.h"
 #include "Selection.h"
 #include "TimelineData.h"
 
@@ -8,7 +9,8 @@
 
 namespace sl::ui {
 
-// The details of the selected event: name, kind, times, measured vs simulated, args.
+// The details of the selected event: name, kind, times, measured vs simulated, args; for a GPU kernel
+// its roofline figures on the traced GPU (KernelRoofline).
 class DetailsPanel : public QTextBrowser {
     Q_OBJECT
 public:
@@ -20,6 +22,7 @@ private:
     std::shared_ptr<const TimelineData> measured_;
     std::shared_ptr<const TimelineData> simulated_;
     EventId shown_;
+    KernelRoofline roofline_;
 };
 
 } // namespace sl::ui
