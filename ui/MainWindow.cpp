@@ -4,6 +4,8 @@
 
 #include "Autosave.h"
 #include "ChartsPanel.h"
+#include "CriticalPathTable.h"
+#include "DeltaTable.h"
 #include "DetailsPanel.h"
 #include "Export.h"
 #include "FindBar.h"
@@ -15,6 +17,10 @@
 #include "RangeStatsModel.h"
 #include "RangeStatsWorker.h"
 #include "RecentFiles.h"
+#include "ResultCard.h"
+#include "ScenarioController.h"
+#include "ScenariosDock.h"
+#include "SweepView.h"
 #include "TimeFormat.h"
 #include "TimelinePanes.h"
 #include "TimelineView.h"
@@ -79,6 +85,8 @@ MainWindow::MainWindow(QWidget* parent)
     tl->setSpacing(0);
     panes_ = new TimelinePanes(controller_, selection_, tracks_, timeline);
     legend_ = new LegendWidget(timeline);
+    card_ = new ResultCard(timeline);
+    tl->addWidget(card_);
     tl->addWidget(panes_, 1);
     tl->addWidget(legend_);
     stack_->addWidget(welcome_);
@@ -330,6 +338,62 @@ void MainWindow::buildDocks() {
     knobsDock->setObjectName(QStringLiteral("knobsDock"));
     knobsDock->setWidget(knobs_);
     addDockWidget(Qt::LeftDockWidgetArea, knobsDock);
+    auto* scenarioList = new ScenarioList(this);
+    auto* scenariosDock = new ScenariosDock(scenarioList, this);
+    auto* scenariosDockWidget = new QDockWidget(tr("Scenarios"), this);
+    scenariosDockWidget->setObjectName(QStringLiteral("scenariosDock"));
+    scenariosDockWidget->setWidget(scenariosDock);
+    addDockWidget(Qt::LeftDockWidgetArea, scenariosDockWidget);
+    auto* deltaTable = new DeltaTable(this);
+    auto* deltaDock = new QDockWidget(tr("Scenario comparison"), this);
+    deltaDock->setObjectName(QStringLiteral("deltaDock"));
+    deltaDock->setWidget(deltaTable);
+    addDockWidget(Qt::BottomDockWidgetArea, deltaDock);
+    scenarios_ =
+        new ScenarioController(scenarioList, new ScenarioRunner(this),
+                               {knobs_, card_, deltaTable, scenariosDock, panes_, highlights_, sim_}, this);
+    connect(scenarios_, &ScenarioController::modified, this, &MainWindow::markDirty);
+    pathTable_ = new CriticalPathTable(this);
+    auto* pathDock = new QDockWidget(tr("Critical path"), this);
+    pathDock->setObjectName(QStringLiteral("criticalPathDock"));
+    pathDock->setWidget(pathTable_);
+    addDockWidget(Qt::BottomDockWidgetArea, pathDock);
+    tabifyDockWidget(deltaDock, pathDock);
+    sweep_ = new SweepView(this);
+    auto* sweepDock = new QDockWidget(tr("Sweep"), this);
+    sweepDock->setObjectName(QStringLiteral("sweepDock"));
+    sweepDock->setWidget(sweep_);
+    addDockWidget(Qt::BottomDockWidgetArea, sweepDock);
+    tabifyDockWidget(deltaDock, sweepDock);
+    deltaDock->raise();
+    connect(knobs_, &KnobPanel::changed, sweep_, &SweepView::setBaseKnobs);
+    // Colour the simulated pane by shift (simulated minus measured start).
+    shiftAction_ = new QAction(tr("Colour Simulated by &Shift"), this);
+    shiftAction_->setObjectName(QStringLiteral("shiftColourAction"));
+    shiftAction_->setCheckable(true);
+    shiftAction_->setShortcut(QKeySequence(Qt::Key_H));
+    shiftAction_->setShortcutContext(Qt::ApplicationShortcut);
+    shiftAction_->setToolTip(
+        tr("Colour the simulated pane by how far each event moved from its measured start (H)"));
+    addAction(shiftAction_);
+    connect(shiftAction_, &QAction::toggled, this, &MainWindow::updateShiftColour);
+    connect(pathTable_, &CriticalPathTable::eventActivated, this, &MainWindow::revealEvent);
+    connect(selection_, &SelectionModel::eventChanged, pathTable_, &CriticalPathTable::followEvent);
+    // N / Shift+N walk the critical path's segments, whatever has focus (like the other single keys).
+    for (const bool forward : {true, false}) {
+        auto* a = new QAction(
+            forward ? tr("Next Critical-Path Segment") : tr("Previous Critical-Path Segment"), this);
+        a->setObjectName(forward ? QStringLiteral("nextSegmentAction")
+                                 : QStringLiteral("previousSegmentAction"));
+        a->setShortcut(forward ? QKeySequence(Qt::Key_N) : QKeySequence(Qt::SHIFT | Qt::Key_N));
+        a->setShortcutContext(Qt::ApplicationShortcut);
+        connect(a, &QAction::triggered, this, [this, pathDock, forward] {
+            pathDock->show();
+            pathDock->raise();
+            forward ? pathTable_->next() : pathTable_->previous();
+        });
+        addAction(a);
+    }
     resizeDocks({tracksDock, detailsDock}, {260, 420}, Qt::Horizontal);
 }
 
@@ -428,15 +492,16 @@ void MainWindow::buildMenus() {
                 exportSimulatedTrace(path);
             }
         });
-    file->addAction(tr("Export &Report (HTML, JSON, CSV)..."), QKeySequence(tr("Ctrl+Shift+E")), this, [this] {
-        const QString path =
-            QFileDialog::getSaveFileName(this, tr("Export report"), dialogDir(QStringLiteral("report.html")),
-                                         tr("HTML report (*.html);;JSON (*.json);;CSV (*.csv)"));
-        if (!path.isEmpty()) {
-            rememberDir(path);
-            exportReport(path);
-        }
-    });
+    file->addAction(tr("Export &Report (HTML, JSON, CSV)..."), QKeySequence(tr("Ctrl+Shift+E")), this,
+                    [this] {
+                        const QString path = QFileDialog::getSaveFileName(
+                            this, tr("Export report"), dialogDir(QStringLiteral("report.html")),
+                            tr("HTML report (*.html);;JSON (*.json);;CSV (*.csv)"));
+                        if (!path.isEmpty()) {
+                            rememberDir(path);
+                            exportReport(path);
+                        }
+                    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -446,6 +511,7 @@ void MainWindow::buildMenus() {
     viewMenu_->addAction(tr("Find &Previous"), QKeySequence::FindPrevious, findBar_, &FindBar::findPrevious);
     viewMenu_->addSeparator();
     viewMenu_->addAction(tr("Fit &All"), QKeySequence(Qt::Key_Home), controller_, &ViewController::fitAll);
+    viewMenu_->addAction(shiftAction_);
     auto* navigate = viewMenu_->addMenu(tr("&Navigate"));
     navigate->addActions(navigationActions_);
     viewMenu_->addAction(tr("&Clear Selection"), this, [this] {
@@ -520,6 +586,8 @@ void MainWindow::showLoaded(std::shared_ptr<const TraceSet> set, const QStringLi
     selection_->clearRange();
     highlights_->clear();
     charts_->clear();
+    pathTable_->setSimulation({});
+    sweep_->setGraph(nullptr, nullptr);
     trackModel_->setTraceSet(nullptr);
     panes_->setMeasured(nullptr);
     panes_->setSimulated(nullptr);
@@ -543,9 +611,10 @@ void MainWindow::showLoaded(std::shared_ptr<const TraceSet> set, const QStringLi
     if (session) {
         // Set without the change signal: the request below simulates them once.
         const QSignalBlocker block(knobs_);
-        knobs_->setKnobs(session->knobs);
+        scenarios_->restore(session->scenarios, session->currentScenario, session->knobs);
     }
     sim_->setTraceSet(set_);
+    scenarios_->setTraceSet(set_, measured_);
     if (autoSimulate_) {
         panes_->simulated()->setEmptyText(tr("Simulating..."));
         sim_->request(knobs_->knobs(), 0);
@@ -590,6 +659,13 @@ void MainWindow::showSimulation(const SimOutput& output) {
     if (!set_ || !output.timeline || &output.timeline->set() != set_.get()) return;
     simulation_ = output;
     panes_->setSimulated(output.timeline, {});
+    // Not while a newer request waits: the knobs in the panel are then not the ones simulated.
+    if (!sim_->busy()) scenarios_->simulationShown(output, knobs_->knobs());
+    pathTable_->setSimulation(output);
+    sweep_->setGraph(set_, output.graph);
+    sweep_->setBaseKnobs(knobs_->knobs());
+    panes_->simulated()->setReference(measured_);
+    updateShiftColour();
     highlights_->setSimulation(output);
     charts_->setSimulation(output);
     details_->setData(measured_, output.timeline);
@@ -602,6 +678,15 @@ void MainWindow::showSimulation(const SimOutput& output) {
             tr("Simulation: %1").arg(QString::fromStdString(output.result->warnings.front())),
             MessageBar::Level::Info);
     updateStatus();
+}
+
+void MainWindow::updateShiftColour() {
+    TimeNs scale = 0;
+    if (shiftAction_->isChecked() && simulation_.result) {
+        // The 90th percentile of the run's kernel start error: most shifts fall inside the scale.
+        scale = static_cast<TimeNs>(std::max(1.0, simulation_.result->kernelStartError.p90Us) * 1000.0);
+    }
+    panes_->simulated()->setShiftScale(scale);
 }
 
 void MainWindow::updateStatus() {
@@ -772,6 +857,8 @@ Session MainWindow::currentSession() const {
     Session s;
     s.traces = paths_;
     s.knobs = knobs_->knobs();
+    s.scenarios = scenarios_->list()->scenarios();
+    s.currentScenario = scenarios_->list()->current();
     if (set_) {
         s.tracks = tracks_->ranks();
         s.hasView = true;
@@ -807,7 +894,7 @@ void MainWindow::applySession(const Session& session, const QString& path) {
         loader_->start(session.traces);
         return;
     }
-    knobs_->setKnobs(session.knobs);
+    scenarios_->restore(session.scenarios, session.currentScenario, session.knobs);
     if (set_) applyViewState(session);
     criticalPathAction_->setChecked(session.criticalPath);
     exposedAction_->setChecked(session.exposed);

@@ -25,6 +25,7 @@ namespace sl::ui {
 
 class Autosave;
 class ChartsPanel;
+class CriticalPathTable;
 class DetailsPanel;
 class FindBar;
 class FindResultsModel;
@@ -34,6 +35,9 @@ class MessageBar;
 class RangeStatsModel;
 class RangeStatsWorker;
 class RecentFiles;
+class ResultCard;
+class ScenarioController;
+class SweepView;
 class TimelinePanes;
 class TraceLoader;
 class TrackState;
@@ -152,6 +156,7 @@ private:
     void updateRangeStats();
     void showRangeStats(RangeTable table);
     void updateStatus();
+    void updateShiftColour();
     void setLoading(bool loading);
     void saveViewImage();
     void showLoaded(std::shared_ptr<const TraceSet> set, const QStringList& paths, const Session* session);
@@ -217,6 +222,13 @@ private:
     std::optional<Session> pending_;
     QString pendingPath_;
     Autosave* autosave_ = nullptr;
+    // Scenarios (docs/WhatIfWorkbench.md): the card above the panes and the controller that wires
+    // the Scenarios dock, the delta table and the knob panel.
+    ResultCard* card_ = nullptr;
+    ScenarioController* scenarios_ = nullptr;
+    CriticalPathTable* pathTable_ = nullptr;
+    SweepView* sweep_ = nullptr;
+    QAction* shiftAction_ = nullptr;
 };
 
 } // namespace sl::ui

@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
 
@@ -33,8 +34,12 @@ KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
         presets->addItem(presets_[i].name);
         presets->setItemData(static_cast<int>(i), presets_[i].description, Qt::ToolTipRole);
     }
+    // The last entry names a setting that is no preset: the box never shows a preset the knobs
+    // are not (docs/WhatIfWorkbench.md, "Preset box").
+    presets->addItem(tr("Custom"));
+    presets->setItemData(presets->count() - 1, tr("The knobs match no preset"), Qt::ToolTipRole);
     presets->setToolTip(
-        tr("Ready-made what-if settings; the list names the preset the knobs match, blank when "
+        tr("Ready-made what-if settings; the list names the preset the knobs match, \"Custom\" when "
            "they are your own."));
     form_->addRow(tr("Preset"), presets);
 
@@ -48,7 +53,13 @@ KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
         w->setToolTip(tip);
         form_->addRow(tr(spec.label.c_str()), w);
         if (QWidget* label = form_->labelForField(w)) label->setToolTip(tip);
-        fields_.push_back({&spec, w, {}});
+        auto* note = new QLabel(this);
+        note->setObjectName(QString::fromStdString(spec.key) + QStringLiteral(".note"));
+        note->setWordWrap(true);
+        note->setStyleSheet(QStringLiteral("color: #a05a00;"));
+        note->hide();
+        form_->addRow(QString(), note);
+        fields_.push_back({&spec, w, {}, note});
     }
     regions_ = new CpuRegionEditor(this);
     form_->addRow(tr("CPU regions"), regions_);
@@ -59,6 +70,11 @@ KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
            "optimizer step.");
     regions_->setToolTip(regionTip);
     if (QWidget* label = form_->labelForField(regions_)) label->setToolTip(regionTip);
+    otherNotes_ = new QLabel(this);
+    otherNotes_->setWordWrap(true);
+    otherNotes_->setStyleSheet(QStringLiteral("color: #a05a00;"));
+    otherNotes_->hide();
+    form_->addRow(otherNotes_);
     auto* reset = new QPushButton(tr("Reset to replay"), this);
     form_->addRow(reset);
 
@@ -160,7 +176,10 @@ QWidget* KnobPanel::field(const QString& key) const {
 }
 
 void KnobPanel::applyPreset(int i) {
-    if (i < 0 || static_cast<std::size_t>(i) >= presets_.size()) return;
+    if (i < 0 || static_cast<std::size_t>(i) >= presets_.size()) {
+        showMatchingPreset(knobs()); // "Custom" chosen: the knobs stay, the box tells the truth
+        return;
+    }
     presetBox_->setCurrentIndex(i);
     setKnobs(presets_[static_cast<std::size_t>(i)].knobs);
 }
@@ -179,12 +198,38 @@ SimKnobs KnobPanel::knobs() const {
 }
 
 void KnobPanel::showMatchingPreset(const SimKnobs& k) {
-    // The preset list names the preset these knobs are, or shows nothing for a custom setting.
+    // The preset list names the preset these knobs are, or "Custom" (the entry after the presets).
     const nlohmann::json json = k.toJson();
-    int match = -1;
-    for (std::size_t i = 0; i < presets_.size() && match < 0; ++i)
-        if (presets_[i].knobs.toJson() == json) match = static_cast<int>(i);
+    int match = static_cast<int>(presets_.size());
+    for (std::size_t i = 0; i < presets_.size(); ++i)
+        if (presets_[i].knobs.toJson() == json) {
+            match = static_cast<int>(i);
+            break;
+        }
     presetBox_->setCurrentIndex(match);
+}
+
+QString KnobPanel::presetLabel() const {
+    return presetBox_->currentText();
+}
+
+void KnobPanel::setKnobNotes(const std::map<std::string, std::string>& notes) {
+    QStringList other;
+    for (auto& f : fields_) {
+        auto it = notes.find(f.spec->key);
+        f.note->setText(it == notes.end() ? QString() : QString::fromStdString(it->second));
+        f.note->setVisible(it != notes.end());
+    }
+    for (const auto& [key, note] : notes)
+        if (!field(QString::fromStdString(key))) other << QString::fromStdString(note);
+    otherNotes_->setText(other.join(QLatin1Char('\n')));
+    otherNotes_->setVisible(!other.isEmpty());
+}
+
+QString KnobPanel::knobNote(const QString& key) const {
+    for (const auto& f : fields_)
+        if (QString::fromStdString(f.spec->key) == key) return f.note->text();
+    return otherNotes_->text().contains(key) ? otherNotes_->text() : QString();
 }
 
 void KnobPanel::setKnobs(const SimKnobs& k) {

@@ -4,9 +4,12 @@
 
 #include <QWidget>
 
+#include <map>
+#include <string>
 #include <vector>
 
 class QComboBox;
+class QLabel;
 class QFormLayout;
 
 namespace sl {
@@ -32,8 +35,16 @@ public:
     void setRankCount(int ranks);
     const std::vector<KnobPreset>& presets() const { return presets_; }
     QComboBox* presetBox() const { return presetBox_; }
-    // Applies presets()[i] (what choosing it in the list does).
+    // Applies presets()[i] (what choosing it in the list does; the "Custom" entry after the presets
+    // changes nothing).
     void applyPreset(int i);
+    // The preset box's text: the name of the preset whose knobs equal knobs(), else "Custom".
+    QString presetLabel() const;
+    // Notes of knobs that could not apply to the trace (analysis/StepExplanation.h knobNotes), shown
+    // under their fields; a note of a knob without a field goes under the last field.
+    void setKnobNotes(const std::map<std::string, std::string>& notes);
+    // The note shown under a knob's field (empty: none).
+    QString knobNote(const QString& key) const;
     // The cpu.speedup[<regex>] rows.
     CpuRegionEditor* cpuRegions() const { return regions_; }
     // The field of a registry knob ("compute.speedup"), nullptr when the panel has none.
@@ -47,6 +58,7 @@ private:
         const KnobSpec* spec = nullptr;
         QWidget* widget = nullptr;
         QString shown; // the field's text when setKnobs() filled it
+        QLabel* note = nullptr;
     };
     QWidget* makeField(const KnobSpec& spec);
     static void showValue(const Field& f, const SimKnobs& k);
@@ -59,6 +71,7 @@ private:
     CpuRegionEditor* regions_ = nullptr;
     QFormLayout* form_ = nullptr;
     QComboBox* presetBox_ = nullptr;
+    QLabel* otherNotes_ = nullptr;
     std::vector<KnobPreset> presets_;
     SimKnobs base_;
     bool updating_ = false;

@@ -70,6 +70,14 @@ QByteArray sessionToJson(const Session& s) {
     root[QStringLiteral("version")] = Session::kVersion;
     root[QStringLiteral("traces")] = QJsonArray::fromStringList(s.traces);
     root[QStringLiteral("knobs")] = knobsToJson(s.knobs);
+    if (!s.scenarios.empty()) {
+        QJsonArray scenarios;
+        for (const Scenario& sc : s.scenarios)
+            scenarios.append(QJsonObject{{QStringLiteral("name"), sc.name},
+                                         {QStringLiteral("knobs"), knobsToJson(sc.knobs)}});
+        root[QStringLiteral("scenarios")] = scenarios;
+        root[QStringLiteral("current_scenario")] = s.currentScenario;
+    }
     QJsonArray ranks;
     for (const TrackState::RankState& r : s.tracks) {
         QJsonObject o;
@@ -129,6 +137,24 @@ QString sessionFromJson(const QByteArray& json, Session& out, const QString& bas
         if (!knobs.isObject()) return QObject::tr("\"knobs\" must be an object");
         const QString e = knobsFromJson(knobs.toObject(), s.knobs);
         if (!e.isEmpty()) return QObject::tr("knobs: %1").arg(e);
+    }
+    const QJsonValue scenarios = root.value(QStringLiteral("scenarios"));
+    if (!scenarios.isUndefined()) {
+        if (!scenarios.isArray()) return QObject::tr("\"scenarios\" must be a list");
+        for (const QJsonValue& v : scenarios.toArray()) {
+            const QJsonObject o = v.toObject();
+            Scenario sc;
+            sc.name = o.value(QStringLiteral("name")).toString().trimmed();
+            if (!v.isObject() || sc.name.isEmpty())
+                return QObject::tr("\"scenarios\": entry %1 has no name").arg(s.scenarios.size());
+            const QString e = knobsFromJson(o.value(QStringLiteral("knobs")).toObject(), sc.knobs);
+            if (!e.isEmpty()) return QObject::tr("scenario \"%1\": %2").arg(sc.name, e);
+            s.scenarios.push_back(std::move(sc));
+        }
+        s.currentScenario = root.value(QStringLiteral("current_scenario")).toInt(0);
+        if (s.currentScenario < 0 ||
+            s.currentScenario >= static_cast<int>(std::max<std::size_t>(1, s.scenarios.size())))
+            return QObject::tr("\"current_scenario\" %1 is not a scenario").arg(s.currentScenario);
     }
     const QJsonValue tracks = root.value(QStringLiteral("tracks"));
     if (!tracks.isUndefined() && !tracks.isArray()) return QObject::tr("\"tracks\" must be a list");

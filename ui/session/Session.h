@@ -1,4 +1,5 @@
 #pragma once
+#include "Scenario.h"
 #include "TrackState.h"
 #include "sim/Knobs.h"
 #include "trace/Time.h"
@@ -25,6 +26,10 @@ struct Session {
     bool criticalPath = false;
     bool exposed = false;
     bool arrows = true;
+    // The scenarios (the first is the baseline) and the one shown; empty: only the baseline, with
+    // `knobs` as the current setting (sessions written before scenarios existed).
+    std::vector<Scenario> scenarios;
+    int currentScenario = 0;
 
     static constexpr int kVersion = 1;
     static constexpr const char* kSuffix = ".sightline.json";

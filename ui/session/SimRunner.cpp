@@ -73,6 +73,22 @@ SimOutput SimRunner::runNow(const std::shared_ptr<const TraceSet>& set, const Si
     return out;
 }
 
+SimOutput SimRunner::simulateOn(const std::shared_ptr<const TraceSet>& set,
+                                const std::shared_ptr<const ExecutionGraph>& graph, const SimKnobs& knobs,
+                                const std::atomic<bool>* cancel) {
+    const auto t0 = std::chrono::steady_clock::now();
+    SimOutput out;
+    out.graph = graph;
+    SimOptions options;
+    options.cancel = cancel;
+    auto result = std::make_shared<const SimResult>(simulate(*graph, knobs, options));
+    if ((cancel && *cancel) || !result->complete) return {};
+    out.result = std::move(result);
+    analyze(out, set);
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+
 void SimRunner::launch() {
     pendingRequest_ = false;
     if (!set_) return;

@@ -48,6 +48,13 @@ public:
     std::uint64_t setGeneration() const { return setGeneration_; }
     // Simulates synchronously (the screenshot and tests); throws what the core throws.
     static SimOutput runNow(const std::shared_ptr<const TraceSet>& set, const SimKnobs& knobs);
+    // Simulates knobs on an execution graph already built for set, with its timeline and analyses
+    // (any thread). Empty output (no result) when cancelled. Throws what the core throws.
+    static SimOutput simulateOn(const std::shared_ptr<const TraceSet>& set,
+                                const std::shared_ptr<const ExecutionGraph>& graph, const SimKnobs& knobs,
+                                const std::atomic<bool>* cancel = nullptr);
+    // The graph of the current set, once a simulation built it (null before).
+    std::shared_ptr<const ExecutionGraph> graph() const { return graph_; }
     bool waitForIdle(int timeoutMs);
 
 signals:

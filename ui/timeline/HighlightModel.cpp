@@ -36,8 +36,14 @@ void HighlightModel::setSimulation(const SimOutput& output) {
     updateLinks();
 }
 
+void HighlightModel::setTopOverride(std::shared_ptr<const PaneHighlights> highlights) {
+    topOverride_ = std::move(highlights);
+    emit changed();
+}
+
 void HighlightModel::clear() {
     graph_.reset();
+    topOverride_.reset();
     measured_.reset();
     simulated_.reset();
     links_ = {};

@@ -32,8 +32,11 @@ public:
     void clear();
     bool hasData() const { return measured_ != nullptr; }
     const PaneHighlights* pane(bool simulated) const {
-        return simulated ? simulated_.get() : measured_.get();
+        return simulated ? simulated_.get() : topOverride_ ? topOverride_.get() : measured_.get();
     }
+    // The upper pane shows a scenario instead of the measured trace: its highlights (null: the
+    // measured ones again).
+    void setTopOverride(std::shared_ptr<const PaneHighlights> highlights);
     const SelectionLinks& links() const { return links_; }
 
 signals:
@@ -48,6 +51,7 @@ private:
     std::shared_ptr<const ExecutionGraph> graph_;
     std::shared_ptr<const PaneHighlights> measured_;
     std::shared_ptr<const PaneHighlights> simulated_;
+    std::shared_ptr<const PaneHighlights> topOverride_;
     SelectionLinks links_;
     bool criticalPath_ = false;
     bool exposed_ = false;

@@ -44,6 +44,25 @@ const TimelineRenderer::Label& TimelineRenderer::label(const TimelineData& data,
     return l;
 }
 
+int shiftBin(TimeNs shift, TimeNs scale) {
+    if (scale <= 0) return kShiftBins / 2;
+    const double half = kShiftBins / 2;
+    const double b = std::round(static_cast<double>(shift) / static_cast<double>(scale) * half);
+    return static_cast<int>(std::clamp(b, -half, half) + half);
+}
+
+QColor shiftColour(int bin) {
+    // Diverging: blue (simulated earlier) - light grey (same place) - red (simulated later).
+    const int half = kShiftBins / 2;
+    const double t = static_cast<double>(bin - half) / half; // -1 .. 1
+    const QColor mid(0xd9, 0xd9, 0xd9), early(0x21, 0x66, 0xac), late(0xb2, 0x18, 0x2b);
+    const QColor& end = t < 0 ? early : late;
+    const double a = std::abs(t);
+    return QColor::fromRgbF(static_cast<float>(mid.redF() + (end.redF() - mid.redF()) * a),
+                            static_cast<float>(mid.greenF() + (end.greenF() - mid.greenF()) * a),
+                            static_cast<float>(mid.blueF() + (end.blueF() - mid.blueF()) * a));
+}
+
 void TimelineRenderer::paintLane(const TimelineData& data, int rank, const TrackTimeline& track,
                                  const Lane& lane, const TimeMapping& m, int width, int top,
                                  const std::uint8_t* flags, bool dim, const std::vector<bool>* matches,
@@ -74,6 +93,8 @@ void TimelineRenderer::paintLane(const TimelineData& data, int rank, const Track
             const std::uint8_t f = flags ? flags[e] : 0;
             bucket = highlight::onPath(f) ? 2 * kNormalBuckets + static_cast<int>(highlight::label(f))
                                           : kNormalBuckets + bucket;
+        } else if (shiftRef_) {
+            bucket = kShiftBase + shiftBin(track.start[e] - shiftRef_->start[e], shiftScale_);
         }
         if (narrow && pendNarrow && bucket == pendBucket && x0 <= pendX1) {
             pendX1 = std::max(pendX1, x1);
@@ -120,11 +141,22 @@ void TimelineRenderer::paintLane(const TimelineData& data, int rank, const Track
     flush();
 }
 
+namespace {
+// The measured track matching (rank, track) when colouring by shift, else null.
+const TrackTimeline* shiftTrack(const RenderState& state, std::size_t rank, std::size_t track) {
+    if (!state.reference || state.shiftScale <= 0 || rank >= state.reference->ranks().size() ||
+        track >= state.reference->ranks()[rank].tracks.size())
+        return nullptr;
+    return &state.reference->track(rank, track);
+}
+} // namespace
+
 RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data, const RowLayout& layout,
                                           const TimeMapping& m, QSize size, int scrollY,
                                           const RenderState& state) {
     if (!fontReady_) setFont(p.font());
     RenderStats stats;
+    shiftScale_ = state.shiftScale;
     const int width = size.width();
     p.fillRect(QRect(QPoint(0, 0), size), palette::background());
     // Row backgrounds and grid.
@@ -163,6 +195,7 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
                 if (!track.track->isGpu() || track.lanes.empty()) continue;
                 const TrackHighlights* th = dim ? state.highlights->track(r, k) : nullptr;
                 const std::uint8_t* flags = th && !th->flags.empty() ? th->flags.data() : nullptr;
+                shiftRef_ = shiftTrack(state, r, k);
                 paintLane(data, row.rank, track, track.lanes[0], m, width, top, flags, dim, nullptr, stats,
                           row.height - 8, false);
                 ++stats.summaryLanes;
@@ -183,6 +216,8 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
                     !(*state.matches)[static_cast<std::size_t>(row.rank)].empty()
                 ? &(*state.matches)[static_cast<std::size_t>(row.rank)]
                 : nullptr;
+        shiftRef_ =
+            shiftTrack(state, static_cast<std::size_t>(row.rank), static_cast<std::size_t>(row.track));
         for (int l = 0; l < lanes; ++l) {
             const int top = row.y - scrollY + RowLayout::laneY(l);
             if (top > size.height() || top + RowLayout::kLaneHeight < 0) continue;
@@ -190,6 +225,7 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
                       dim, matches, stats);
         }
     }
+    shiftRef_ = nullptr;
     p.setPen(Qt::NoPen);
     for (int b = 0; b < kBuckets; ++b) {
         auto& batch = batches_[static_cast<std::size_t>(b)];
@@ -199,12 +235,24 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
         else if (b < 2 * kNormalBuckets)
             p.setBrush(palette::dimmed(static_cast<Category>((b - kNormalBuckets) / palette::kShades),
                                        (b - kNormalBuckets) % palette::kShades));
-        else
+        else if (b < kShiftBase)
             p.setBrush(palette::pathColor(static_cast<PathLabel>(b - 2 * kNormalBuckets)));
+        else
+            p.setBrush(shiftColour(b - kShiftBase));
         p.drawRects(batch.data(), static_cast<int>(batch.size()));
     }
     if (state.highlights && (state.criticalPath || state.exposed))
         paintHighlights(p, layout, m, size, scrollY, firstRow, lastRow, state, stats);
+    // The selected event where it was measured: a dashed outline, so a shift is seen at a glance.
+    if (state.reference && state.selected.valid() && &state.reference->set() == &data.set()) {
+        const QRectF r = eventRect(*state.reference, layout, m, state.selected);
+        if (!r.isEmpty()) {
+            p.setBrush(Qt::NoBrush);
+            p.setPen(QPen(palette::text(), 1.5, Qt::DashLine));
+            p.drawRect(r.translated(0, -scrollY).adjusted(-1, -1, 1, 1));
+            p.setPen(Qt::NoPen);
+        }
+    }
     p.setBrush(Qt::NoBrush);
     p.setFont(font_);
     for (const PendingLabel& pl : pendingLabels_) {

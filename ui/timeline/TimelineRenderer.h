@@ -7,6 +7,7 @@
 #include "TimeMapping.h"
 #include "TimelineData.h"
 
+#include <QColor>
 #include <QFont>
 #include <QRect>
 #include <QString>
@@ -31,7 +32,19 @@ struct RenderState {
     const SelectionLinks* links = nullptr; // arrows of the selected event, collective links
     // Names to outline (find matches): matches[rank][name id]; ranks or ids it lacks are unmarked.
     const std::vector<std::vector<bool>>* matches = nullptr;
+    // Where simulation and measurement differ (docs/WhatIfWorkbench.md, "Shift"): the measured
+    // timeline of the same set (event indices match). With it the selected event's measured place
+    // is outlined; with shiftScale > 0 too, events are coloured by simulated minus measured start
+    // on a diverging scale (earlier blue, later red, saturated at +-shiftScale).
+    const TimelineData* reference = nullptr;
+    TimeNs shiftScale = 0;
 };
+
+// The shift colour scale: kShiftBins bins, the middle one for "no shift".
+constexpr int kShiftBins = 9;
+// The bin of a shift (simulated - measured start) for a scale saturating at +-scale.
+int shiftBin(TimeNs shift, TimeNs scale);
+QColor shiftColour(int bin);
 
 struct RenderStats {
     int boxes = 0;  // rectangles filled
@@ -94,7 +107,8 @@ private:
 
     // Colour buckets: normal category shades, dimmed category shades, critical-path labels.
     static constexpr int kNormalBuckets = kCategoryCount * palette::kShades;
-    static constexpr int kBuckets = 2 * kNormalBuckets + kPathLabelCount;
+    static constexpr int kShiftBase = 2 * kNormalBuckets + kPathLabelCount;
+    static constexpr int kBuckets = kShiftBase + kShiftBins;
     std::array<std::vector<QRect>, kBuckets> batches_;
     std::array<std::vector<QRect>, kPathLabelCount> pathBatches_;
     std::vector<QRect> exposedRects_;
@@ -102,6 +116,9 @@ private:
     std::vector<QRect> matchRects_;
     std::vector<PendingLabel> pendingLabels_;
     std::vector<std::vector<Label>> labels_; // [rank][name id]
+    // The measured track of the lane being painted when colouring by shift (null: normal colours).
+    const TrackTimeline* shiftRef_ = nullptr;
+    TimeNs shiftScale_ = 0;
     QFont font_;
     int charWidth_ = 7;
     int ellipsisWidth_ = 10;

@@ -112,6 +112,27 @@ void TimelineView::resizeEvent(QResizeEvent*) {
     updateScrollBar();
 }
 
+namespace {
+// The shift legend in the pane's top right corner: one swatch per bin, the ends and the middle
+// labelled in microseconds (simulated start minus measured start).
+void paintShiftLegend(QPainter& p, const QRect& area, TimeNs scale) {
+    const int sw = 16, h = 12, pad = 6;
+    const QString left = QStringLiteral("%1 us earlier").arg(-static_cast<double>(scale) / 1000.0, 0, 'g', 3);
+    const QString right = QStringLiteral("+%1 us later").arg(static_cast<double>(scale) / 1000.0, 0, 'g', 3);
+    const QFontMetrics fm = p.fontMetrics();
+    const int w = fm.horizontalAdvance(left) + fm.horizontalAdvance(right) + kShiftBins * sw + 4 * pad;
+    const QRect box(area.right() - w - 10, area.top() + 6, w, h + 2 * pad);
+    p.fillRect(box, QColor(255, 255, 255, 230));
+    p.setPen(palette::text());
+    p.drawText(QRect(box.left() + pad, box.top(), fm.horizontalAdvance(left), box.height()), Qt::AlignVCenter,
+               left);
+    int x = box.left() + 2 * pad + fm.horizontalAdvance(left);
+    for (int b = 0; b < kShiftBins; ++b, x += sw)
+        p.fillRect(QRect(x, box.top() + pad, sw, h), shiftColour(b));
+    p.drawText(QRect(x + pad, box.top(), fm.horizontalAdvance(right), box.height()), Qt::AlignVCenter, right);
+}
+} // namespace
+
 void TimelineView::paintEvent(QPaintEvent*) {
     QPainter p(this);
     const QRect area = eventArea();
@@ -138,8 +159,11 @@ void TimelineView::paintEvent(QPaintEvent*) {
         state.exposed = highlights_->exposed();
         if (highlights_->arrows()) state.links = &highlights_->links();
     }
+    state.reference = reference_.get();
+    state.shiftScale = reference_ ? shiftScale_ : 0;
     stats_ = renderer_.paintEvents(p, *data_, layout_, controller_->mapping(), area.size(), scrollY, state);
     p.restore();
+    if (state.shiftScale > 0) paintShiftLegend(p, area, shiftScale_);
     if (!note_.isEmpty()) {
         QFont f = p.font();
         f.setBold(true);
@@ -151,6 +175,16 @@ void TimelineView::paintEvent(QPaintEvent*) {
         p.setPen(QColor(0x664d03));
         p.drawText(r, Qt::AlignCenter, note_);
     }
+}
+
+void TimelineView::setReference(std::shared_ptr<const TimelineData> reference) {
+    reference_ = std::move(reference);
+    update();
+}
+
+void TimelineView::setShiftScale(TimeNs scale) {
+    shiftScale_ = std::max<TimeNs>(0, scale);
+    update();
 }
 
 EventId TimelineView::eventAt(QPoint pos) const {

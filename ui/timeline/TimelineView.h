@@ -49,6 +49,13 @@ public:
     // Outlines the events whose name is marked (matches[rank][name id], e.g. find results); null: none.
     void setMatches(const std::vector<std::vector<bool>>* matches);
     const RenderStats& lastStats() const { return stats_; }
+    // The measured timeline of the same set: the selected event's measured place is outlined here
+    // (docs/WhatIfWorkbench.md, "Shift"); null: none.
+    void setReference(std::shared_ptr<const TimelineData> reference);
+    // Colour events by simulated minus measured start, saturating at +-scale (0: normal colours),
+    // with a legend in microseconds. Needs a reference.
+    void setShiftScale(TimeNs scale);
+    TimeNs shiftScale() const { return shiftScale_; }
     QRect eventArea() const;
 
 signals:
@@ -84,6 +91,8 @@ private:
     TrackState* tracks_;
     HighlightModel* highlights_ = nullptr;
     const std::vector<std::vector<bool>>* matches_ = nullptr;
+    std::shared_ptr<const TimelineData> reference_;
+    TimeNs shiftScale_ = 0;
     Qt::MouseButton pressButton_ = Qt::NoButton;
     bool simulatedPane_ = false;
     QScrollBar* scroll_;

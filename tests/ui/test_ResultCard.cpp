@@ -1,0 +1,123 @@
+// The result card and the knob notes in the window: on the bundled sample samples/02-dp4 (GPU
+// bound: the CLI shows gpu_compute and gpu_comm holding 99% of its critical path) the baseline card
+// reads the CLI's measured and simulated iteration, a faster host barely moves the step and the card
+// says why (CPU work is not on the critical path), a faster GPU moves it and the card gives no
+// excuse; on a one-rank trace without collectives dp.scale cannot apply and its field says so.
+#include "core/GraphFixture.h"
+
+#include "KnobPanel.h"
+#include "MainWindow.h"
+#include "ResultCard.h"
+#include "Scenario.h"
+#include "ScenarioController.h"
+#include "TraceLoader.h"
+
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace sl;
+using namespace sl::ui;
+
+class TestResultCard : public QObject {
+    Q_OBJECT
+    static void settle(MainWindow& w) {
+        auto* ctl = w.findChild<ScenarioController*>();
+        for (int i = 0; i < 3; ++i) {
+            QVERIFY(w.simRunner()->waitForIdle(60'000));
+            QVERIFY(ctl->runner()->waitForIdle(60'000));
+        }
+    }
+    static double iterationMs(const QString& sample, const QString& set, const char* which) {
+        QStringList args{QStringLiteral("simulate"), sample, QStringLiteral("--json")};
+        if (!set.isEmpty()) args << QStringLiteral("--set") << set;
+        const sltest::CliRun run = sltest::runCli(args);
+        if (run.code != 0) qFatal("sightline-cli failed: %s", run.err.constData());
+        return nlohmann::json::parse(run.out.toStdString())["iteration"][which].get<double>() / 1000;
+    }
+
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName("SightlineTest");
+        QCoreApplication::setApplicationName("test_ResultCard");
+    }
+
+    void cardSaysWhatAndWhy() {
+        const QString sample = QString::fromStdString(sltest::samplePath("02-dp4"));
+        MainWindow w;
+        w.show();
+        w.openTraces({sample});
+        QVERIFY(w.loader()->waitForFinished(60'000));
+        settle(w);
+        auto* card = w.findChild<ResultCard*>();
+        QVERIFY(card->isVisible());
+        // The baseline: measured -> replay, from the CLI's numbers, two decimals of ms.
+        const double measured = iterationMs(sample, {}, "measured_us");
+        const double replay = iterationMs(sample, {}, "simulated_us");
+        QVERIFY2(
+            card->text().startsWith(QStringLiteral("Baseline (replay of the trace): measured %1 ms -> %2 ms")
+                                        .arg(measured, 0, 'f', 2)
+                                        .arg(replay, 0, 'f', 2)),
+            qPrintable(card->text()));
+        QVERIFY(card->text().contains(QStringLiteral("Knobs: all at their replay defaults")));
+        QVERIFY(card->text().contains(QStringLiteral("What limits this step: ")));
+        QVERIFY(!card->text().contains(QStringLiteral("Why so little change")));
+
+        // cpu.speedup = 2: the CLI moves the step by less than 0.5%, and the card says why.
+        const double host = iterationMs(sample, QStringLiteral("cpu.speedup=2"), "simulated_us");
+        QVERIFY(std::abs(host - replay) / replay < 0.005);
+        SimKnobs k;
+        k.cpuSpeedup = 2;
+        w.knobPanel()->setKnobs(k);
+        settle(w);
+        QVERIFY2(card->text().contains(QStringLiteral("Why so little change: the step is bound by GPU")),
+                 qPrintable(card->text()));
+        QVERIFY2(card->text().contains(QStringLiteral("CPU work is not on the critical path")),
+                 qPrintable(card->text()));
+        QVERIFY(card->text().contains(QStringLiteral("Knobs: cpu.speedup = 2")));
+
+        // compute.speedup = 2 moves it (the CLI: more than 0.5%): no excuse on the card.
+        const double gpu = iterationMs(sample, QStringLiteral("compute.speedup=2"), "simulated_us");
+        QVERIFY(std::abs(gpu - replay) / replay > 0.005);
+        k = {};
+        k.computeSpeedup = 2;
+        w.knobPanel()->setKnobs(k);
+        settle(w);
+        QVERIFY2(!card->text().contains(QStringLiteral("Why so little change")), qPrintable(card->text()));
+        QVERIFY(card->text().contains(QStringLiteral("faster)")));
+    }
+
+    void knobThatCannotApplySaysSo() {
+        // One rank, one kernel, no collective: dp.scale has nothing to re-time.
+        QTemporaryDir dir;
+        const std::string path = sltest::writeFile(
+            dir, QStringLiteral("rank-0.json"),
+            slgraph::trace({slgraph::cpu("cudaLaunchKernel", 0, 5, 1), slgraph::gpu("k", 10, 1000, 1),
+                            slgraph::cpu("cudaDeviceSynchronize", 6, 1006, 2)}));
+        MainWindow w;
+        w.show();
+        w.openTraces({QString::fromStdString(path)});
+        QVERIFY(w.loader()->waitForFinished(60'000));
+        settle(w);
+        QVERIFY(w.knobPanel()->knobNote(QStringLiteral("dp.scale")).isEmpty());
+        SimKnobs k;
+        k.dpScale = 4;
+        w.knobPanel()->setKnobs(k);
+        settle(w);
+        QVERIFY2(w.knobPanel()
+                     ->knobNote(QStringLiteral("dp.scale"))
+                     .startsWith(QStringLiteral("dp.scale: no data-parallel")),
+                 qPrintable(w.knobPanel()->knobNote(QStringLiteral("dp.scale"))));
+        // ... and the card's reason starts with that note.
+        QVERIFY2(
+            w.findChild<ResultCard*>()->text().contains(QStringLiteral("Why so little change: dp.scale: ")),
+            qPrintable(w.findChild<ResultCard*>()->text()));
+        // Back to replay: the note goes.
+        w.findChild<ScenarioController*>()->list()->setCurrent(0);
+        settle(w);
+        QVERIFY(w.knobPanel()->knobNote(QStringLiteral("dp.scale")).isEmpty());
+    }
+};
+
+QTEST_MAIN(TestResultCard)
+#include "test_ResultCard.moc"

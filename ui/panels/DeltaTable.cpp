@@ -1,0 +1,174 @@
+#include "DeltaTable.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace sl::ui {
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+double ms(const nlohmann::json& j, const char* key) {
+    return j.contains(key) && j[key].is_number() ? j[key].get<double>() / 1000.0 : kNaN;
+}
+} // namespace
+
+void DeltaTableModel::setResults(std::shared_ptr<const ScenarioResults> results) {
+    beginResetModel();
+    results_ = std::move(results);
+    rows_.clear();
+    if (results_ && !results_->empty()) {
+        const double base = ms(results_->front().json["iteration"], "simulated_us");
+        for (std::size_t s = 0; s < results_->size(); ++s) {
+            const nlohmann::json& j = (*results_)[s].json;
+            Row job;
+            job.scenario = static_cast<int>(s);
+            std::fill(std::begin(job.values), std::end(job.values), kNaN);
+            job.values[Iteration] = ms(j["iteration"], "simulated_us");
+            job.values[Change] = base > 0 ? 100.0 * (job.values[Iteration] - base) / base : kNaN;
+            // The composition, largest kinds first (as `simulate` prints it).
+            std::vector<std::pair<double, std::string>> kinds;
+            if (j.contains("critical_path"))
+                for (auto it = j["critical_path"]["by_kind"].begin();
+                     it != j["critical_path"]["by_kind"].end(); ++it)
+                    if (it.value()["pct"].get<double>() >= 0.5)
+                        kinds.push_back({it.value()["pct"].get<double>(), it.key()});
+            std::sort(kinds.rbegin(), kinds.rend());
+            QStringList parts;
+            for (const auto& [p, name] : kinds)
+                parts << QStringLiteral("%1 %2%").arg(QString::fromStdString(name)).arg(p, 0, 'f', 1);
+            job.path = parts.join(QStringLiteral(", "));
+            rows_.push_back(job);
+            for (const nlohmann::json& r : j["ranks"]) {
+                Row row;
+                row.scenario = static_cast<int>(s);
+                row.rank = r["rank"].get<int>();
+                std::fill(std::begin(row.values), std::end(row.values), kNaN);
+                row.values[Iteration] = ms(r, "simulated_us");
+                row.values[Compute] = ms(r, "compute_us");
+                row.values[ExposedComm] = ms(r, "exposed_comm_us");
+                row.values[Wait] = ms(r, "comm_wait_us");
+                row.values[Idle] = ms(r, "idle_us");
+                rows_.push_back(row);
+            }
+        }
+    }
+    endResetModel();
+}
+
+int DeltaTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+int DeltaTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+double DeltaTableModel::value(int row, int column) const {
+    if (row < 0 || row >= rowCount() || column < Iteration || column > Idle) return kNaN;
+    return rows_[static_cast<std::size_t>(row)].values[column];
+}
+
+int DeltaTableModel::jobRow(int scenario) const {
+    for (std::size_t i = 0; i < rows_.size(); ++i)
+        if (rows_[i].scenario == scenario && rows_[i].rank < 0) return static_cast<int>(i);
+    return -1;
+}
+
+QVariant DeltaTableModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || !results_) return {};
+    const Row& row = rows_[static_cast<std::size_t>(index.row())];
+    const int c = index.column();
+    if (role == Qt::TextAlignmentRole)
+        return c >= Iteration && c <= Idle ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    if (role == Qt::FontRole && row.rank < 0) {
+        QFont f;
+        f.setBold(true);
+        return f;
+    }
+    if (role == Qt::ToolTipRole && c == Scenario) {
+        const QStringList& knobs = (*results_)[static_cast<std::size_t>(row.scenario)].changedKnobs;
+        return knobs.isEmpty() ? tr("replay knobs") : knobs.join(QLatin1Char('\n'));
+    }
+    if (role != Qt::DisplayRole) return {};
+    switch (c) {
+    case Scenario:
+        return row.rank < 0 ? (*results_)[static_cast<std::size_t>(row.scenario)].name : QString();
+    case Rank:
+        return row.rank < 0 ? tr("job") : QString::number(row.rank);
+    case CriticalPath:
+        return row.path;
+    default:
+        break;
+    }
+    const double v = row.values[c];
+    if (std::isnan(v)) return {};
+    if (c == Change)
+        return QStringLiteral("%1%2%").arg(v > 0 ? QStringLiteral("+") : QString()).arg(v, 0, 'f', 1);
+    return QString::number(v, 'f', 3);
+}
+
+QVariant DeltaTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+    case Scenario:
+        return tr("Scenario");
+    case Rank:
+        return tr("Rank");
+    case Iteration:
+        return tr("Iteration (ms)");
+    case Change:
+        return tr("vs baseline");
+    case Compute:
+        return tr("Compute (ms)");
+    case ExposedComm:
+        return tr("Exposed comm (ms)");
+    case Wait:
+        return tr("Collective wait (ms)");
+    case Idle:
+        return tr("GPU idle (ms)");
+    case CriticalPath:
+        return tr("Critical path");
+    default:
+        return {};
+    }
+}
+
+DeltaTable::DeltaTable(QWidget* parent) : QWidget(parent), model_(new DeltaTableModel(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    status_ = new QLabel(
+        tr("Every scenario, simulated on the open trace (numbers as `sightline-cli simulate --json`)."),
+        this);
+    status_->setWordWrap(true);
+    view_ = new QTableView(this);
+    view_->setModel(model_);
+    view_->setObjectName(QStringLiteral("deltaTable"));
+    view_->verticalHeader()->hide();
+    view_->horizontalHeader()->setStretchLastSection(true);
+    view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view_->setAlternatingRowColors(true);
+    layout->addWidget(status_);
+    layout->addWidget(view_, 1);
+}
+
+void DeltaTable::setResults(std::shared_ptr<const ScenarioResults> results) {
+    const int n = results ? static_cast<int>(results->size()) : 0;
+    model_->setResults(std::move(results));
+    view_->resizeColumnsToContents();
+    status_->setText(
+        tr("%n scenario(s), simulated on the open trace (numbers as `sightline-cli simulate --json`).",
+           nullptr, n));
+}
+
+void DeltaTable::setBusy(int done, int total) {
+    status_->setText(tr("Simulating scenarios: %1 of %2...").arg(done).arg(total));
+}
+
+} // namespace sl::ui

@@ -1,0 +1,72 @@
+#pragma once
+// Every scenario side by side (docs/WhatIfWorkbench.md): per scenario a job row (iteration, change
+// against the baseline, critical-path composition) and one row per rank (compute, exposed
+// communication, collective wait, idle). Every number is read from the scenario's
+// simulationResultJson(), the object `sightline-cli simulate --json` prints, so the table and the
+// command line agree.
+#include "ScenarioRunner.h"
+
+#include <QAbstractTableModel>
+#include <QWidget>
+
+#include <memory>
+
+class QTableView;
+class QLabel;
+
+namespace sl::ui {
+
+class DeltaTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        Scenario,
+        Rank,
+        Iteration,
+        Change,
+        Compute,
+        ExposedComm,
+        Wait,
+        Idle,
+        CriticalPath,
+        ColumnCount
+    };
+    using QAbstractTableModel::QAbstractTableModel;
+
+    void setResults(std::shared_ptr<const ScenarioResults> results);
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    // The number shown in a cell, in ms (Iteration..Idle) or % (Change); NaN when the cell has none.
+    double value(int row, int column) const;
+    // The row of scenario s's job line (-1 when none).
+    int jobRow(int scenario) const;
+
+private:
+    struct Row {
+        int scenario = 0;
+        int rank = -1; // -1: the job row
+        double values[ColumnCount] = {};
+        QString path; // critical-path composition, job rows
+    };
+    std::shared_ptr<const ScenarioResults> results_;
+    std::vector<Row> rows_;
+};
+
+class DeltaTable : public QWidget {
+    Q_OBJECT
+public:
+    explicit DeltaTable(QWidget* parent = nullptr);
+    void setResults(std::shared_ptr<const ScenarioResults> results);
+    void setBusy(int done, int total);
+    DeltaTableModel* model() const { return model_; }
+    QTableView* view() const { return view_; }
+
+private:
+    DeltaTableModel* model_;
+    QTableView* view_;
+    QLabel* status_;
+};
+
+} // namespace sl::ui

@@ -1,0 +1,111 @@
+#include "ScenariosDock.h"
+
+#include "Scenario.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QListWidget>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace sl::ui {
+
+ScenariosDock::ScenariosDock(ScenarioList* list, QWidget* parent) : QWidget(parent), list_(list) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    view_ = new QListWidget(this);
+    view_->setObjectName(QStringLiteral("scenarioList"));
+    view_->setToolTip(
+        tr("The baseline replays the trace; every other scenario is a what-if. The chosen one is "
+           "edited by the knobs and shown in the simulated pane. Double-click to rename."));
+    layout->addWidget(view_, 1);
+    auto* buttons = new QHBoxLayout;
+    auto* add = new QPushButton(tr("Add"), this);
+    auto* dup = new QPushButton(tr("Duplicate"), this);
+    rename_ = new QPushButton(tr("Rename"), this);
+    delete_ = new QPushButton(tr("Delete"), this);
+    add->setToolTip(tr("A new what-if with the knobs of the current scenario"));
+    for (QPushButton* b : {add, dup, rename_, delete_})
+        buttons->addWidget(b);
+    layout->addLayout(buttons);
+    auto* form = new QFormLayout;
+    top_ = new QComboBox(this);
+    top_->setObjectName(QStringLiteral("topPaneBox"));
+    top_->setToolTip(tr("What the upper pane shows: the measured trace, or a scenario to compare with the "
+                        "one in the lower pane"));
+    form->addRow(tr("Top pane"), top_);
+    layout->addLayout(form);
+
+    connect(add, &QPushButton::clicked, this, &ScenariosDock::addScenario);
+    connect(dup, &QPushButton::clicked, this, &ScenariosDock::duplicateScenario);
+    connect(delete_, &QPushButton::clicked, this, &ScenariosDock::deleteScenario);
+    connect(rename_, &QPushButton::clicked, this, [this] {
+        if (QListWidgetItem* item = view_->currentItem(); item && view_->currentRow() > 0)
+            view_->editItem(item);
+    });
+    connect(view_, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (!rebuilding_ && row >= 0) list_->setCurrent(row);
+    });
+    connect(view_, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
+        if (rebuilding_) return;
+        const int row = view_->row(item);
+        if (!list_->rename(row, item->text())) rebuild(); // refused: show the old name again
+    });
+    connect(top_, &QComboBox::activated, this, [this] { emit topPaneChanged(topPane()); });
+    connect(list_, &ScenarioList::listChanged, this, &ScenariosDock::rebuild);
+    connect(list_, &ScenarioList::currentChanged, this, &ScenariosDock::rebuild);
+    rebuild();
+}
+
+int ScenariosDock::topPane() const {
+    return top_->currentIndex() <= 0 ? -1 : top_->currentIndex() - 1;
+}
+
+void ScenariosDock::setTopPane(int scenario) {
+    const int before = topPane();
+    top_->setCurrentIndex(scenario < 0 || scenario >= list_->count() ? 0 : scenario + 1);
+    if (topPane() != before) emit topPaneChanged(topPane());
+}
+
+void ScenariosDock::rebuild() {
+    rebuilding_ = true;
+    const int top = topPane();
+    const QString topName =
+        top >= 0 && top_->currentIndex() < top_->count() ? top_->currentText() : QString();
+    view_->clear();
+    top_->clear();
+    top_->addItem(tr("Measured trace"));
+    for (int i = 0; i < list_->count(); ++i) {
+        auto* item = new QListWidgetItem(list_->at(i).name, view_);
+        if (i > 0)
+            item->setFlags(item->flags() | Qt::ItemIsEditable);
+        else
+            item->setToolTip(tr("Replay of the trace: every knob at its default"));
+        top_->addItem(list_->at(i).name);
+    }
+    view_->setCurrentRow(list_->current());
+    // The top pane keeps showing the same scenario by name; a deleted one falls back to the trace.
+    const int again = topName.isEmpty() ? -1 : list_->find(topName);
+    top_->setCurrentIndex(again + 1);
+    delete_->setEnabled(list_->current() > 0);
+    rename_->setEnabled(list_->current() > 0);
+    rebuilding_ = false;
+    if (again != top) emit topPaneChanged(again);
+}
+
+void ScenariosDock::addScenario() {
+    const int i = list_->add(tr("What-if"), list_->at(list_->current()).knobs);
+    list_->setCurrent(i);
+}
+
+void ScenariosDock::duplicateScenario() {
+    const int i = list_->duplicate(list_->current());
+    if (i >= 0) list_->setCurrent(i);
+}
+
+void ScenariosDock::deleteScenario() {
+    list_->remove(list_->current());
+}
+
+} // namespace sl::ui

@@ -1,0 +1,256 @@
+#include "SweepView.h"
+
+#include "sim/KnobRegistry.h"
+#include "sim/Simulator.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QMetaObject>
+#include <QPointer>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QThread>
+#include <QThreadPool>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <limits>
+
+namespace sl::ui {
+
+SweepView::SweepView(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* row = new QHBoxLayout;
+    knob_ = new QComboBox(this);
+    knob_->setObjectName(QStringLiteral("sweepKnob"));
+    // Numeric knobs of the registry, by their GUI label (the key in the tooltip).
+    for (const KnobSpec& spec : knobSpecs()) {
+        if (spec.type != KnobType::Factor && spec.type != KnobType::Number && spec.type != KnobType::Integer)
+            continue;
+        const QString label = spec.label.empty() ? QString::fromStdString(spec.key) : tr(spec.label.c_str());
+        knob_->addItem(QStringLiteral("%1 (%2)").arg(label, QString::fromStdString(spec.key)),
+                       QString::fromStdString(spec.key));
+    }
+    values_ = new QLineEdit(QStringLiteral("1, 1.5, 2, 3, 4"), this);
+    values_->setObjectName(QStringLiteral("sweepValues"));
+    values_->setToolTip(tr("Values to simulate, separated by commas"));
+    run_ = new QPushButton(tr("Run sweep"), this);
+    stop_ = new QPushButton(tr("Cancel"), this);
+    stop_->setEnabled(false);
+    row->addWidget(new QLabel(tr("Knob"), this));
+    row->addWidget(knob_, 2);
+    row->addWidget(new QLabel(tr("Values"), this));
+    row->addWidget(values_, 2);
+    row->addWidget(run_);
+    row->addWidget(stop_);
+    layout->addLayout(row);
+    auto* status = new QHBoxLayout;
+    status_ = new QLabel(tr("Simulates each value on top of the current scenario's knobs."), this);
+    status_->setWordWrap(true);
+    progress_ = new QProgressBar(this);
+    progress_->setMaximumWidth(200);
+    progress_->hide();
+    status->addWidget(status_, 1);
+    status->addWidget(progress_);
+    layout->addLayout(status);
+    auto* chart = new QChart;
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart_ = new QChartView(chart, this);
+    chart_->setRenderHint(QPainter::Antialiasing);
+    chart_->setMinimumHeight(220);
+    layout->addWidget(chart_, 1);
+    connect(run_, &QPushButton::clicked, this, &SweepView::startFromFields);
+    connect(values_, &QLineEdit::returnPressed, this, &SweepView::startFromFields);
+    connect(stop_, &QPushButton::clicked, this, &SweepView::cancel);
+    // The default knob: the GPU compute speed-up, the first question people ask.
+    const int gpu = knob_->findData(QStringLiteral("compute.speedup"));
+    if (gpu >= 0) knob_->setCurrentIndex(gpu);
+}
+
+void SweepView::setGraph(std::shared_ptr<const TraceSet> set, std::shared_ptr<const ExecutionGraph> graph) {
+    if (graph == graph_) return;
+    cancel();
+    set_ = std::move(set);
+    graph_ = std::move(graph);
+    points_.clear();
+    redraw();
+}
+
+QString SweepView::message() const {
+    return status_->text();
+}
+
+void SweepView::startFromFields() {
+    std::vector<double> values;
+    for (const QString& part : values_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const double v = part.trimmed().toDouble(&ok);
+        if (!ok) {
+            status_->setText(tr("\"%1\" is not a number").arg(part.trimmed()));
+            return;
+        }
+        values.push_back(v);
+    }
+    run(knob_->currentData().toString(), values);
+}
+
+bool SweepView::run(const QString& key, const std::vector<double>& values) {
+    if (!graph_) {
+        status_->setText(tr("Open a trace first: the sweep runs on its execution graph."));
+        return false;
+    }
+    if (values.empty()) {
+        status_->setText(tr("Give at least one value."));
+        return false;
+    }
+    // Every knob setting is checked before anything runs: a bad value names itself.
+    std::vector<SimKnobs> knobs;
+    for (double v : values) {
+        SimKnobs k = base_;
+        try {
+            setKnob(k, key.toStdString(), QString::number(v, 'g', 12).toStdString());
+        } catch (const KnobError& e) {
+            status_->setText(QString::fromUtf8(e.what()));
+            return false;
+        }
+        knobs.push_back(std::move(k));
+    }
+    cancel();
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    const std::uint64_t generation = ++generation_;
+    key_ = key;
+    points_.assign(values.size(), {});
+    for (std::size_t i = 0; i < values.size(); ++i)
+        points_[i].value = values[i];
+    pending_ = static_cast<int>(values.size());
+    progress_->setRange(0, pending_);
+    progress_->setValue(0);
+    progress_->show();
+    stop_->setEnabled(true);
+    status_->setText(tr("Simulating %n value(s) of %1...", nullptr, pending_).arg(key));
+    QPointer<SweepView> self(this);
+    for (std::size_t i = 0; i < knobs.size(); ++i) {
+        QThreadPool::globalInstance()->start([self, set = set_, graph = graph_, k = knobs[i],
+                                              cancel = cancel_, generation, i, value = values[i]] {
+            SweepPoint p;
+            p.value = value;
+            if (!*cancel) {
+                try {
+                    SimOptions options;
+                    options.cancel = cancel.get();
+                    const SimResult r = simulate(*graph, k, options);
+                    if (r.complete && !*cancel) {
+                        p.iteration = r.simulatedIteration;
+                        const auto bd = simulatedBreakdown(*set, r.timeline);
+                        double sum = 0;
+                        for (const RankBreakdown& b : bd)
+                            sum += static_cast<double>(b.exposedCommunication);
+                        p.exposedMeanUs = bd.empty() ? 0 : sum / static_cast<double>(bd.size()) / 1000.0;
+                        p.done = true;
+                    }
+                } catch (const std::exception&) {
+                    // The values were checked above; a failure leaves the point out of the chart.
+                }
+            }
+            QMetaObject::invokeMethod(qApp, [self, generation, i, p] {
+                if (self) self->pointDone(generation, i, p);
+            });
+        });
+    }
+    return true;
+}
+
+void SweepView::pointDone(std::uint64_t generation, std::size_t i, SweepPoint p) {
+    if (generation != generation_) return; // a newer sweep (or a cancel) superseded it
+    points_[i] = p;
+    --pending_;
+    progress_->setValue(progress_->maximum() - pending_);
+    redraw();
+    if (pending_ == 0) {
+        progress_->hide();
+        stop_->setEnabled(false);
+        const auto done =
+            std::count_if(points_.begin(), points_.end(), [](const SweepPoint& q) { return q.done; });
+        status_->setText(tr("%1: %2 of %3 values simulated on top of the current scenario's knobs.")
+                             .arg(key_)
+                             .arg(done)
+                             .arg(points_.size()));
+        emit finished();
+    }
+}
+
+void SweepView::cancel() {
+    if (cancel_) *cancel_ = true;
+    if (pending_ > 0) {
+        ++generation_; // results still on their way are dropped
+        pending_ = 0;
+        progress_->hide();
+        stop_->setEnabled(false);
+        status_->setText(tr("Sweep cancelled."));
+        emit finished();
+    }
+}
+
+bool SweepView::waitForIdle(int timeoutMs) {
+    QElapsedTimer clock;
+    clock.start();
+    while (busy() && clock.elapsed() < timeoutMs) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(5);
+    }
+    return !busy();
+}
+
+void SweepView::redraw() {
+    QChart* chart = chart_->chart();
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes())
+        chart->removeAxis(axis);
+    chart->setTitle(key_.isEmpty() ? QString() : tr("Iteration and exposed communication vs %1").arg(key_));
+    auto* iteration = new QLineSeries;
+    iteration->setName(tr("Iteration (ms)"));
+    auto* exposed = new QLineSeries;
+    exposed->setName(tr("Exposed communication, mean over ranks (ms)"));
+    double lo = std::numeric_limits<double>::max(), hi = std::numeric_limits<double>::lowest(), top = 0;
+    std::vector<SweepPoint> sorted;
+    for (const SweepPoint& p : points_)
+        if (p.done) sorted.push_back(p);
+    std::sort(sorted.begin(), sorted.end(),
+              [](const SweepPoint& a, const SweepPoint& b) { return a.value < b.value; });
+    for (const SweepPoint& p : sorted) {
+        const double ms = static_cast<double>(p.iteration) / 1e6;
+        iteration->append(p.value, ms);
+        exposed->append(p.value, p.exposedMeanUs / 1000.0);
+        lo = std::min(lo, p.value);
+        hi = std::max(hi, p.value);
+        top = std::max({top, ms, p.exposedMeanUs / 1000.0});
+    }
+    iteration->setPointsVisible(true);
+    exposed->setPointsVisible(true);
+    chart->addSeries(iteration);
+    chart->addSeries(exposed);
+    auto* x = new QValueAxis;
+    x->setTitleText(key_);
+    if (!sorted.empty()) x->setRange(lo == hi ? lo - 1 : lo, lo == hi ? hi + 1 : hi);
+    auto* y = new QValueAxis;
+    y->setTitleText(tr("ms"));
+    y->setRange(0, top > 0 ? top * 1.1 : 1);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (QAbstractSeries* s :
+         {static_cast<QAbstractSeries*>(iteration), static_cast<QAbstractSeries*>(exposed)}) {
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+}
+
+} // namespace sl::ui

@@ -1,0 +1,77 @@
+#pragma once
+// The sweep view (docs/WhatIfWorkbench.md, "Sweep"): the GUI's counterpart of `sightline-cli sweep`.
+// Pick a knob of the registry and a list of values; every value is simulated on top of the current
+// scenario's knobs in the worker pool (QThreadPool), with progress and cancel, and a line chart
+// shows the iteration and the exposed communication (mean over ranks, as `sweep` prints it) against
+// the value. A newer run supersedes an older one by generation number.
+#include "analysis/Breakdown.h"
+#include "graph/ExecutionGraph.h"
+#include "sim/Knobs.h"
+
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+class QChartView;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+
+namespace sl::ui {
+
+struct SweepPoint {
+    double value = 0;
+    TimeNs iteration = 0;     // simulated
+    double exposedMeanUs = 0; // exposed communication, mean over ranks
+    bool done = false;
+};
+
+class SweepView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SweepView(QWidget* parent = nullptr);
+    // The graph to sweep on and its trace set, kept alive while points run (null: nothing to
+    // sweep), and the knobs the values are set on top of.
+    void setGraph(std::shared_ptr<const TraceSet> set, std::shared_ptr<const ExecutionGraph> graph);
+    void setBaseKnobs(const SimKnobs& knobs) { base_ = knobs; }
+    // Starts a sweep of key over values; false (and a message) for an unknown key or bad value.
+    bool run(const QString& key, const std::vector<double>& values);
+    void cancel();
+    bool busy() const { return pending_ > 0; }
+    bool waitForIdle(int timeoutMs);
+    const std::vector<SweepPoint>& points() const { return points_; }
+    QChartView* chart() const { return chart_; }
+    QComboBox* knobBox() const { return knob_; }
+    QLineEdit* valuesEdit() const { return values_; }
+    QString message() const;
+
+signals:
+    void finished();
+
+private:
+    void startFromFields();
+    void pointDone(std::uint64_t generation, std::size_t i, SweepPoint p);
+    void redraw();
+
+    std::shared_ptr<const TraceSet> set_;
+    std::shared_ptr<const ExecutionGraph> graph_;
+    SimKnobs base_;
+    std::vector<SweepPoint> points_;
+    std::uint64_t generation_ = 0;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+    int pending_ = 0;
+    QString key_;
+    QComboBox* knob_;
+    QLineEdit* values_;
+    QPushButton* run_;
+    QPushButton* stop_;
+    QProgressBar* progress_;
+    QLabel* status_;
+    QChartView* chart_;
+};
+
+} // namespace sl::ui

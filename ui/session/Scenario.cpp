@@ -1,0 +1,94 @@
+#include "Scenario.h"
+
+#include <algorithm>
+
+namespace sl::ui {
+
+namespace {
+bool sameKnobs(const SimKnobs& a, const SimKnobs& b) {
+    return a.toJson() == b.toJson();
+}
+} // namespace
+
+ScenarioList::ScenarioList(QObject* parent) : QObject(parent) {
+    list_.push_back({tr("Baseline"), {}});
+}
+
+int ScenarioList::find(const QString& name) const {
+    for (std::size_t i = 0; i < list_.size(); ++i)
+        if (list_[i].name.compare(name, Qt::CaseInsensitive) == 0) return static_cast<int>(i);
+    return -1;
+}
+
+QString ScenarioList::uniqueName(const QString& name) const {
+    const QString base = name.trimmed().isEmpty() ? tr("What-if") : name.trimmed();
+    if (find(base) < 0) return base;
+    for (int n = 2;; ++n) {
+        const QString candidate = QStringLiteral("%1 %2").arg(base).arg(n);
+        if (find(candidate) < 0) return candidate;
+    }
+}
+
+void ScenarioList::reset(std::vector<Scenario> list, int current) {
+    if (list.empty() || !list.front().knobs.isReplay())
+        list.insert(list.begin(), Scenario{tr("Baseline"), {}});
+    list_ = std::move(list);
+    current_ = std::clamp(current, 0, count() - 1);
+    emit listChanged();
+    emit currentChanged(current_);
+}
+
+int ScenarioList::add(const QString& name, const SimKnobs& knobs) {
+    list_.push_back({uniqueName(name), knobs});
+    emit listChanged();
+    return count() - 1;
+}
+
+int ScenarioList::duplicate(int i) {
+    if (i < 0 || i >= count()) return -1;
+    const Scenario copy = at(i);
+    return add(tr("%1 copy").arg(copy.name), copy.knobs);
+}
+
+bool ScenarioList::rename(int i, const QString& name) {
+    const QString n = name.trimmed();
+    if (i <= 0 || i >= count() || n.isEmpty()) return false;
+    const int other = find(n);
+    if (other >= 0 && other != i) return false;
+    list_[static_cast<std::size_t>(i)].name = n;
+    emit listChanged();
+    return true;
+}
+
+bool ScenarioList::remove(int i) {
+    if (i <= 0 || i >= count()) return false;
+    list_.erase(list_.begin() + i);
+    const bool wasCurrent = current_ == i;
+    if (current_ >= i) current_ = std::max(0, current_ - 1);
+    emit listChanged();
+    if (wasCurrent) emit currentChanged(current_);
+    return true;
+}
+
+void ScenarioList::setCurrent(int i) {
+    if (i < 0 || i >= count() || i == current_) return;
+    current_ = i;
+    emit currentChanged(current_);
+}
+
+int ScenarioList::setKnobs(int i, const SimKnobs& knobs) {
+    if (i < 0 || i >= count() || sameKnobs(at(i).knobs, knobs)) return i;
+    if (i == 0) {
+        // The baseline stays replay: the edit starts a what-if of its own.
+        if (knobs.isReplay()) return 0;
+        const int added = add(tr("What-if"), knobs);
+        current_ = added;
+        emit currentChanged(current_);
+        return added;
+    }
+    list_[static_cast<std::size_t>(i)].knobs = knobs;
+    emit knobsChanged(i);
+    return i;
+}
+
+} // namespace sl::ui

@@ -1,0 +1,104 @@
+#include "ScenarioController.h"
+
+#include "DeltaTable.h"
+#include "HighlightModel.h"
+#include "KnobPanel.h"
+#include "ResultCard.h"
+#include "ScenariosDock.h"
+#include "TimelinePanes.h"
+#include "TimelineView.h"
+
+namespace sl::ui {
+
+ScenarioController::ScenarioController(ScenarioList* list, ScenarioRunner* runner, const Views& views,
+                                       QObject* parent)
+    : QObject(parent), list_(list), runner_(runner), v_(views) {
+    // The knob panel edits the current scenario (an edit of the baseline starts a new what-if).
+    connect(v_.knobs, &KnobPanel::changed, this,
+            [this](const SimKnobs& k) { list_->setKnobs(list_->current(), k); });
+    connect(list_, &ScenarioList::currentChanged, this, [this](int i) {
+        if (v_.knobs->knobs().toJson() != list_->at(i).knobs.toJson()) v_.knobs->setKnobs(list_->at(i).knobs);
+        showResults();
+        emit modified();
+    });
+    connect(list_, &ScenarioList::listChanged, this, [this] {
+        rerun();
+        emit modified();
+    });
+    connect(list_, &ScenarioList::knobsChanged, this, [this] { emit modified(); });
+    connect(runner_, &ScenarioRunner::progress, v_.table, &DeltaTable::setBusy);
+    connect(runner_, &ScenarioRunner::finished, this, &ScenarioController::showResults);
+    connect(v_.dock, &ScenariosDock::topPaneChanged, this, &ScenarioController::updateTopPane);
+}
+
+void ScenarioController::setTraceSet(std::shared_ptr<const TraceSet> set,
+                                     std::shared_ptr<const TimelineData> measured) {
+    measured_ = std::move(measured);
+    runner_->setTraceSet(std::move(set));
+    v_.highlights->setTopOverride(nullptr);
+    v_.dock->setTopPane(-1);
+    v_.table->setResults(nullptr);
+    v_.card->setResult(nullptr, false);
+    v_.knobs->setKnobNotes({});
+}
+
+void ScenarioController::restore(const std::vector<Scenario>& scenarios, int current, const SimKnobs& knobs) {
+    std::vector<Scenario> list = scenarios;
+    if (list.empty()) {
+        list.push_back({tr("Baseline"), {}});
+        if (!knobs.isReplay()) {
+            list.push_back({tr("Session knobs"), knobs});
+            current = 1;
+        }
+    }
+    list_->reset(std::move(list), current);
+    // reset() emits currentChanged, which shows the knobs unless the panel already had them.
+    if (v_.knobs->knobs().toJson() != list_->at(list_->current()).knobs.toJson())
+        v_.knobs->setKnobs(list_->at(list_->current()).knobs);
+}
+
+void ScenarioController::simulationShown(const SimOutput& output, const SimKnobs& knobs) {
+    runner_->offer(knobs, output);
+    v_.panes->simulated()->setNote(tr("Scenario: %1").arg(list_->at(list_->current()).name));
+    rerun();
+}
+
+void ScenarioController::rerun() {
+    if (const auto graph = v_.sim->graph()) runner_->run(graph, list_->scenarios());
+}
+
+const ScenarioResult* ScenarioController::result(int i) const {
+    const auto& results = runner_->results();
+    if (!results || i < 0 || i >= list_->count() || static_cast<std::size_t>(i) >= results->size())
+        return nullptr;
+    const ScenarioResult& r = (*results)[static_cast<std::size_t>(i)];
+    return r.knobs.toJson() == list_->at(i).knobs.toJson() ? &r : nullptr;
+}
+
+void ScenarioController::showResults() {
+    v_.table->setResults(runner_->results());
+    const int current = list_->current();
+    const ScenarioResult* r = result(current);
+    // While the current scenario is re-simulated the card keeps its last words (no jumping layout).
+    if (!r && runner_->busy()) return;
+    v_.card->setResult(r, current == 0, list_->at(0).name);
+    v_.knobs->setKnobNotes(r ? r->knobNotes : std::map<std::string, std::string>{});
+    updateTopPane();
+}
+
+void ScenarioController::updateTopPane() {
+    const int top = v_.dock->topPane();
+    const ScenarioResult* r = top >= 0 ? result(top) : nullptr;
+    TimelineView* pane = v_.panes->measured();
+    if (!r) {
+        if (pane->data() != measured_) pane->setData(measured_);
+        pane->setNote(top >= 0 ? tr("Scenario %1: simulating...").arg(list_->at(top).name) : QString());
+        v_.highlights->setTopOverride(nullptr);
+        return;
+    }
+    if (pane->data() != r->output.timeline) pane->setData(r->output.timeline);
+    pane->setNote(tr("Scenario: %1").arg(r->name));
+    v_.highlights->setTopOverride(r->output.simulatedHighlights);
+}
+
+} // namespace sl::ui

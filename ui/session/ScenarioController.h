@@ -1,0 +1,66 @@
+#pragma once
+// Wires the scenarios to the window (docs/WhatIfWorkbench.md): the knob panel edits the current
+// scenario, the simulated pane shows it, the ScenarioRunner simulates all of them for the delta
+// table and the result card, and the Scenarios dock's "Top pane" puts the measured trace or any
+// scenario in the upper pane. MainWindow creates it and tells it about sets and simulations.
+#include "Scenario.h"
+#include "ScenarioRunner.h"
+
+#include <QObject>
+
+#include <memory>
+
+namespace sl::ui {
+
+class DeltaTable;
+class HighlightModel;
+class KnobPanel;
+class ResultCard;
+class ScenariosDock;
+class SimRunner;
+class TimelinePanes;
+
+class ScenarioController : public QObject {
+    Q_OBJECT
+public:
+    struct Views {
+        KnobPanel* knobs = nullptr;
+        ResultCard* card = nullptr;
+        DeltaTable* table = nullptr;
+        ScenariosDock* dock = nullptr;
+        TimelinePanes* panes = nullptr;
+        HighlightModel* highlights = nullptr;
+        SimRunner* sim = nullptr;
+    };
+    ScenarioController(ScenarioList* list, ScenarioRunner* runner, const Views& views,
+                       QObject* parent = nullptr);
+
+    ScenarioList* list() const { return list_; }
+    ScenarioRunner* runner() const { return runner_; }
+    // A new trace set is shown (measured: its measured timeline, for the upper pane).
+    void setTraceSet(std::shared_ptr<const TraceSet> set, std::shared_ptr<const TimelineData> measured);
+    // The simulated pane got a simulation of the current scenario's knobs.
+    void simulationShown(const SimOutput& output, const SimKnobs& knobs);
+    // A session's scenarios (empty: a session from before scenarios; its knobs, when not replay,
+    // become one what-if called "Session knobs") and the current one. The knob panel shows the
+    // current scenario's knobs afterwards.
+    void restore(const std::vector<Scenario>& scenarios, int current, const SimKnobs& knobs);
+    // The result of scenario i when it is up to date with its knobs, else null.
+    const ScenarioResult* result(int i) const;
+
+signals:
+    // The list or a scenario's knobs changed (the session is modified).
+    void modified();
+
+private:
+    void rerun();
+    void showResults();
+    void updateTopPane();
+
+    ScenarioList* list_;
+    ScenarioRunner* runner_;
+    Views v_;
+    std::shared_ptr<const TimelineData> measured_;
+};
+
+} // namespace sl::ui

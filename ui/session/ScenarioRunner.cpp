@@ -1,0 +1,143 @@
+#include "ScenarioRunner.h"
+
+#include "analysis/SimulationReport.h"
+#include "analysis/StepExplanation.h"
+#include "sim/KnobRegistry.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QMetaObject>
+#include <QPointer>
+#include <QThread>
+
+#include <mutex>
+#include <thread>
+
+namespace sl::ui {
+
+namespace {
+// The cache is written by the worker and read by offer() on the UI thread.
+std::mutex& cacheMutex() {
+    static std::mutex m;
+    return m;
+}
+} // namespace
+
+ScenarioRunner::ScenarioRunner(QObject* parent)
+    : QObject(parent), cache_(std::make_shared<std::map<std::string, SimOutput>>()) {}
+
+ScenarioRunner::~ScenarioRunner() {
+    if (cancel_) *cancel_ = true;
+}
+
+void ScenarioRunner::setTraceSet(std::shared_ptr<const TraceSet> set) {
+    if (cancel_) *cancel_ = true;
+    ++generation_;
+    set_ = std::move(set);
+    cache_ = std::make_shared<std::map<std::string, SimOutput>>();
+    results_.reset();
+}
+
+void ScenarioRunner::offer(const SimKnobs& knobs, const SimOutput& output) {
+    if (!output.result || !set_ || !output.timeline || &output.timeline->set() != set_.get()) return;
+    const std::lock_guard lock(cacheMutex());
+    (*cache_)[knobs.toJson().dump()] = output;
+}
+
+void ScenarioRunner::explain(ScenarioResult& r, const ScenarioResult* baseline) {
+    const SimResult& res = *r.output.result;
+    const ExecutionGraph& g = *r.output.graph;
+    const bool isBaseline = !baseline || baseline == &r;
+    r.headline =
+        isBaseline
+            ? QStringLiteral("measured %1")
+                  .arg(QString::fromStdString(resultHeadline(res.measuredIteration, res.simulatedIteration)))
+            : QString::fromStdString(
+                  resultHeadline(baseline->output.result->simulatedIteration, res.simulatedIteration));
+    r.changedKnobs.clear();
+    const nlohmann::json knobs = r.knobs.toJson();
+    for (const std::string& key : changedKnobs(knobs)) {
+        const nlohmann::json& v = knobs[key];
+        r.changedKnobs << QStringLiteral("%1 = %2").arg(
+            QString::fromStdString(key),
+            QString::fromStdString(v.is_string() ? v.get<std::string>() : v.dump()));
+    }
+    const CriticalPath& path = r.output.analysis->path;
+    const StepLimit limit = stepLimit(g, path);
+    r.limit = QString::fromStdString(limit.sentence);
+    r.pathNote = QString::fromStdString(pathVersusIteration(path, res));
+    r.noEffect = isBaseline
+                     ? QString()
+                     : QString::fromStdString(noEffectReason(g, *baseline->output.result, res, r.knobs));
+    r.knobNotes = knobNotes(res.warnings);
+}
+
+void ScenarioRunner::run(std::shared_ptr<const ExecutionGraph> graph,
+                         const std::vector<Scenario>& scenarios) {
+    if (!set_ || !graph || scenarios.empty()) return;
+    if (cancel_) *cancel_ = true;
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    const std::uint64_t generation = ++generation_;
+    ++running_;
+    QPointer<ScenarioRunner> self(this);
+    std::thread([self, set = set_, graph, scenarios, cancel = cancel_, cache = cache_, generation] {
+        auto results = std::make_shared<ScenarioResults>();
+        QString error;
+        try {
+            for (std::size_t i = 0; i < scenarios.size() && !*cancel; ++i) {
+                ScenarioResult r;
+                r.name = scenarios[i].name;
+                r.knobs = scenarios[i].knobs;
+                const std::string key = r.knobs.toJson().dump();
+                {
+                    const std::lock_guard lock(cacheMutex());
+                    auto it = cache->find(key);
+                    if (it != cache->end() && it->second.graph == graph) r.output = it->second;
+                }
+                if (!r.output.result) {
+                    r.output = SimRunner::simulateOn(set, graph, r.knobs, cancel.get());
+                    if (!r.output.result) break; // cancelled
+                    const std::lock_guard lock(cacheMutex());
+                    (*cache)[key] = r.output;
+                }
+                results->push_back(std::move(r));
+                const int done = static_cast<int>(i + 1), total = static_cast<int>(scenarios.size());
+                QMetaObject::invokeMethod(qApp, [self, generation, done, total] {
+                    if (self && generation == self->generation_) emit self->progress(done, total);
+                });
+            }
+            if (!*cancel) {
+                const SimResult* baseline = results->empty() ? nullptr : results->front().output.result.get();
+                for (ScenarioResult& r : *results) {
+                    r.json = simulationResultJson(*graph, *r.output.result, r.knobs, baseline);
+                    explain(r, &results->front());
+                }
+            }
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(qApp, [self, results, error, generation, cancel] {
+            if (!self) return;
+            --self->running_;
+            if (generation != self->generation_ || *cancel) return;
+            if (!error.isEmpty()) {
+                emit self->failed(error);
+                return;
+            }
+            self->results_ = results;
+            emit self->finished();
+        });
+    }).detach();
+}
+
+bool ScenarioRunner::waitForIdle(int timeoutMs) {
+    QElapsedTimer clock;
+    clock.start();
+    while (busy() && clock.elapsed() < timeoutMs) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(5);
+    }
+    return !busy();
+}
+
+} // namespace sl::ui

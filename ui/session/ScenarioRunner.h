@@ -1,0 +1,76 @@
+#pragma once
+// Simulates every scenario of a ScenarioList off the UI thread and explains each against the
+// baseline (docs/WhatIfWorkbench.md). Results are cached by knobs for the current trace set, so a
+// knob edit re-simulates only the scenario it changed; a newer run() supersedes an older one
+// (generation number) and cancels it.
+#include "Scenario.h"
+#include "SimRunner.h"
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace sl::ui {
+
+struct ScenarioResult {
+    QString name;
+    SimKnobs knobs;
+    SimOutput output;
+    // simulationResultJson() of this scenario: the numbers `sightline-cli simulate --json` prints
+    // for the same knobs.
+    nlohmann::json json;
+    // The words of the result card (analysis/StepExplanation.h): headline against the baseline (the
+    // baseline's own: measured -> replay), the knobs that differ, what limits the step, why the
+    // knobs barely moved it (empty when they did), the path / iteration sentence, and notes of knobs
+    // that could not apply, by key.
+    QString headline;
+    QStringList changedKnobs;
+    QString limit;
+    QString noEffect;
+    QString pathNote;
+    std::map<std::string, std::string> knobNotes;
+};
+using ScenarioResults = std::vector<ScenarioResult>;
+
+class ScenarioRunner : public QObject {
+    Q_OBJECT
+public:
+    explicit ScenarioRunner(QObject* parent = nullptr);
+    ~ScenarioRunner() override;
+
+    // A new trace set: the cache and any results are dropped.
+    void setTraceSet(std::shared_ptr<const TraceSet> set);
+    // Reuses a simulation already made (the simulated pane's) for its knobs.
+    void offer(const SimKnobs& knobs, const SimOutput& output);
+    // Simulates (or takes from the cache) every scenario on graph, then emits finished().
+    void run(std::shared_ptr<const ExecutionGraph> graph, const std::vector<Scenario>& scenarios);
+    const std::shared_ptr<const ScenarioResults>& results() const { return results_; }
+    bool busy() const { return running_ > 0; }
+    bool waitForIdle(int timeoutMs);
+
+    // The explanation fields of `r` against `baseline` (r.output and r.knobs set). Any thread.
+    static void explain(ScenarioResult& r, const ScenarioResult* baseline);
+
+signals:
+    void progress(int done, int total);
+    void finished();
+    void failed(QString message);
+
+private:
+    std::shared_ptr<const TraceSet> set_;
+    std::uint64_t generation_ = 0;
+    std::shared_ptr<std::atomic<bool>> cancel_;
+    // Simulations by knobs JSON, of the current set.
+    std::shared_ptr<std::map<std::string, SimOutput>> cache_;
+    std::shared_ptr<const ScenarioResults> results_;
+    int running_ = 0;
+};
+
+} // namespace sl::ui

@@ -1,0 +1,36 @@
+#pragma once
+// The result card above the timeline panes (docs/WhatIfWorkbench.md): the scenario shown, its
+// iteration against the baseline in large type ("19.95 ms -> 16.10 ms (-19.3%, 1.24x faster)"),
+// the knobs that differ from the baseline, what limits the step and, when the knobs barely moved
+// it, why. The words come from analysis/StepExplanation.h through ScenarioResult, so the CLI and
+// the GUI say the same thing. It sits in the central widget, so every picture of the panes has it.
+#include <QFrame>
+#include <QString>
+
+class QLabel;
+
+namespace sl::ui {
+
+struct ScenarioResult;
+
+class ResultCard : public QFrame {
+    Q_OBJECT
+public:
+    explicit ResultCard(QWidget* parent = nullptr);
+    // r: the scenario in the simulated pane; baselineName names what it is compared with (ignored
+    // for the baseline itself, which is compared with the measured trace). Null: hidden.
+    void setResult(const ScenarioResult* r, bool isBaseline, const QString& baselineName = {});
+    // Every line shown, one per line (what a person reads; tests compare it).
+    QString text() const;
+    QLabel* headline() const { return headline_; }
+
+private:
+    QLabel* title_;
+    QLabel* headline_;
+    QLabel* knobs_;
+    QLabel* limit_;
+    QLabel* reason_;
+    QLabel* pathNote_;
+};
+
+} // namespace sl::ui
