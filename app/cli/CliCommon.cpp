@@ -64,6 +64,16 @@ std::vector<std::string> Args::positional() {
     return args_;
 }
 
+int nonNegativeInt(const std::string& option, const std::string& text) {
+    try {
+        std::size_t used = 0;
+        int v = std::stoi(text, &used);
+        if (used == text.size() && v >= 0) return v;
+    } catch (const std::exception&) {
+    }
+    throw UsageError{option + " needs a non-negative integer, got '" + text + "'"};
+}
+
 TraceSet loadWithProgress(const std::vector<std::string>& paths) {
     LoadOptions options;
     if (isatty(STDERR_FILENO)) {

@@ -34,6 +34,10 @@ private:
     std::vector<std::string> args_;
 };
 
+// The value of an option that takes a non-negative integer (--rank, --step); a UsageError naming
+// the option otherwise.
+int nonNegativeInt(const std::string& option, const std::string& text);
+
 // Loads traces with progress on stderr when stderr is a terminal.
 TraceSet loadWithProgress(const std::vector<std::string>& paths);
 

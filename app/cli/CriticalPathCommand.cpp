@@ -51,16 +51,7 @@ Command makeCriticalPathCommand() {
             if (by && *by != "name") throw UsageError{"--by takes 'name', got '" + *by + "'"};
             auto rankText = args.option("--rank");
             SimSetup setup = parseSimSetup(args, "critical-path", true);
-            int rankId = -1;
-            if (rankText) {
-                try {
-                    std::size_t used = 0;
-                    rankId = std::stoi(*rankText, &used);
-                    if (used != rankText->size() || rankId < 0) throw std::invalid_argument("rank");
-                } catch (const std::exception&) {
-                    throw UsageError{"--rank needs a non-negative integer, got '" + *rankText + "'"};
-                }
-            }
+            const int rankId = rankText ? nonNegativeInt("--rank", *rankText) : -1;
             TraceSet set = loadWithProgress(setup.paths);
             ExecutionGraph g = buildGraphForCli(set, setup);
             SimOptions so;

@@ -32,14 +32,7 @@ Command makeExportBenchmarkCommand() {
                 auto rankText = args.option("--rank");
                 if (!out) throw UsageError{"export-benchmark needs --out FILE"};
                 if (!rankText) throw UsageError{"export-benchmark needs --rank R"};
-                int rankId = -1;
-                try {
-                    std::size_t used = 0;
-                    rankId = std::stoi(*rankText, &used);
-                    if (used != rankText->size() || rankId < 0) throw std::invalid_argument("rank");
-                } catch (const std::exception&) {
-                    throw UsageError{"--rank needs a non-negative integer, got '" + *rankText + "'"};
-                }
+                const int rankId = nonNegativeInt("--rank", *rankText);
                 SimSetup setup = parseSimSetup(args, "export-benchmark", false);
                 TraceSet set = loadWithProgress(setup.paths);
                 EtApplied et = applyExecutionTraces(set, setup.etPaths);

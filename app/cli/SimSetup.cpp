@@ -27,15 +27,7 @@ SimSetup parseSimSetup(Args& args, const std::string& command, bool withKnobs) {
     }
     s.paths = args.positional();
     if (s.paths.empty()) throw UsageError{command + " needs at least one PATH"};
-    if (stepText) {
-        try {
-            std::size_t used = 0;
-            s.step = std::stoi(*stepText, &used);
-            if (used != stepText->size() || s.step < 0) throw std::invalid_argument("step");
-        } catch (const std::exception&) {
-            throw UsageError{"--step needs a non-negative integer, got '" + *stepText + "'"};
-        }
-    }
+    if (stepText) s.step = nonNegativeInt("--step", *stepText);
     if (config) {
         std::ifstream in(*config);
         if (!in) throw LoadError(*config, "cannot read the config file");
