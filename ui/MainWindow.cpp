@@ -20,6 +20,7 @@
 #include "ResultCard.h"
 #include "ScenarioController.h"
 #include "ScenariosDock.h"
+#include "StructurePanel.h"
 #include "SweepView.h"
 #include "TimeFormat.h"
 #include "TimelinePanes.h"
@@ -329,6 +330,13 @@ void MainWindow::buildDocks() {
     warningsDock->setWidget(warnings_);
     addDockWidget(Qt::RightDockWidgetArea, warningsDock);
     tabifyDockWidget(chartsDock, warningsDock);
+    // The recognised parallel layout and, after dp.degree, how the simulated job differs.
+    structure_ = new StructurePanel(this);
+    auto* structureDock = new QDockWidget(tr("Structure"), this);
+    structureDock->setObjectName(QStringLiteral("structureDock"));
+    structureDock->setWidget(structure_);
+    addDockWidget(Qt::RightDockWidgetArea, structureDock);
+    tabifyDockWidget(chartsDock, structureDock);
     chartsDock->raise();
     connect(warnings_, &WarningsPanel::countChanged, warningsDock, [warningsDock](int n) {
         warningsDock->setWindowTitle(n ? tr("Warnings (%1)").arg(n) : tr("Warnings"));
@@ -595,6 +603,7 @@ void MainWindow::showLoaded(std::shared_ptr<const TraceSet> set, const QStringLi
     findBar_->setData(nullptr);
     findResults_->setSearch(nullptr, nullptr);
     warnings_->clearAll();
+    structure_->clear();
     simulation_ = {};
 
     set_ = std::move(set);
@@ -634,6 +643,7 @@ void MainWindow::showLoaded(std::shared_ptr<const TraceSet> set, const QStringLi
     loadingSet_ = false;
     setModified(false);
     warnings_->setLoadWarnings(set_->warnings);
+    structure_->setStructure(recognizeStructure(*set_));
     const Sample sample = paths.size() == 1 ? sampleFor(paths[0]) : Sample{};
     if (!set_->warnings.empty()) {
         QString text = tr("Loaded with %n warning(s) (all in the Warnings panel): ", nullptr,
@@ -671,6 +681,7 @@ void MainWindow::showSimulation(const SimOutput& output) {
     details_->setData(measured_, output.timeline);
     warnings_->setSimulationWarnings(output.graph ? output.graph->warnings : std::vector<std::string>{},
                                      output.result->warnings);
+    structure_->setSimulatedSetup(output.result->setup);
     // The range statistics gain (or refresh) their simulated columns.
     if (selection_->hasRange()) updateRangeStats();
     if (!output.result->warnings.empty())

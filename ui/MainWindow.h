@@ -43,6 +43,7 @@ class TraceLoader;
 class TrackState;
 class TrackTreeModel;
 class ViewController;
+class StructurePanel;
 class WarningsPanel;
 class WelcomePage;
 
@@ -201,6 +202,7 @@ private:
     QStackedWidget* stack_ = nullptr;
     WelcomePage* welcome_ = nullptr;
     WarningsPanel* warnings_ = nullptr;
+    StructurePanel* structure_ = nullptr;
     FindResultsModel* findResults_ = nullptr;
     QTableView* findTable_ = nullptr;
     QDockWidget* findDock_ = nullptr;
