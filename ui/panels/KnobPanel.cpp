@@ -96,8 +96,9 @@ QWidget* KnobPanel::makeField(const KnobSpec& spec) {
     }
     case KnobType::Choice: {
         auto* box = new QComboBox(this);
+        // The empty word (gpu.target's default) means "as traced": shown with that name, kept as data.
         for (const auto& c : spec.validChoices())
-            box->addItem(QString::fromStdString(c));
+            box->addItem(c.empty() ? tr("as traced") : QString::fromStdString(c), QString::fromStdString(c));
         connect(box, &QComboBox::currentIndexChanged, this, &KnobPanel::emitChanged);
         return box;
     }
@@ -130,7 +131,7 @@ void KnobPanel::showValue(const Field& f, const SimKnobs& k) {
     if (auto* check = qobject_cast<QCheckBox*>(f.widget))
         check->setChecked(text == QLatin1String("true"));
     else if (auto* combo = qobject_cast<QComboBox*>(f.widget))
-        combo->setCurrentIndex(combo->findText(text));
+        combo->setCurrentIndex(combo->findData(text));
     else if (auto* spin = qobject_cast<QSpinBox*>(f.widget))
         spin->setValue(text.toInt());
     else if (auto* dspin = qobject_cast<QDoubleSpinBox*>(f.widget))
@@ -141,7 +142,7 @@ QString KnobPanel::fieldText(const Field& f) {
     const KnobSpec& spec = *f.spec;
     if (auto* check = qobject_cast<QCheckBox*>(f.widget))
         return check->isChecked() ? QStringLiteral("true") : QStringLiteral("false");
-    if (auto* combo = qobject_cast<QComboBox*>(f.widget)) return combo->currentText();
+    if (auto* combo = qobject_cast<QComboBox*>(f.widget)) return combo->currentData().toString();
     if (auto* spin = qobject_cast<QSpinBox*>(f.widget)) {
         int v = spin->value();
         if (spec.sentinel && v < spec.min) v = static_cast<int>(*spec.sentinel);
@@ -160,7 +161,7 @@ void KnobPanel::readValue(const Field& f, SimKnobs& k) {
     // A field the user did not touch keeps the exact value it was given (a config's 1.234 or 5000
     // would otherwise come back rounded to the field's decimals or clamped to its range).
     const QString text = fieldText(f);
-    if (text == f.shown || text.isEmpty()) return;
+    if (text == f.shown || text.isNull()) return;
     try {
         f.spec->set(k, text.toStdString());
     } catch (const KnobError&) {
