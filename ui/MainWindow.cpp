@@ -7,6 +7,7 @@
 #include "CriticalPathTable.h"
 #include "DeltaTable.h"
 #include "DetailsPanel.h"
+#include "EtAttach.h"
 #include "Export.h"
 #include "FindBar.h"
 #include "FindResultsModel.h"
@@ -351,12 +352,15 @@ void MainWindow::buildDocks() {
     auto* scenariosDockWidget = new QDockWidget(tr("Scenarios"), this);
     scenariosDockWidget->setObjectName(QStringLiteral("scenariosDock"));
     scenariosDockWidget->setWidget(scenariosDock);
-    addDockWidget(Qt::LeftDockWidgetArea, scenariosDockWidget);
+    // The scenarios sit at the bottom, left of their comparison table (the left column is the
+    // knobs' and the tracks').
+    addDockWidget(Qt::BottomDockWidgetArea, scenariosDockWidget);
     auto* deltaTable = new DeltaTable(this);
     auto* deltaDock = new QDockWidget(tr("Scenario comparison"), this);
     deltaDock->setObjectName(QStringLiteral("deltaDock"));
     deltaDock->setWidget(deltaTable);
-    addDockWidget(Qt::BottomDockWidgetArea, deltaDock);
+    splitDockWidget(scenariosDockWidget, deltaDock, Qt::Horizontal);
+    resizeDocks({scenariosDockWidget}, {300}, Qt::Horizontal);
     scenarios_ =
         new ScenarioController(scenarioList, new ScenarioRunner(this),
                                {knobs_, card_, deltaTable, scenariosDock, panes_, highlights_, sim_}, this);
@@ -459,6 +463,23 @@ void MainWindow::buildMenus() {
     connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openTraces);
     connect(recent_, &RecentFiles::changed, this, [this] { welcome_->setRecent(recent_->entries()); });
     welcome_->setRecent(recent_->entries());
+    // Execution traces for the open set (EtAttach.h): the set re-linked with them is shown in its
+    // place with the user's knobs, scenarios and view re-applied; a bad file only shows its error.
+    auto* etAttach = new EtAttach(this);
+    for (const bool folder : {false, true})
+        file->addAction(folder ? tr("Attach Execution Trace Fol&der...") : tr("Attach E&xecution Traces..."),
+                        this, [this, etAttach, folder] {
+                            const QStringList ets = EtAttach::askPaths(this, paths_, folder);
+                            if (!ets.isEmpty()) etAttach->start(set_, paths_, ets);
+                        });
+    connect(etAttach, &EtAttach::attached, this, [this](auto set, const QString& text, auto replaces) {
+        if (replaces != set_) return; // another set was opened meanwhile
+        const Session keep = currentSession();
+        showLoaded(std::move(set), paths_, &keep);
+        messageBar_->showMessage(text, MessageBar::Level::Info);
+    });
+    connect(etAttach, &EtAttach::failed, this,
+            [this](const QString& message) { messageBar_->showMessage(message, MessageBar::Level::Error); });
     file->addSeparator();
     const QString sessionFilter = tr("Sightline sessions (*.sightline.json);;All files (*)");
     file->addAction(tr("Open Sess&ion..."), QKeySequence(tr("Ctrl+Alt+O")), this, [this, sessionFilter] {
@@ -614,6 +635,8 @@ void MainWindow::showLoaded(std::shared_ptr<const TraceSet> set, const QStringLi
     for (int r = 0; r < trackModel_->rowCount(); ++r)
         trackTree_->setExpanded(trackModel_->index(r, 0), tracks_->rankExpanded(static_cast<std::size_t>(r)));
     panes_->setMeasured(measured_);
+    // Before a session's scenarios are restored: they are shown against this set.
+    scenarios_->setTraceSet(set_, measured_);
     panes_->simulated()->setEmptyText(tr("No simulation yet"));
     details_->setData(measured_, nullptr);
     knobs_->setRankCount(static_cast<int>(set_->ranks.size()));
@@ -623,7 +646,6 @@ void MainWindow::showLoaded(std::shared_ptr<const TraceSet> set, const QStringLi
         scenarios_->restore(session->scenarios, session->currentScenario, session->knobs);
     }
     sim_->setTraceSet(set_);
-    scenarios_->setTraceSet(set_, measured_);
     if (autoSimulate_) {
         panes_->simulated()->setEmptyText(tr("Simulating..."));
         sim_->request(knobs_->knobs(), 0);

@@ -40,6 +40,7 @@ void ScenarioController::setTraceSet(std::shared_ptr<const TraceSet> set,
     v_.table->setResults(nullptr);
     v_.card->setResult(nullptr, false);
     v_.knobs->setKnobNotes({});
+    updateTopPane();
 }
 
 void ScenarioController::restore(const std::vector<Scenario>& scenarios, int current, const SimKnobs& knobs) {
@@ -90,6 +91,8 @@ void ScenarioController::updateTopPane() {
     const int top = v_.dock->topPane();
     const ScenarioResult* r = top >= 0 ? result(top) : nullptr;
     TimelineView* pane = v_.panes->measured();
+    // The pane's title says what it shows: the measured trace or the scenario's name.
+    pane->setTitle(r ? r->name : tr("Measured"));
     if (!r) {
         if (pane->data() != measured_) pane->setData(measured_);
         pane->setNote(top >= 0 ? tr("Scenario %1: simulating...").arg(list_->at(top).name) : QString());

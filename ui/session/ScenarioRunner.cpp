@@ -74,7 +74,8 @@ void ScenarioRunner::explain(ScenarioResult& r, const ScenarioResult* baseline) 
 
 void ScenarioRunner::run(std::shared_ptr<const ExecutionGraph> graph,
                          const std::vector<Scenario>& scenarios) {
-    if (!set_ || !graph || scenarios.empty()) return;
+    // A graph of another set (the simulated pane's, before it re-simulates a new set) is not run.
+    if (!set_ || !graph || graph->trace != set_.get() || scenarios.empty()) return;
     if (cancel_) *cancel_ = true;
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     const std::uint64_t generation = ++generation_;
