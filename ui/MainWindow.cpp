@@ -7,6 +7,7 @@
 #include "CriticalPathTable.h"
 #include "DeltaTable.h"
 #include "DetailsPanel.h"
+#include "EtAttach.h"
 #include "Export.h"
 #include "FindBar.h"
 #include "FindResultsModel.h"
@@ -462,6 +463,23 @@ void MainWindow::buildMenus() {
     connect(recent_, &RecentFiles::openRequested, this, &MainWindow::openTraces);
     connect(recent_, &RecentFiles::changed, this, [this] { welcome_->setRecent(recent_->entries()); });
     welcome_->setRecent(recent_->entries());
+    // Execution traces for the open set (EtAttach.h): the set re-linked with them is shown in its
+    // place with the user's knobs, scenarios and view re-applied; a bad file only shows its error.
+    auto* etAttach = new EtAttach(this);
+    for (const bool folder : {false, true})
+        file->addAction(folder ? tr("Attach Execution Trace Fol&der...") : tr("Attach E&xecution Traces..."),
+                        this, [this, etAttach, folder] {
+                            const QStringList ets = EtAttach::askPaths(this, paths_, folder);
+                            if (!ets.isEmpty()) etAttach->start(set_, paths_, ets);
+                        });
+    connect(etAttach, &EtAttach::attached, this, [this](auto set, const QString& text, auto replaces) {
+        if (replaces != set_) return; // another set was opened meanwhile
+        const Session keep = currentSession();
+        showLoaded(std::move(set), paths_, &keep);
+        messageBar_->showMessage(text, MessageBar::Level::Info);
+    });
+    connect(etAttach, &EtAttach::failed, this,
+            [this](const QString& message) { messageBar_->showMessage(message, MessageBar::Level::Error); });
     file->addSeparator();
     const QString sessionFilter = tr("Sightline sessions (*.sightline.json);;All files (*)");
     file->addAction(tr("Open Sess&ion..."), QKeySequence(tr("Ctrl+Alt+O")), this, [this, sessionFilter] {
