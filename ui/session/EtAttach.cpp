@@ -1,120 +1,83 @@
 #include "EtAttach.h"
 
+#include "TraceLoader.h"
+
 #include "io/EtFolder.h"
-#include "io/KinetoLoader.h"
 #include "io/LoadError.h"
 
-#include <QCoreApplication>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QThread>
-#include <QTimer>
-
-#include <atomic>
-#include <thread>
 
 namespace sl::ui {
 
-struct EtAttach::Job {
-    std::atomic<bool> finished{false};
-    std::shared_ptr<const TraceSet> set;
-    std::weak_ptr<const TraceSet> source;
-    std::string summary;
-    QString error;
-};
-
-EtAttach::EtAttach(QObject* parent) : QObject(parent), timer_(new QTimer(this)) {
-    timer_->setInterval(50);
-    connect(timer_, &QTimer::timeout, this, &EtAttach::poll);
+EtAttach::EtAttach(QObject* parent) : QObject(parent), loader_(new TraceLoader(this)) {
+    connect(loader_, &TraceLoader::loaded, this,
+            [this](std::shared_ptr<const TraceSet> set, const QStringList&) {
+                emit attached(std::move(set), QString::fromStdString(summary_ ? *summary_ : std::string{}),
+                              source_.lock());
+            });
+    connect(loader_, &TraceLoader::failed, this, [this](const QString& message, const QStringList&) {
+        // LoadError names the file and what is wrong with it.
+        emit failed(tr("Could not attach execution traces: %1").arg(message));
+    });
 }
 
-// The worker thread owns a reference to its job and ends on its own; its result is dropped.
-EtAttach::~EtAttach() = default;
-
-std::shared_ptr<const TraceSet> EtAttach::loadWithExecutionTraces(const std::vector<std::string>& tracePaths,
-                                                                  const std::vector<std::string>& etPaths,
-                                                                  std::size_t expectRanks,
-                                                                  std::string* summary) {
-    // A missing file or a folder without ETs fails before the traces are loaded again.
-    expandEtPaths(etPaths);
-    LoadOptions options;
-    options.skipBadFiles = true;
-    TraceSet set = loadTraceSet(tracePaths, options);
+std::string EtAttach::applyTo(TraceSet& set, const std::vector<std::string>& etPaths,
+                              std::size_t expectRanks) {
     if (set.ranks.size() != expectRanks)
-        throw LoadError(tracePaths.front(), "the traces changed since they were opened (" +
-                                                std::to_string(set.ranks.size()) + " rank(s) load now, " +
-                                                std::to_string(expectRanks) + " were open); open them again");
+        throw LoadError(etPaths.empty() ? std::string("execution traces") : etPaths.front(),
+                        "the traces changed since they were opened (" + std::to_string(set.ranks.size()) +
+                            " rank(s) load now, " + std::to_string(expectRanks) +
+                            " were open); open them again");
     EtApplied applied = applyExecutionTraces(set, etPaths);
     std::string from;
     for (const auto& p : etPaths)
         from += (from.empty() ? "" : ", ") + p;
-    const std::string text = applied.summary() + " (from " + from + ")";
+    std::string text = applied.summary() + " (from " + from + ")";
     set.warnings.push_back(text);
     set.warnings.insert(set.warnings.end(), applied.warnings.begin(), applied.warnings.end());
-    if (summary) *summary = text;
-    return std::make_shared<const TraceSet>(std::move(set));
+    return text;
 }
 
 void EtAttach::start(std::shared_ptr<const TraceSet> set, const QStringList& tracePaths,
                      const QStringList& etPaths) {
+    std::vector<std::string> ets;
+    for (const auto& p : etPaths)
+        ets.push_back(QDir::cleanPath(QFileInfo(p).absoluteFilePath()).toStdString());
     QString problem;
     if (!set || tracePaths.isEmpty())
         problem = tr("no trace set is open");
-    else if (etPaths.isEmpty())
+    else if (ets.empty())
         problem = tr("no files chosen");
     else if (set->ranks.empty() || !set->ranks.front().hasMeasuredTimes)
         problem = tr("execution traces link to Kineto traces; this set has no measured CPU ops");
+    else
+        try {
+            // A missing file or a folder without ETs fails before the traces are loaded again.
+            expandEtPaths(ets);
+        } catch (const std::exception& e) {
+            problem = QString::fromStdString(e.what());
+        }
     if (!problem.isEmpty()) {
         emit failed(tr("Could not attach execution traces: %1").arg(problem));
         return;
     }
-    auto job = std::make_shared<Job>();
-    job->source = set;
-    job_ = job;
-    auto list = [](const QStringList& paths) {
-        std::vector<std::string> out;
-        for (const auto& p : paths)
-            out.push_back(QDir::cleanPath(QFileInfo(p).absoluteFilePath()).toStdString());
-        return out;
-    };
-    std::thread([job, traces = list(tracePaths), ets = list(etPaths), ranks = set->ranks.size()] {
-        try {
-            job->set = loadWithExecutionTraces(traces, ets, ranks, &job->summary);
-        } catch (const std::exception& e) {
-            // LoadError names the file and what is wrong with it.
-            job->error = QString::fromStdString(e.what());
-        }
-        job->finished = true;
-    }).detach();
-    timer_->start();
+    source_ = set;
+    auto summary = std::make_shared<std::string>();
+    summary_ = summary;
+    loader_->start(tracePaths, true,
+                   [summary, ets = std::move(ets), ranks = set->ranks.size()](TraceSet& loaded) {
+                       *summary = applyTo(loaded, ets, ranks);
+                   });
 }
 
-void EtAttach::poll() {
-    if (!job_) {
-        timer_->stop();
-        return;
-    }
-    if (!job_->finished) return;
-    timer_->stop();
-    auto job = std::move(job_);
-    job_.reset();
-    if (job->set)
-        emit attached(job->set, QString::fromStdString(job->summary), job->source.lock());
-    else
-        emit failed(tr("Could not attach execution traces: %1").arg(job->error));
+bool EtAttach::busy() const {
+    return loader_->busy();
 }
 
 bool EtAttach::waitForFinished(int timeoutMs) {
-    QElapsedTimer clock;
-    clock.start();
-    while (job_ && clock.elapsed() < timeoutMs) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        if (job_ && job_->finished) poll();
-        QThread::msleep(5);
-    }
-    return !job_;
+    return loader_->waitForFinished(timeoutMs);
 }
 
 QStringList EtAttach::askPaths(QWidget* parent, const QStringList& tracePaths, bool folder) {

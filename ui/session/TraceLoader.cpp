@@ -53,7 +53,7 @@ void attachEtBeside(TraceSet& set, const std::vector<std::string>& paths) {
 
 } // namespace
 
-void TraceLoader::start(const QStringList& paths, bool skipBadFiles) {
+void TraceLoader::start(const QStringList& paths, bool skipBadFiles, AfterLoad afterLoad) {
     if (job_) job_->cancel = true;
     auto job = std::make_shared<Job>();
     job->paths = paths;
@@ -61,7 +61,7 @@ void TraceLoader::start(const QStringList& paths, bool skipBadFiles) {
     std::vector<std::string> list;
     for (const auto& p : paths)
         list.push_back(p.toStdString());
-    std::thread([job, skipBadFiles, list = std::move(list)] {
+    std::thread([job, skipBadFiles, list = std::move(list), afterLoad = std::move(afterLoad)] {
         LoadOptions options;
         options.skipBadFiles = skipBadFiles;
         options.progress = [job](std::int64_t done, std::int64_t total) {
@@ -71,7 +71,10 @@ void TraceLoader::start(const QStringList& paths, bool skipBadFiles) {
         };
         try {
             TraceSet set = loadTraceSet(list, options);
-            attachEtBeside(set, list);
+            if (afterLoad)
+                afterLoad(set);
+            else
+                attachEtBeside(set, list);
             job->set = std::make_shared<const TraceSet>(std::move(set));
         } catch (const LoadCancelled&) {
             job->wasCancelled = true;

@@ -5,6 +5,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 class QTimer;
@@ -20,8 +21,12 @@ public:
     explicit TraceLoader(QObject* parent = nullptr);
     ~TraceLoader() override;
 
+    // Runs on the loaded set in the worker thread, before loaded() (EtAttach.h); what it throws
+    // fails the load with its message.
+    using AfterLoad = std::function<void(TraceSet&)>;
     // skipBadFiles: files that fail are left out (named in the set's warnings) if one loads.
-    void start(const QStringList& paths, bool skipBadFiles = false);
+    // afterLoad: replaces picking up an et/ folder beside the traces.
+    void start(const QStringList& paths, bool skipBadFiles = false, AfterLoad afterLoad = {});
     void cancel();
     bool busy() const { return job_ != nullptr; }
     // Blocks until the running load has finished and its signal was emitted (for tests).
