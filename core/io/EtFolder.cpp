@@ -31,6 +31,7 @@ std::string EtApplied::summary() const {
            "; collective kernels sized from them: " + std::to_string(filled) + " of " +
            std::to_string(collectives) + " (already sized " + std::to_string(alreadySized) + ", unmatched " +
            std::to_string(unmatched) + ")" +
+           (opsShaped ? "; CPU ops given input shapes from them: " + std::to_string(opsShaped) : "") +
            (equalized ? "; all-to-all sizes made equal across ranks: " + std::to_string(equalized) : "");
 }
 
@@ -79,6 +80,7 @@ EtApplied applyExecutionTraces(TraceSet& set, const std::vector<std::string>& et
         out.filled += st.filled;
         out.alreadySized += st.alreadySized;
         out.unmatched += st.unmatched;
+        out.opsShaped += st.opsShaped;
         for (auto& w : st.warnings)
             out.warnings.push_back("rank " + std::to_string(rank->rank) + ": " + w);
         if (st.linkedOps == 0)

@@ -16,6 +16,7 @@ struct EtApplied {
     int ranksLinked = 0;
     int collectives = 0, filled = 0, alreadySized = 0, unmatched = 0;
     int equalized = 0;     // all-to-all sizes made equal across ranks
+    int opsShaped = 0;     // CPU ops recorded without shapes that got them from an ET
     std::string matchedBy; // "file name" or "order"
     std::vector<std::string> warnings;
     std::string summary() const;

@@ -1,5 +1,7 @@
 #include "io/EtLinker.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <map>
 #include <string_view>
@@ -136,6 +138,40 @@ bool linkById(const Rank& rank, const ExecutionTrace& et, const std::vector<std:
     return true;
 }
 
+// The inputs of an ET node as the args a Kineto trace recorded with shapes carries ("Input Dims",
+// "Input type", "Concrete Inputs"; see models/KernelCost.h), or "" when it has no tensor input.
+// Tensors keep their C++ type name ("float", "c10::BFloat16"), which both formats share; tensor
+// lists are "TensorList" without dims, numbers "Scalar" with their value, int lists their values.
+std::string kinetoShapeArgs(const EtNode& n) {
+    nlohmann::json dims = nlohmann::json::array(), types = nlohmann::json::array(),
+                   concrete = nlohmann::json::array();
+    bool anyTensor = false;
+    for (const EtArg& a : n.inputs) {
+        std::vector<std::int64_t> shape;
+        std::string type, value;
+        if (!a.isList && a.tensors.size() == 1) {
+            shape = a.tensors[0].shape;
+            type = a.tensors[0].dtype;
+            anyTensor = true;
+        } else if (a.isList && !a.tensors.empty()) {
+            type = "TensorList";
+        } else if (a.isList) {
+            type = "GenericList";
+            value = nlohmann::json(a.ints).dump();
+        } else if (!a.ints.empty()) {
+            type = "Scalar";
+            value = std::to_string(a.ints.front());
+        } else {
+            value = a.text;
+        }
+        dims.push_back(shape);
+        types.push_back(type);
+        concrete.push_back(value);
+    }
+    if (!anyTensor) return {};
+    return nlohmann::json{{"Input Dims", dims}, {"Input type", types}, {"Concrete Inputs", concrete}}.dump();
+}
+
 } // namespace
 
 EtOpLinks linkExecutionTraceOps(const Rank& rank, const ExecutionTrace& et, EtLinkStats* stats) {
@@ -204,6 +240,16 @@ EtOpLinks linkExecutionTraceOps(const Rank& rank, const ExecutionTrace& et, EtLi
 EtLinkStats attachExecutionTrace(Rank& rank, const ExecutionTrace& et) {
     EtLinkStats st;
     EtOpLinks links = linkExecutionTraceOps(rank, et, &st);
+    // Ops recorded without shapes take them from their linked node, for the per-kernel cost model.
+    for (const auto& [packed, node] : links) {
+        const EventRef op = EventRef::unpack(packed);
+        if (rank.tracks[op.track].events.kind[op.index] != EventKind::CpuOp) continue;
+        if (rank.args(op).find("\"Input Dims\"") != std::string_view::npos) continue;
+        std::string shapes = kinetoShapeArgs(et.nodes[node]);
+        if (shapes.empty()) continue;
+        rank.etOpShapes[packed] = std::move(shapes);
+        ++st.opsShaped;
+    }
     for (auto& coll : rank.collectives) {
         if (!coll.kernel.valid()) continue;
         ++st.collectives;

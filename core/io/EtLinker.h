@@ -36,6 +36,7 @@ struct EtLinkStats {
     int alreadySized = 0;       // had sizes from Kineto metadata (left alone)
     int filled = 0;             // got sizes from the ET
     int unmatched = 0;          // no linked ET collective found
+    int opsShaped = 0;          // CPU ops without Kineto "Input Dims" that got shapes from the ET
     std::vector<std::string> warnings;
 };
 
@@ -45,7 +46,8 @@ using EtOpLinks = std::unordered_map<std::uint64_t, std::size_t>;
 // Links the ET's nodes to the rank's CPU ops; fills the op counts and method of stats.
 EtOpLinks linkExecutionTraceOps(const Rank& rank, const ExecutionTrace& et, EtLinkStats* stats = nullptr);
 
-// Links and fills the sizes of the rank's collective kernels that lack them.
+// Links, fills the sizes of the rank's collective kernels that lack them and gives linked CPU ops
+// recorded without shapes their ET node's input shapes (Rank::etOpShapes).
 EtLinkStats attachExecutionTrace(Rank& rank, const ExecutionTrace& et);
 
 // all_to_allv moves different amounts per rank, but one collective has one transfer time and the

@@ -495,6 +495,7 @@ std::vector<KernelCostEntry> kernelCosts(const Rank& rank, const KernelClassifie
     // Per launching op: its cost (nullopt: unknown family).
     struct OpInfo {
         std::optional<OpCost> cost;
+        bool fromEt = false; // the shapes came from a linked execution-trace node
     };
     std::unordered_map<std::uint64_t, OpInfo> ops;
     std::vector<TimeNs> durations;
@@ -542,13 +543,21 @@ std::vector<KernelCostEntry> kernelCosts(const Rank& rank, const KernelClassifie
                         auto [it, fresh] = ops.try_emplace(opRef.packed());
                         if (fresh) {
                             auto shapes = parseOpShapes(rank.args(opRef));
-                            if (!shapes) { // recorded without shapes: look further out
+                            if (!shapes) { // recorded without shapes: the attached ET's, if any
+                                auto et = rank.etOpShapes.find(opRef.packed());
+                                if (et != rank.etOpShapes.end()) {
+                                    shapes = parseOpShapes(et->second);
+                                    it->second.fromEt = shapes.has_value();
+                                }
+                            }
+                            if (!shapes) { // no shapes at all: look further out
                                 ops.erase(it);
                                 continue;
                             }
                             it->second.cost = opCost(rank.name(opRef), *shapes, e.cls);
                         }
                         e.op = opRef;
+                        e.shapesFromEt = it->second.fromEt;
                         e.missing = it->second.cost ? CostMissing::None : CostMissing::UnknownOp;
                         break;
                     }

@@ -3,7 +3,8 @@
 // PyTorch writes an op's shapes into its Kineto args when the profiler records shapes:
 // "Input Dims" (one list per argument, [] for scalars), "Input type" ("float", "c10::BFloat16",
 // "Scalar", "TensorList", ...) and, in newer versions, "Concrete Inputs" (scalar values as text).
-// A kernel's launching op is the innermost cpu_op with shapes around its launch call; an op that
+// A kernel's launching op is the innermost cpu_op with shapes around its launch call (an op recorded
+// without them takes those of its linked execution-trace node, Rank::etOpShapes); an op that
 // launches several kernels shares its FLOPs and bytes among them by measured duration. Copies and
 // memsets carry their byte count on the GPU op itself ("bytes"). The other kernels of a GEMM,
 // convolution or attention op that launched a GEMM / attention kernel are auxiliary (no share).
@@ -93,6 +94,7 @@ struct KernelCostEntry {
     KernelClass cls = KernelClass::Other;
     OpCost cost; // this kernel's share (by duration) of the op's FLOPs and bytes
     CostMissing missing = CostMissing::None;
+    bool shapesFromEt = false; // the op's shapes came from an attached execution trace (Rank::etOpShapes)
     bool known() const { return missing == CostMissing::None; }
 };
 

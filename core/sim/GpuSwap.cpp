@@ -100,6 +100,7 @@ GpuSwap planGpuSwap(const ExecutionGraph& g, const std::string& target, const st
         const double f = m > 0 ? predicted / m : ratio;
         s.nodeFactor[i] = f;
         const auto p = static_cast<TimeNs>(std::llround(m * f));
+        if (e.known() && e.shapesFromEt) ++s.shapesFromEt;
         if (!e.known()) {
             ++s.withoutShapes;
             s.withoutShapesTime += n.duration;
@@ -166,6 +167,7 @@ nlohmann::json gpuSwapJson(const GpuSwap& swap, int topKernels) {
         top.push_back(row(swap.kernels[i]));
     j["top_kernels"] = top;
     j["without_shapes"] = {{"kernels", swap.withoutShapes}, {"time_us", us(swap.withoutShapesTime)}};
+    j["shapes_from_et"] = swap.shapesFromEt;
     return j;
 }
 

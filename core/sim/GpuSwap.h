@@ -50,6 +50,9 @@ struct GpuSwap {
     std::vector<GpuSwapRow> kernels; // by name over all ranks, longest measured first
     std::int64_t withoutShapes = 0;  // compute kernels / device copies without a cost of their own
     TimeNs withoutShapesTime = 0;
+    // Of the kernels with a cost, how many took their op's shapes from an attached execution trace
+    // (the Kineto trace was recorded without them; models/KernelCost.h).
+    std::int64_t shapesFromEt = 0;
     std::vector<std::string> warnings;
 
     bool active() const { return source && target && !nodeFactor.empty(); }
@@ -68,7 +71,7 @@ GpuSwap planGpuSwap(const ExecutionGraph& graph, const std::string& target, cons
 
 // The swap for reports: {"source", "target", "link_ratio", "by_class": [{class, kernels, with_shapes,
 // measured_us, predicted_us, speedup}], "top_kernels": [the same per kernel name, longest first,
-// `topKernels` of them], "without_shapes": {kernels, time_us}}.
+// `topKernels` of them], "without_shapes": {kernels, time_us}, "shapes_from_et": kernels}.
 nlohmann::json gpuSwapJson(const GpuSwap& swap, int topKernels = 15);
 
 } // namespace sl

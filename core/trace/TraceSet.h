@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace sl {
@@ -52,6 +53,11 @@ struct Rank {
     std::vector<CollectiveMeta> collectives;
     std::vector<SyncMeta> syncs;
     std::vector<CollectiveMeta> commCalls;
+    // Input shapes of CPU ops recorded without them, from the linked node of an attached execution
+    // trace (io/EtLinker.h): EventRef::packed() of the op -> args JSON text with "Input Dims",
+    // "Input type" and "Concrete Inputs" as Kineto writes them, so one parser reads both
+    // (docs/GpuModel.md, "Shapes from an execution trace").
+    std::unordered_map<std::uint64_t, std::string> etOpShapes;
 
     // Loader statistics.
     std::array<std::int64_t, kEventKindCount> eventsByKind{};
