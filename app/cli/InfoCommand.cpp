@@ -2,9 +2,11 @@
 
 #include "analysis/TraceInfo.h"
 #include "graph/ExecutionGraph.h"
+#include "io/EtFolder.h"
 #include "io/chakra/ChakraTraceSet.h"
 #include "structure/Structure.h"
 
+#include <cstdio>
 #include <exception>
 #include <iostream>
 
@@ -14,7 +16,7 @@ namespace {
 
 Command makeInfoCommand() {
     return {"info", "JSON summary of a trace or rank set",
-            "usage: sightline-cli info PATH... [--compact]\n"
+            "usage: sightline-cli info PATH... [--et ET_PATH]... [--compact]\n"
             "\n"
             "Loads Kineto traces (.json or .json.gz; files, or folders of per-rank files) and prints one\n"
             "JSON object: per rank its id, device, world size, events by kind, CPU threads and GPU\n"
@@ -27,12 +29,18 @@ Command makeInfoCommand() {
             "bytes from the ops' recorded shapes, intensity, achieved TFLOP/s and TB/s as fractions of\n"
             "peak, compute- or memory-bound; docs/GpuModel.md), and warnings.\n"
             "\n"
+            "  --et ET_PATH  PyTorch execution traces (files or folders) of the same run: collectives\n"
+            "                without Kineto sizes and ops recorded without shapes take them from the\n"
+            "                linked ET nodes (the roofline's with_shapes counts grow)\n"
             "  --compact   print the JSON on one line\n",
             [](Args& args) {
                 bool compact = args.flag("--compact");
+                auto etPaths = args.options("--et");
                 auto paths = args.positional();
                 if (paths.empty()) throw UsageError{"info needs at least one PATH"};
                 TraceSet set = loadWithProgress(paths);
+                EtApplied et = applyExecutionTraces(set, etPaths);
+                if (et.files > 0) std::fprintf(stderr, "note: %s\n", et.summary().c_str());
                 // The graph says what the replay will treat as boundary conditions; a trace whose
                 // graph cannot be built still gets its summary, with the reason as a warning.
                 nlohmann::json j;
@@ -46,6 +54,8 @@ Command makeInfoCommand() {
                     j["warnings"].push_back(std::string("no execution graph: ") + e.what());
                 }
                 addChakraInfo(j, set); // a Chakra set: no measured times, its node and dependency counts
+                for (const auto& w : et.warnings)
+                    j["warnings"].push_back(w);
                 std::cout << j.dump(compact ? -1 : 2) << "\n";
                 return kExitOk;
             }};
