@@ -116,7 +116,8 @@ Command makeSimulateCommand() {
         "gpu_span_error_pct, exposed_comm_error_pct, idle_error_pct, by_class_us (and\n"
         "measured.by_class_us), unexplained_wait_us, prewindow_ops; knob_effect.{iteration_change_pct,\n"
         "target_share_of_critical_path_pct, note} when knobs are set; gpu_swap.{source, target,\n"
-        "link_ratio, by_class[], top_kernels[], without_shapes} with gpu.target=NAME (docs/GpuModel.md);\n"
+        "link_ratio, by_class[], top_kernels[], without_shapes, shapes_from_et} with gpu.target=NAME "
+        "(docs/GpuModel.md);\n"
         "graph; knobs; warnings[].\n",
         [](Args& args) {
             bool json = args.flag("--json");
