@@ -11,6 +11,7 @@
 #include "MainWindow.h"
 #include "MessageBar.h"
 #include "SimRunner.h"
+#include "TraceLoader.h"
 #include "ViewController.h"
 
 #include "analysis/BenchmarkExport.h"
