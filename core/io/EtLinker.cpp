@@ -141,7 +141,8 @@ bool linkById(const Rank& rank, const ExecutionTrace& et, const std::vector<std:
 // The inputs of an ET node as the args a Kineto trace recorded with shapes carries ("Input Dims",
 // "Input type", "Concrete Inputs"; see models/KernelCost.h), or "" when it has no tensor input.
 // Tensors keep their C++ type name ("float", "c10::BFloat16"), which both formats share; tensor
-// lists are "TensorList" without dims, numbers "Scalar" with their value, int lists their values.
+// lists are "TensorList" without dims, numbers and bools "Scalar" with their value ("True" /
+// "False"), int lists their values.
 std::string kinetoShapeArgs(const EtNode& n) {
     nlohmann::json dims = nlohmann::json::array(), types = nlohmann::json::array(),
                    concrete = nlohmann::json::array();
@@ -158,6 +159,9 @@ std::string kinetoShapeArgs(const EtNode& n) {
         } else if (a.isList) {
             type = "GenericList";
             value = nlohmann::json(a.ints).dump();
+        } else if (a.type == "Bool" && !a.ints.empty()) {
+            type = "Scalar"; // as Kineto records a bool: its value "True" / "False"
+            value = a.ints.front() ? "True" : "False";
         } else if (!a.ints.empty()) {
             type = "Scalar";
             value = std::to_string(a.ints.front());

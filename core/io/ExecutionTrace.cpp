@@ -79,6 +79,8 @@ EtArg argOf(const json& value, const json* shape, const json* type) {
         }
     } else if (value.is_number()) {
         a.ints.push_back(intOr(value, 0));
+    } else if (value.is_boolean()) { // a Bool argument (is_causal): 1 or 0, for the cost model
+        a.ints.push_back(value.get<bool>() ? 1 : 0);
     } else if (value.is_string()) {
         a.text = value.get<std::string>();
     }

@@ -106,6 +106,36 @@ private slots:
             QVERIFY(!e.shapesFromEt);
     }
 
+    void etBooleansReachTheCostModel() {
+        // _scaled_dot_product_efficient_attention(q, k, v, attn_bias, compute_log_sumexp, dropout_p,
+        // is_causal): q, k, v [2,4,128,64] bf16 take 2*2*4*128*128*(64+64) = 33554432 FLOPs, half
+        // (16777216) with is_causal=True, which the ET writes as a JSON boolean.
+        const char* kinetoText =
+            R"json({"traceEvents":[
+{"ph":"X","cat":"cpu_op","name":"aten::_scaled_dot_product_efficient_attention","pid":1,"tid":1,"ts":0,"dur":50,"args":{"Record function id":9}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":1,"dur":5,"args":{"correlation":1}},
+{"ph":"X","cat":"kernel","name":"fmha_cutlassF_bf16_aligned_64x64_rf_sm80","pid":0,"tid":7,"ts":20,"dur":30,"args":{"correlation":1,"stream":7,"device":0}}
+]})json";
+        auto etText = [](bool causal) {
+            return std::string(R"json({"schema":"1.0.1","pid":1,"nodes":[
+{"name":"aten::_scaled_dot_product_efficient_attention","id":2,"rf_id":9,"parent":1,"tid":1,
+ "inputs":[[1,1,0,65536,2,"cuda:0"],[2,2,0,65536,2,"cuda:0"],[3,3,0,65536,2,"cuda:0"],"<None>",false,0,)json") +
+                   (causal ? "true" : "false") + R"json(],
+ "input_shapes":[[2,4,128,64],[2,4,128,64],[2,4,128,64],[],[],[],[]],
+ "input_types":["Tensor(c10::BFloat16)","Tensor(c10::BFloat16)","Tensor(c10::BFloat16)","None","Bool","Double","Bool"],
+ "outputs":[],"output_shapes":[],"output_types":[]}]})json";
+        };
+        for (bool causal : {false, true}) {
+            Rank rank = loadKinetoBytes(kinetoText, "attention.json");
+            attachExecutionTrace(rank, parseExecutionTrace(etText(causal), "attention.et.json"));
+            auto costs = kernelCosts(rank);
+            QCOMPARE(costs.size(), std::size_t(1));
+            QVERIFY(costs[0].known());
+            QCOMPARE(costs[0].cost.family, OpFamily::Attention);
+            QCOMPARE(costs[0].cost.flops, causal ? 16777216.0 : 33554432.0);
+        }
+    }
+
     void gpuSwapCountsKernelsShapedByTheEt() {
         Rank bare = loadKinetoBytes(kineto(false), "no-shapes.json");
         attachExecutionTrace(bare, parseExecutionTrace(kEt, "hand.et.json"));
