@@ -7,14 +7,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-namespace {
-
-QString trace(const char* rel) {
-    return QString::fromStdString(sltest::tracePath(rel));
-}
-
-} // namespace
-
 class TestGpuShapesEtCli : public QObject {
     Q_OBJECT
 private slots:
@@ -23,8 +15,10 @@ private slots:
         // et-pairs/a100-simple-add-small: 4 kernels (2 of aten::uniform_, 2 of aten::add, all classed
         // elementwise), no "Input Dims" in the Kineto file; the ET has the [256,256] float inputs of
         // all four ops (read with python from both files).
-        const QString kineto = trace("et-pairs/a100-simple-add-small.kineto.json.gz");
-        const QString et = trace("et-pairs/a100-simple-add-small.et.json.gz");
+        const QString kineto =
+            QString::fromStdString(sltest::tracePath("et-pairs/a100-simple-add-small.kineto.json.gz"));
+        const QString et =
+            QString::fromStdString(sltest::tracePath("et-pairs/a100-simple-add-small.et.json.gz"));
         auto shaped = [](const QJsonObject& roofline) {
             return roofline["by_class"].toObject()["elementwise"].toObject()["with_shapes"].toInt(-1);
         };
