@@ -139,7 +139,10 @@ private slots:
             !writeSimulatedTrace(dir.filePath("no/such/dir/x.json"), *set_, sim_.result->timeline).isEmpty());
     }
 
-    void reportJsonAndCsv() {
+    // File > Export Report writes what `sightline-cli report` writes for the same traces and knobs
+    // (one report model): the JSON objects are equal but for the source paths, the CSV rows equal but
+    // for the source rows, and the HTML is the CLI's page.
+    void reportEqualsTheCliReport() {
         ensureLoaded();
         QTemporaryDir dir;
         MainWindow w;
@@ -147,23 +150,34 @@ private slots:
         w.setAutoSimulate(false);
         w.showTraceSet(set_);
         w.showSimulation(sim_);
-        QCOMPARE(w.exportReport(dir.filePath("r.json")), QString());
-        QCOMPARE(w.exportReport(dir.filePath("r.csv")), QString());
-        const auto j = nlohmann::json::parse(readAll(dir.filePath("r.json")));
-        QCOMPARE(j["ranks"].size(), set_->ranks.size());
-        QCOMPARE(j["ranks"][0]["measured"]["compute_us"].get<double>(),
-                 static_cast<double>(sim_.analysis->measured[0].compute) / 1000.0);
-        QCOMPARE(j["critical_path"]["length_us"].get<double>(),
-                 static_cast<double>(sim_.analysis->path.length) / 1000.0);
-        QVERIFY(j["critical_path"]["by_kind"].contains("gpu_compute"));
-        const QStringList lines =
-            QString::fromStdString(readAll(dir.filePath("r.csv"))).split('\n', Qt::SkipEmptyParts);
-        QCOMPARE(lines.size(), static_cast<int>(set_->ranks.size()) + 1);
-        const int columns = static_cast<int>(lines[0].split(',').size());
-        QCOMPARE(columns, 12);
-        for (int i = 1; i < lines.size(); ++i)
-            QCOMPARE(static_cast<int>(lines[i].split(',').size()), columns);
-        QCOMPARE(lines[1].split(',')[0].toInt(), set_->ranks[0].rank);
+        for (const char* name : {"gui.json", "gui.csv", "gui.html"})
+            QCOMPARE(w.exportReport(dir.filePath(name)), QString());
+        const sltest::CliRun cli = sltest::runCli(
+            {"report", QString::fromStdString(sltest::samplePath("01-dp8-straggler")), "--json",
+             dir.filePath("cli.json"), "--csv", dir.filePath("cli.csv"), "--out", dir.filePath("cli.html")});
+        QCOMPARE(cli.code, 0);
+
+        auto gui = nlohmann::json::parse(readAll(dir.filePath("gui.json")));
+        auto ref = nlohmann::json::parse(readAll(dir.filePath("cli.json")));
+        QCOMPARE(gui["ranks"].size(), set_->ranks.size());
+        gui.erase("source");
+        ref.erase("source");
+        QVERIFY2(gui == ref, "the GUI's JSON report differs from sightline-cli report --json");
+
+        auto rowsWithoutSource = [&](const char* name) {
+            QStringList rows =
+                QString::fromStdString(readAll(dir.filePath(name))).split('\n', Qt::SkipEmptyParts);
+            rows.removeIf([](const QString& r) { return r.startsWith("source,"); });
+            return rows;
+        };
+        const QStringList guiCsv = rowsWithoutSource("gui.csv"), cliCsv = rowsWithoutSource("cli.csv");
+        QVERIFY(guiCsv.size() > static_cast<int>(set_->ranks.size()));
+        QCOMPARE(guiCsv, cliCsv);
+
+        const std::string html = readAll(dir.filePath("gui.html"));
+        QVERIFY(html.rfind("<!DOCTYPE html>", 0) == 0 || html.find("<html") != std::string::npos);
+        QVERIFY(html.find("Critical path") != std::string::npos ||
+                html.find("critical path") != std::string::npos);
         QCOMPARE(w.exportSimulatedTrace(dir.filePath("t.json")), QString());
     }
 
