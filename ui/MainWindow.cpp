@@ -56,6 +56,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -360,7 +361,11 @@ void MainWindow::buildDocks() {
     deltaDock->setObjectName(QStringLiteral("deltaDock"));
     deltaDock->setWidget(deltaTable);
     splitDockWidget(scenariosDockWidget, deltaDock, Qt::Horizontal);
-    resizeDocks({scenariosDockWidget}, {300}, Qt::Horizontal);
+    // Sizes apply once the window is laid out: a narrow list, a short bottom row (the panes first).
+    QTimer::singleShot(0, this, [this, scenariosDockWidget, deltaDock] {
+        resizeDocks({scenariosDockWidget, deltaDock}, {300, 1200}, Qt::Horizontal);
+        resizeDocks({deltaDock}, {210}, Qt::Vertical);
+    });
     scenarios_ =
         new ScenarioController(scenarioList, new ScenarioRunner(this),
                                {knobs_, card_, deltaTable, scenariosDock, panes_, highlights_, sim_}, this);
@@ -475,7 +480,7 @@ void MainWindow::buildMenus() {
     connect(etAttach, &EtAttach::attached, this, [this](auto set, const QString& text, auto replaces) {
         if (replaces != set_) return; // another set was opened meanwhile
         const Session keep = currentSession();
-        showLoaded(std::move(set), paths_, &keep);
+        showLoaded(std::move(set), paths_, keep.traces.isEmpty() ? &keep : nullptr);
         messageBar_->showMessage(text, MessageBar::Level::Info);
     });
     connect(etAttach, &EtAttach::failed, this,

@@ -117,8 +117,10 @@ namespace {
 // labelled in microseconds (simulated start minus measured start).
 void paintShiftLegend(QPainter& p, const QRect& area, TimeNs scale) {
     const int sw = 16, h = 12, pad = 6;
-    const QString left = QStringLiteral("%1 us earlier").arg(-static_cast<double>(scale) / 1000.0, 0, 'g', 3);
-    const QString right = QStringLiteral("+%1 us later").arg(static_cast<double>(scale) / 1000.0, 0, 'g', 3);
+    const double us = static_cast<double>(scale) / 1000.0;
+    const QString value = QString::number(us, 'f', us >= 100 ? 0 : 1); // "5810", "2.5": never 5.81e+03
+    const QString left = QStringLiteral("-%1 us earlier").arg(value);
+    const QString right = QStringLiteral("+%1 us later").arg(value);
     const QFontMetrics fm = p.fontMetrics();
     const int w = fm.horizontalAdvance(left) + fm.horizontalAdvance(right) + kShiftBins * sw + 4 * pad;
     const QRect box(area.right() - w - 10, area.top() + 6, w, h + 2 * pad);
