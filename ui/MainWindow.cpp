@@ -480,7 +480,7 @@ void MainWindow::buildMenus() {
     connect(etAttach, &EtAttach::attached, this, [this](auto set, const QString& text, auto replaces) {
         if (replaces != set_) return; // another set was opened meanwhile
         const Session keep = currentSession();
-        showLoaded(std::move(set), paths_, keep.traces.isEmpty() ? &keep : nullptr);
+        showLoaded(std::move(set), paths_, &keep);
         messageBar_->showMessage(text, MessageBar::Level::Info);
     });
     connect(etAttach, &EtAttach::failed, this,
