@@ -516,6 +516,21 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     file->addAction(tr("Save View as &Image (PNG, SVG)..."), QKeySequence(tr("Ctrl+Shift+S")), this,
                     &MainWindow::saveViewImage);
+    // One part of the window alone, for slides: the timeline (with the result card) or one chart.
+    auto askImage = [this](const QString& title, const QString& name,
+                           QString (MainWindow::*save)(const QString&)) {
+        const QString path = QFileDialog::getSaveFileName(this, title, dialogDir(name),
+                                                          tr("PNG image (*.png);;SVG vector image (*.svg)"));
+        if (path.isEmpty()) return;
+        rememberDir(path);
+        (this->*save)(path);
+    };
+    file->addAction(tr("Save &Timeline as Image (PNG, SVG)..."), this, [this, askImage] {
+        askImage(tr("Save timeline"), QStringLiteral("timeline.png"), &MainWindow::saveTimelineImage);
+    });
+    file->addAction(tr("Save C&hart as Image (PNG, SVG)..."), this, [this, askImage] {
+        askImage(tr("Save chart"), QStringLiteral("chart.png"), &MainWindow::saveChartImage);
+    });
     file->addAction(
         tr("Export &Simulated Trace (Perfetto JSON)..."), QKeySequence(tr("Ctrl+E")), this, [this] {
             const QString path = QFileDialog::getSaveFileName(this, tr("Export simulated trace"),
@@ -857,6 +872,21 @@ void MainWindow::saveViewImage() {
 
 QString MainWindow::saveView(const QString& path) {
     const QString error = saveWidgetImage(this, path);
+    if (!error.isEmpty()) messageBar_->showMessage(error, MessageBar::Level::Error);
+    return error;
+}
+
+QString MainWindow::saveTimelineImage(const QString& path) {
+    const QString error = stack_->currentIndex() != 1 ? tr("No timeline to save yet: open a trace first")
+                                                      : saveWidgetImage(stack_->widget(1), path);
+    if (!error.isEmpty()) messageBar_->showMessage(error, MessageBar::Level::Error);
+    return error;
+}
+
+QString MainWindow::saveChartImage(const QString& path) {
+    QWidget* chart = charts_->tabs()->currentWidget();
+    const QString error = !simulation_.result || !chart ? tr("No chart to save yet: open a trace first")
+                                                        : saveWidgetImage(chart, path);
     if (!error.isEmpty()) messageBar_->showMessage(error, MessageBar::Level::Error);
     return error;
 }

@@ -115,8 +115,13 @@ public:
     bool showsWelcome() const;
     // File > Export: empty string on success, else the error (also shown in the window).
     QString exportSimulatedTrace(const QString& path);
-    QString exportReport(const QString& path);     // .json or .csv by suffix
-    QString saveView(const QString& path);         // .png or .svg by suffix
+    QString exportReport(const QString& path); // .html, .json or .csv by suffix
+    QString saveView(const QString& path);     // .png or .svg by suffix
+    // The timeline alone (the result card above the two panes, at the current zoom) and the chart of
+    // the Charts dock's current tab alone, as PNG or SVG by the suffix. Empty on success, else the
+    // error (also shown in the message bar).
+    QString saveTimelineImage(const QString& path);
+    QString saveChartImage(const QString& path);
     QString exportRangeStats(const QString& path); // the range statistics table as CSV
     // Where file dialogs start: the folder last used by any of them (else the home folder), with
     // fileName appended when given. rememberDir() records the folder of a chosen path.

@@ -1,0 +1,70 @@
+// File > Save Timeline / Save Chart as Image: one part of the window alone (for slides), PNG or SVG,
+// the timeline image with the result card above the panes; on the bundled sample so it always runs.
+#include "TestSupport.h"
+
+#include "ChartsPanel.h"
+#include "MainWindow.h"
+#include "SimRunner.h"
+#include "io/KinetoLoader.h"
+
+#include <QFile>
+#include <QImage>
+#include <QTabWidget>
+
+using namespace sl;
+using namespace sl::ui;
+
+class TestImageExports : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName("SightlineTest");
+        QCoreApplication::setApplicationName("test_ImageExports");
+    }
+
+    void nothingOpenIsAnError() {
+        QTemporaryDir dir;
+        MainWindow w;
+        QVERIFY(!w.saveTimelineImage(dir.filePath("t.png")).isEmpty());
+        QVERIFY(!w.saveChartImage(dir.filePath("c.png")).isEmpty());
+        QVERIFY(!QFile::exists(dir.filePath("t.png")));
+    }
+
+    void timelineAndChartAlone() {
+        auto set = std::make_shared<const TraceSet>(loadTraceSet({sltest::samplePath("02-dp4")}));
+        const SimOutput sim = SimRunner::runNow(set, {});
+        QTemporaryDir dir;
+        MainWindow w;
+        w.setAutoSimulate(false);
+        w.resize(1400, 900);
+        w.show();
+        w.showTraceSet(set);
+        w.showSimulation(sim);
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+
+        QCOMPARE(w.saveTimelineImage(dir.filePath("t.png")), QString());
+        const QImage timeline(dir.filePath("t.png"));
+        QVERIFY(!timeline.isNull());
+        // The timeline alone is narrower than the window (the docks are left out) but not empty.
+        QVERIFY(timeline.width() < w.grab().width());
+        QVERIFY(timeline.width() > 200 && timeline.height() > 200);
+
+        QCOMPARE(w.saveTimelineImage(dir.filePath("t.svg")), QString());
+        QFile svg(dir.filePath("t.svg"));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY(svg.readAll().contains("<svg"));
+
+        auto* charts = w.findChild<ChartsPanel*>();
+        QVERIFY(charts);
+        QCOMPARE(w.saveChartImage(dir.filePath("c.png")), QString());
+        const QImage chart(dir.filePath("c.png"));
+        QVERIFY(!chart.isNull());
+        // Exactly the current tab's chart, nothing around it.
+        QCOMPARE(chart.size() / chart.devicePixelRatio(), charts->tabs()->currentWidget()->size());
+
+        QVERIFY(!w.saveTimelineImage(dir.filePath("no/such/dir/t.png")).isEmpty());
+    }
+};
+
+QTEST_MAIN(TestImageExports)
+#include "test_ImageExports.moc"
