@@ -95,7 +95,8 @@ void ScenarioController::updateTopPane() {
     pane->setTitle(r ? r->name : tr("Measured"));
     if (!r) {
         if (pane->data() != measured_) pane->setData(measured_);
-        pane->setNote(top >= 0 ? tr("Scenario %1: simulating...").arg(list_->at(top).name) : QString());
+        pane->setNote(top >= 0 ? tr("Scenario %1: simulating...").arg(list_->at(top).name)
+                               : TimelinePanes::measuredNote(measured_));
         v_.highlights->setTopOverride(nullptr);
         return;
     }

@@ -38,14 +38,18 @@ TimelinePanes::TimelinePanes(ViewController* controller, SelectionModel* selecti
     axis_->setRightMargin(16);
 }
 
-void TimelinePanes::setMeasured(std::shared_ptr<const TimelineData> timeline) {
+QString TimelinePanes::measuredNote(const std::shared_ptr<const TimelineData>& timeline) {
     // A Chakra execution trace has durations and dependencies but no measured timeline
     // (docs/Chakra.md): its events sit at placeholder starts, and the pane says so.
-    bool unmeasured =
+    const bool unmeasured =
         timeline && !timeline->set().ranks.empty() && !timeline->set().ranks.front().hasMeasuredTimes;
-    measured_->setNote(unmeasured ? tr("No measured times in this input (a Chakra execution trace): see the "
-                                       "simulated pane")
-                                  : QString());
+    return unmeasured
+               ? tr("No measured times in this input (a Chakra execution trace): see the simulated pane")
+               : QString();
+}
+
+void TimelinePanes::setMeasured(std::shared_ptr<const TimelineData> timeline) {
+    measured_->setNote(measuredNote(timeline));
     overview_->setData(timeline);
     measured_->setData(std::move(timeline));
 }

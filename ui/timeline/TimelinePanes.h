@@ -27,6 +27,8 @@ public:
     TimelineView* simulated() const { return simulated_; }
     TimeAxis* axis() const { return axis_; }
     OverviewStrip* overview() const { return overview_; }
+    // The measured pane's note for a timeline: says when the input has no measured times (Chakra).
+    static QString measuredNote(const std::shared_ptr<const TimelineData>& timeline);
     void setMeasured(std::shared_ptr<const TimelineData> timeline);
     void setSimulated(std::shared_ptr<const TimelineData> timeline, const QString& note = {});
     void setHighlights(HighlightModel* model);
