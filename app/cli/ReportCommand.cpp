@@ -1,9 +1,9 @@
 #include "CliCommon.h"
 #include "SimSetup.h"
 
-#include "analysis/ReportWriter.h"
-#include "analysis/SimulationReport.h"
 #include "io/LoadError.h"
+#include "report/ReportWriter.h"
+#include "report/SimulationReport.h"
 #include "sim/Simulator.h"
 
 #include <nlohmann/json.hpp>

@@ -3,9 +3,9 @@
 
 #include "analysis/KnobEffect.h"
 #include "analysis/SimulatedTraceExport.h"
-#include "analysis/SimulationReport.h"
 #include "graph/ChakraGraph.h"
 #include "graph/ExecutionGraph.h"
+#include "report/SimulationReport.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
 

@@ -1,7 +1,7 @@
 // sightline-cli: the command-line front end of the headless core library.
 #include "CliCommon.h"
 
-#include "io/HugePageMalloc.h"
+#include "platform/HugePageMalloc.h"
 
 #include <iostream>
 #include <string>

@@ -9,7 +9,7 @@
 #include "MainWindow.h"
 #include "Screenshot.h"
 
-#include "io/HugePageMalloc.h"
+#include "platform/HugePageMalloc.h"
 #include "sim/Knobs.h"
 
 #include <QAction>

@@ -6,7 +6,7 @@
 
 #include <simdjson.h>
 
-#include "io/MemoryLimits.h"
+#include "platform/MemoryLimits.h"
 
 namespace sl {
 

@@ -3,10 +3,10 @@
 #include "io/ChunkScanner.h"
 #include "io/FileReader.h"
 #include "io/LoadError.h"
-#include "io/MemoryLimits.h"
 #include "io/NumberParse.h"
 #include "io/RankFinalizer.h"
 #include "io/chakra/ChakraTraceSet.h"
+#include "platform/MemoryLimits.h"
 
 #include <algorithm>
 #include <atomic>
@@ -43,7 +43,7 @@ const char* rawTokenStart(od::value& v) {
     return v.raw_json_token().data();
 }
 
-// Time values the model accepts (documented limits, see also io/MemoryLimits.h): a start within
+// Time values the model accepts (documented limits, see also platform/MemoryLimits.h): a start within
 // +-kMaxAbsStartNs (about year 2096 for epoch clocks) and a duration within [0, kMaxDurationNs]
 // (about 11.6 days). With these, start + duration and the difference of any two times in a set
 // stay far from int64 overflow, so later stages need no overflow checks of their own.
@@ -1139,7 +1139,7 @@ std::optional<Rank> loadInPieces(const std::string& path, std::int64_t size, con
     return rank;
 }
 
-// The most uncompressed JSON one file may hold within a memory budget (see io/MemoryLimits.h).
+// The most uncompressed JSON one file may hold within a memory budget (see platform/MemoryLimits.h).
 std::int64_t perFileLimit(std::int64_t budget) {
     if (budget < 0) return kMaxUncompressedBytes;
     return std::min(kMaxUncompressedBytes,

@@ -12,8 +12,8 @@
 //   x_python     python_s / our seconds per load: the figure to compare, as absolute times vary
 //                with the machine's load
 #include "io/FileReader.h"
-#include "io/HugePageMalloc.h"
 #include "io/KinetoLoader.h"
+#include "platform/HugePageMalloc.h"
 
 #include <benchmark/benchmark.h>
 #include <nlohmann/json.hpp>

@@ -27,7 +27,7 @@ struct Run {
 Run run(const QString& program, const QStringList& args) {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    // The CLI re-executes itself once (io/HugePageMalloc.h); under qemu-user that execve would
+    // The CLI re-executes itself once (platform/HugePageMalloc.h); under qemu-user that execve would
     // start the program natively and escape the emulated CPU.
     env.insert(QStringLiteral("SIGHTLINE_NO_REEXEC"), QStringLiteral("1"));
     p.setProcessEnvironment(env);

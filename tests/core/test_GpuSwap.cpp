@@ -6,10 +6,10 @@
 #include "SynthFixture.h"
 #include "TestSupport.h"
 
-#include "analysis/HtmlReport.h"
-#include "analysis/SimulationReport.h"
 #include "graph/ExecutionGraph.h"
 #include "io/KinetoLoader.h"
+#include "report/HtmlReport.h"
+#include "report/SimulationReport.h"
 #include "sim/GpuSwap.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"

@@ -4,8 +4,8 @@
 #include "io/FileReader.h"
 #include "io/KinetoLoader.h"
 #include "io/LoadError.h"
-#include "io/MemoryLimits.h"
 #include "io/NumberParse.h"
+#include "platform/MemoryLimits.h"
 #include "trace/RuntimeApi.h"
 
 #include <nlohmann/json.hpp>

@@ -1,9 +1,9 @@
 // The report writers (HTML, CSV) agree with the report JSON they are written from.
 #include "GraphFixture.h"
 
-#include "analysis/CsvReport.h"
-#include "analysis/HtmlReport.h"
-#include "analysis/SimulationReport.h"
+#include "report/CsvReport.h"
+#include "report/HtmlReport.h"
+#include "report/SimulationReport.h"
 #include "sim/Simulator.h"
 
 #include <QRegularExpression>

@@ -1,9 +1,9 @@
 #include "Export.h"
 
-#include "analysis/ReportWriter.h"
 #include "analysis/SimulatedTraceExport.h"
-#include "analysis/SimulationReport.h"
 #include "io/LoadError.h"
+#include "report/ReportWriter.h"
+#include "report/SimulationReport.h"
 
 #include <QFileInfo>
 #include <QPainter>

@@ -19,7 +19,7 @@ namespace sl::ui {
 QString writeSimulatedTrace(const QString& path, const TraceSet& set, const SimulatedTimeline& timeline);
 
 // The report of a simulation, written by the same core code as `sightline-cli report`
-// (analysis/SimulationReport + analysis/ReportWriter): HTML, JSON or CSV by the path's suffix
+// (report/SimulationReport + report/ReportWriter): HTML, JSON or CSV by the path's suffix
 // (.html/.htm, .json, .csv; any other suffix writes JSON). With knobs away from replay, the graph is
 // also simulated at the default knobs so the report says what the knobs changed (knob_effect).
 // `paths` name the traces in the report's header; step -1 is the whole trace.

@@ -1,7 +1,7 @@
 #include "ScenarioRunner.h"
 
-#include "analysis/SimulationReport.h"
 #include "analysis/StepExplanation.h"
+#include "report/SimulationReport.h"
 #include "sim/KnobRegistry.h"
 
 #include <QCoreApplication>

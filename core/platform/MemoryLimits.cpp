@@ -1,4 +1,4 @@
-#include "io/MemoryLimits.h"
+#include "platform/MemoryLimits.h"
 
 #include "io/LoadError.h"
 

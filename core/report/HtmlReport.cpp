@@ -1,6 +1,6 @@
-#include "analysis/HtmlReport.h"
+#include "report/HtmlReport.h"
 
-#include "analysis/SimulationReport.h"
+#include "report/SimulationReport.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "analysis/SimulationReport.h"
+#include "report/SimulationReport.h"
 
 #include "sim/GpuSwap.h"
 

@@ -1,4 +1,4 @@
-#include "io/HugePageMalloc.h"
+#include "platform/HugePageMalloc.h"
 
 #include <cstdlib>
 #include <fstream>

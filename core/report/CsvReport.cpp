@@ -1,4 +1,4 @@
-#include "analysis/CsvReport.h"
+#include "report/CsvReport.h"
 
 #include <cmath>
 

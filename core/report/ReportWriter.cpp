@@ -1,8 +1,8 @@
-#include "analysis/ReportWriter.h"
+#include "report/ReportWriter.h"
 
-#include "analysis/CsvReport.h"
-#include "analysis/HtmlReport.h"
 #include "io/LoadError.h"
+#include "report/CsvReport.h"
+#include "report/HtmlReport.h"
 
 #include <cerrno>
 #include <cstring>
