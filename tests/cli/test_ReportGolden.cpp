@@ -29,8 +29,8 @@ private slots:
         QProcess p;
         p.setWorkingDirectory(QStringLiteral(SIGHTLINE_SOURCE_DIR));
         p.start(QStringLiteral(SIGHTLINE_CLI),
-                {"report", "samples/02-dp4", "--set", "compute.speedup=2", "--out", dir.filePath("r.html"), "--json",
-                 dir.filePath("r.json"), "--csv", dir.filePath("r.csv")});
+                {"report", "samples/02-dp4", "--set", "compute.speedup=2", "--out", dir.filePath("r.html"),
+                 "--json", dir.filePath("r.json"), "--csv", dir.filePath("r.csv")});
         QVERIFY(p.waitForFinished(120000));
         QCOMPARE(p.exitCode(), 0);
         const QByteArray got = readAll(dir.filePath("r." + suffix));
@@ -43,12 +43,13 @@ private slots:
             qsizetype i = 0;
             while (i < a.size() && i < b.size() && a[i] == b[i])
                 ++i;
-            QFAIL(qPrintable(QString("report.%1 differs from tests/data/golden at line %2:\n  got:  %3\n  want: %4\n"
-                                     "(after a deliberate change: scripts/update-golden.sh, then review the diff)")
-                                 .arg(suffix)
-                                 .arg(i + 1)
-                                 .arg(QString::fromUtf8(a.value(i).left(200)))
-                                 .arg(QString::fromUtf8(b.value(i).left(200)))));
+            QFAIL(qPrintable(
+                QString("report.%1 differs from tests/data/golden at line %2:\n  got:  %3\n  want: %4\n"
+                        "(after a deliberate change: scripts/update-golden.sh, then review the diff)")
+                    .arg(suffix)
+                    .arg(i + 1)
+                    .arg(QString::fromUtf8(a.value(i).left(200)))
+                    .arg(QString::fromUtf8(b.value(i).left(200)))));
         }
     }
 };

@@ -81,7 +81,8 @@ private slots:
         QVERIFY(knobError("dp.scale=0.5").find("[1, 1e5]") != std::string::npos);
         QVERIFY(knobError("straggler.slowdown=0.5").find("[1, 1e6]") != std::string::npos);
         QVERIFY(knobError("straggler.rank=-3").find("(-1 = none)") != std::string::npos);
-        QVERIFY(knobError("comm.gpus_per_node=5000").find("[1, 4096] (0 = from the trace)") != std::string::npos);
+        QVERIFY(knobError("comm.gpus_per_node=5000").find("[1, 4096] (0 = from the trace)") !=
+                std::string::npos);
         QVERIFY(knobError("comm.gpus_per_node=2.5").find("integer") != std::string::npos);
         QVERIFY(knobError("comm.intra_node_GBps=-1").find("GB/s") != std::string::npos);
         QVERIFY(knobError("comm.latency_us=-2").find("-1 = calibrated") != std::string::npos);
