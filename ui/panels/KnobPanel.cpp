@@ -42,6 +42,7 @@ KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
         tr("Ready-made what-if settings; the list names the preset the knobs match, \"Custom\" when "
            "they are your own."));
     form_->addRow(tr("Preset"), presets);
+    if (QWidget* label = form_->labelForField(presets)) label->setToolTip(presets->toolTip());
 
     for (const KnobSpec& spec : knobSpecs()) {
         if (spec.label.empty()) continue;
