@@ -32,6 +32,7 @@
 #include "ViewController.h"
 #include "WarningsPanel.h"
 #include "WelcomePage.h"
+#include "report/SimulationReport.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -899,12 +900,31 @@ QString MainWindow::exportSimulatedTrace(const QString& path) {
     return error;
 }
 
+nlohmann::json MainWindow::scenarioTableJson() const {
+    // The scenarios simulated so far, for the report's Scenarios table (report/HtmlReport.h).
+    nlohmann::json rows = nlohmann::json::array();
+    const ScenarioResult* base = scenarios_->result(0);
+    const double baseUs = base ? base->json["iteration"].value("simulated_us", 0.0) : 0.0;
+    for (int i = 0; i < scenarios_->list()->count(); ++i) {
+        const ScenarioResult* r = scenarios_->result(i);
+        if (!r) continue;
+        const double us = r->json["iteration"].value("simulated_us", 0.0);
+        rows.push_back({{"name", r->name.toStdString()},
+                        {"changed_knobs", changedKnobs(r->knobs.toJson())},
+                        {"iteration_us", us},
+                        {"vs_baseline_pct", baseUs > 0 ? 100.0 * (us - baseUs) / baseUs : 0.0},
+                        {"limit", r->limit.toStdString()}});
+    }
+    return rows;
+}
+
 QString MainWindow::exportReport(const QString& path) {
     QString error;
     if (!simulation_.result || !simulation_.graph)
         error = tr("No simulation to report yet");
     else
-        error = writeReport(path, *simulation_.graph, *simulation_.result, knobPanel()->knobs(), paths_);
+        error = writeReport(path, *simulation_.graph, *simulation_.result, knobPanel()->knobs(), paths_, -1,
+                            scenarioTableJson());
     if (!error.isEmpty()) messageBar_->showMessage(error, MessageBar::Level::Error);
     return error;
 }

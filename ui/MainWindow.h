@@ -7,8 +7,10 @@
 #include "trace/TraceSet.h"
 
 #include <QMainWindow>
+
 #include <QPointer>
 #include <QStringList>
+#include <nlohmann/json.hpp>
 
 #include <memory>
 #include <optional>
@@ -121,6 +123,8 @@ public:
     // the Charts dock's current tab alone, as PNG or SVG by the suffix. Empty on success, else the
     // error (also shown in the message bar).
     QString saveTimelineImage(const QString& path);
+    // The session's simulated scenarios as the report's Scenarios table (JSON array).
+    nlohmann::json scenarioTableJson() const;
     QString saveChartImage(const QString& path);
     QString exportRangeStats(const QString& path); // the range statistics table as CSV
     // Where file dialogs start: the folder last used by any of them (else the home folder), with

@@ -382,6 +382,28 @@ std::string criticalPathSection(const nlohmann::json& cp) {
 }
 
 // gpu.target (docs/GpuModel.md): predicted speedup per kernel class and per top kernel.
+// The what-if scenarios the GUI compared (its File > Export Report adds them): name, knobs that
+// differ from replay, iteration and change against the first (the baseline), what limits the step.
+std::string scenariosSection(const nlohmann::json& j) {
+    if (!j.contains("scenarios") || !j["scenarios"].is_array() || j["scenarios"].empty()) return {};
+    std::string s = "<section><h2>Scenarios</h2><p class=\"lead\">Every what-if scenario of the session, "
+                    "simulated on the same traces; the change is against the first (the baseline).</p>"
+                    "<table class=\"num top\"><thead><tr><th>Scenario</th><th>Knobs</th><th>Iteration</th>"
+                    "<th>vs baseline</th><th>What limits the step</th></tr></thead><tbody>";
+    for (const auto& r : j["scenarios"]) {
+        std::string knobs;
+        for (const auto& k : r.value("changed_knobs", nlohmann::json::array()))
+            knobs += (knobs.empty() ? "" : ", ") + text(k);
+        const double change = num(r, "vs_baseline_pct");
+        s += "<tr><th class=\"name\">" + esc(text(r.value("name", nlohmann::json("")))) + "</th><td>" +
+             esc(knobs.empty() ? std::string("replay") : knobs) + "</td><td>" +
+             duration(num(r, "iteration_us")) + "</td><td>" + (change > 0 ? "+" : "") + fmt(change, 1) +
+             " %</td><td>" + esc(text(r.value("limit", nlohmann::json("")))) + "</td></tr>";
+    }
+    s += "</tbody></table></section>";
+    return s;
+}
+
 std::string gpuSwapSection(const nlohmann::json& j) {
     if (!j.contains("gpu_swap") || !j["gpu_swap"].is_object() || j["gpu_swap"].empty()) return {};
     const nlohmann::json& g = j["gpu_swap"];
@@ -579,6 +601,7 @@ std::string htmlReport(const nlohmann::json& report) {
     h += "</style></head><body><main>";
     h += header(report);
     h += cards(report);
+    h += scenariosSection(report);
     h += breakdownSection(report.value("ranks", nlohmann::json::array()));
     h += gpuSwapSection(report);
     h += criticalPathSection(report.value("critical_path", nlohmann::json::object()));

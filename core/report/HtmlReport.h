@@ -9,7 +9,9 @@
 
 namespace sl {
 
-// `report` is a simulationReportJson() object; every number shown comes from it.
+// `report` is a simulationReportJson() object; every number shown comes from it. An optional
+// "scenarios" array ({name, changed_knobs[], iteration_us, vs_baseline_pct, limit}; the GUI's
+// export adds it) becomes a Scenarios table.
 std::string htmlReport(const nlohmann::json& report);
 
 // The GPU-span segments of one breakdown object (compute_us, comm_us, exposed_comm_us, idle_us,

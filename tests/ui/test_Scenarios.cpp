@@ -216,6 +216,41 @@ private slots:
         ctl(v)->list()->setCurrent(0);
         QCOMPARE(v.knobPanel()->presetLabel(), presetFor(*v.knobPanel(), SimKnobs{}));
     }
+
+    // File > Export Report (HTML) carries the session's scenarios: names, changed knobs and the
+    // change against the baseline, with the iterations `sightline-cli simulate --json` gives.
+    void reportHasTheScenarioTable() {
+        MainWindow w;
+        w.show();
+        w.openTraces({sample()});
+        QVERIFY(w.loader()->waitForFinished(60'000));
+        settle(w);
+        SimKnobs fast;
+        fast.computeSpeedup = 2;
+        w.knobPanel()->setKnobs(fast);
+        settle(w);
+        const nlohmann::json rows = w.scenarioTableJson();
+        QCOMPARE(rows.size(), std::size_t{2});
+        const double base = cli({})["iteration"]["simulated_us"].get<double>();
+        const double whatIf =
+            cli({QStringLiteral("compute.speedup=2")})["iteration"]["simulated_us"].get<double>();
+        close(rows[1]["iteration_us"].get<double>(), whatIf);
+        close(rows[1]["vs_baseline_pct"].get<double>(), 100.0 * (whatIf - base) / base);
+        QCOMPARE(rows[1]["changed_knobs"], nlohmann::json::array({"compute.speedup"}));
+
+        QTemporaryDir dir;
+        QCOMPARE(w.exportReport(dir.filePath("r.html")), QString());
+        QFile f(dir.filePath("r.html"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString html = QString::fromUtf8(f.readAll());
+        QVERIFY(html.contains("<h2>Scenarios</h2>"));
+        QVERIFY(html.contains(ctl(w)->list()->at(1).name.toHtmlEscaped()));
+        QVERIFY(html.contains(QString::number(100.0 * (whatIf - base) / base, 'f', 1) + " %"));
+        QCOMPARE(w.exportReport(dir.filePath("r.json")), QString());
+        QFile j(dir.filePath("r.json"));
+        QVERIFY(j.open(QIODevice::ReadOnly));
+        QCOMPARE(nlohmann::json::parse(j.readAll().toStdString())["scenarios"].size(), std::size_t{2});
+    }
 };
 
 QTEST_MAIN(TestScenarios)

@@ -28,7 +28,8 @@ QString writeSimulatedTrace(const QString& path, const TraceSet& set, const Simu
 }
 
 QString writeReport(const QString& path, const ExecutionGraph& graph, const SimResult& result,
-                    const SimKnobs& knobs, const QStringList& paths, int step) {
+                    const SimKnobs& knobs, const QStringList& paths, int step,
+                    const nlohmann::json& scenarios) {
     SimResult replay;
     if (!knobs.isReplay()) {
         SimOptions options;
@@ -38,8 +39,9 @@ QString writeReport(const QString& path, const ExecutionGraph& graph, const SimR
     std::vector<std::string> sources;
     for (const QString& p : paths)
         sources.push_back(p.toStdString());
-    const nlohmann::json report =
+    nlohmann::json report =
         simulationReportJson(graph, result, knobs, sources, step, knobs.isReplay() ? nullptr : &replay);
+    if (scenarios.is_array() && !scenarios.empty()) report["scenarios"] = scenarios;
     const std::string target = path.toStdString();
     try {
         writeReportFile(target, report, reportFormatOf(target).value_or(ReportFormat::Json));
