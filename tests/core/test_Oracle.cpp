@@ -7,6 +7,7 @@
 // replayed without the knob misses B by more than 2%, and that the knob at least halves the
 // iteration error, so a knob that is ignored fails its case. Where the simulator cannot meet 2%,
 // the case is an expected failure that says why, with the numbers.
+#include "SynthFixture.h"
 #include "TestSupport.h"
 
 #include "analysis/Breakdown.h"
@@ -26,6 +27,9 @@
 
 using namespace sl;
 using namespace sl::synth;
+using slsynth::errPct;
+using slsynth::generateAndLoad;
+using slsynth::Loaded;
 
 namespace {
 
@@ -67,25 +71,6 @@ struct Case {
 std::map<std::string, Case>& cases() {
     static std::map<std::string, Case> all;
     return all;
-}
-
-struct Loaded {
-    QTemporaryDir dir;
-    TraceSet set;
-    ExecutionGraph graph;
-};
-
-std::unique_ptr<Loaded> generateAndLoad(const SynthConfig& c) {
-    auto l = std::make_unique<Loaded>();
-    generate(c, l->dir.path().toStdString(), 2);
-    l->set = loadTraceSet({l->dir.path().toStdString()});
-    l->graph = buildExecutionGraph(l->set);
-    return l;
-}
-
-double errPct(double predicted, double measured) {
-    if (measured <= 0) return predicted <= 0 ? 0 : 100;
-    return 100.0 * std::abs(predicted - measured) / measured;
 }
 
 // Times on a rank that a knob must move, relative to the rank's first modelled node: the first
