@@ -21,9 +21,15 @@ jobs="${SIGHTLINE_JOBS:-$(nproc)}"
 cmake --preset asan -DCMAKE_CXX_FLAGS="-Wno-maybe-uninitialized" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" >/dev/null
 targets=(sightline-cli)
+# test_PortableBinary runs the CLI under qemu-x86_64 with a pre-AVX CPU model. It checks the shipped
+# (unsanitized) binary, which ./test.sh already does; qemu-user cannot map ASan's shadow memory, so an
+# ASan build always fails there. It is left out of this stage only.
+portable_test=cli_test_PortableBinary
 for t in tests/core/test_*.cpp tests/cli/test_*.cpp; do
   area="$(basename "$(dirname "$t")")"
-  targets+=("${area}_$(basename "$t" .cpp)")
+  target="${area}_$(basename "$t" .cpp)"
+  [[ "$target" == "$portable_test" ]] && continue
+  targets+=("$target")
 done
 # The fuzz entry points with a plain replay main() (tests/CMakeLists.txt): every file of
 # tests/data/bad and of tests/fuzz/corpus/<target> goes through each once, under both sanitizers.
@@ -31,4 +37,5 @@ for t in tests/fuzz/fuzz_*.cpp; do
   targets+=("fuzz_replay_$(basename "$t" .cpp)")
 done
 cmake --build build/asan --parallel "$jobs" --target "${targets[@]}"
-ctest --test-dir build/asan --output-on-failure --parallel "$jobs" --timeout 900 -R '^(core|cli|fuzz_replay)_' "$@"
+ctest --test-dir build/asan --output-on-failure --parallel "$jobs" --timeout 900 -R '^(core|cli|fuzz_replay)_' \
+  -E "^${portable_test}\$" "$@"
