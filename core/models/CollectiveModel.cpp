@@ -71,8 +71,8 @@ namespace {
 
 bool namesDataParallel(std::string_view desc) {
     std::string l;
-    for (unsigned char c : desc)
-        l.push_back(static_cast<char>(std::tolower(c)));
+    for (char c : desc)
+        l.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
     if (l == "dp" || l.find("ddp") != std::string::npos || l.find("data") != std::string::npos) return true;
     // "dp", "dp_group", "pp_dp", "dp-replicate": dp as a word
     for (std::size_t p = l.find("dp"); p != std::string::npos; p = l.find("dp", p + 1)) {

@@ -40,7 +40,7 @@ struct Groups {
 
 Groups makeGroups(Job& job) {
     const SynthConfig& c = job.config;
-    int world = c.worldSize();
+    const auto world = static_cast<std::size_t>(c.worldSize());
     Groups g;
     g.tpOf.assign(world, -1);
     g.dpOf.assign(world, -1);
@@ -53,8 +53,8 @@ Groups makeGroups(Job& job) {
         return static_cast<int>(job.groups.size() - 1);
     };
     std::vector<int> all(world);
-    for (int r = 0; r < world; ++r)
-        all[r] = r;
+    for (std::size_t r = 0; r < world; ++r)
+        all[r] = static_cast<int>(r);
     add("default_pg", all);
     if (c.tp > 1)
         for (int p = 0; p < c.pp; ++p)
@@ -64,7 +64,7 @@ Groups makeGroups(Job& job) {
                     ranks.push_back(rankOf(c, {p, d, t}));
                 int id = add("tp", ranks);
                 for (int r : ranks)
-                    g.tpOf[r] = id;
+                    g.tpOf[static_cast<std::size_t>(r)] = id;
             }
     if (c.dp > 1)
         for (int p = 0; p < c.pp; ++p)
@@ -74,7 +74,7 @@ Groups makeGroups(Job& job) {
                     ranks.push_back(rankOf(c, {p, d, t}));
                 int id = add("dp", ranks);
                 for (int r : ranks)
-                    g.dpOf[r] = id;
+                    g.dpOf[static_cast<std::size_t>(r)] = id;
             }
     // Point-to-point: one group per direction of each neighbouring stage pair, so that the k-th
     // send of a group always meets the k-th receive (see README: pipeline).
@@ -83,11 +83,11 @@ Groups makeGroups(Job& job) {
             for (int t = 0; t < c.tp; ++t) {
                 int a = rankOf(c, {p, d, t}), b = rankOf(c, {p + 1, d, t});
                 int fwd = add("pp_fwd", {a, b});
-                g.ppFwdOut[a] = fwd;
-                g.ppFwdIn[b] = fwd;
+                g.ppFwdOut[static_cast<std::size_t>(a)] = fwd;
+                g.ppFwdIn[static_cast<std::size_t>(b)] = fwd;
                 int bwd = add("pp_bwd", {a, b});
-                g.ppBwdOut[b] = bwd;
-                g.ppBwdIn[a] = bwd;
+                g.ppBwdOut[static_cast<std::size_t>(b)] = bwd;
+                g.ppBwdIn[static_cast<std::size_t>(a)] = bwd;
             }
     return g;
 }
@@ -241,16 +241,16 @@ std::string ncclKernelName(CommKind k, const char* dtype, const SynthConfig& c, 
 class RankBuilder {
 public:
     RankBuilder(Job& job, const Groups& groups, std::unordered_map<std::uint64_t, int>& collIndex, int rank)
-        : job_(job), c_(job.config), groups_(groups), collIndex_(collIndex), p_(job.programs[rank]),
-          coord_(rankCoord(job.config, rank)) {
+        : job_(job), c_(job.config), groups_(groups), collIndex_(collIndex),
+          p_(job.programs[static_cast<std::size_t>(rank)]), coord_(rankCoord(job.config, rank)) {
         p_.rank = rank;
-        rng_.state =
-            c_.seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(rank) * 0x632be59bd9b4e019ULL + 1;
+        rng_.state = c_.seed * std::uint64_t{0x9e3779b97f4a7c15} +
+                     static_cast<std::uint64_t>(rank) * std::uint64_t{0x632be59bd9b4e019} + 1;
         slow_ = rank == c_.stragglerRank ? c_.stragglerSlowdown : 1.0;
         // Variants scale the drawn durations; they never draw themselves (README: "Variants").
         host_ = (rank == c_.cpuSlowRank ? c_.cpuSlowdown : 1.0) / c_.cpuSpeedup;
-        Rng rankRng{c_.seed * 0xd1b54a32d192ed03ULL +
-                    static_cast<std::uint64_t>(rank) * 0x8cb92ba72f3d8dd7ULL};
+        Rng rankRng{c_.seed * std::uint64_t{0xd1b54a32d192ed03} +
+                    static_cast<std::uint64_t>(rank) * std::uint64_t{0x8cb92ba72f3d8dd7}};
         gpuScale_ = (1.0 + c_.rankSpread * (2.0 * rankRng.uniform() - 1.0)) / c_.gpuSpeedup;
         groupSeq_.assign(job.groups.size(), 0);
         lastOp_.fill(-1);
@@ -285,6 +285,9 @@ public:
     }
 
 private:
+    // This rank as an index into the per-rank group tables.
+    std::size_t self() const { return static_cast<std::size_t>(p_.rank); }
+
     // --- CPU side -----------------------------------------------------------------------------------
     Ns cpu(double us) { return usToNs(us * rng_.spread(0.15) * host_); }
     void pyGap(double us) {
@@ -508,8 +511,8 @@ private:
         end();
         end();
         // Match the k-th call of this group on every member.
-        std::uint64_t key =
-            (static_cast<std::uint64_t>(group) << 32) | static_cast<std::uint64_t>(groupSeq_[group]++);
+        std::uint64_t key = (static_cast<std::uint64_t>(group) << 32) |
+                            static_cast<std::uint64_t>(groupSeq_[static_cast<std::size_t>(group)]++);
         auto [it, inserted] = collIndex_.emplace(key, static_cast<int>(job_.collectives.size()));
         if (inserted) {
             CollectiveDef def;
@@ -536,7 +539,7 @@ private:
         double tokens = double(c_.microbatch) * c_.seq;
         begin(where, false, 3);
         waitWork(comm(CommKind::AllReduce, static_cast<std::int64_t>(tokens * c_.hidden), "BFloat16",
-                      groups_.tpOf[p_.rank], -1));
+                      groups_.tpOf[self()], -1));
         end();
     }
     std::int64_t activationElems() const { return std::int64_t(c_.microbatch) * c_.seq * c_.hidden; }
@@ -553,7 +556,7 @@ private:
         pyGap(20);
         begin("forward_step#" + std::to_string(mb), true, 5);
         if (stage > 0)
-            waitWork(comm(CommKind::Recv, activationElems(), "BFloat16", groups_.ppFwdIn[p_.rank], -1));
+            waitWork(comm(CommKind::Recv, activationElems(), "BFloat16", groups_.ppFwdIn[self()], -1));
         if (stage == 0)
             shapeNext({{double(c_.vocab) / t, H}, {}, {T}}, {kBf16, "Scalar", "long int"},
                       "[\"\", \"0\", \"\"]");
@@ -609,7 +612,7 @@ private:
             end();
         }
         if (stage < c_.pp - 1)
-            comm(CommKind::Send, activationElems(), "BFloat16", groups_.ppFwdOut[p_.rank], -1);
+            comm(CommKind::Send, activationElems(), "BFloat16", groups_.ppFwdOut[self()], -1);
         end();
     }
 
@@ -627,7 +630,7 @@ private:
         pyGap(20);
         begin("backward_step#" + std::to_string(mb), true, 5);
         if (stage < c_.pp - 1)
-            waitWork(comm(CommKind::Recv, activationElems(), "BFloat16", groups_.ppBwdIn[p_.rank], -1));
+            waitWork(comm(CommKind::Recv, activationElems(), "BFloat16", groups_.ppBwdIn[self()], -1));
         if (c_.backwardThread) {
             // torch.autograd.backward: the seed gradient on the main thread, then autograd's engine
             // thread runs every gradient function (and DDP's hooks) while the main thread waits.
@@ -711,10 +714,10 @@ private:
             if (syncGrads) finishGradients(); // DDP's final callback runs on the engine thread
             pyGap(4);
             handoff(0);
-            if (stage > 0) comm(CommKind::Send, activationElems(), "BFloat16", groups_.ppBwdOut[p_.rank], -1);
+            if (stage > 0) comm(CommKind::Send, activationElems(), "BFloat16", groups_.ppBwdOut[self()], -1);
             return;
         }
-        if (stage > 0) comm(CommKind::Send, activationElems(), "BFloat16", groups_.ppBwdOut[p_.rank], -1);
+        if (stage > 0) comm(CommKind::Send, activationElems(), "BFloat16", groups_.ppBwdOut[self()], -1);
         end();
     }
 
@@ -726,7 +729,7 @@ private:
     }
     void flushBucket() {
         begin("DistributedDataParallel.reduce_bucket#" + std::to_string(dpRecords_.size()), true, 4);
-        dpRecords_.push_back(comm(CommKind::AllReduce, bucket_, "Float", groups_.dpOf[p_.rank], -1));
+        dpRecords_.push_back(comm(CommKind::AllReduce, bucket_, "Float", groups_.dpOf[self()], -1));
         end();
         bucket_ = 0;
     }

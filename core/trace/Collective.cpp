@@ -19,8 +19,10 @@ namespace {
 std::string lowerAlnum(std::string_view s) {
     std::string out;
     out.reserve(s.size());
-    for (unsigned char c : s)
-        if (std::isalnum(c)) out.push_back(static_cast<char>(std::tolower(c)));
+    for (char c : s) {
+        const auto u = static_cast<unsigned char>(c);
+        if (std::isalnum(u)) out.push_back(static_cast<char>(std::tolower(u)));
+    }
     return out;
 }
 
