@@ -76,12 +76,30 @@ std::vector<OpInterval> opsOfRank(const TraceSet& set, std::uint32_t r, TimesOf&
     return ops;
 }
 
+// GPU ops a graph edit added to rank r (SimulatedTimeline::added): counted like traced ones.
+void addAddedOps(const TraceSet& set, const SimulatedTimeline* timeline, std::uint32_t r,
+                 std::vector<OpInterval>& ops) {
+    if (!timeline) return;
+    for (const AddedGpuOp& a : timeline->added) {
+        if (a.rank != r) continue;
+        const Rank& rank = set.ranks[r];
+        const Track& track = rank.tracks[a.source.track];
+        const OpClass cls = track.events.kind[a.source.index] == EventKind::Kernel ? opClassOf(rank, a.source)
+                                                                                   : OpClass::Memory;
+        ops.push_back({a.start, a.end, track.device(), cls});
+    }
+}
+
 template <typename TimesOf>
-std::vector<RankBreakdown> breakdownOfSet(const TraceSet& set, TimesOf&& timesOf) {
+std::vector<RankBreakdown> breakdownOfSet(const TraceSet& set, TimesOf&& timesOf,
+                                          const SimulatedTimeline* timeline = nullptr) {
     std::vector<RankBreakdown> out;
     out.reserve(set.ranks.size());
-    for (std::uint32_t r = 0; r < set.ranks.size(); ++r)
-        out.push_back(breakdownOf(set.ranks[r].rank, opsOfRank(set, r, timesOf)));
+    for (std::uint32_t r = 0; r < set.ranks.size(); ++r) {
+        auto ops = opsOfRank(set, r, timesOf);
+        addAddedOps(set, timeline, r, ops);
+        out.push_back(breakdownOf(set.ranks[r].rank, std::move(ops)));
+    }
     return out;
 }
 
@@ -117,11 +135,15 @@ std::vector<Span> exposedOf(std::vector<OpInterval> ops) {
 }
 
 template <typename TimesOf>
-std::vector<std::vector<TimeSpan>> exposedOfSet(const TraceSet& set, TimesOf&& timesOf) {
+std::vector<std::vector<TimeSpan>> exposedOfSet(const TraceSet& set, TimesOf&& timesOf,
+                                                const SimulatedTimeline* timeline = nullptr) {
     std::vector<std::vector<TimeSpan>> out(set.ranks.size());
-    for (std::uint32_t r = 0; r < set.ranks.size(); ++r)
-        for (Span s : exposedOf(opsOfRank(set, r, timesOf)))
+    for (std::uint32_t r = 0; r < set.ranks.size(); ++r) {
+        auto ops = opsOfRank(set, r, timesOf);
+        addAddedOps(set, timeline, r, ops);
+        for (Span s : exposedOf(std::move(ops)))
             out[r].push_back({s.start, s.end});
+    }
     return out;
 }
 
@@ -315,8 +337,12 @@ std::vector<RankBreakdown> measuredBreakdown(const TraceSet& set, const Executio
 }
 
 std::vector<RankBreakdown> simulatedBreakdown(const TraceSet& set, const SimulatedTimeline& timeline) {
-    return breakdownOfSet(set, [&](std::uint32_t r, std::uint32_t t, std::uint32_t i, TimeNs& start,
-                                   TimeNs& end) { return simulatedTimes(timeline, r, t, i, start, end); });
+    return breakdownOfSet(
+        set,
+        [&](std::uint32_t r, std::uint32_t t, std::uint32_t i, TimeNs& start, TimeNs& end) {
+            return simulatedTimes(timeline, r, t, i, start, end);
+        },
+        &timeline);
 }
 
 std::vector<std::vector<TimeSpan>> measuredExposedCommunication(const TraceSet& set,
@@ -327,8 +353,12 @@ std::vector<std::vector<TimeSpan>> measuredExposedCommunication(const TraceSet& 
 
 std::vector<std::vector<TimeSpan>> simulatedExposedCommunication(const TraceSet& set,
                                                                  const SimulatedTimeline& timeline) {
-    return exposedOfSet(set, [&](std::uint32_t r, std::uint32_t t, std::uint32_t i, TimeNs& start,
-                                 TimeNs& end) { return simulatedTimes(timeline, r, t, i, start, end); });
+    return exposedOfSet(
+        set,
+        [&](std::uint32_t r, std::uint32_t t, std::uint32_t i, TimeNs& start, TimeNs& end) {
+            return simulatedTimes(timeline, r, t, i, start, end);
+        },
+        &timeline);
 }
 
 std::vector<StreamIdle> measuredStreamIdle(const ExecutionGraph& graph) {

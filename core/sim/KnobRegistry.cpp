@@ -262,6 +262,22 @@ std::vector<KnobSpec> buildSpecs() {
             "shrink by traced / new degree) instead of each replica's work. Typical: off (weak scaling).";
         specs.push_back(s);
     }
+    {
+        KnobSpec s;
+        s.key = "model.layers";
+        s.label = "Model layers";
+        s.type = KnobType::Integer;
+        s.min = 1;
+        s.max = 1 << 16;
+        s.sentinel = 0;
+        s.sentinelText = "as traced";
+        s.member = &SimKnobs::modelLayers;
+        s.help = "Layer blocks of the predicted model: the recognised repeated layer blocks of every forward "
+                 "and backward block are copied or dropped, with their TP collectives and gradient buckets; "
+                 "the optimizer's kernels follow the parameter count (docs/Structure.md). 0: as traced. "
+                 "Typical: 2x the traced layers.";
+        specs.push_back(s);
+    }
     for (auto [key, label, member, help] :
          {std::tuple{"gpu.target", "Target GPU", &SimKnobs::gpuTarget,
                      "Replays the trace on another GPU of the table (resources/gpus.json): each kernel's "

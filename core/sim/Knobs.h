@@ -61,6 +61,9 @@ struct SimKnobs {
     // (0 = as traced), and strong scaling (the global batch stays) instead of weak scaling.
     int dpDegree = 0;
     bool dpStrong = false;
+    // Block edits (sim/BlockEdits.h, docs/Structure.md): layer blocks of the predicted model
+    // (0 = as traced); recognised layer blocks are repeated or dropped.
+    int modelLayers = 0;
 
     // Hardware (sim/GpuSwap.h, docs/GpuModel.md): the GPU of resources/gpus.json the trace is
     // replayed on ("" = as traced), and the source GPU where deviceProperties do not name a known one.

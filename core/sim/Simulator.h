@@ -45,8 +45,17 @@ struct TrackTimes {
     TimeNs end(std::size_t i) const { return start[i] < 0 ? -1 : start[i] + duration[i]; }
 };
 
+// A GPU op that a graph edit added (a clone of a traced op, sim/BlockEdits.h): not drawn, but
+// counted by the simulated breakdowns of its rank.
+struct AddedGpuOp {
+    std::uint32_t rank = 0; // index into TraceSet::ranks
+    EventRef source;        // the traced op it copies (name, device, class)
+    TimeNs start = 0, end = 0;
+};
+
 struct SimulatedTimeline {
     std::vector<std::vector<TrackTimes>> ranks; // [rank index][track index]
+    std::vector<AddedGpuOp> added;              // GPU ops of clones (model.layers), by rank
 
     const TrackTimes& track(std::size_t rank, std::size_t track) const { return ranks[rank][track]; }
 };

@@ -403,6 +403,59 @@ RankBlocks recognizeBlocks(const Rank& rank) {
 
 } // namespace
 
+std::vector<LayerRegion> layerRegions(const Rank& rank) {
+    // Names without a trailing "#N", one id per distinct normalised name (per call).
+    std::unordered_map<StringId, std::uint32_t> canonical;
+    std::map<std::string, std::uint32_t, std::less<>> byText;
+    auto idOf = [&](StringId name) {
+        auto [it, fresh] = canonical.try_emplace(name, 0);
+        if (fresh) {
+            std::string_view nm = rank.strings.str(name);
+            std::size_t hash = nm.rfind('#');
+            if (hash != std::string_view::npos && hash + 1 < nm.size() &&
+                std::all_of(nm.begin() + static_cast<std::ptrdiff_t>(hash) + 1, nm.end(),
+                            [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+                nm = nm.substr(0, hash);
+            it->second =
+                byText.try_emplace(std::string(nm), static_cast<std::uint32_t>(byText.size())).first->second;
+        }
+        return it->second;
+    };
+    std::vector<LayerRegion> out, steps;
+    for (std::uint32_t ti = 0; ti < rank.tracks.size(); ++ti) {
+        const Track& t = rank.tracks[ti];
+        if (t.isGpu()) continue;
+        for (std::uint32_t i = 0; i < t.events.size(); ++i) {
+            if (t.events.kind[i] != EventKind::UserAnnotation) continue;
+            std::string_view nm = rank.strings.str(t.events.name[i]);
+            const bool fwd = matchesBlock(nm, true), bwd = !fwd && matchesBlock(nm, false);
+            const bool step = nm.rfind("ProfilerStep#", 0) == 0;
+            if (!fwd && !bwd && !step) continue;
+            LayerRegion r;
+            r.track = ti;
+            r.parent = i;
+            r.backward = bwd;
+            const auto& ev = t.events;
+            const TimeNs end = ev.end(i);
+            std::vector<std::uint32_t> names;
+            for (std::uint32_t c = i + 1; c < ev.size() && ev.start[c] < end; ++c)
+                if (ev.parent[c] == static_cast<std::int32_t>(i) && isHostRange(ev.kind[c])) {
+                    r.children.push_back(c);
+                    names.push_back(idOf(ev.name[c]));
+                }
+            // As in recognizeBlocks: a long sequence is searched in its first part only.
+            if (names.size() > 4000) names.resize(4000);
+            r.rep = longestRepetition(names, 3);
+            (step ? steps : out).push_back(std::move(r));
+        }
+    }
+    if (out.empty()) out = std::move(steps); // no micro-batch markers: layers repeat in the step
+    auto startOf = [&](const LayerRegion& r) { return rank.tracks[r.track].events.start[r.parent]; };
+    std::sort(out.begin(), out.end(),
+              [&](const LayerRegion& a, const LayerRegion& b) { return startOf(a) < startOf(b); });
+    return out;
+}
+
 ParallelStructure recognizeStructure(const TraceSet& set, const ExecutionGraph* graph, bool blocks) {
     ParallelStructure s;
     recognizeLayout(set, graph, s);

@@ -94,4 +94,20 @@ struct Repetition {
 };
 Repetition longestRepetition(const std::vector<std::uint32_t>& seq, int minBlock);
 
+// One block of a rank's CPU thread that layer blocks repeat in: a forward or backward micro-batch
+// block, or a ProfilerStep#N when the rank has no micro-batch markers. `children` are the event
+// indices of its direct host-range children in order; `rep` the layer repetition over their
+// names, where a trailing "#N" is ignored (DDP's reduce_bucket#0, #1, ... inside the backward
+// layers of the last micro-batch are the same child). rep.count = 0 when nothing repeats.
+struct LayerRegion {
+    std::uint32_t track = 0;
+    std::uint32_t parent = 0; // event index of the block on `track`
+    bool backward = false;
+    std::vector<std::uint32_t> children;
+    Repetition rep;
+};
+// Every layer region of a rank, by start time (the k-th region of two ranks of one pipeline stage
+// is the same block of the schedule).
+std::vector<LayerRegion> layerRegions(const Rank& rank);
+
 } // namespace sl

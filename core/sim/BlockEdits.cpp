@@ -1,0 +1,573 @@
+#include "sim/BlockEdits.h"
+
+#include "models/CollectiveModel.h"
+#include "structure/Structure.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <unordered_map>
+
+namespace sl {
+
+namespace {
+
+constexpr std::uint32_t kNoGroup = 0xffffffffu;
+
+// "1..10, 1..2" from a list in order (runs of consecutive values).
+std::string runsText(const std::vector<int>& v) {
+    std::string out;
+    for (std::size_t i = 0; i < v.size();) {
+        std::size_t j = i;
+        while (j + 1 < v.size() && v[j + 1] == v[j] + 1)
+            ++j;
+        if (!out.empty()) out += ", ";
+        out += std::to_string(v[i]);
+        if (j > i) out += ".." + std::to_string(v[j]);
+        i = j + 1;
+    }
+    return out;
+}
+
+std::string idsText(std::vector<int> ids) {
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return runsText(ids);
+}
+
+std::string mbText(double bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f MB", bytes / 1e6);
+    return buf;
+}
+
+// The edit of one layer region (a forward / backward block) of one rank.
+struct RegionPlan {
+    std::uint32_t rank = 0;
+    int ordinal = 0; // index among the rank's regions: the same block of the schedule on every rank
+                     // of the stage, so the clones of a TP collective meet their peers' clones
+    bool backward = false;
+    int count = 0, length = 0;
+    std::vector<std::vector<NodeId>> units; // per layer block: its CPU calls and the GPU ops they launch
+    std::vector<TimeNs> unitEnd;            // measured end of each block's last op
+    int insertAfter = -1;                   // clones go between block insertAfter and insertAfter + 1
+    std::vector<int> sources;               // clone k copies block sources[k]
+    int dropFirst = 0, dropCount = 0;       // blocks [dropFirst, dropFirst + dropCount) are bypassed
+};
+
+struct Target {
+    int stage = 0;
+    int traced = 0; // layer blocks of the stage
+    int wanted = 0;
+};
+
+// Per stage: its traced layer blocks and the share of `layers` it gets (proportional, largest
+// remainders first, at least one).
+std::vector<Target> stageTargets(const ParallelStructure& s, int layers) {
+    std::vector<Target> t;
+    for (int p = 0; p < std::max(1, s.pp); ++p)
+        for (std::size_t i = 0; i < s.places.size(); ++i)
+            if ((s.places[i].known ? s.places[i].pp : 0) == p && s.blocks[i].layers > 0) {
+                t.push_back({p, s.blocks[i].layers, 0});
+                break;
+            }
+    int total = 0;
+    for (const auto& x : t)
+        total += x.traced;
+    if (total == 0) return {};
+    std::vector<std::pair<double, std::size_t>> rest;
+    int given = 0;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        const double exact = static_cast<double>(t[i].traced) * layers / total;
+        t[i].wanted = static_cast<int>(std::floor(exact));
+        given += t[i].wanted;
+        rest.push_back({exact - t[i].wanted, i});
+    }
+    std::stable_sort(rest.begin(), rest.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (std::size_t i = 0; given < layers && i < rest.size(); ++i, ++given)
+        ++t[rest[i].second].wanted;
+    for (auto& x : t)
+        x.wanted = std::max(1, x.wanted);
+    return t;
+}
+
+TimeNs scaledNs(TimeNs v, double f) {
+    return static_cast<TimeNs>(std::llround(static_cast<double>(v) * f));
+}
+
+} // namespace
+
+BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs) {
+    BlockEdit out;
+    if (knobs.layers <= 0) return out;
+    const TraceSet& set = *g.trace;
+    const std::string knob = "model.layers=" + std::to_string(knobs.layers);
+    const ParallelStructure s = recognizeStructure(set, &g);
+    std::vector<Target> targets = stageTargets(s, knobs.layers);
+    if (targets.empty()) {
+        std::string why = "no repeated layer blocks found";
+        out.warnings.push_back(knob + ": no layer blocks recognised (" + why + "): knob ignored");
+        return out;
+    }
+    int traced = 0, wanted = 0;
+    for (const auto& t : targets) {
+        traced += t.traced;
+        wanted += t.wanted;
+    }
+    if (static_cast<int>(targets.size()) < std::max(1, s.pp)) {
+        out.warnings.push_back(knob + ": layer blocks were found on " + std::to_string(targets.size()) +
+                               " of " + std::to_string(s.pp) + " pipeline stages only: knob ignored");
+        return out;
+    }
+    if (wanted == traced) {
+        out.notes.push_back(knob + " is the traced number of layer blocks: nothing to add or drop");
+        return out;
+    }
+    const std::size_t n = g.nodes.size();
+
+    // Processors by (rank, track), to find a block's calls.
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> procOf;
+    for (std::uint32_t p = 0; p < g.processors.size(); ++p)
+        procOf[{g.processors[p].rank, g.processors[p].track}] = p;
+
+    // 1. The plan: per rank, per region, which blocks are copied or bypassed.
+    std::vector<RegionPlan> plans;
+    std::vector<std::int32_t> planOf(n, -1), unitOf(n, -1);
+    std::vector<int> editedRanks, unplacedRanks;
+    for (std::uint32_t r = 0; r < set.ranks.size(); ++r) {
+        const int stage = s.places[r].known ? s.places[r].pp : 0;
+        auto t =
+            std::find_if(targets.begin(), targets.end(), [&](const Target& x) { return x.stage == stage; });
+        const int delta = t->wanted - t->traced;
+        if (delta == 0) continue;
+        const Rank& rank = set.ranks[r];
+        std::vector<LayerRegion> regions = layerRegions(rank);
+        int ordinal = -1;
+        for (const LayerRegion& lr : regions) {
+            ++ordinal;
+            const int c = lr.rep.count;
+            if (c < 2) continue;
+            if (c + delta < 1) {
+                out.warnings.push_back(knob + ": rank " + std::to_string(rank.rank) + " has blocks of " +
+                                       std::to_string(c) + " layers, too few to drop " +
+                                       std::to_string(-delta) + ": knob ignored");
+                return BlockEdit{false, {}, {}, {}, {}, 0, {}, out.warnings};
+            }
+            auto proc = procOf.find({r, lr.track});
+            if (proc == procOf.end()) continue; // a thread without runtime calls: nothing to copy
+            const Processor& P = g.processors[proc->second];
+            const auto& ev = rank.tracks[lr.track].events;
+            RegionPlan plan;
+            plan.rank = r;
+            plan.ordinal = ordinal;
+            plan.backward = lr.backward;
+            plan.count = c;
+            plan.length = lr.rep.length;
+            for (int u = 0; u < c; ++u) {
+                const std::uint32_t firstChild =
+                    lr.children[lr.rep.first + static_cast<std::size_t>(u * lr.rep.length)];
+                const std::uint32_t lastChild =
+                    lr.children[lr.rep.first + static_cast<std::size_t>((u + 1) * lr.rep.length) - 1];
+                const TimeNs ts = ev.start[firstChild], te = ev.end(lastChild);
+                std::vector<NodeId> nodes;
+                auto it = std::lower_bound(P.nodes.begin(), P.nodes.end(), ts,
+                                           [&](NodeId x, TimeNs v) { return g.measuredStart(x) < v; });
+                for (; it != P.nodes.end() && g.measuredStart(*it) < te; ++it) {
+                    nodes.push_back(*it);
+                    for (EdgeId e : g.outEdges(*it))
+                        if (g.edges[e].kind == EdgeKind::Launch) nodes.push_back(g.edges[e].to);
+                }
+                std::sort(nodes.begin(), nodes.end(), [&](NodeId a, NodeId b) {
+                    return std::make_pair(g.measuredStart(a), a) < std::make_pair(g.measuredStart(b), b);
+                });
+                nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+                plan.units.push_back(std::move(nodes));
+                plan.unitEnd.push_back(te);
+            }
+            if (delta > 0) {
+                std::vector<int> interior;
+                for (int u = c >= 3 ? 1 : 0; u < (c >= 3 ? c - 1 : c); ++u)
+                    interior.push_back(u);
+                for (int k = 0; k < delta; ++k)
+                    plan.sources.push_back(interior[static_cast<std::size_t>(k) % interior.size()]);
+                plan.insertAfter = c / 2 - 1;
+            } else {
+                plan.dropCount = -delta;
+                plan.dropFirst = c - plan.dropCount >= 2 ? (c - plan.dropCount) / 2 : 0;
+            }
+            const auto pi = static_cast<std::int32_t>(plans.size());
+            for (int u = 0; u < c; ++u)
+                for (NodeId x : plan.units[static_cast<std::size_t>(u)]) {
+                    planOf[x] = pi;
+                    unitOf[x] = u;
+                }
+            plans.push_back(std::move(plan));
+        }
+        editedRanks.push_back(rank.rank);
+    }
+    if (plans.empty()) {
+        out.warnings.push_back(knob + ": no layer blocks were found inside the graph's window: knob ignored");
+        return out;
+    }
+
+    // 2. Nodes: the caller's kept nodes (in order), then the clones.
+    std::vector<std::uint8_t> dropped(n, 0);
+    for (const auto& p : plans)
+        for (int u = p.dropFirst; u < p.dropFirst + p.dropCount; ++u)
+            for (NodeId x : p.units[static_cast<std::size_t>(u)])
+                dropped[x] = 1;
+    ExecutionGraph& e = out.graph;
+    e.trace = g.trace;
+    e.ranks = g.ranks;
+    e.stats = g.stats;
+    e.warnings = g.warnings;
+    out.nodeOf.assign(n, kNoNode);
+    for (NodeId i = 0; i < n; ++i)
+        if (!dropped[i]) {
+            out.nodeOf[i] = static_cast<NodeId>(e.nodes.size());
+            e.nodes.push_back(g.nodes[i]);
+            out.sourceOf.push_back(i);
+        }
+    out.kept = e.nodes.size();
+    std::unordered_map<std::uint64_t, NodeId> cloneAt; // (caller node, clone index) -> clone
+    auto key = [](NodeId x, std::size_t k) { return (static_cast<std::uint64_t>(x) << 24) | k; };
+    std::int64_t phantoms = 0;
+    for (const auto& p : plans)
+        for (std::size_t k = 0; k < p.sources.size(); ++k)
+            for (NodeId x : p.units[static_cast<std::size_t>(p.sources[k])]) {
+                GraphNode c = g.nodes[x];
+                c.release = 0; // a copy starts from its causes, never from a boundary condition
+                c.prewindow = false;
+                if (c.phantomArrival >= 0) ++phantoms;
+                c.phantomArrival = -1;
+                c.collective = kNoGroup;
+                cloneAt[key(x, k)] = static_cast<NodeId>(e.nodes.size());
+                e.nodes.push_back(c);
+                out.sourceOf.push_back(x);
+            }
+    auto cloneOf = [&](NodeId x, std::size_t k) {
+        auto it = cloneAt.find(key(x, k));
+        return it == cloneAt.end() ? kNoNode : it->second;
+    };
+
+    // 3. Processor orders: clones after the last op of block insertAfter of their region (a GPU op
+    // by the time of its launch), dropped nodes left out.
+    std::vector<EdgeId> orderIn(n, kNoEdge);
+    std::vector<std::uint8_t> isOrder(g.edges.size(), 0);
+    auto orderKey = [&](NodeId x) {
+        for (EdgeId id : g.inEdges(x))
+            if (g.edges[id].kind == EdgeKind::Launch) return g.measuredStart(g.edges[id].from);
+        return g.measuredStart(x);
+    };
+    e.processors = g.processors;
+    for (std::uint32_t pi = 0; pi < g.processors.size(); ++pi) {
+        const Processor& P = g.processors[pi];
+        for (std::size_t k = 1; k < P.nodes.size(); ++k)
+            for (EdgeId id : g.inEdges(P.nodes[k])) {
+                const GraphEdge& ed = g.edges[id];
+                if (ed.from == P.nodes[k - 1] &&
+                    (ed.kind == EdgeKind::ThreadOrder || ed.kind == EdgeKind::StreamOrder)) {
+                    orderIn[P.nodes[k]] = id;
+                    isOrder[id] = 1;
+                    break;
+                }
+            }
+        std::vector<std::pair<std::size_t, std::vector<NodeId>>> inserts; // (position, clones)
+        for (const auto& p : plans) {
+            if (p.rank != P.rank || p.sources.empty()) continue;
+            std::vector<NodeId> clones;
+            for (std::size_t k = 0; k < p.sources.size(); ++k)
+                for (NodeId x : p.units[static_cast<std::size_t>(p.sources[k])])
+                    if (g.nodes[x].processor == pi) clones.push_back(cloneOf(x, k));
+            if (clones.empty()) continue;
+            const TimeNs at = p.unitEnd[static_cast<std::size_t>(p.insertAfter)];
+            std::size_t pos = 0;
+            while (pos < P.nodes.size() && orderKey(P.nodes[pos]) <= at)
+                ++pos;
+            inserts.push_back({pos, std::move(clones)});
+        }
+        std::stable_sort(inserts.begin(), inserts.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        auto& list = e.processors[pi].nodes;
+        list.clear();
+        std::size_t next = 0;
+        for (std::size_t i = 0; i <= P.nodes.size(); ++i) {
+            for (; next < inserts.size() && inserts[next].first == i; ++next)
+                list.insert(list.end(), inserts[next].second.begin(), inserts[next].second.end());
+            if (i < P.nodes.size() && !dropped[P.nodes[i]]) list.push_back(out.nodeOf[P.nodes[i]]);
+        }
+    }
+
+    // 4. Edges. Order edges follow the new processor orders: a kept node keeps its own incoming
+    // order edge (from its new predecessor), a clone gets its source's (the gap before a layer).
+    auto emit = [&](GraphEdge ed, NodeId from, NodeId to, EdgeId origin) {
+        ed.from = from;
+        ed.to = to;
+        e.edges.push_back(ed);
+        out.edgeOrigin.push_back(origin);
+    };
+    for (const Processor& P : e.processors)
+        for (std::size_t k = 1; k < P.nodes.size(); ++k) {
+            const NodeId x = P.nodes[k - 1], y = P.nodes[k];
+            const NodeId src = out.sourceOf[y];
+            const EdgeId id = orderIn[src];
+            const bool clone = y >= out.kept || x >= out.kept;
+            // A re-pointed edge (its source was dropped or copies came before) is a new edge for
+            // the caller's graph: it binds as none there.
+            if (id != kNoEdge)
+                emit(g.edges[id], x, y, y < out.kept && out.nodeOf[g.edges[id].from] == x ? id : kNoEdge);
+            else if (clone) {
+                GraphEdge ed;
+                ed.kind = P.gpu ? EdgeKind::StreamOrder : EdgeKind::ThreadOrder;
+                emit(ed, x, y, kNoEdge);
+            }
+        }
+    // Other edges: kept as they are between kept nodes; an edge inside a copied block (also across
+    // ranks: a TP collective's peers copy the same block) is copied between the copies; an edge
+    // between a copied block and a node outside every block is copied with that outside node (a
+    // DDP bucket's all-reduce that finalize_backward waits for), collectives excepted.
+    for (EdgeId id = 0; id < g.edges.size(); ++id) {
+        if (isOrder[id]) continue;
+        const GraphEdge& ed = g.edges[id];
+        const NodeId a = ed.from, b = ed.to;
+        if (!dropped[a] && !dropped[b]) emit(ed, out.nodeOf[a], out.nodeOf[b], id);
+        const std::int32_t pa = planOf[a], pb = planOf[b];
+        const bool collective = ed.kind == EdgeKind::Collective;
+        if (pa >= 0 && !plans[static_cast<std::size_t>(pa)].sources.empty()) {
+            const auto& plan = plans[static_cast<std::size_t>(pa)];
+            for (std::size_t k = 0; k < plan.sources.size(); ++k) {
+                if (plan.sources[k] != unitOf[a]) continue;
+                const NodeId ak = cloneOf(a, k);
+                if (pb >= 0 && plans[static_cast<std::size_t>(pb)].ordinal == plan.ordinal) {
+                    const NodeId bk = cloneOf(b, k);
+                    if (bk != kNoNode) emit(ed, ak, bk, kNoEdge);
+                } else if (pb < 0 && !collective && !dropped[b]) {
+                    emit(ed, ak, out.nodeOf[b], kNoEdge);
+                }
+            }
+        } else if (pa < 0 && pb >= 0 && !collective && !dropped[a]) {
+            const auto& plan = plans[static_cast<std::size_t>(pb)];
+            for (std::size_t k = 0; k < plan.sources.size(); ++k)
+                if (plan.sources[k] == unitOf[b]) emit(ed, out.nodeOf[a], cloneOf(b, k), kNoEdge);
+        }
+    }
+
+    // 5. Collective groups: members renumbered (groups of dropped blocks go), then one group per
+    // copy of a group whose every member was copied.
+    std::vector<std::uint32_t> groupOf(g.collectives.size(), kNoGroup);
+    for (std::size_t gi = 0; gi < g.collectives.size(); ++gi) {
+        CollectiveGroup grp = g.collectives[gi];
+        grp.members.clear();
+        for (NodeId m : g.collectives[gi].members)
+            if (!dropped[m]) grp.members.push_back(out.nodeOf[m]);
+        if (grp.members.empty()) continue;
+        groupOf[gi] = static_cast<std::uint32_t>(e.collectives.size());
+        e.collectives.push_back(std::move(grp));
+    }
+    for (std::size_t i = 0; i < out.kept; ++i)
+        if (e.nodes[i].collective != kNoGroup) e.nodes[i].collective = groupOf[e.nodes[i].collective];
+    std::int64_t copiedGroups = 0, unmatchedCopies = 0;
+    for (const auto& grp : g.collectives) {
+        if (grp.members.empty()) continue;
+        const std::int32_t p0 = planOf[grp.members.front()];
+        if (p0 < 0) continue;
+        const auto& plan = plans[static_cast<std::size_t>(p0)];
+        for (std::size_t k = 0; k < plan.sources.size(); ++k) {
+            CollectiveGroup copy = grp;
+            copy.members.clear();
+            for (NodeId m : grp.members) {
+                const NodeId mk = cloneOf(m, k);
+                if (mk == kNoNode) break;
+                copy.members.push_back(mk);
+            }
+            if (copy.members.size() != grp.members.size()) {
+                unmatchedCopies += static_cast<std::int64_t>(copy.members.size());
+                continue;
+            }
+            for (NodeId mk : copy.members)
+                e.nodes[mk].collective = static_cast<std::uint32_t>(e.collectives.size());
+            e.collectives.push_back(std::move(copy));
+            ++copiedGroups;
+        }
+    }
+
+    // 6. Events of dropped nodes leave the window (no simulated time, not drawn).
+    e.nodeIndex = g.nodeIndex;
+    for (auto& tracks : e.nodeIndex)
+        for (auto& events : tracks)
+            for (NodeId& x : events)
+                if (x < n) x = out.nodeOf[x] == kNoNode ? kOutsideWindow : out.nodeOf[x];
+
+    // 7. The optimizer updates every parameter: its kernels (launched inside Optimizer.step)
+    // scale with the rank's gradient bytes (the DP all-reduces, copied and dropped with their
+    // blocks), else with the layer count.
+    std::vector<CollectiveCall> calls = collectiveCalls(g);
+    std::vector<double> gradBytes(set.ranks.size(), 0), gradDelta(set.ranks.size(), 0);
+    std::vector<std::uint8_t> isGrad(n, 0);
+    for (const auto& c : calls)
+        if (c.dataParallel && c.bytes > 0 &&
+            (c.type == CollectiveType::AllReduce || c.type == CollectiveType::ReduceScatter)) {
+            gradBytes[g.nodes[c.node].rank] += static_cast<double>(c.bytes);
+            isGrad[c.node] = 1;
+        }
+    std::unordered_map<NodeId, double> bytesOf;
+    for (const auto& c : calls)
+        if (isGrad[c.node]) bytesOf[c.node] = static_cast<double>(c.bytes);
+    for (const auto& p : plans) {
+        for (int src : p.sources)
+            for (NodeId x : p.units[static_cast<std::size_t>(src)])
+                if (isGrad[x]) gradDelta[p.rank] += bytesOf[x];
+        for (int u = p.dropFirst; u < p.dropFirst + p.dropCount; ++u)
+            for (NodeId x : p.units[static_cast<std::size_t>(u)])
+                if (isGrad[x]) gradDelta[p.rank] -= bytesOf[x];
+    }
+    std::vector<int> byBytes, byLayers;
+    double bytesBefore = 0, bytesAfter = 0;
+    std::int64_t optimizerOps = 0;
+    for (std::uint32_t r = 0; r < set.ranks.size(); ++r) {
+        const int stage = s.places[r].known ? s.places[r].pp : 0;
+        auto t =
+            std::find_if(targets.begin(), targets.end(), [&](const Target& x) { return x.stage == stage; });
+        if (t->wanted == t->traced) continue;
+        double f = static_cast<double>(t->wanted) / static_cast<double>(t->traced);
+        if (gradBytes[r] > 0 && gradDelta[r] != 0) {
+            f = (gradBytes[r] + gradDelta[r]) / gradBytes[r];
+            byBytes.push_back(set.ranks[r].rank);
+            bytesBefore = std::max(bytesBefore, gradBytes[r]);
+            bytesAfter = std::max(bytesAfter, gradBytes[r] + gradDelta[r]);
+        } else {
+            byLayers.push_back(set.ranks[r].rank);
+        }
+        const Rank& rank = set.ranks[r];
+        for (std::uint32_t ti = 0; ti < rank.tracks.size(); ++ti) {
+            const auto& ev = rank.tracks[ti].events;
+            auto proc = procOf.find({r, ti});
+            if (rank.tracks[ti].isGpu() || proc == procOf.end()) continue;
+            const Processor& P = g.processors[proc->second];
+            for (std::uint32_t i = 0; i < ev.size(); ++i) {
+                if (ev.kind[i] != EventKind::UserAnnotation ||
+                    rank.strings.str(ev.name[i]).rfind("Optimizer.step", 0) != 0)
+                    continue;
+                auto it = std::lower_bound(P.nodes.begin(), P.nodes.end(), ev.start[i],
+                                           [&](NodeId x, TimeNs v) { return g.measuredStart(x) < v; });
+                for (; it != P.nodes.end() && g.measuredStart(*it) < ev.end(i); ++it)
+                    for (EdgeId id : g.outEdges(*it))
+                        if (g.edges[id].kind == EdgeKind::Launch && out.nodeOf[g.edges[id].to] != kNoNode) {
+                            auto& node = e.nodes[out.nodeOf[g.edges[id].to]];
+                            node.duration = scaledNs(node.duration, f);
+                            ++optimizerOps;
+                        }
+            }
+        }
+    }
+
+    e.buildAdjacency();
+    try {
+        e.validate();
+    } catch (const GraphError& err) {
+        out.warnings.push_back(knob + ": the edited graph is not valid (" + err.what() + "): knob ignored");
+        return BlockEdit{false, {}, {}, {}, {}, 0, {}, out.warnings};
+    }
+    out.active = true;
+
+    // What was done, per stage.
+    for (const auto& t : targets) {
+        std::vector<int> ranks;
+        const RegionPlan* first = nullptr;
+        int regions = 0, fwd = 0;
+        for (const auto& p : plans) {
+            const std::uint32_t r = p.rank;
+            if ((s.places[r].known ? s.places[r].pp : 0) != t.stage) continue;
+            ranks.push_back(set.ranks[r].rank);
+            if (!first) first = &p;
+            if (p.rank == first->rank) {
+                ++regions;
+                fwd += p.backward ? 0 : 1;
+            }
+        }
+        if (!first) continue;
+        std::string what = t.wanted > t.traced
+                               ? "repeated layer blocks " + runsText(first->sources) + " of " +
+                                     std::to_string(first->count) + " after block " +
+                                     std::to_string(first->insertAfter)
+                               : "dropped layer blocks " + std::to_string(first->dropFirst) + ".." +
+                                     std::to_string(first->dropFirst + first->dropCount - 1) + " of " +
+                                     std::to_string(first->count);
+        out.notes.push_back(knob + ": " + what + " in " + std::to_string(regions) + " blocks (" +
+                            std::to_string(fwd) + " forward, " + std::to_string(regions - fwd) +
+                            " backward) on ranks " + idsText(ranks) +
+                            (s.pp > 1 ? " (stage " + std::to_string(t.stage) + ")" : "") + ": " +
+                            std::to_string(t.traced) + " -> " + std::to_string(t.wanted) + " layers");
+    }
+    if (wanted != knobs.layers)
+        out.warnings.push_back(knob + ": the stages get whole layer blocks: " + std::to_string(wanted) +
+                               " layers simulated");
+    if (copiedGroups > 0)
+        out.notes.push_back("copied " + std::to_string(copiedGroups) +
+                            " collectives with their blocks (every member rank copies the same block)");
+    if (optimizerOps > 0)
+        out.notes.push_back(
+            "optimizer kernels (" + std::to_string(optimizerOps) + ") re-timed with the parameters: " +
+            (byBytes.empty() ? std::string()
+                             : "ranks " + idsText(byBytes) + " by their data-parallel gradient bytes (" +
+                                   mbText(bytesBefore) + " -> " + mbText(bytesAfter) + ")") +
+            (byBytes.empty() || byLayers.empty() ? "" : "; ") +
+            (byLayers.empty() ? std::string() : "ranks " + idsText(byLayers) + " by the layer ratio"));
+    out.notes.push_back(
+        "copied layer blocks are simulated but not drawn; dropped ones have no simulated time");
+    if (unmatchedCopies > 0)
+        out.warnings.push_back(knob + ": " + std::to_string(unmatchedCopies) +
+                               " copied collective kernels have peers outside every copied block: they "
+                               "do not wait for peers");
+    if (phantoms > 0)
+        out.warnings.push_back(
+            knob + ": " + std::to_string(phantoms) +
+            " copied collectives had peers outside the rank set: the copies do not wait for them");
+    return out;
+}
+
+SimResult simulateWithBlockEdits(const ExecutionGraph& g, const SimKnobs& knobs, const SimOptions& options) {
+    SimKnobs rest = knobs;
+    rest.modelLayers = 0;
+    BlockEdit edit = editBlocks(g, BlockEditKnobs{knobs.modelLayers});
+    SimResult r = simulate(edit.active ? edit.graph : g, rest, options);
+    r.warnings.insert(r.warnings.begin(), edit.warnings.begin(), edit.warnings.end());
+    r.setup.notes.insert(r.setup.notes.end(), edit.notes.begin(), edit.notes.end());
+    if (!edit.active) return r;
+    r.setup.edited = true;
+    // Back onto the caller's graph: its nodes keep their times in the edited run; an edge the
+    // edit made (or re-pointed) binds as the caller's edge it came from, a new one as none.
+    auto mapEdge = [&](EdgeId id) {
+        if (id == kPhantomPeers) return id;
+        return id < edit.edgeOrigin.size() ? edit.edgeOrigin[id] : kNoEdge;
+    };
+    std::vector<NodeTiming> nodes(g.nodes.size());
+    TimeNs lastEnd = 0;
+    NodeId last = kNoNode;
+    for (NodeId i = 0; i < g.nodes.size(); ++i) {
+        const NodeId x = edit.nodeOf[i];
+        if (x == kNoNode || x >= r.nodes.size()) continue;
+        nodes[i] = r.nodes[x];
+        nodes[i].startBoundBy = mapEdge(nodes[i].startBoundBy);
+        nodes[i].endBoundBy = mapEdge(nodes[i].endBoundBy);
+        const TimeNs rel = nodes[i].end - g.ranks[g.nodes[i].rank].origin;
+        if (nodes[i].end >= 0 && !r.setup.isDropped(g.nodes[i].rank) && (last == kNoNode || rel > lastEnd)) {
+            lastEnd = rel;
+            last = i;
+        }
+    }
+    r.lastNode = r.lastNode < edit.kept ? edit.sourceOf[r.lastNode] : last;
+    if (options.timeline)
+        for (std::size_t c = edit.kept; c < edit.graph.nodes.size() && c < r.nodes.size(); ++c) {
+            const GraphNode& node = edit.graph.nodes[c];
+            if ((node.kind != NodeKind::GpuOp && node.kind != NodeKind::Collective) || r.nodes[c].start < 0)
+                continue;
+            r.timeline.added.push_back({node.rank, node.event, r.nodes[c].start, r.nodes[c].end});
+        }
+    r.nodes = std::move(nodes);
+    return r;
+}
+
+} // namespace sl

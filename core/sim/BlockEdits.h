@@ -1,0 +1,44 @@
+#pragma once
+// Graph edits that add or remove blocks of work (docs/Structure.md, "model.layers"): model.layers
+// repeats or drops the recognised layer blocks of every forward and backward block of every rank,
+// with their launches, their TP collectives (cloned consistently on every rank of the group) and
+// the gradient buckets DDP all-reduces inside them. The edit builds a copy of the execution graph
+// in which a clone node refers to the same trace event as its source (so its duration and every
+// knob apply as to the source), splices the clones into each CPU thread and GPU stream order, and
+// bypasses dropped nodes; the simulator then runs on the copy, and the result is mapped back onto
+// the caller's graph.
+#include "graph/ExecutionGraph.h"
+#include "sim/Knobs.h"
+#include "sim/Simulator.h"
+
+#include <string>
+#include <vector>
+
+namespace sl {
+
+struct BlockEditKnobs {
+    int layers = 0; // model.layers: layer blocks of the whole model (0 = as traced)
+};
+
+struct BlockEdit {
+    bool active = false;               // false: nothing to edit, or the edit was ignored (see warnings)
+    ExecutionGraph graph;              // the edited copy (same TraceSet); adjacency built, validated
+    std::vector<NodeId> nodeOf;        // per caller node: its node in `graph`, kNoNode when dropped
+    std::vector<NodeId> sourceOf;      // per node of `graph`: the caller's node it is or copies
+    std::vector<EdgeId> edgeOrigin;    // per edge of `graph`: the caller's edge it is, kNoEdge when new
+    std::size_t kept = 0;              // graph.nodes[0, kept) are the caller's nodes, the rest clones
+    std::vector<std::string> notes;    // what the edit did
+    std::vector<std::string> warnings; // why (part of) it could not be done
+};
+
+// The edit of `g` for the knobs (inactive when every block knob is as traced).
+BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs);
+
+// simulate() with block knobs set: simulates the edited graph with the other knobs and returns a
+// result parallel to `g` (docs/Structure.md, "Reports after a block edit"): per-rank summaries,
+// iteration and setup notes of the edited job; res.nodes / the timeline give the caller's nodes
+// their times in the edited run (dropped ones none); clones are not drawn, their GPU ops are in
+// SimulatedTimeline::added so that breakdowns count them.
+SimResult simulateWithBlockEdits(const ExecutionGraph& g, const SimKnobs& knobs, const SimOptions& options);
+
+} // namespace sl

@@ -1,0 +1,172 @@
+// Oracle tests of model.layers (sim/BlockEdits.h, docs/Structure.md): generate a job (A) and the same
+// job with another number of layers (B, same seed and everything else), predict B from A's trace
+// with the knob, and require B's measured iteration and, per rank, its iteration, compute,
+// communication and exposed communication within 3% (idle within 3% of the rank's iteration: it
+// is a small remainder). Each case also requires that A simulated without the knob misses B's
+// iteration by far more than 3%, so a knob that is ignored fails it. On DLRM (no repeated layer
+// blocks) the knob says it is ignored and why, and changes nothing.
+#include "SynthFixture.h"
+
+#include "analysis/Breakdown.h"
+#include "io/KinetoLoader.h"
+#include "sim/BlockEdits.h"
+#include "sim/Knobs.h"
+#include "sim/Simulator.h"
+
+#include <algorithm>
+#include <string>
+
+using namespace sl;
+using namespace sl::synth;
+using slsynth::errPct;
+using slsynth::generateAndLoad;
+
+namespace {
+
+constexpr double kTolerancePct = 3.0;
+
+// A small job with every kind of traffic a layer carries: 2-way tensor parallel (two all-reduces
+// per layer forward and backward), 2 data-parallel replicas whose DDP buckets (25 MB) fill once
+// per layer (100 M gradient elements per layer and TP rank), two micro-batches of gradient
+// accumulation. A 4096-wide model keeps the GPUs busy: the host's random per-call spread then
+// does not decide how long one rank waits for another.
+SynthConfig layerJob(int layers) {
+    SynthConfig c;
+    c.layers = layers;
+    c.hidden = 4096;
+    c.heads = 32;
+    c.seq = 1024;
+    c.vocab = 32000;
+    c.tp = 2;
+    c.dp = 2;
+    c.microbatches = 2;
+    return c;
+}
+
+// The same as a 1F1B pipeline of two stages (half the layers each) and four micro-batches.
+SynthConfig pipelineLayerJob(int layers) {
+    SynthConfig c = layerJob(layers);
+    c.dp = 1;
+    c.pp = 2;
+    c.microbatches = 4;
+    return c;
+}
+
+std::string worstError(const slsynth::Loaded& a, const SimResult& pred, const slsynth::Loaded& b,
+                       const SimResult& bReplay, double& worst) {
+    std::string what = "iteration";
+    worst =
+        errPct(static_cast<double>(pred.simulatedIteration), static_cast<double>(bReplay.measuredIteration));
+    auto add = [&](double e, const std::string& name) {
+        if (e > worst) {
+            worst = e;
+            what = name;
+        }
+    };
+    auto predBd = simulatedBreakdown(a.set, pred.timeline);
+    auto measBd = measuredBreakdown(b.set, &b.graph);
+    for (std::size_t r = 0; r < b.set.ranks.size(); ++r) {
+        const std::string rank = "rank " + std::to_string(b.set.ranks[r].rank);
+        const double iter = static_cast<double>(bReplay.ranks[r].measured());
+        add(errPct(static_cast<double>(pred.ranks[r].simulated()), iter), rank + " iteration");
+        add(errPct(static_cast<double>(predBd[r].compute), static_cast<double>(measBd[r].compute)),
+            rank + " compute");
+        add(errPct(static_cast<double>(predBd[r].communication),
+                   static_cast<double>(measBd[r].communication)),
+            rank + " communication");
+        add(errPct(static_cast<double>(predBd[r].exposedCommunication),
+                   static_cast<double>(measBd[r].exposedCommunication)),
+            rank + " exposed communication");
+        add(100.0 * std::abs(static_cast<double>(predBd[r].idle - measBd[r].idle)) / iter, rank + " idle");
+    }
+    return what;
+}
+
+void checkPrediction(const SynthConfig& configA, const SynthConfig& configB) {
+    auto a = generateAndLoad(configA);
+    auto b = generateAndLoad(configB);
+    QCOMPARE(a->set.ranks.size(), b->set.ranks.size());
+    SimKnobs knobs;
+    setKnobAssignment(knobs, "model.layers=" + std::to_string(configB.layers));
+    SimResult pred = simulate(a->graph, knobs);
+    SimResult ignored = simulate(a->graph);
+    SimResult bReplay = simulate(b->graph);
+    QVERIFY(pred.complete && ignored.complete && bReplay.complete);
+    QVERIFY2(pred.warnings.empty(), pred.warnings.empty() ? "" : pred.warnings.front().c_str());
+    QVERIFY(pred.setup.edited);
+    // The note says what was done: "... 12 -> 24 layers" per stage.
+    const std::string change = std::to_string(configA.layers / configA.pp) + " -> " +
+                               std::to_string(configB.layers / configB.pp) + " layers";
+    QVERIFY2(std::any_of(pred.setup.notes.begin(), pred.setup.notes.end(),
+                         [&](const std::string& n) { return n.find(change) != std::string::npos; }),
+             change.c_str());
+    // res.nodes stays parallel to A's graph.
+    QCOMPARE(pred.nodes.size(), a->graph.nodes.size());
+
+    double worst = 0;
+    const std::string what = worstError(*a, pred, *b, bReplay, worst);
+    const double ignoredErr = errPct(static_cast<double>(ignored.simulatedIteration),
+                                     static_cast<double>(bReplay.measuredIteration));
+    qInfo(
+        "layers %d -> %d (pp %d): B measured %.1f us, predicted %.1f us, knob ignored %.1f us (%.1f%% off); "
+        "worst error with the knob %.2f%% (%s)",
+        configA.layers, configB.layers, configA.pp, static_cast<double>(bReplay.measuredIteration) / 1000.0,
+        static_cast<double>(pred.simulatedIteration) / 1000.0,
+        static_cast<double>(ignored.simulatedIteration) / 1000.0, ignoredErr, worst, what.c_str());
+    QVERIFY2(ignoredErr > 5 * kTolerancePct, "ignoring the knob should miss B by far more than 3%");
+    QVERIFY2(worst <= kTolerancePct, qPrintable(QString("%1 off by %2%").arg(what.c_str()).arg(worst)));
+}
+
+} // namespace
+
+class TestBlockEdits : public QObject {
+    Q_OBJECT
+private slots:
+    void doublingTheLayersPredictsTheDeeperModel() { checkPrediction(layerJob(12), layerJob(24)); }
+
+    void halvingTheLayersPredictsTheShallowerModel() { checkPrediction(layerJob(24), layerJob(12)); }
+
+    void layersOfAPipelinePredictTheDeeperPipeline() {
+        checkPrediction(pipelineLayerJob(12), pipelineLayerJob(24));
+    }
+
+    // The edited graph holds each copied collective once per rank of its group, matched as one
+    // collective of copies on different ranks. 12 -> 16 layers copies 4 layers in each of the 4
+    // forward / backward blocks; a layer has 2 TP all-reduces in each pass: 4 x 4 x 2 = 32 new TP
+    // groups per TP pair (2 pairs), and the last backward's 4 copied layers carry one DDP bucket
+    // each: 4 new DP groups per DP pair (2 pairs). 2 x 32 + 2 x 4 = 72.
+    void copiedCollectivesMeetTheirPeers() {
+        auto a = generateAndLoad(layerJob(12));
+        BlockEdit edit = editBlocks(a->graph, BlockEditKnobs{16});
+        QVERIFY(edit.active);
+        QCOMPARE(edit.graph.collectives.size() - a->graph.collectives.size(), std::size_t(2 * 32 + 2 * 4));
+        std::size_t copies = 0;
+        for (std::size_t i = a->graph.collectives.size(); i < edit.graph.collectives.size(); ++i) {
+            const auto& grp = edit.graph.collectives[i];
+            QCOMPARE(grp.members.size(), std::size_t(2));
+            QVERIFY(grp.members[0] >= edit.kept && grp.members[1] >= edit.kept);
+            QVERIFY(edit.graph.nodes[grp.members[0]].rank != edit.graph.nodes[grp.members[1]].rank);
+            ++copies;
+        }
+        QVERIFY(copies > 0);
+    }
+
+    void dlrmHasNoLayerBlocksAndSaysSo() {
+        SL_REQUIRE_TRACES();
+        TraceSet set = loadTraceSet({sltest::tracePath("dlrm-8rank-v100/kineto")});
+        ExecutionGraph g = buildExecutionGraph(set);
+        SimKnobs knobs;
+        setKnobAssignment(knobs, "model.layers=24");
+        SimResult res = simulate(g, knobs);
+        SimResult replay = simulate(g);
+        QVERIFY(std::any_of(res.warnings.begin(), res.warnings.end(), [](const std::string& w) {
+            return w.find("model.layers=24: no layer blocks recognised") != std::string::npos &&
+                   w.find("knob ignored") != std::string::npos;
+        }));
+        QVERIFY(!res.setup.edited);
+        QCOMPARE(res.simulatedIteration, replay.simulatedIteration);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBlockEdits)
+#include "test_BlockEdits.moc"
