@@ -108,7 +108,7 @@ Command makeCriticalPathCommand() {
                          {"rank", g.rankOf(s.node).rank},
                          {"track", trackName(g, s.node)},
                          {"edge", s.edge == kNoEdge ? std::string()
-                                                    : std::string(edgeKindName(g.edges[s.edge].kind))},
+                                                    : std::string(edgeKindName(res.edge(g, s.edge).kind))},
                          {"name", std::string(g.nodeName(s.node))}});
                 j["segments"] = segs;
                 std::cout << j.dump(2) << "\n";

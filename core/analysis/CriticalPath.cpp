@@ -133,7 +133,7 @@ CriticalPath criticalPathFrom(const ExecutionGraph& g, const SimResult& r, NodeI
                 continue;
             }
             if (e != kNoEdge) { // the end was held by a wait: own time after the release, then cross
-                const GraphEdge& edge = g.edges[e];
+                const GraphEdge& edge = r.edge(g, e);
                 const NodeTiming& from = r.nodes[edge.from];
                 TimeNs trig = edge.triggeredByStart() ? from.start : from.end;
                 add(cur, kNoEdge, std::max(nt.start, trig), nt.end, nodeLabel(g, cur));
@@ -156,7 +156,7 @@ CriticalPath criticalPathFrom(const ExecutionGraph& g, const SimResult& r, NodeI
             add(cur, kNoEdge, std::min(origin, nt.start), nt.start, PathLabel::LateStart);
             break;
         }
-        const GraphEdge& edge = g.edges[e];
+        const GraphEdge& edge = r.edge(g, e);
         const NodeTiming& from = r.nodes[edge.from];
         TimeNs trig = edge.triggeredByStart() ? from.start : from.end;
         if ((edge.kind == EdgeKind::ThreadOrder || edge.kind == EdgeKind::ThreadStart) && edge.delay > 0 &&

@@ -43,8 +43,6 @@ ExecutionGraph buildChakraGraph(const TraceSet& set, const GraphOptions& options
                          std::to_string(options.step) + ")");
     ExecutionGraph g;
     g.trace = &set;
-    g.noOverlapUnavailable = "comm.overlap=false is not modelled for Chakra input (it has no launch "
-                             "structure to serialize)";
     g.nodeIndex.resize(set.ranks.size());
     g.ranks.resize(set.ranks.size());
     std::vector<NodeInfo> info;

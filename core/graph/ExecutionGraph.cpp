@@ -46,57 +46,54 @@ TimeNs ExecutionGraph::measuredEnd(NodeId n) const {
 }
 
 void ExecutionGraph::buildAdjacency() {
+    derived.clear();
     const std::size_t n = nodes.size();
-    const std::size_t regular = regularEdgeCount();
     inOffsets.assign(n + 1, 0);
     outOffsets.assign(n + 1, 0);
-    noOverlapOutOffsets.assign(n + 1, 0);
-    for (std::size_t id = 0; id < edges.size(); ++id) {
-        const auto& e = edges[id];
-        if (id < regular) {
-            ++inOffsets[e.to + 1];
-            ++outOffsets[e.from + 1];
-        } else {
-            ++noOverlapOutOffsets[e.from + 1];
-        }
+    for (const auto& e : edges) {
+        ++inOffsets[e.to + 1];
+        ++outOffsets[e.from + 1];
     }
     for (std::size_t i = 0; i < n; ++i) {
         inOffsets[i + 1] += inOffsets[i];
         outOffsets[i + 1] += outOffsets[i];
-        noOverlapOutOffsets[i + 1] += noOverlapOutOffsets[i];
     }
-    inEdgeIds.resize(regular);
-    outEdgeIds.resize(regular);
-    noOverlapOutIds.resize(edges.size() - regular);
+    inEdgeIds.resize(edges.size());
+    outEdgeIds.resize(edges.size());
     std::vector<std::uint32_t> inPos(inOffsets.begin(), inOffsets.end() - 1);
     std::vector<std::uint32_t> outPos(outOffsets.begin(), outOffsets.end() - 1);
-    std::vector<std::uint32_t> noPos(noOverlapOutOffsets.begin(), noOverlapOutOffsets.end() - 1);
     for (std::uint32_t id = 0; id < edges.size(); ++id) {
-        if (id < regular) {
-            inEdgeIds[inPos[edges[id].to]++] = id;
-            outEdgeIds[outPos[edges[id].from]++] = id;
-        } else {
-            noOverlapOutIds[noPos[edges[id].from]++] = id;
-        }
+        inEdgeIds[inPos[edges[id].to]++] = id;
+        outEdgeIds[outPos[edges[id].from]++] = id;
     }
 }
 
-namespace graph_build {
+void EdgeOverlay::buildAdjacency(std::size_t nodeCount) {
+    outOffsets.assign(nodeCount + 1, 0);
+    for (const auto& e : edges)
+        ++outOffsets[e.from + 1];
+    for (std::size_t i = 0; i < nodeCount; ++i)
+        outOffsets[i + 1] += outOffsets[i];
+    outIds.resize(edges.size());
+    std::vector<std::uint32_t> pos(outOffsets.begin(), outOffsets.end() - 1);
+    for (std::uint32_t id = 0; id < edges.size(); ++id)
+        outIds[pos[edges[id].from]++] = id;
+}
 
 // Kahn's algorithm on the start/end vertex graph (vertex 2n = start of n, 2n+1 = end of n).
-// Returns kNoNode when acyclic, else a node that lies on or behind a cycle.
-NodeId findCycleNode(const ExecutionGraph& g, bool withNoOverlap) {
+NodeId findCycleNode(const ExecutionGraph& g, const EdgeOverlay* overlay) {
     const std::size_t n = g.nodes.size();
-    const std::size_t count = withNoOverlap ? g.edges.size() : g.regularEdgeCount();
+    if (overlay && overlay->outOffsets.size() != n + 1) overlay = nullptr;
     std::vector<std::uint32_t> indeg(2 * n, 0);
     for (std::size_t i = 0; i < n; ++i)
         indeg[2 * i + 1] = 1;
-    for (std::size_t id = 0; id < count; ++id) {
-        const auto& e = g.edges[id];
-        ++indeg[2 * std::size_t(e.to) + (e.gatesEnd() ? 1 : 0)];
-    }
-    auto visit = [&](std::uint32_t id, bool isEnd, std::vector<std::uint32_t>& stack) {
-        const auto& e = g.edges[id];
+    auto count = [&](const GraphEdge& e) { ++indeg[2 * std::size_t(e.to) + (e.gatesEnd() ? 1 : 0)]; };
+    for (const auto& e : g.edges)
+        count(e);
+    if (overlay)
+        for (const auto& e : overlay->edges)
+            count(e);
+    auto visit = [&](const GraphEdge& e, bool isEnd, std::vector<std::uint32_t>& stack) {
         if (e.triggeredByStart() == isEnd) return;
         std::uint32_t w = 2 * e.to + (e.gatesEnd() ? 1 : 0);
         if (--indeg[w] == 0) stack.push_back(w);
@@ -113,18 +110,16 @@ NodeId findCycleNode(const ExecutionGraph& g, bool withNoOverlap) {
         bool isEnd = v & 1;
         if (!isEnd && --indeg[v + 1] == 0) stack.push_back(v + 1);
         for (std::uint32_t id : g.outEdges(node))
-            visit(id, isEnd, stack);
-        if (withNoOverlap && g.noOverlapOutOffsets.size() == n + 1)
-            for (std::uint32_t k = g.noOverlapOutOffsets[node]; k < g.noOverlapOutOffsets[node + 1]; ++k)
-                visit(g.noOverlapOutIds[k], isEnd, stack);
+            visit(g.edges[id], isEnd, stack);
+        if (overlay)
+            for (std::uint32_t k = overlay->outOffsets[node]; k < overlay->outOffsets[node + 1]; ++k)
+                visit(overlay->edges[overlay->outIds[k]], isEnd, stack);
     }
     if (done == 2 * n) return kNoNode;
     for (std::uint32_t v = 0; v < 2 * n; ++v)
         if (indeg[v] > 0) return v / 2;
     return kNoNode;
 }
-
-} // namespace graph_build
 
 void ExecutionGraph::validate() const {
     for (std::size_t i = 0; i < edges.size(); ++i) {
@@ -138,9 +133,9 @@ void ExecutionGraph::validate() const {
     for (const auto& n : nodes)
         if (n.duration < 0 || n.release < 0)
             throw GraphError("a node has a negative duration or release time");
-    if (inOffsets.size() != nodes.size() + 1 || inEdgeIds.size() != regularEdgeCount())
+    if (inOffsets.size() != nodes.size() + 1 || inEdgeIds.size() != edges.size())
         throw GraphError("graph adjacency is out of date");
-    NodeId c = graph_build::findCycleNode(*this);
+    NodeId c = findCycleNode(*this);
     if (c != kNoNode)
         throw GraphError("the execution graph has a cycle through '" + std::string(nodeName(c)) +
                          "' on rank " + std::to_string(trace->ranks[nodes[c].rank].rank));

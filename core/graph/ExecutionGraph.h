@@ -6,6 +6,8 @@
 #include "trace/TraceSet.h"
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -169,6 +171,50 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// Edges that a what-if transform lays over a finished graph without changing it, so that one graph
+// serves every run (comm.overlap=false: sim/NoOverlapTransform.h; docs/ARCHITECTURE.md,
+// "comm.overlap=false"). In a SimResult the k-th overlay edge has the id graph.edges.size() + k.
+struct EdgeOverlay {
+    std::vector<GraphEdge> edges;
+    std::vector<std::uint32_t> outOffsets, outIds; // CSR by `from`: indices into `edges`
+
+    bool empty() const { return edges.empty(); }
+    // (Re)builds outOffsets / outIds from `edges` for a graph of nodeCount nodes.
+    void buildAdjacency(std::size_t nodeCount);
+};
+
+// Data that later layers derive from a finished graph (the comm.overlap=false edges:
+// sim/NoOverlapTransform.h), computed on first use and kept with the graph, so that re-running one
+// graph (the GUI on every knob change) derives it once. buildAdjacency(), the step after any edit
+// of the edges, clears it; a copied or moved graph starts without it. Thread-safe.
+class DerivedData {
+public:
+    DerivedData() = default;
+    DerivedData(const DerivedData&) {}
+    DerivedData& operator=(const DerivedData&) {
+        clear();
+        return *this;
+    }
+    // The value stored under `key` (the address of a tag owned by the deriving code), made with
+    // make() on first use.
+    template <class T, class Make> std::shared_ptr<const T> get(const void* key, Make&& make) const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (const auto& [k, v] : items_)
+            if (k == key) return std::static_pointer_cast<const T>(v);
+        std::shared_ptr<const T> v = std::make_shared<const T>(make());
+        items_.emplace_back(key, v);
+        return v;
+    }
+    void clear() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        items_.clear();
+    }
+
+private:
+    mutable std::mutex mutex_;
+    mutable std::vector<std::pair<const void*, std::shared_ptr<const void>>> items_;
+};
+
 class ExecutionGraph {
 public:
     const TraceSet* trace = nullptr;
@@ -179,25 +225,10 @@ public:
     std::vector<RankWindow> ranks; // parallel to TraceSet::ranks
     GraphStats stats;
     std::vector<std::string> warnings;
+    DerivedData derived; // see DerivedData
 
-    // Adjacency (CSR): edge ids into and out of each node (regular edges only, see below).
+    // Adjacency (CSR): edge ids into and out of each node.
     std::vector<std::uint32_t> inOffsets, inEdgeIds, outOffsets, outEdgeIds;
-
-    // Edges that exist only with the knob comm.overlap=false: every collective kernel waits for
-    // the op before it (by measured start) on each compute stream of its device, and the next op
-    // there waits for the collective's end. They are edges[noOverlapBegin ..] (kind CrossStream),
-    // after all regular edges; they are not in the adjacency above, not in `stats` and not used
-    // in a replay; noOverlapOutOffsets / noOverlapOutIds (CSR by `from`) list them for the
-    // simulator. noOverlapBegin == kNoEdge: none. When serializing would create a cycle (ranks
-    // disagree on the order of collectives of different streams), there are none and
-    // noOverlapUnavailable says why.
-    EdgeId noOverlapBegin = kNoEdge;
-    std::vector<std::uint32_t> noOverlapOutOffsets, noOverlapOutIds;
-    std::string noOverlapUnavailable;
-    // Number of regular edges (edges[0 .. regularEdgeCount()) are in the adjacency).
-    std::size_t regularEdgeCount() const {
-        return noOverlapBegin == kNoEdge ? edges.size() : static_cast<std::size_t>(noOverlapBegin);
-    }
 
     // For every event of every track: its node, kNoNode (in the window but not a node, e.g. a
     // cpu_op), or kOutsideWindow. nodeIndex[rank][track][event].
@@ -233,6 +264,10 @@ public:
     // cycle (start/end vertex graph as the simulator sees it).
     void validate() const;
 };
+
+// Cycle check on the start/end vertex graph as the simulator sees it, with `overlay`'s edges when
+// given: kNoNode when acyclic, else a node that lies on or behind a cycle.
+NodeId findCycleNode(const ExecutionGraph& g, const EdgeOverlay* overlay = nullptr);
 
 // Builds the execution graph of a trace set. Repairs inconsistent traces (GPU op before launch,
 // overlapping ops, unmatched collectives) with warnings. Throws GraphError when the requested

@@ -37,10 +37,6 @@ inline TimeNs quantile(std::vector<TimeNs> v, double q) {
     return *mid;
 }
 
-// Cycle check on the start/end vertex graph (ExecutionGraph.cpp): kNoNode when acyclic, else a
-// node on or behind a cycle. withNoOverlap: include the comm.overlap=false edges.
-NodeId findCycleNode(const ExecutionGraph& g, bool withNoOverlap = false);
-
 // Builds one ExecutionGraph; each stage lives in its own file (see docs/ARCHITECTURE.md):
 // StepWindow.cpp, Processors.cpp, SyncInference.cpp, LaunchModel.cpp, CollectiveMatching.cpp,
 // GraphRepairs.cpp.
@@ -185,8 +181,6 @@ struct Builder {
 
     void dropUncertainEdges();
 
-    void noOverlapEdges();
-
     void finish();
 
     void run() {
@@ -208,7 +202,6 @@ struct Builder {
             g.buildAdjacency();
         }
         finish();
-        noOverlapEdges();
         g.validate();
     }
 };

@@ -1,5 +1,4 @@
-// Repairs after the build (dropping uncertain edges on a cycle), comm.overlap=false edges,
-// and the warnings table.
+// Repairs after the build (dropping uncertain edges on a cycle) and the warnings table.
 #include "graph/GraphBuilder.h"
 
 #include <algorithm>
@@ -45,51 +44,6 @@ void Builder::dropUncertainEdges() {
     g.stats.collectivesUnmatched += g.stats.collectivesMatched;
     g.stats.collectivesMatched = 0;
     g.stats.inferredCrossStream = 0;
-}
-
-// comm.overlap=false: see ExecutionGraph::noOverlapBegin.
-void Builder::noOverlapEdges() {
-    std::map<std::pair<std::uint32_t, std::int64_t>, std::vector<std::uint32_t>> compute;
-    for (std::uint32_t pi = 0; pi < g.processors.size(); ++pi) {
-        const auto& p = g.processors[pi];
-        if (!p.gpu) continue;
-        const Track& t = set.ranks[p.rank].tracks[p.track];
-        for (NodeId n : p.nodes)
-            if (t.events.kind[g.nodes[n].event.index] == EventKind::Kernel &&
-                !isCommunicationKernelName(g.nodeName(n))) {
-                compute[{p.rank, t.device()}].push_back(pi);
-                break;
-            }
-    }
-    const std::size_t begin = g.edges.size();
-    for (NodeId n = 0; n < g.nodes.size(); ++n) {
-        const auto& node = g.nodes[n];
-        if (node.kind != NodeKind::Collective &&
-            !(node.kind == NodeKind::GpuOp && isCommunicationKernelName(g.nodeName(n))))
-            continue;
-        const Track& t = set.ranks[node.rank].tracks[node.event.track];
-        auto it = compute.find({node.rank, t.device()});
-        if (it == compute.end()) continue;
-        for (std::uint32_t pi : it->second) {
-            if (pi == node.processor) continue;
-            const auto& seq = g.processors[pi].nodes;
-            auto ub = std::upper_bound(seq.begin(), seq.end(), effStart[n],
-                                       [&](TimeNs v, NodeId m) { return v < effStart[m]; });
-            if (ub != seq.begin()) addEdge(*std::prev(ub), n, EdgeKind::CrossStream, 0);
-            if (ub != seq.end()) addEdge(n, *ub, EdgeKind::CrossStream, 0);
-        }
-    }
-    if (g.edges.size() == begin) return;
-    g.noOverlapBegin = static_cast<EdgeId>(begin);
-    g.buildAdjacency();
-    if (findCycleNode(g, true) != kNoNode) {
-        g.edges.resize(begin);
-        g.noOverlapBegin = kNoEdge;
-        g.buildAdjacency();
-        g.noOverlapUnavailable = "comm.overlap=false cannot be simulated on this trace: serializing "
-                                 "collectives with compute would deadlock (ranks issue collectives of "
-                                 "different streams in different orders); it was ignored";
-    }
 }
 
 void Builder::finish() {

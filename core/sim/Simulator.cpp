@@ -6,6 +6,7 @@
 #include "sim/CollectiveKnobs.h"
 #include "sim/CpuRegions.h"
 #include "sim/GpuSwap.h"
+#include "sim/NoOverlapTransform.h"
 #include "sim/SetupEdits.h"
 
 #include <algorithm>
@@ -344,16 +345,16 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
     }
     Timing t = applyKnobs(g, knobs, plan, res.warnings);
     res.gpuSwap = t.swap;
-    // comm.overlap=false: the graph's serialization edges take part (ExecutionGraph::noOverlapBegin).
-    const bool serialize =
-        !knobs.commOverlap && g.noOverlapBegin != kNoEdge && g.noOverlapOutOffsets.size() == n + 1;
-    if (!knobs.commOverlap && !serialize)
-        res.warnings.push_back(
-            !g.noOverlapUnavailable.empty()
-                ? g.noOverlapUnavailable
-                : "comm.overlap=false changes nothing here: no collective kernel runs on a "
-                  "device that also runs compute kernels on another stream");
-    const std::size_t edgeCount = serialize ? g.edges.size() : g.regularEdgeCount();
+    // comm.overlap=false: serialization edges laid over the graph (sim/NoOverlapTransform.h).
+    std::shared_ptr<const NoOverlapEdges> serial;
+    if (!knobs.commOverlap) {
+        serial = noOverlapEdgesFor(g);
+        if (serial->overlay.empty())
+            res.warnings.push_back(serial->unavailable);
+        else
+            res.addedEdges = std::shared_ptr<const EdgeOverlay>(serial, &serial->overlay);
+    }
+    const EdgeOverlay* added = res.addedEdges.get();
 
     // Times are relative to each rank's origin during the run ("simulated clock").
     std::vector<TimeNs> tS(n), edgeEnd(n, kMinTime), start(n, -1), end(n, -1);
@@ -366,13 +367,12 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
             res.nodes[i].endBoundBy = kPhantomPeers;
         }
     }
-    for (std::size_t id = 0; id < edgeCount; ++id) {
-        const auto& e = g.edges[id];
-        if (e.gatesEnd())
-            ++pendE[e.to];
-        else
-            ++pendS[e.to];
-    }
+    auto pending = [&](const GraphEdge& e) { ++(e.gatesEnd() ? pendE[e.to] : pendS[e.to]); };
+    for (const auto& e : g.edges)
+        pending(e);
+    if (added)
+        for (const auto& e : added->edges)
+            pending(e);
     // Worklist of vertices: 2n = start of n ready, 2n+1 = end of n ready.
     std::vector<std::uint32_t> work;
     work.reserve(1024);
@@ -382,8 +382,6 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
     const auto* edges = g.edges.data();
     const auto* outOff = g.outOffsets.data();
     const auto* outIds = g.outEdgeIds.data();
-    const auto* serOff = g.noOverlapOutOffsets.data();
-    const auto* serIds = g.noOverlapOutIds.data();
     while (!work.empty()) {
         if (options.cancel && (processed & 0xffff) == 0 && options.cancel->load(std::memory_order_relaxed)) {
             res.complete = false;
@@ -407,10 +405,9 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
             }
             at = end[node];
         }
-        auto relax = [&](std::uint32_t id) {
-            const GraphEdge& e = edges[id];
+        auto relax = [&](const GraphEdge& e, EdgeId id, TimeNs delay) {
             if (e.triggeredByStart() == isEnd) return;
-            const TimeNs val = at + t.delay[id];
+            const TimeNs val = at + delay;
             const NodeId to = e.to;
             if (e.gatesEnd()) {
                 if (val > edgeEnd[to]) {
@@ -427,10 +424,12 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
             }
         };
         for (std::uint32_t k = outOff[node]; k < outOff[node + 1]; ++k)
-            relax(outIds[k]);
-        if (serialize)
-            for (std::uint32_t k = serOff[node]; k < serOff[node + 1]; ++k)
-                relax(serIds[k]);
+            relax(edges[outIds[k]], outIds[k], t.delay[outIds[k]]);
+        if (added) // overlay edges keep their delay under every knob
+            for (std::uint32_t k = added->outOffsets[node]; k < added->outOffsets[node + 1]; ++k) {
+                const GraphEdge& e = added->edges[added->outIds[k]];
+                relax(e, static_cast<EdgeId>(g.edges.size() + added->outIds[k]), e.delay);
+            }
         if (!isEnd && --pendE[node] == 0) work.push_back(2 * node + 1);
     }
     if (processed != 2 * n) {

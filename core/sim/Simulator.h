@@ -108,6 +108,13 @@ struct SimResult {
     // gpu.target: the plan that re-timed the GPU ops (per class and kernel, measured vs predicted);
     // null without the knob or when the GPUs could not be identified (see warnings).
     std::shared_ptr<const GpuSwap> gpuSwap;
+    // Edges a transform laid over the graph for this run (comm.overlap=false:
+    // sim/NoOverlapTransform.h); null when none. startBoundBy / endBoundBy ids from
+    // graph.edges.size() on are its edges: resolve any id with edge().
+    std::shared_ptr<const EdgeOverlay> addedEdges;
+    const GraphEdge& edge(const ExecutionGraph& graph, EdgeId id) const {
+        return id < graph.edges.size() ? graph.edges[id] : addedEdges->edges[id - graph.edges.size()];
+    }
 };
 
 struct SimOptions {

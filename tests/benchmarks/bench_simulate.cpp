@@ -3,6 +3,7 @@
 #include "graph/ExecutionGraph.h"
 #include "io/KinetoLoader.h"
 #include "sim/Knobs.h"
+#include "sim/NoOverlapTransform.h"
 #include "sim/Simulator.h"
 
 #include <benchmark/benchmark.h>
@@ -157,11 +158,34 @@ void BM_Simulate_Synthetic64(benchmark::State& state) {
     runSimulate(state, synthetic64(), state.range(0) != 0);
 }
 
+// comm.overlap=false on the 64-rank set (every all-reduce serialized with the compute stream):
+// 0 the transform alone (sim/NoOverlapTransform.h), 1 a whole simulation with the knob, which
+// reuses the transform of its graph after the first run.
+void BM_NoOverlap_Synthetic64(benchmark::State& state) {
+    static const ExecutionGraph g = buildExecutionGraph(synthetic64());
+    SimKnobs k;
+    setKnob(k, "comm.overlap", "false");
+    SimOptions opt;
+    opt.timeline = false;
+    for (auto _ : state) {
+        if (state.range(0) == 0) {
+            NoOverlapEdges e = buildNoOverlapEdges(g);
+            benchmark::DoNotOptimize(e.overlay.edges.data());
+        } else {
+            SimResult r = simulate(g, k, opt);
+            benchmark::DoNotOptimize(r.nodes.data());
+        }
+    }
+    state.SetLabel(state.range(0) == 0 ? "transform" : "simulate");
+    state.counters["nodes"] = static_cast<double>(g.nodes.size());
+}
+
 BENCHMARK(BM_BuildGraph_Dlrm8)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Simulate_Dlrm8)->Arg(0)->Arg(1)->ArgName("timeline")->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_KnobChange_Dlrm8)->DenseRange(0, 5)->ArgName("knob")->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BuildGraph_Synthetic64)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Simulate_Synthetic64)->Arg(0)->Arg(1)->ArgName("timeline")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_NoOverlap_Synthetic64)->Arg(0)->Arg(1)->ArgName("whole")->Unit(benchmark::kMillisecond);
 
 } // namespace
 
