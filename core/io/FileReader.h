@@ -7,6 +7,7 @@
 #include <simdjson.h>
 
 #include "platform/MemoryLimits.h"
+#include "trace/LazyArgs.h"
 
 namespace sl {
 
@@ -67,6 +68,8 @@ public:
     // magic bytes: readTraceFile then reads it (and names any problem).
     bool open(const std::string& path);
     std::int64_t size() const { return size_; }
+    // The opened file's identity, for reading parts of it back later (trace/LazyArgs.h).
+    FileStamp stamp() const { return FileStamp::ofDescriptor(fd_); }
     // Reads len bytes at offset into dst. Throws LoadError when the read fails or the file shrank.
     void read(std::int64_t offset, std::size_t len, char* dst) const;
 

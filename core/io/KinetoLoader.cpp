@@ -81,7 +81,7 @@ std::string_view trimToken(std::string_view tok) {
     return tok;
 }
 
-// Fields of one event's "args" that the model needs; the rest is kept as raw JSON text.
+// Fields of one event's "args" that the model needs as values; the rest is kept as raw JSON text.
 struct ArgsFields {
     std::int64_t correlation = -1;
     std::int64_t device = -1;
@@ -126,6 +126,12 @@ public:
 
     // Chunked parsing (docs/Loader.md). A piece parser: only events, state kept per piece.
     void setChunkMode() { chunkMode_ = true; }
+    // Lazy args (docs/Loader.md): the text parsed is the file itself (see setFileBase), so an event
+    // keeps the byte range of its args and only the fields analysis reads as text go to the arena
+    // (keepField).
+    void setLazyArgs() { lazyArgs_ = true; }
+    // Where the text being parsed starts in the file: its byte i is the file's byte fileBase + i.
+    void setFileBase(std::int64_t fileBase) { fileBase_ = fileBase; }
     // The events of "[" + piece + "]". Throws on anything that is not a clean array of events.
     void parseEventsPiece(od::parser& parser, simdjson::padded_string_view text);
     // The last piece, written as {"traceEvents":[ + rest of the file (object root) or [ + rest
@@ -151,6 +157,12 @@ private:
     void parseEvents(od::array events, od::document& doc);
     void parseEvent(od::object event, const char* where, od::document& doc);
     void parseArgs(od::object args, ArgsFields& out, const char* where);
+    // Appends "key":value to keep_ (lazy args only). parseArgs calls it for the fields analysis reads
+    // as text through Rank::args (models/KernelCost, graph/SmContention, io/EtLinker,
+    // analysis/BenchmarkExport, the details panel's operator shapes): ops' "Input Dims",
+    // "Input type", "Concrete Inputs", "Ev Idx", "Record function id"; copies' "bytes"; kernels'
+    // "grid" and "blocks per SM". A consumer that needs another field adds it in parseArgs.
+    void keepField(std::string_view key, od::value& v);
     void parseDeviceProperties(od::array devices);
     void parseDistributedInfo(od::object info);
     std::int64_t intValue(od::value v, const char* field, const char* where);
@@ -183,6 +195,9 @@ private:
     bool lastKnown_ = false;
     bool chunkMode_ = false;
     std::int64_t largestLowId_ = std::numeric_limits<std::int64_t>::min();
+    bool lazyArgs_ = false;
+    std::int64_t fileBase_ = 0;
+    std::string keep_; // the kept fields of the args being parsed, reused from event to event
 };
 
 // A value quoted in an error message: at most 40 characters, printable ASCII only (the message
@@ -308,11 +323,27 @@ void KinetoParser::parseArgs(od::object args, ArgsFields& out, const char* where
             if (key == "Collective name" && v.type() == od::json_type::string) {
                 out.hasCollective = true;
                 out.collectiveName = std::string(std::string_view(v.get_string()));
+            } else if (key == "Concrete Inputs") {
+                keepField(key, v);
             }
             break;
         case 'I':
             if (key == "In msg nelems" && v.type() == od::json_type::number)
                 out.inNelems = intValue(v, "In msg nelems", where);
+            else if (key == "Input Dims" || key == "Input type")
+                keepField(key, v);
+            break;
+        case 'E':
+            if (key == "Ev Idx") keepField(key, v);
+            break;
+        case 'R':
+            if (key == "Record function id") keepField(key, v);
+            break;
+        case 'b':
+            if (key == "bytes" || key == "blocks per SM") keepField(key, v);
+            break;
+        case 'g':
+            if (key == "grid") keepField(key, v);
             break;
         case 'O':
             if (key == "Out msg nelems" && v.type() == od::json_type::number)
@@ -332,6 +363,27 @@ void KinetoParser::parseArgs(od::object args, ArgsFields& out, const char* where
             break;
         }
     }
+}
+
+void KinetoParser::keepField(std::string_view key, od::value& v) {
+    if (!lazyArgs_) return;
+    std::string_view text;
+    od::json_type type;
+    if (v.type().get(type)) return;
+    if (type == od::json_type::array) {
+        od::array a;
+        if (v.get_array().get(a) || a.raw_json().get(text)) return;
+    } else if (type == od::json_type::object) {
+        od::object o;
+        if (v.get_object().get(o) || o.raw_json().get(text)) return;
+    } else {
+        text = v.raw_json_token();
+    }
+    if (!keep_.empty()) keep_ += ',';
+    keep_ += '"';
+    keep_ += key;
+    keep_ += "\":";
+    keep_ += trimToken(text); // raw_json() runs up to the next token
 }
 
 CollectiveMeta KinetoParser::collectiveMetaFrom(const ArgsFields& args) {
@@ -357,8 +409,8 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
     std::int64_t pid = 0, tid = 0, flowId = -1;
     TimeNs ts = 0, dur = 0;
     ArgsFields args;
-    std::uint64_t argsOffset = 0;
-    std::uint32_t argsLength = 0;
+    std::uint64_t argsOffset = 0, fileOffset = 0;
+    std::uint32_t argsLength = 0, fileLength = 0;
 
     for (auto field : event) {
         std::string_view key = rawKey(field);
@@ -407,15 +459,29 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
         } else if (key == "args") {
             if (v.type() != od::json_type::object) continue; // tolerate odd args, keep the event
             const char* begin = trimToken(v.raw_json_token()).data();
+            keep_.clear();
             parseArgs(v.get_object(), args, where);
             const char* end = doc.current_location().value_unsafe();
             if (end && end > begin) {
                 std::string_view raw(begin, static_cast<std::size_t>(end - begin));
                 while (!raw.empty() && raw.back() != '}')
                     raw.remove_suffix(1);
-                argsOffset = rank_.argsArena.size();
-                argsLength = static_cast<std::uint32_t>(raw.size());
-                rank_.argsArena.append(raw);
+                if (!lazyArgs_) {
+                    argsOffset = rank_.argsArena.size();
+                    argsLength = static_cast<std::uint32_t>(raw.size());
+                    rank_.argsArena.append(raw);
+                } else {
+                    // The whole object stays in the file; the fields analysis reads come here.
+                    fileOffset = static_cast<std::uint64_t>(fileBase_ + (begin - data_));
+                    fileLength = static_cast<std::uint32_t>(raw.size());
+                    if (!keep_.empty()) {
+                        argsOffset = rank_.argsArena.size();
+                        argsLength = static_cast<std::uint32_t>(keep_.size() + 2);
+                        rank_.argsArena += '{';
+                        rank_.argsArena += keep_;
+                        rank_.argsArena += '}';
+                    }
+                }
             }
         }
     }
@@ -492,7 +558,7 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
         auto& open = openBegins_[key];
         if (ph == 'B') {
             open.push_back({ts, 0, rank_.strings.intern(name), kind, args.correlation, argsOffset, argsLength,
-                            kNoExtra});
+                            kNoExtra, fileOffset, fileLength});
             return;
         }
         if (open.empty()) {
@@ -530,8 +596,8 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
         rank_.commCalls.push_back(collectiveMetaFrom(args));
     }
 
-    rawByTrack_[trackIdx].push_back(
-        {ts, dur, rank_.strings.intern(name), kind, args.correlation, argsOffset, argsLength, extra});
+    rawByTrack_[trackIdx].push_back({ts, dur, rank_.strings.intern(name), kind, args.correlation, argsOffset,
+                                     argsLength, extra, fileOffset, fileLength});
     ++rank_.eventsByKind[static_cast<int>(kind)];
     if (++eventCount_ > options_.maxEventsPerFile)
         fail("more than " + std::to_string(options_.maxEventsPerFile) +
@@ -899,9 +965,14 @@ void KinetoParser::absorb(KinetoParser& piece) {
              " events in one file (the documented maximum); split the trace or profile fewer steps");
 }
 
+// A plain file's args are read back from it on demand (docs/Loader.md, "Lazy args"): null for
+// inflated gzip and bytes in memory, whose offsets cannot be re-read cheaply.
+using LazyArgs = std::shared_ptr<const LazyArgsFile>;
+
 // tryPieces: parse in pieces when the file is large enough (false when that was tried already).
+// lazy: buffer holds the plain file at lazy->path() as it is on disk.
 Rank loadKinetoBuffer(const std::string& path, const TraceBuffer& buffer, std::int64_t disk, int loadOrder,
-                      const LoadOptions& options, bool tryPieces = true);
+                      const LoadOptions& options, bool tryPieces = true, const LazyArgs& lazy = nullptr);
 
 // A rank before parsing, and after: the rank number from the file name unless the file said it.
 Rank newRank(const std::string& path, std::int64_t bytes, int loadOrder) {
@@ -984,8 +1055,10 @@ std::optional<PiecePlan> planPieces(std::int64_t size, const ReadAt& read, std::
 // Parses the file in pieces on options.threads threads; the caller parses the whole file when
 // this returns nothing (a piece that does not parse, a file too small to cut, or a file whose
 // head is not a plain Kineto object). Throws only LoadCancelled.
+// lazy: read() reads the plain file at lazy->path().
 std::optional<Rank> loadInPieces(const std::string& path, std::int64_t size, const ReadAt& read,
-                                 std::int64_t disk, int loadOrder, const LoadOptions& options) {
+                                 std::int64_t disk, int loadOrder, const LoadOptions& options,
+                                 const LazyArgs& lazy) {
     const std::int64_t pieceBytes = options.chunkBytes > 0 ? options.chunkBytes : kDefaultPieceBytes;
     std::optional<PiecePlan> planned;
     try {
@@ -1017,11 +1090,14 @@ std::optional<Rank> loadInPieces(const std::string& path, std::int64_t size, con
         try {
             piece->parser = std::make_unique<KinetoParser>(path, piece->rank, options, keepGoing);
             piece->parser->setChunkMode();
+            if (lazy) piece->parser->setLazyArgs();
             const auto len = static_cast<std::size_t>(plan.ends[last] - plan.starts[first]);
             if (last + 1 < pieces) {
+                piece->parser->setFileBase(plan.starts[first] - 1); // after the "[" put in front
                 piece->parser->parseEventsPiece(parser,
                                                 makePiece(buf, "[", read, plan.starts[first], len, "]"));
             } else {
+                piece->parser->setFileBase(plan.starts[first] - static_cast<std::int64_t>(lastPrefix.size()));
                 auto text = makePiece(buf, lastPrefix, read, plan.starts[first], len, "");
                 std::size_t tail = piece->parser->parseLastPiece(parser, text, plan.rootIsArray);
                 piece->tailAt = plan.starts[first] + static_cast<std::int64_t>(tail) -
@@ -1063,8 +1139,10 @@ std::optional<Rank> loadInPieces(const std::string& path, std::int64_t size, con
         pool.emplace_back(worker);
 
     Rank rank = newRank(path, size, loadOrder);
+    rank.argsFile = lazy;
     try {
         KinetoParser whole(path, rank, options, keepGoing);
+        if (lazy) whole.setLazyArgs();
         od::parser parser;
         std::string buf;
         // The root's fields before the events array, with the array emptied.
@@ -1174,15 +1252,26 @@ Rank loadKinetoFile(const std::string& path, int loadOrder, const LoadOptions& o
     std::int64_t budget = memoryBudgetBytes(options.memoryLimitBytes);
     checkMemoryForLoad({path}, path, budget);
     bool triedPieces = false;
-    if (BlockFile file; file.open(path) && file.size() <= perFileLimit(budget)) {
-        // A plain file is read piece by piece: only the pieces being parsed are in memory.
-        ReadAt read = [&](std::int64_t offset, std::size_t len, char* dst) { file.read(offset, len, dst); };
-        if (auto rank = loadInPieces(path, file.size(), read, disk, loadOrder, options))
-            return std::move(*rank);
-        triedPieces = true;
+    LazyArgs lazy;
+    if (BlockFile file; file.open(path)) {
+        // A plain file: events keep the byte range of their args, read back on demand.
+        lazy = std::make_shared<const LazyArgsFile>(path, file.stamp());
+        if (file.size() <= perFileLimit(budget)) {
+            // Read piece by piece: only the pieces being parsed are in memory.
+            ReadAt read = [&](std::int64_t offset, std::size_t len, char* dst) {
+                file.read(offset, len, dst);
+            };
+            if (auto rank = loadInPieces(path, file.size(), read, disk, loadOrder, options, lazy))
+                return std::move(*rank);
+            triedPieces = true;
+        }
     }
     TraceBuffer buffer = readTraceFile(path, readProgress, perFileLimit(budget));
-    return loadKinetoBuffer(path, buffer, disk, loadOrder, options, !triedPieces);
+    // The whole-file read is the same plain file only if it did not change in between.
+    if (lazy && (FileStamp::ofPath(path) != lazy->stamp() ||
+                 static_cast<std::int64_t>(buffer.size()) != lazy->stamp().size))
+        lazy = nullptr;
+    return loadKinetoBuffer(path, buffer, disk, loadOrder, options, !triedPieces, lazy);
 }
 
 Rank loadKinetoBytes(std::string_view bytes, const std::string& name, int loadOrder,
@@ -1195,14 +1284,14 @@ Rank loadKinetoBytes(std::string_view bytes, const std::string& name, int loadOr
 namespace {
 
 Rank loadKinetoBuffer(const std::string& path, const TraceBuffer& buffer, std::int64_t disk, int loadOrder,
-                      const LoadOptions& options, bool tryPieces) {
+                      const LoadOptions& options, bool tryPieces, const LazyArgs& lazy) {
     // Inflated gzip and bytes in memory are parsed in pieces too (the parser's index stays small).
     ReadAt read = [&](std::int64_t offset, std::size_t len, char* dst) {
         std::memcpy(dst, buffer.data() + offset, len);
     };
     if (tryPieces) {
-        if (auto pieces =
-                loadInPieces(path, static_cast<std::int64_t>(buffer.size()), read, disk, loadOrder, options))
+        if (auto pieces = loadInPieces(path, static_cast<std::int64_t>(buffer.size()), read, disk, loadOrder,
+                                       options, lazy))
             return std::move(*pieces);
     }
     Rank rank = newRank(path, static_cast<std::int64_t>(buffer.size()), loadOrder);
@@ -1214,7 +1303,9 @@ Rank loadKinetoBuffer(const std::string& path, const TraceBuffer& buffer, std::i
                                     2 * disk);
         };
     }
+    rank.argsFile = lazy;
     KinetoParser parser(path, buffer, rank, options, parseProgress);
+    if (lazy) parser.setLazyArgs(); // the buffer is the file from byte 0: file base 0
     parser.parse();
     settleRank(rank, path, disk, options);
     return rank;

@@ -21,6 +21,11 @@ void fillColumns(Rank& rank, std::uint32_t trackIdx, std::vector<RawEvent>& raw)
     Track& track = rank.tracks[trackIdx];
     EventColumns& ev = track.events;
     ev.reserve(raw.size());
+    const bool lazyArgs = rank.argsFile != nullptr;
+    if (lazyArgs) {
+        ev.argsFileOffset.reserve(raw.size());
+        ev.argsFileLength.reserve(raw.size());
+    }
     for (std::size_t i = 0; i < raw.size(); ++i) {
         const RawEvent& r = raw[i];
         ev.start.push_back(r.start);
@@ -32,6 +37,10 @@ void fillColumns(Rank& rank, std::uint32_t trackIdx, std::vector<RawEvent>& raw)
         ev.extra.push_back(r.extra);
         ev.argsOffset.push_back(r.argsOffset);
         ev.argsLength.push_back(r.argsLength);
+        if (lazyArgs) {
+            ev.argsFileOffset.push_back(r.fileOffset);
+            ev.argsFileLength.push_back(r.fileLength);
+        }
         if (r.extra == kNoExtra) continue;
         EventRef ref{trackIdx, static_cast<std::uint32_t>(i)};
         if (r.kind == EventKind::Kernel)

@@ -16,9 +16,11 @@ struct RawEvent {
     StringId name;
     EventKind kind;
     std::int64_t correlation;
-    std::uint64_t argsOffset;
+    std::uint64_t argsOffset; // the model's args text in Rank::argsArena
     std::uint32_t argsLength;
-    std::uint32_t extra; // index into Rank::collectives / syncs / commCalls, by kind
+    std::uint32_t extra;      // index into Rank::collectives / syncs / commCalls, by kind
+    std::uint64_t fileOffset; // the whole args object in the file, when Rank::argsFile is set
+    std::uint32_t fileLength;
 };
 
 struct TrackKey {

@@ -10,6 +10,12 @@ std::string_view Rank::args(EventRef r) const {
     return std::string_view(argsArena).substr(ev.argsOffset[r.index], ev.argsLength[r.index]);
 }
 
+ArgsText Rank::fullArgs(EventRef r) const {
+    const auto& ev = tracks[r.track].events;
+    if (!argsFile || r.index >= ev.argsFileLength.size()) return {args(r), {}};
+    return argsFile->read(ev.argsFileOffset[r.index], ev.argsFileLength[r.index]);
+}
+
 std::int64_t Rank::eventCount() const {
     std::int64_t n = 0;
     for (const auto& t : tracks)
@@ -46,6 +52,7 @@ std::string Rank::deviceName() const {
 
 std::size_t Rank::memoryBytes() const {
     std::size_t bytes = strings.memoryBytes() + argsArena.size(); // reserved but untouched pages cost nothing
+    if (argsFile) bytes += argsFile->cachedBytes();
     for (const auto& t : tracks)
         bytes += t.events.memoryBytes() + sizeof(Track);
     bytes += collectives.capacity() * sizeof(CollectiveMeta) + syncs.capacity() * sizeof(SyncMeta);

@@ -1,12 +1,14 @@
 #pragma once
 #include "trace/Collective.h"
 #include "trace/EventKind.h"
+#include "trace/LazyArgs.h"
 #include "trace/StringTable.h"
 #include "trace/Track.h"
 
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -47,7 +49,11 @@ struct Rank {
 
     StringTable strings;
     std::vector<Track> tracks;
-    std::string argsArena; // raw JSON of every event's "args", see EventColumns::argsOffset
+    std::string argsArena; // the "args" JSON the model reads, see EventColumns::argsOffset
+    // Set for a plain trace file: the full args of each event are read back from it on demand
+    // (EventColumns::argsFileOffset); null when argsArena holds every event's full args (gzip,
+    // bytes in memory, Chakra input). docs/Loader.md, "Lazy args".
+    std::shared_ptr<const LazyArgsFile> argsFile;
     // EventColumns::extra points into one of these, by the event's kind: kernels -> collectives,
     // cuda_sync -> syncs, CPU ops carrying collective metadata (record_param_comms) -> commCalls.
     std::vector<CollectiveMeta> collectives;
@@ -68,7 +74,15 @@ struct Rank {
     std::vector<std::string> warnings;
 
     std::string_view name(EventRef r) const { return strings.str(tracks[r.track].events.name[r.index]); }
+    // The args of an event that analysis reads, always in memory: the raw JSON object, or for a
+    // lazily read file an object of only the fields KinetoParser::keepField keeps (io/KinetoLoader.cpp:
+    // ops' "Input Dims", "Input type", "Concrete Inputs", "Ev Idx", "Record function id"; a copy's
+    // "bytes"; a kernel's "grid" and "blocks per SM"). A consumer that needs another field adds it there.
     std::string_view args(EventRef r) const;
+    // The full args object of an event as the file has it (details panel, exports): read back
+    // from the file on first use and cached; on failure (the file changed or vanished since the
+    // load) empty text and a one-line error naming the file.
+    ArgsText fullArgs(EventRef r) const;
     std::int64_t eventCount() const;
     TimeNs firstStart() const;
     TimeNs lastEnd() const;

@@ -24,7 +24,8 @@ std::size_t EventColumns::memoryBytes() const {
            depth.capacity() * sizeof(std::uint16_t) + parent.capacity() * sizeof(std::int32_t) +
            correlation.capacity() * sizeof(std::int64_t) + link.capacity() * sizeof(std::uint64_t) +
            extra.capacity() * sizeof(std::uint32_t) + argsOffset.capacity() * sizeof(std::uint64_t) +
-           argsLength.capacity() * sizeof(std::uint32_t);
+           argsLength.capacity() * sizeof(std::uint32_t) + argsFileOffset.capacity() * sizeof(std::uint64_t) +
+           argsFileLength.capacity() * sizeof(std::uint32_t);
 }
 
 TimeNs Track::lastEnd() const {

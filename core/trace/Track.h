@@ -27,7 +27,8 @@ constexpr std::uint64_t kNoLink = ~std::uint64_t{0};
 constexpr std::uint32_t kNoExtra = 0xffffffffu;
 
 // Events of one track stored column-wise and sorted by start (ties: longer first, so that a
-// parent precedes its children). About 59 bytes per event plus interned strings.
+// parent precedes its children). About 59 bytes per event (71 with args read back from the file)
+// plus interned strings.
 struct EventColumns {
     std::vector<TimeNs> start;
     std::vector<TimeNs> duration;
@@ -38,8 +39,14 @@ struct EventColumns {
     std::vector<std::int64_t> correlation; // Kineto correlation id, -1 if none
     std::vector<std::uint64_t> link;       // EventRef::packed() of the launch partner, kNoLink
     std::vector<std::uint32_t> extra;      // index into Rank::collectives (kernels) or Rank::syncs
-    std::vector<std::uint64_t> argsOffset; // raw JSON text of "args" in Rank::argsArena
+    // The "args" the model reads, as JSON text in Rank::argsArena: the whole raw object, or for a
+    // plain file read back lazily only its fields that analysis reads (Rank::args).
+    std::vector<std::uint64_t> argsOffset;
     std::vector<std::uint32_t> argsLength;
+    // The whole raw "args" object as a byte range of the source file, when Rank::argsFile is set
+    // (Rank::fullArgs reads it back on demand); empty otherwise. docs/Loader.md, "Lazy args".
+    std::vector<std::uint64_t> argsFileOffset;
+    std::vector<std::uint32_t> argsFileLength;
 
     std::size_t size() const { return start.size(); }
     TimeNs end(std::size_t i) const { return start[i] + duration[i]; }

@@ -554,7 +554,9 @@ private slots:
         int checked = 0;
         for (std::uint32_t t = 0; t < r.tracks.size(); ++t)
             for (std::uint32_t i = 0; i < r.tracks[t].events.size(); ++i) {
-                auto text = r.args({t, i});
+                ArgsText full = r.fullArgs({t, i}); // read back from the plain file
+                QVERIFY2(full.ok(), full.error.c_str());
+                auto text = full.text;
                 if (text.empty()) continue;
                 auto j = nlohmann::json::parse(text); // throws if the captured text is not one object
                 QVERIFY(j.is_object());

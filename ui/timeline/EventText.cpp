@@ -112,7 +112,12 @@ QString eventDetailsHtml(const TimelineData& measured, const TimelineData* simul
         if (c.groupSize > 0) html += row(QStringLiteral("Group size"), QString::number(c.groupSize));
     }
     html += QStringLiteral("</table>");
-    const QString args = prettyArgs(rank.args(e.ref));
+    // The full args, read back from the trace file on demand (docs/Loader.md, "Lazy args").
+    const ArgsText full = rank.fullArgs(e.ref);
+    if (!full.ok())
+        html += QStringLiteral("<p style='color:#b02a37'>%1</p>")
+                    .arg(QString::fromStdString(full.error).toHtmlEscaped());
+    const QString args = prettyArgs(full.text);
     if (!args.isEmpty())
         html += QStringLiteral("<p style='color:#6c757d'>Args</p><pre>%1</pre>").arg(args.toHtmlEscaped());
     return html;
