@@ -1,6 +1,7 @@
 #include "sim/BlockEdits.h"
 
 #include "models/CollectiveModel.h"
+#include "sim/SetupEdits.h"
 #include "structure/Structure.h"
 
 #include <algorithm>
@@ -14,27 +15,6 @@ namespace sl {
 namespace {
 
 constexpr std::uint32_t kNoGroup = 0xffffffffu;
-
-// "1..10, 1..2" from a list in order (runs of consecutive values).
-std::string runsText(const std::vector<int>& v) {
-    std::string out;
-    for (std::size_t i = 0; i < v.size();) {
-        std::size_t j = i;
-        while (j + 1 < v.size() && v[j + 1] == v[j] + 1)
-            ++j;
-        if (!out.empty()) out += ", ";
-        out += std::to_string(v[i]);
-        if (j > i) out += ".." + std::to_string(v[j]);
-        i = j + 1;
-    }
-    return out;
-}
-
-std::string idsText(std::vector<int> ids) {
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    return runsText(ids);
-}
 
 std::string mbText(double bytes) {
     char buf[32];
@@ -497,7 +477,7 @@ BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs) {
                                      std::to_string(first->count);
         out.notes.push_back(knob + ": " + what + " in " + std::to_string(regions) + " blocks (" +
                             std::to_string(fwd) + " forward, " + std::to_string(regions - fwd) +
-                            " backward) on ranks " + idsText(ranks) +
+                            " backward) on ranks " + idRangesText(ranks) +
                             (s.pp > 1 ? " (stage " + std::to_string(t.stage) + ")" : "") + ": " +
                             std::to_string(t.traced) + " -> " + std::to_string(t.wanted) + " layers");
     }
@@ -511,10 +491,10 @@ BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs) {
         out.notes.push_back(
             "optimizer kernels (" + std::to_string(optimizerOps) + ") re-timed with the parameters: " +
             (byBytes.empty() ? std::string()
-                             : "ranks " + idsText(byBytes) + " by their data-parallel gradient bytes (" +
+                             : "ranks " + idRangesText(byBytes) + " by their data-parallel gradient bytes (" +
                                    mbText(bytesBefore) + " -> " + mbText(bytesAfter) + ")") +
             (byBytes.empty() || byLayers.empty() ? "" : "; ") +
-            (byLayers.empty() ? std::string() : "ranks " + idsText(byLayers) + " by the layer ratio"));
+            (byLayers.empty() ? std::string() : "ranks " + idRangesText(byLayers) + " by the layer ratio"));
     out.notes.push_back(
         "copied layer blocks are simulated but not drawn; dropped ones have no simulated time");
     if (unmatchedCopies > 0)
@@ -567,6 +547,7 @@ SimResult simulateWithBlockEdits(const ExecutionGraph& g, const SimKnobs& knobs,
             r.timeline.added.push_back({node.rank, node.event, r.nodes[c].start, r.nodes[c].end});
         }
     r.nodes = std::move(nodes);
+    r.addedEdges = nullptr; // comm.overlap=false's overlay was laid over the edited copy's nodes
     return r;
 }
 

@@ -134,6 +134,22 @@ KnobSpec number(std::string key, std::string label, double SimKnobs::*member, st
     return s;
 }
 
+// An integer knob whose 0 means `zeroText` (as traced, from the trace).
+KnobSpec integer(std::string key, std::string label, int SimKnobs::*member, double min, double max,
+                 std::string zeroText, std::string help) {
+    KnobSpec s;
+    s.key = std::move(key);
+    s.label = std::move(label);
+    s.type = KnobType::Integer;
+    s.min = min;
+    s.max = max;
+    s.sentinel = 0;
+    s.sentinelText = std::move(zeroText);
+    s.member = member;
+    s.help = std::move(help);
+    return s;
+}
+
 KnobSpec choice(std::string key, std::string label, std::string SimKnobs::*member,
                 std::vector<std::string> choices, std::string help) {
     KnobSpec s;
@@ -158,19 +174,9 @@ std::vector<KnobSpec> buildSpecs() {
     specs.push_back(choice("comm.model", "", &SimKnobs::commModel, {"measured", "alpha-beta"},
                            "measured: collectives keep their measured transfer time; alpha-beta: latency + "
                            "bytes / bandwidth from the collective's size, group and algorithm."));
-    {
-        KnobSpec s;
-        s.key = "comm.gpus_per_node";
-        s.type = KnobType::Integer;
-        s.min = 1;
-        s.max = 4096;
-        s.sentinel = 0;
-        s.sentinelText = "from the trace";
-        s.member = &SimKnobs::commGpusPerNode;
-        s.help = "GPUs per node for the alpha-beta model (which ranks talk over NVLink and which over the "
-                 "network). 0: from the trace's device count, else 8.";
-        specs.push_back(s);
-    }
+    specs.push_back(integer("comm.gpus_per_node", "", &SimKnobs::commGpusPerNode, 1, 4096, "from the trace",
+                            "GPUs per node for the alpha-beta model (which ranks talk over NVLink and which "
+                            "over the network). 0: from the trace's device count, else 8."));
     for (auto [key, member, where] :
          {std::tuple{"comm.intra_node_GBps", &SimKnobs::commIntraNodeGBps, "inside a node (NVLink)"},
           std::tuple{"comm.inter_node_GBps", &SimKnobs::commInterNodeGBps, "between nodes (network)"}}) {
@@ -236,21 +242,10 @@ std::vector<KnobSpec> buildSpecs() {
                             "ring all-reduce gets longer with more ranks). Typical: 2 to 8.");
         specs.push_back(s);
     }
-    {
-        KnobSpec s;
-        s.key = "dp.degree";
-        s.label = "DP replicas";
-        s.type = KnobType::Integer;
-        s.min = 1;
-        s.max = 1 << 20;
-        s.sentinel = 0;
-        s.sentinelText = "as traced";
-        s.member = &SimKnobs::dpDegree;
-        s.help = "Data-parallel replicas of the predicted job: new ones are clones of traced replicas, and "
-                 "every collective spanning replicas is re-timed for its new group (docs/Structure.md). "
-                 "0: as traced. Typical: 2x or 4x the traced degree.";
-        specs.push_back(s);
-    }
+    specs.push_back(integer("dp.degree", "DP replicas", &SimKnobs::dpDegree, 1, 1 << 20, "as traced",
+                            "Data-parallel replicas of the predicted job: new ones are clones of traced "
+                            "replicas, and every collective spanning replicas is re-timed for its new group "
+                            "(docs/Structure.md). 0: as traced. Typical: 2x or 4x the traced degree."));
     {
         KnobSpec s;
         s.key = "dp.strong";
@@ -262,22 +257,12 @@ std::vector<KnobSpec> buildSpecs() {
             "shrink by traced / new degree) instead of each replica's work. Typical: off (weak scaling).";
         specs.push_back(s);
     }
-    {
-        KnobSpec s;
-        s.key = "model.layers";
-        s.label = "Model layers";
-        s.type = KnobType::Integer;
-        s.min = 1;
-        s.max = 1 << 16;
-        s.sentinel = 0;
-        s.sentinelText = "as traced";
-        s.member = &SimKnobs::modelLayers;
-        s.help = "Layer blocks of the predicted model: the recognised repeated layer blocks of every forward "
-                 "and backward block are copied or dropped, with their TP collectives and gradient buckets; "
-                 "the optimizer's kernels follow the parameter count (docs/Structure.md). 0: as traced. "
-                 "Typical: 2x the traced layers.";
-        specs.push_back(s);
-    }
+    specs.push_back(
+        integer("model.layers", "Model layers", &SimKnobs::modelLayers, 1, 1 << 16, "as traced",
+                "Layer blocks of the predicted model: the recognised repeated layer blocks of every "
+                "forward and backward block are copied or dropped, with their TP collectives and "
+                "gradient buckets; the optimizer's kernels follow the parameter count "
+                "(docs/Structure.md). 0: as traced. Typical: 2x the traced layers."));
     for (auto [key, label, member, help] :
          {std::tuple{"gpu.target", "Target GPU", &SimKnobs::gpuTarget,
                      "Replays the trace on another GPU of the table (resources/gpus.json): each kernel's "

@@ -28,24 +28,27 @@ SimulatedSetup measuredSetup(const ExecutionGraph& g) {
     return s;
 }
 
-namespace {
-
-// "4..7" / "4" / "4..7, 12..15" from ids (any order, repeats once).
-std::string rangesText(std::vector<int> ids) {
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+std::string runsText(const std::vector<int>& values) {
     std::string out;
-    for (std::size_t i = 0; i < ids.size();) {
+    for (std::size_t i = 0; i < values.size();) {
         std::size_t j = i;
-        while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1)
+        while (j + 1 < values.size() && values[j + 1] == values[j] + 1)
             ++j;
         if (!out.empty()) out += ", ";
-        out += std::to_string(ids[i]);
-        if (j > i) out += ".." + std::to_string(ids[j]);
+        out += std::to_string(values[i]);
+        if (j > i) out += ".." + std::to_string(values[j]);
         i = j + 1;
     }
     return out;
 }
+
+std::string idRangesText(std::vector<int> ids) {
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return runsText(ids);
+}
+
+namespace {
 
 bool spans(const std::vector<int>& ids, int gpusPerNode) {
     if (gpusPerNode <= 0 || ids.empty()) return false;
@@ -172,22 +175,22 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
                           std::to_string(n) + " (" + scaling + "), world " + std::to_string(s.world) +
                           " -> " + std::to_string(setup.world));
     if (!cloneIds.empty())
-        setup.notes.push_back("added ranks " + rangesText(cloneIds) + ": clones of ranks " +
-                              rangesText(cloneSources) + " (the loaded rank at replica d mod " +
+        setup.notes.push_back("added ranks " + idRangesText(cloneIds) + ": clones of ranks " +
+                              idRangesText(cloneSources) + " (the loaded rank at replica d mod " +
                               std::to_string(dp0) +
                               " with the same tensor / pipeline place, else one loaded there), simulated as "
                               "their source");
     if (!dropped.empty())
         setup.notes.push_back("dropped replicas " + std::to_string(n) + ".." + std::to_string(dp0 - 1) +
-                              ": ranks " + rangesText(dropped) +
+                              ": ranks " + idRangesText(dropped) +
                               " (their collectives no longer wait for them)");
     if (!renumbered.empty())
-        setup.notes.push_back("ranks " + rangesText(renumbered) +
+        setup.notes.push_back("ranks " + idRangesText(renumbered) +
                               " get new ids in the new job (Megatron order "
                               "with dp " +
                               std::to_string(n) + "); results keep the traced ids");
     if (!missing.empty())
-        plan.warnings.push_back(knob + ": ranks " + rangesText(missing) +
+        plan.warnings.push_back(knob + ": ranks " + idRangesText(missing) +
                                 " have no loaded rank at their tensor / pipeline place to clone: left out");
 
     // Collectives: a group whose members span replicas grows or shrinks with the data-parallel

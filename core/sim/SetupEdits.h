@@ -73,4 +73,9 @@ SetupEditPlan planSetupEdits(const ExecutionGraph& graph, const SetupKnobs& knob
 // The setup of an unedited graph: every loaded rank as measured.
 SimulatedSetup measuredSetup(const ExecutionGraph& graph);
 
+// Notes of the edits: "1..10, 1..2" (runs of consecutive values, in the given order), and
+// "4..7, 12..15" (ids sorted, each once).
+std::string runsText(const std::vector<int>& values);
+std::string idRangesText(std::vector<int> ids);
+
 } // namespace sl
