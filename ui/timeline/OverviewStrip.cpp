@@ -99,7 +99,7 @@ void OverviewStrip::paintEvent(QPaintEvent*) {
             v = std::max(v, busy_[static_cast<std::size_t>(k)]);
         if (v <= 0) continue;
         QColor c = base;
-        c.setAlphaF(0.15 + 0.85 * v);
+        c.setAlphaF(static_cast<float>(0.15 + 0.85 * v)); // Qt 6 takes float
         p.fillRect(QRectF(gutter_ + x, 2, 1, h), c);
     }
     // The window the panes show.
