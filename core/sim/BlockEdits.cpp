@@ -30,7 +30,6 @@ struct RegionPlan {
     bool backward = false;
     int count = 0, length = 0;
     std::vector<std::vector<NodeId>> units; // per layer block: its CPU calls and the GPU ops they launch
-    std::vector<TimeNs> unitEnd;            // measured end of each block's last op
     int insertAfter = -1;                   // clones go between block insertAfter and insertAfter + 1
     std::vector<int> sources;               // clone k copies block sources[k]
     int dropFirst = 0, dropCount = 0;       // blocks [dropFirst, dropFirst + dropCount) are bypassed
@@ -77,6 +76,258 @@ TimeNs scaledNs(TimeNs v, double f) {
     return static_cast<TimeNs>(std::llround(static_cast<double>(v) * f));
 }
 
+constexpr std::uint32_t kOriginal = 0xffffffffu;
+
+// A run of blocks of one rank whose order an edit rewrites (docs/Structure.md, "Block edits").
+// `sequence` is the new order: (block, label); kOriginal stands for the traced block itself (each
+// at most once; one left out is dropped), any other label for a copy. Copies with the same label
+// on different ranks are the same block of the new job: their collectives meet.
+struct BlockRun {
+    std::uint32_t rank = 0;
+    std::vector<std::vector<NodeId>> units; // each block's nodes, by measured start
+    std::vector<std::pair<int, std::uint32_t>> sequence;
+};
+
+struct Applied {
+    std::int64_t copiedGroups = 0, unmatchedCopies = 0, phantoms = 0;
+};
+
+// The nodes of a block: the runtime calls of thread P that start inside [ts, te) and the GPU ops
+// they launch, by measured start.
+std::vector<NodeId> blockNodes(const ExecutionGraph& g, const Processor& P, TimeNs ts, TimeNs te) {
+    std::vector<NodeId> nodes;
+    auto it = std::lower_bound(P.nodes.begin(), P.nodes.end(), ts,
+                               [&](NodeId x, TimeNs v) { return g.measuredStart(x) < v; });
+    for (; it != P.nodes.end() && g.measuredStart(*it) < te; ++it) {
+        nodes.push_back(*it);
+        for (EdgeId e : g.outEdges(*it))
+            if (g.edges[e].kind == EdgeKind::Launch) nodes.push_back(g.edges[e].to);
+    }
+    std::sort(nodes.begin(), nodes.end(), [&](NodeId a, NodeId b) {
+        return std::make_pair(g.measuredStart(a), a) < std::make_pair(g.measuredStart(b), b);
+    });
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    return nodes;
+}
+
+// Builds out.graph (adjacency included, not validated), nodeOf, sourceOf, edgeOrigin and kept
+// from the caller's graph and the runs.
+Applied applyRuns(const ExecutionGraph& g, const std::vector<BlockRun>& runs, BlockEdit& out) {
+    Applied res;
+    const std::size_t n = g.nodes.size();
+    std::vector<std::int32_t> runOf(n, -1), unitOf(n, -1);
+    std::vector<std::vector<std::vector<std::uint32_t>>> labels(runs.size()); // [run][unit]: copy labels
+    std::vector<std::uint8_t> dropped(n, 0);
+    for (std::size_t ri = 0; ri < runs.size(); ++ri) {
+        const BlockRun& run = runs[ri];
+        std::vector<std::uint8_t> used(run.units.size(), 0);
+        labels[ri].resize(run.units.size());
+        for (auto [u, label] : run.sequence) {
+            if (label == kOriginal)
+                used[static_cast<std::size_t>(u)] = 1;
+            else
+                labels[ri][static_cast<std::size_t>(u)].push_back(label);
+        }
+        for (std::size_t u = 0; u < run.units.size(); ++u)
+            for (NodeId x : run.units[u]) {
+                runOf[x] = static_cast<std::int32_t>(ri);
+                unitOf[x] = static_cast<std::int32_t>(u);
+                dropped[x] = used[u] ? 0 : 1;
+            }
+    }
+    auto labelsOf = [&](NodeId x) -> const std::vector<std::uint32_t>& {
+        static const std::vector<std::uint32_t> none;
+        return runOf[x] < 0 ? none
+                            : labels[static_cast<std::size_t>(runOf[x])][static_cast<std::size_t>(unitOf[x])];
+    };
+
+    // Nodes: the caller's kept nodes (in order), then the copies, run by run in sequence order.
+    ExecutionGraph& e = out.graph;
+    e.trace = g.trace;
+    e.ranks = g.ranks;
+    e.stats = g.stats;
+    e.warnings = g.warnings;
+    out.nodeOf.assign(n, kNoNode);
+    for (NodeId i = 0; i < n; ++i)
+        if (!dropped[i]) {
+            out.nodeOf[i] = static_cast<NodeId>(e.nodes.size());
+            e.nodes.push_back(g.nodes[i]);
+            out.sourceOf.push_back(i);
+        }
+    out.kept = e.nodes.size();
+    std::unordered_map<std::uint64_t, NodeId> cloneAt; // (caller node, label) -> copy
+    auto key = [](NodeId x, std::uint32_t label) { return (static_cast<std::uint64_t>(x) << 32) | label; };
+    auto cloneOf = [&](NodeId x, std::uint32_t label) {
+        auto it = cloneAt.find(key(x, label));
+        return it == cloneAt.end() ? kNoNode : it->second;
+    };
+    // instance[run][position]: the nodes (in the copy) of each sequence entry.
+    std::vector<std::vector<std::vector<NodeId>>> instance(runs.size());
+    for (std::size_t ri = 0; ri < runs.size(); ++ri)
+        for (auto [u, label] : runs[ri].sequence) {
+            std::vector<NodeId> nodes;
+            for (NodeId x : runs[ri].units[static_cast<std::size_t>(u)]) {
+                if (label == kOriginal) {
+                    nodes.push_back(out.nodeOf[x]);
+                    continue;
+                }
+                GraphNode c = g.nodes[x];
+                c.release = 0; // a copy starts from its causes, never from a boundary condition
+                c.prewindow = false;
+                if (c.phantomArrival >= 0) ++res.phantoms;
+                c.phantomArrival = -1;
+                c.collective = kNoGroup;
+                cloneAt[key(x, label)] = static_cast<NodeId>(e.nodes.size());
+                nodes.push_back(static_cast<NodeId>(e.nodes.size()));
+                e.nodes.push_back(c);
+                out.sourceOf.push_back(x);
+            }
+            instance[ri].push_back(std::move(nodes));
+        }
+
+    // Processor orders: a run's nodes on a thread or stream are replaced, where the first of them
+    // stood, by its sequence (dropped blocks left out).
+    std::vector<EdgeId> orderIn(n, kNoEdge);
+    std::vector<std::uint8_t> isOrder(g.edges.size(), 0);
+    e.processors = g.processors;
+    for (std::uint32_t pi = 0; pi < g.processors.size(); ++pi) {
+        const Processor& P = g.processors[pi];
+        for (std::size_t k = 1; k < P.nodes.size(); ++k)
+            for (EdgeId id : g.inEdges(P.nodes[k])) {
+                const GraphEdge& ed = g.edges[id];
+                if (ed.from == P.nodes[k - 1] &&
+                    (ed.kind == EdgeKind::ThreadOrder || ed.kind == EdgeKind::StreamOrder)) {
+                    orderIn[P.nodes[k]] = id;
+                    isOrder[id] = 1;
+                    break;
+                }
+            }
+        auto& list = e.processors[pi].nodes;
+        list.clear();
+        std::vector<std::uint8_t> emitted(runs.size(), 0);
+        for (NodeId x : P.nodes) {
+            const std::int32_t ri = runOf[x];
+            if (ri < 0) {
+                list.push_back(out.nodeOf[x]);
+                continue;
+            }
+            if (emitted[static_cast<std::size_t>(ri)]) continue;
+            emitted[static_cast<std::size_t>(ri)] = 1;
+            for (const auto& nodes : instance[static_cast<std::size_t>(ri)])
+                for (NodeId y : nodes)
+                    if (e.nodes[y].processor == pi) list.push_back(y);
+        }
+    }
+
+    // Edges. Order edges follow the new processor orders: a kept node keeps its own incoming
+    // order edge (from its new predecessor), a copy gets its source's (the gap before its block).
+    auto emit = [&](GraphEdge ed, NodeId from, NodeId to, EdgeId origin) {
+        ed.from = from;
+        ed.to = to;
+        e.edges.push_back(ed);
+        out.edgeOrigin.push_back(origin);
+    };
+    for (const Processor& P : e.processors)
+        for (std::size_t k = 1; k < P.nodes.size(); ++k) {
+            const NodeId x = P.nodes[k - 1], y = P.nodes[k];
+            const EdgeId id = orderIn[out.sourceOf[y]];
+            // A re-pointed edge (its source was dropped or copies came before) is a new edge for
+            // the caller's graph: it binds as none there.
+            if (id != kNoEdge)
+                emit(g.edges[id], x, y, y < out.kept && out.nodeOf[g.edges[id].from] == x ? id : kNoEdge);
+            else if (y >= out.kept || x >= out.kept) {
+                GraphEdge ed;
+                ed.kind = P.gpu ? EdgeKind::StreamOrder : EdgeKind::ThreadOrder;
+                emit(ed, x, y, kNoEdge);
+            }
+        }
+    // Other edges. Between two blocks of one run (a receive's stream waiting for the op the
+    // previous block ended with), the edge comes, for every instance of the later block, from
+    // the last node on the same processor of the entries before it. Otherwise kept between kept
+    // nodes; copied between copies of the same label (inside a block, and across ranks: a TP
+    // collective's peers copy the same block); between a copied block and a node outside every
+    // block copied with that outside node (DDP's finalize waits for a copied bucket), collectives
+    // excepted.
+    for (EdgeId id = 0; id < g.edges.size(); ++id) {
+        if (isOrder[id]) continue;
+        const GraphEdge& ed = g.edges[id];
+        const NodeId a = ed.from, b = ed.to;
+        const std::int32_t ra = runOf[a], rb = runOf[b];
+        if (ra >= 0 && ra == rb && unitOf[a] != unitOf[b]) {
+            const auto ri = static_cast<std::size_t>(rb);
+            const std::uint32_t proc = g.nodes[a].processor;
+            for (std::size_t p = 0; p < runs[ri].sequence.size(); ++p) {
+                const auto [u, label] = runs[ri].sequence[p];
+                if (u != unitOf[b]) continue;
+                const NodeId bi = label == kOriginal ? out.nodeOf[b] : cloneOf(b, label);
+                NodeId from = kNoNode;
+                for (std::size_t q = p; q-- > 0 && from == kNoNode;)
+                    for (NodeId y : instance[ri][q])
+                        if (e.nodes[y].processor == proc) from = y;
+                if (from != kNoNode && bi != kNoNode)
+                    emit(ed, from, bi, label == kOriginal && from == out.nodeOf[a] ? id : kNoEdge);
+            }
+            continue;
+        }
+        if (!dropped[a] && !dropped[b]) emit(ed, out.nodeOf[a], out.nodeOf[b], id);
+        const bool collective = ed.kind == EdgeKind::Collective;
+        for (std::uint32_t label : labelsOf(a)) {
+            const NodeId bl = cloneOf(b, label);
+            if (bl != kNoNode)
+                emit(ed, cloneOf(a, label), bl, kNoEdge);
+            else if (rb < 0 && !collective)
+                emit(ed, cloneOf(a, label), out.nodeOf[b], kNoEdge);
+        }
+        if (ra < 0 && !collective)
+            for (std::uint32_t label : labelsOf(b))
+                emit(ed, out.nodeOf[a], cloneOf(b, label), kNoEdge);
+    }
+
+    // Collective groups: members renumbered (groups of dropped blocks go), then one group per
+    // copy of a group whose every member was copied under the same label.
+    std::vector<std::uint32_t> groupOf(g.collectives.size(), kNoGroup);
+    for (std::size_t gi = 0; gi < g.collectives.size(); ++gi) {
+        CollectiveGroup grp = g.collectives[gi];
+        grp.members.clear();
+        for (NodeId m : g.collectives[gi].members)
+            if (!dropped[m]) grp.members.push_back(out.nodeOf[m]);
+        if (grp.members.empty()) continue;
+        groupOf[gi] = static_cast<std::uint32_t>(e.collectives.size());
+        e.collectives.push_back(std::move(grp));
+    }
+    for (std::size_t i = 0; i < out.kept; ++i)
+        if (e.nodes[i].collective != kNoGroup) e.nodes[i].collective = groupOf[e.nodes[i].collective];
+    for (const auto& grp : g.collectives) {
+        if (grp.members.empty()) continue;
+        for (std::uint32_t label : labelsOf(grp.members.front())) {
+            CollectiveGroup copy = grp;
+            copy.members.clear();
+            for (NodeId m : grp.members) {
+                const NodeId ml = cloneOf(m, label);
+                if (ml == kNoNode) break;
+                copy.members.push_back(ml);
+            }
+            if (copy.members.size() != grp.members.size()) {
+                res.unmatchedCopies += static_cast<std::int64_t>(copy.members.size());
+                continue;
+            }
+            for (NodeId ml : copy.members)
+                e.nodes[ml].collective = static_cast<std::uint32_t>(e.collectives.size());
+            e.collectives.push_back(std::move(copy));
+            ++res.copiedGroups;
+        }
+    }
+
+    // Events of dropped nodes leave the window (no simulated time, not drawn).
+    e.nodeIndex = g.nodeIndex;
+    for (auto& tracks : e.nodeIndex)
+        for (auto& events : tracks)
+            for (NodeId& x : events)
+                if (x < n) x = out.nodeOf[x] == kNoNode ? kOutsideWindow : out.nodeOf[x];
+    e.buildAdjacency();
+    return res;
+}
+
 } // namespace
 
 BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs) {
@@ -114,8 +365,6 @@ BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs) {
 
     // 1. The plan: per rank, per region, which blocks are copied or bypassed.
     std::vector<RegionPlan> plans;
-    std::vector<std::int32_t> planOf(n, -1), unitOf(n, -1);
-    std::vector<int> editedRanks, unplacedRanks;
     for (std::uint32_t r = 0; r < set.ranks.size(); ++r) {
         const int stage = s.places[r].known ? s.places[r].pp : 0;
         auto t =
@@ -151,20 +400,7 @@ BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs) {
                 const std::uint32_t lastChild =
                     lr.children[lr.rep.first + static_cast<std::size_t>((u + 1) * lr.rep.length) - 1];
                 const TimeNs ts = ev.start[firstChild], te = ev.end(lastChild);
-                std::vector<NodeId> nodes;
-                auto it = std::lower_bound(P.nodes.begin(), P.nodes.end(), ts,
-                                           [&](NodeId x, TimeNs v) { return g.measuredStart(x) < v; });
-                for (; it != P.nodes.end() && g.measuredStart(*it) < te; ++it) {
-                    nodes.push_back(*it);
-                    for (EdgeId e : g.outEdges(*it))
-                        if (g.edges[e].kind == EdgeKind::Launch) nodes.push_back(g.edges[e].to);
-                }
-                std::sort(nodes.begin(), nodes.end(), [&](NodeId a, NodeId b) {
-                    return std::make_pair(g.measuredStart(a), a) < std::make_pair(g.measuredStart(b), b);
-                });
-                nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-                plan.units.push_back(std::move(nodes));
-                plan.unitEnd.push_back(te);
+                plan.units.push_back(blockNodes(g, P, ts, te));
             }
             if (delta > 0) {
                 std::vector<int> interior;
@@ -177,208 +413,33 @@ BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs) {
                 plan.dropCount = -delta;
                 plan.dropFirst = c - plan.dropCount >= 2 ? (c - plan.dropCount) / 2 : 0;
             }
-            const auto pi = static_cast<std::int32_t>(plans.size());
-            for (int u = 0; u < c; ++u)
-                for (NodeId x : plan.units[static_cast<std::size_t>(u)]) {
-                    planOf[x] = pi;
-                    unitOf[x] = u;
-                }
             plans.push_back(std::move(plan));
         }
-        editedRanks.push_back(rank.rank);
     }
     if (plans.empty()) {
         out.warnings.push_back(knob + ": no layer blocks were found inside the graph's window: knob ignored");
         return out;
     }
 
-    // 2. Nodes: the caller's kept nodes (in order), then the clones.
-    std::vector<std::uint8_t> dropped(n, 0);
-    for (const auto& p : plans)
-        for (int u = p.dropFirst; u < p.dropFirst + p.dropCount; ++u)
-            for (NodeId x : p.units[static_cast<std::size_t>(u)])
-                dropped[x] = 1;
+    // 2.-6. The edited copy: each region's blocks in their new order.
+    std::vector<BlockRun> runs;
+    for (const auto& p : plans) {
+        BlockRun run;
+        run.rank = p.rank;
+        run.units = p.units;
+        for (int u = 0; u < p.count; ++u) {
+            if (u < p.dropFirst || u >= p.dropFirst + p.dropCount) run.sequence.push_back({u, kOriginal});
+            if (u == p.insertAfter)
+                for (std::size_t k = 0; k < p.sources.size(); ++k)
+                    run.sequence.push_back({p.sources[k], static_cast<std::uint32_t>(p.ordinal) << 16 |
+                                                              static_cast<std::uint32_t>(k)});
+        }
+        runs.push_back(std::move(run));
+    }
+    const Applied applied = applyRuns(g, runs, out);
     ExecutionGraph& e = out.graph;
-    e.trace = g.trace;
-    e.ranks = g.ranks;
-    e.stats = g.stats;
-    e.warnings = g.warnings;
-    out.nodeOf.assign(n, kNoNode);
-    for (NodeId i = 0; i < n; ++i)
-        if (!dropped[i]) {
-            out.nodeOf[i] = static_cast<NodeId>(e.nodes.size());
-            e.nodes.push_back(g.nodes[i]);
-            out.sourceOf.push_back(i);
-        }
-    out.kept = e.nodes.size();
-    std::unordered_map<std::uint64_t, NodeId> cloneAt; // (caller node, clone index) -> clone
-    auto key = [](NodeId x, std::size_t k) { return (static_cast<std::uint64_t>(x) << 24) | k; };
-    std::int64_t phantoms = 0;
-    for (const auto& p : plans)
-        for (std::size_t k = 0; k < p.sources.size(); ++k)
-            for (NodeId x : p.units[static_cast<std::size_t>(p.sources[k])]) {
-                GraphNode c = g.nodes[x];
-                c.release = 0; // a copy starts from its causes, never from a boundary condition
-                c.prewindow = false;
-                if (c.phantomArrival >= 0) ++phantoms;
-                c.phantomArrival = -1;
-                c.collective = kNoGroup;
-                cloneAt[key(x, k)] = static_cast<NodeId>(e.nodes.size());
-                e.nodes.push_back(c);
-                out.sourceOf.push_back(x);
-            }
-    auto cloneOf = [&](NodeId x, std::size_t k) {
-        auto it = cloneAt.find(key(x, k));
-        return it == cloneAt.end() ? kNoNode : it->second;
-    };
-
-    // 3. Processor orders: clones after the last op of block insertAfter of their region (a GPU op
-    // by the time of its launch), dropped nodes left out.
-    std::vector<EdgeId> orderIn(n, kNoEdge);
-    std::vector<std::uint8_t> isOrder(g.edges.size(), 0);
-    auto orderKey = [&](NodeId x) {
-        for (EdgeId id : g.inEdges(x))
-            if (g.edges[id].kind == EdgeKind::Launch) return g.measuredStart(g.edges[id].from);
-        return g.measuredStart(x);
-    };
-    e.processors = g.processors;
-    for (std::uint32_t pi = 0; pi < g.processors.size(); ++pi) {
-        const Processor& P = g.processors[pi];
-        for (std::size_t k = 1; k < P.nodes.size(); ++k)
-            for (EdgeId id : g.inEdges(P.nodes[k])) {
-                const GraphEdge& ed = g.edges[id];
-                if (ed.from == P.nodes[k - 1] &&
-                    (ed.kind == EdgeKind::ThreadOrder || ed.kind == EdgeKind::StreamOrder)) {
-                    orderIn[P.nodes[k]] = id;
-                    isOrder[id] = 1;
-                    break;
-                }
-            }
-        std::vector<std::pair<std::size_t, std::vector<NodeId>>> inserts; // (position, clones)
-        for (const auto& p : plans) {
-            if (p.rank != P.rank || p.sources.empty()) continue;
-            std::vector<NodeId> clones;
-            for (std::size_t k = 0; k < p.sources.size(); ++k)
-                for (NodeId x : p.units[static_cast<std::size_t>(p.sources[k])])
-                    if (g.nodes[x].processor == pi) clones.push_back(cloneOf(x, k));
-            if (clones.empty()) continue;
-            const TimeNs at = p.unitEnd[static_cast<std::size_t>(p.insertAfter)];
-            std::size_t pos = 0;
-            while (pos < P.nodes.size() && orderKey(P.nodes[pos]) <= at)
-                ++pos;
-            inserts.push_back({pos, std::move(clones)});
-        }
-        std::stable_sort(inserts.begin(), inserts.end(),
-                         [](const auto& a, const auto& b) { return a.first < b.first; });
-        auto& list = e.processors[pi].nodes;
-        list.clear();
-        std::size_t next = 0;
-        for (std::size_t i = 0; i <= P.nodes.size(); ++i) {
-            for (; next < inserts.size() && inserts[next].first == i; ++next)
-                list.insert(list.end(), inserts[next].second.begin(), inserts[next].second.end());
-            if (i < P.nodes.size() && !dropped[P.nodes[i]]) list.push_back(out.nodeOf[P.nodes[i]]);
-        }
-    }
-
-    // 4. Edges. Order edges follow the new processor orders: a kept node keeps its own incoming
-    // order edge (from its new predecessor), a clone gets its source's (the gap before a layer).
-    auto emit = [&](GraphEdge ed, NodeId from, NodeId to, EdgeId origin) {
-        ed.from = from;
-        ed.to = to;
-        e.edges.push_back(ed);
-        out.edgeOrigin.push_back(origin);
-    };
-    for (const Processor& P : e.processors)
-        for (std::size_t k = 1; k < P.nodes.size(); ++k) {
-            const NodeId x = P.nodes[k - 1], y = P.nodes[k];
-            const NodeId src = out.sourceOf[y];
-            const EdgeId id = orderIn[src];
-            const bool clone = y >= out.kept || x >= out.kept;
-            // A re-pointed edge (its source was dropped or copies came before) is a new edge for
-            // the caller's graph: it binds as none there.
-            if (id != kNoEdge)
-                emit(g.edges[id], x, y, y < out.kept && out.nodeOf[g.edges[id].from] == x ? id : kNoEdge);
-            else if (clone) {
-                GraphEdge ed;
-                ed.kind = P.gpu ? EdgeKind::StreamOrder : EdgeKind::ThreadOrder;
-                emit(ed, x, y, kNoEdge);
-            }
-        }
-    // Other edges: kept as they are between kept nodes; an edge inside a copied block (also across
-    // ranks: a TP collective's peers copy the same block) is copied between the copies; an edge
-    // between a copied block and a node outside every block is copied with that outside node (a
-    // DDP bucket's all-reduce that finalize_backward waits for), collectives excepted.
-    for (EdgeId id = 0; id < g.edges.size(); ++id) {
-        if (isOrder[id]) continue;
-        const GraphEdge& ed = g.edges[id];
-        const NodeId a = ed.from, b = ed.to;
-        if (!dropped[a] && !dropped[b]) emit(ed, out.nodeOf[a], out.nodeOf[b], id);
-        const std::int32_t pa = planOf[a], pb = planOf[b];
-        const bool collective = ed.kind == EdgeKind::Collective;
-        if (pa >= 0 && !plans[static_cast<std::size_t>(pa)].sources.empty()) {
-            const auto& plan = plans[static_cast<std::size_t>(pa)];
-            for (std::size_t k = 0; k < plan.sources.size(); ++k) {
-                if (plan.sources[k] != unitOf[a]) continue;
-                const NodeId ak = cloneOf(a, k);
-                if (pb >= 0 && plans[static_cast<std::size_t>(pb)].ordinal == plan.ordinal) {
-                    const NodeId bk = cloneOf(b, k);
-                    if (bk != kNoNode) emit(ed, ak, bk, kNoEdge);
-                } else if (pb < 0 && !collective && !dropped[b]) {
-                    emit(ed, ak, out.nodeOf[b], kNoEdge);
-                }
-            }
-        } else if (pa < 0 && pb >= 0 && !collective && !dropped[a]) {
-            const auto& plan = plans[static_cast<std::size_t>(pb)];
-            for (std::size_t k = 0; k < plan.sources.size(); ++k)
-                if (plan.sources[k] == unitOf[b]) emit(ed, out.nodeOf[a], cloneOf(b, k), kNoEdge);
-        }
-    }
-
-    // 5. Collective groups: members renumbered (groups of dropped blocks go), then one group per
-    // copy of a group whose every member was copied.
-    std::vector<std::uint32_t> groupOf(g.collectives.size(), kNoGroup);
-    for (std::size_t gi = 0; gi < g.collectives.size(); ++gi) {
-        CollectiveGroup grp = g.collectives[gi];
-        grp.members.clear();
-        for (NodeId m : g.collectives[gi].members)
-            if (!dropped[m]) grp.members.push_back(out.nodeOf[m]);
-        if (grp.members.empty()) continue;
-        groupOf[gi] = static_cast<std::uint32_t>(e.collectives.size());
-        e.collectives.push_back(std::move(grp));
-    }
-    for (std::size_t i = 0; i < out.kept; ++i)
-        if (e.nodes[i].collective != kNoGroup) e.nodes[i].collective = groupOf[e.nodes[i].collective];
-    std::int64_t copiedGroups = 0, unmatchedCopies = 0;
-    for (const auto& grp : g.collectives) {
-        if (grp.members.empty()) continue;
-        const std::int32_t p0 = planOf[grp.members.front()];
-        if (p0 < 0) continue;
-        const auto& plan = plans[static_cast<std::size_t>(p0)];
-        for (std::size_t k = 0; k < plan.sources.size(); ++k) {
-            CollectiveGroup copy = grp;
-            copy.members.clear();
-            for (NodeId m : grp.members) {
-                const NodeId mk = cloneOf(m, k);
-                if (mk == kNoNode) break;
-                copy.members.push_back(mk);
-            }
-            if (copy.members.size() != grp.members.size()) {
-                unmatchedCopies += static_cast<std::int64_t>(copy.members.size());
-                continue;
-            }
-            for (NodeId mk : copy.members)
-                e.nodes[mk].collective = static_cast<std::uint32_t>(e.collectives.size());
-            e.collectives.push_back(std::move(copy));
-            ++copiedGroups;
-        }
-    }
-
-    // 6. Events of dropped nodes leave the window (no simulated time, not drawn).
-    e.nodeIndex = g.nodeIndex;
-    for (auto& tracks : e.nodeIndex)
-        for (auto& events : tracks)
-            for (NodeId& x : events)
-                if (x < n) x = out.nodeOf[x] == kNoNode ? kOutsideWindow : out.nodeOf[x];
+    const std::int64_t copiedGroups = applied.copiedGroups, unmatchedCopies = applied.unmatchedCopies,
+                       phantoms = applied.phantoms;
 
     // 7. The optimizer updates every parameter: its kernels (launched inside Optimizer.step)
     // scale with the rank's gradient bytes (the DP all-reduces, copied and dropped with their
