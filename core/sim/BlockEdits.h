@@ -34,6 +34,13 @@ struct BlockEdit {
 // The edit of `g` for the knobs (inactive when every block knob is as traced).
 BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs);
 
+// The edit of pp.microbatches: every rank's forward / backward micro-batch blocks (per step) in
+// the 1F1B order of the new count; micro-batch m runs as traced block m (m < traced - 1), the
+// traced last block (m = new - 1, which carries the gradient all-reduces) or a copy of an
+// interior block; copies of a stage's sends meet the copies of the next stage's receives.
+// Inactive (with a warning) without micro-batch markers or when a rank's order is not 1F1B.
+BlockEdit editMicrobatches(const ExecutionGraph& g, int microbatches);
+
 // simulate() with block knobs set: simulates the edited graph with the other knobs and returns a
 // result parallel to `g` (docs/Structure.md, "Reports after a block edit"): per-rank summaries,
 // iteration and setup notes of the edited job; res.nodes / the timeline give the caller's nodes

@@ -263,6 +263,12 @@ std::vector<KnobSpec> buildSpecs() {
                 "forward and backward block are copied or dropped, with their TP collectives and "
                 "gradient buckets; the optimizer's kernels follow the parameter count "
                 "(docs/Structure.md). 0: as traced. Typical: 2x the traced layers."));
+    specs.push_back(
+        integer("pp.microbatches", "Micro-batches", &SimKnobs::ppMicrobatches, 1, 1 << 16, "as traced",
+                "Micro-batches per step of the predicted job: the forward / backward micro-batch "
+                "blocks of every rank are copied or dropped and each pipeline stage's 1F1B order is "
+                "rebuilt, with the sends and receives between stages (docs/Structure.md). 0: as "
+                "traced. Typical: 2x the traced micro-batches."));
     for (auto [key, label, member, help] :
          {std::tuple{"gpu.target", "Target GPU", &SimKnobs::gpuTarget,
                      "Replays the trace on another GPU of the table (resources/gpus.json): each kernel's "

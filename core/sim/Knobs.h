@@ -64,6 +64,9 @@ struct SimKnobs {
     // Block edits (sim/BlockEdits.h, docs/Structure.md): layer blocks of the predicted model
     // (0 = as traced); recognised layer blocks are repeated or dropped.
     int modelLayers = 0;
+    // pp.microbatches: micro-batches per step of the predicted job (0 = as traced); the 1F1B order
+    // of each pipeline stage is rebuilt.
+    int ppMicrobatches = 0;
 
     // Hardware (sim/GpuSwap.h, docs/GpuModel.md): the GPU of resources/gpus.json the trace is
     // replayed on ("" = as traced), and the source GPU where deviceProperties do not name a known one.

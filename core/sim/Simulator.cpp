@@ -328,8 +328,9 @@ void fillTimeline(const ExecutionGraph& g, SimResult& res) {
 } // namespace
 
 SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOptions& options) {
-    // Block edits (model.layers) simulate an edited copy of the graph (sim/BlockEdits.h).
-    if (knobs.modelLayers > 0) return simulateWithBlockEdits(g, knobs, options);
+    // Block edits (model.layers, pp.microbatches) simulate an edited copy of the graph
+    // (sim/BlockEdits.h).
+    if (knobs.modelLayers > 0 || knobs.ppMicrobatches > 0) return simulateWithBlockEdits(g, knobs, options);
     SimResult res;
     for (const auto& u : knobs.unsupported())
         res.warnings.push_back("knob " + u + " is not simulated yet; it was ignored");

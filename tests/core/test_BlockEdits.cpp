@@ -82,21 +82,29 @@ std::string worstError(const slsynth::Loaded& a, const SimResult& pred, const sl
     return what;
 }
 
-void checkPrediction(const SynthConfig& configA, const SynthConfig& configB) {
+// A 1F1B pipeline of two stages (two layers each) with 2-way tensor and data parallelism: sends
+// and receives between the stages, TP all-reduces in every block, DDP buckets in the last backward.
+SynthConfig microbatchJob(int microbatches) {
+    SynthConfig c = layerJob(4);
+    c.pp = 2;
+    c.microbatches = microbatches;
+    return c;
+}
+
+void checkPrediction(const SynthConfig& configA, const SynthConfig& configB, const std::string& knob,
+                     const std::string& change) {
     auto a = generateAndLoad(configA);
     auto b = generateAndLoad(configB);
     QCOMPARE(a->set.ranks.size(), b->set.ranks.size());
     SimKnobs knobs;
-    setKnobAssignment(knobs, "model.layers=" + std::to_string(configB.layers));
+    setKnobAssignment(knobs, knob);
     SimResult pred = simulate(a->graph, knobs);
     SimResult ignored = simulate(a->graph);
     SimResult bReplay = simulate(b->graph);
     QVERIFY(pred.complete && ignored.complete && bReplay.complete);
     QVERIFY2(pred.warnings.empty(), pred.warnings.empty() ? "" : pred.warnings.front().c_str());
     QVERIFY(pred.setup.edited);
-    // The note says what was done: "... 12 -> 24 layers" per stage.
-    const std::string change = std::to_string(configA.layers / configA.pp) + " -> " +
-                               std::to_string(configB.layers / configB.pp) + " layers";
+    // The note says what was done ("... 12 -> 24 layers" per stage, "4 -> 8 micro-batches").
     QVERIFY2(std::any_of(pred.setup.notes.begin(), pred.setup.notes.end(),
                          [&](const std::string& n) { return n.find(change) != std::string::npos; }),
              change.c_str());
@@ -107,12 +115,11 @@ void checkPrediction(const SynthConfig& configA, const SynthConfig& configB) {
     const std::string what = worstError(*a, pred, *b, bReplay, worst);
     const double ignoredErr = errPct(static_cast<double>(ignored.simulatedIteration),
                                      static_cast<double>(bReplay.measuredIteration));
-    qInfo(
-        "layers %d -> %d (pp %d): B measured %.1f us, predicted %.1f us, knob ignored %.1f us (%.1f%% off); "
-        "worst error with the knob %.2f%% (%s)",
-        configA.layers, configB.layers, configA.pp, static_cast<double>(bReplay.measuredIteration) / 1000.0,
-        static_cast<double>(pred.simulatedIteration) / 1000.0,
-        static_cast<double>(ignored.simulatedIteration) / 1000.0, ignoredErr, worst, what.c_str());
+    qInfo("%s (pp %d): B measured %.1f us, predicted %.1f us, knob ignored %.1f us (%.1f%% off); "
+          "worst error with the knob %.2f%% (%s)",
+          knob.c_str(), configA.pp, static_cast<double>(bReplay.measuredIteration) / 1000.0,
+          static_cast<double>(pred.simulatedIteration) / 1000.0,
+          static_cast<double>(ignored.simulatedIteration) / 1000.0, ignoredErr, worst, what.c_str());
     QVERIFY2(ignoredErr > 5 * kTolerancePct, "ignoring the knob should miss B by far more than 3%");
     QVERIFY2(worst <= kTolerancePct, qPrintable(QString("%1 off by %2%").arg(what.c_str()).arg(worst)));
 }
@@ -122,12 +129,25 @@ void checkPrediction(const SynthConfig& configA, const SynthConfig& configB) {
 class TestBlockEdits : public QObject {
     Q_OBJECT
 private slots:
-    void doublingTheLayersPredictsTheDeeperModel() { checkPrediction(layerJob(12), layerJob(24)); }
+    void doublingTheLayersPredictsTheDeeperModel() {
+        checkPrediction(layerJob(12), layerJob(24), "model.layers=24", "12 -> 24 layers");
+    }
 
-    void halvingTheLayersPredictsTheShallowerModel() { checkPrediction(layerJob(24), layerJob(12)); }
+    void halvingTheLayersPredictsTheShallowerModel() {
+        checkPrediction(layerJob(24), layerJob(12), "model.layers=12", "24 -> 12 layers");
+    }
 
     void layersOfAPipelinePredictTheDeeperPipeline() {
-        checkPrediction(pipelineLayerJob(12), pipelineLayerJob(24));
+        // 6 layers per stage become 12.
+        checkPrediction(pipelineLayerJob(12), pipelineLayerJob(24), "model.layers=24", "6 -> 12 layers");
+    }
+
+    void doublingTheMicrobatchesPredictsTheLongerPipeline() {
+        checkPrediction(microbatchJob(4), microbatchJob(8), "pp.microbatches=8", "4 -> 8 micro-batches");
+    }
+
+    void halvingTheMicrobatchesPredictsTheShorterPipeline() {
+        checkPrediction(microbatchJob(8), microbatchJob(4), "pp.microbatches=4", "8 -> 4 micro-batches");
     }
 
     // The edited graph holds each copied collective once per rank of its group, matched as one
@@ -151,7 +171,30 @@ private slots:
         QVERIFY(copies > 0);
     }
 
-    void dlrmHasNoLayerBlocksAndSaysSo() {
+    // 4 -> 8 micro-batches on 2 stages x 2 replicas x 2 TP ranks: 4 copied micro-batches, each
+    // with a forward and a backward block. Per pipeline link (4 of them) a copied block pair sends
+    // activations forward and gradients back: 4 x 2 x 4 = 32 send/receive groups. Per TP pair (4)
+    // each copied block runs 2 layers x 2 all-reduces: 4 x 2 x 4 x 4 = 128. The gradient buckets
+    // stay in the traced last micro-batch: none copied. 32 + 128 = 160 new groups.
+    void copiedMicrobatchesMeetTheOtherStage() {
+        auto a = generateAndLoad(microbatchJob(4));
+        BlockEdit edit = editMicrobatches(a->graph, 8);
+        QVERIFY(edit.active);
+        QCOMPARE(edit.graph.collectives.size() - a->graph.collectives.size(), std::size_t(160));
+        std::size_t p2p = 0;
+        for (std::size_t i = a->graph.collectives.size(); i < edit.graph.collectives.size(); ++i) {
+            const auto& grp = edit.graph.collectives[i];
+            QCOMPARE(grp.members.size(), std::size_t(2));
+            QVERIFY(grp.members[0] >= edit.kept && grp.members[1] >= edit.kept);
+            QVERIFY(edit.graph.nodes[grp.members[0]].rank != edit.graph.nodes[grp.members[1]].rank);
+            if (grp.type == CollectiveType::Send || grp.type == CollectiveType::Recv ||
+                grp.type == CollectiveType::SendRecv)
+                ++p2p;
+        }
+        QCOMPARE(p2p, std::size_t(32));
+    }
+
+    void dlrmHasNoBlocksAndSaysSo() {
         SL_REQUIRE_TRACES();
         TraceSet set = loadTraceSet({sltest::tracePath("dlrm-8rank-v100/kineto")});
         ExecutionGraph g = buildExecutionGraph(set);
@@ -165,6 +208,15 @@ private slots:
         }));
         QVERIFY(!res.setup.edited);
         QCOMPARE(res.simulatedIteration, replay.simulatedIteration);
+        // Nor micro-batch markers.
+        SimKnobs mb;
+        setKnobAssignment(mb, "pp.microbatches=8");
+        SimResult resMb = simulate(g, mb);
+        QVERIFY(std::any_of(resMb.warnings.begin(), resMb.warnings.end(), [](const std::string& w) {
+            return w.find("pp.microbatches=8: no micro-batch blocks recognised") != std::string::npos &&
+                   w.find("knob ignored") != std::string::npos;
+        }));
+        QCOMPARE(resMb.simulatedIteration, replay.simulatedIteration);
     }
 };
 
