@@ -124,6 +124,22 @@ void checkPrediction(const SynthConfig& configA, const SynthConfig& configB, con
     QVERIFY2(worst <= kTolerancePct, qPrintable(QString("%1 off by %2%").arg(what.c_str()).arg(worst)));
 }
 
+// Every collective group the edit added has two members, both copies, on different ranks (the
+// copies of one block on peer ranks), and `pointToPoint` of them are sends / receives.
+void checkCopiedGroups(const slsynth::Loaded& a, const BlockEdit& edit, std::size_t pointToPoint) {
+    std::size_t p2p = 0;
+    for (std::size_t i = a.graph.collectives.size(); i < edit.graph.collectives.size(); ++i) {
+        const auto& grp = edit.graph.collectives[i];
+        QCOMPARE(grp.members.size(), std::size_t(2));
+        QVERIFY(grp.members[0] >= edit.kept && grp.members[1] >= edit.kept);
+        QVERIFY(edit.graph.nodes[grp.members[0]].rank != edit.graph.nodes[grp.members[1]].rank);
+        if (grp.type == CollectiveType::Send || grp.type == CollectiveType::Recv ||
+            grp.type == CollectiveType::SendRecv)
+            ++p2p;
+    }
+    QCOMPARE(p2p, pointToPoint);
+}
+
 } // namespace
 
 class TestBlockEdits : public QObject {
@@ -160,15 +176,7 @@ private slots:
         BlockEdit edit = editBlocks(a->graph, BlockEditKnobs{16});
         QVERIFY(edit.active);
         QCOMPARE(edit.graph.collectives.size() - a->graph.collectives.size(), std::size_t(2 * 32 + 2 * 4));
-        std::size_t copies = 0;
-        for (std::size_t i = a->graph.collectives.size(); i < edit.graph.collectives.size(); ++i) {
-            const auto& grp = edit.graph.collectives[i];
-            QCOMPARE(grp.members.size(), std::size_t(2));
-            QVERIFY(grp.members[0] >= edit.kept && grp.members[1] >= edit.kept);
-            QVERIFY(edit.graph.nodes[grp.members[0]].rank != edit.graph.nodes[grp.members[1]].rank);
-            ++copies;
-        }
-        QVERIFY(copies > 0);
+        checkCopiedGroups(*a, edit, 0);
     }
 
     // 4 -> 8 micro-batches on 2 stages x 2 replicas x 2 TP ranks: 4 copied micro-batches, each
@@ -181,17 +189,7 @@ private slots:
         BlockEdit edit = editMicrobatches(a->graph, 8);
         QVERIFY(edit.active);
         QCOMPARE(edit.graph.collectives.size() - a->graph.collectives.size(), std::size_t(160));
-        std::size_t p2p = 0;
-        for (std::size_t i = a->graph.collectives.size(); i < edit.graph.collectives.size(); ++i) {
-            const auto& grp = edit.graph.collectives[i];
-            QCOMPARE(grp.members.size(), std::size_t(2));
-            QVERIFY(grp.members[0] >= edit.kept && grp.members[1] >= edit.kept);
-            QVERIFY(edit.graph.nodes[grp.members[0]].rank != edit.graph.nodes[grp.members[1]].rank);
-            if (grp.type == CollectiveType::Send || grp.type == CollectiveType::Recv ||
-                grp.type == CollectiveType::SendRecv)
-                ++p2p;
-        }
-        QCOMPARE(p2p, std::size_t(32));
+        checkCopiedGroups(*a, edit, 32);
     }
 
     void dlrmHasNoBlocksAndSaysSo() {
