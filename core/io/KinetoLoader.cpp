@@ -182,7 +182,7 @@ private:
     std::unordered_map<TrackKey, std::uint32_t, TrackKeyHash> trackIndex_;
     TrackKey lastKey_{false, 0, 0};
     std::uint32_t lastTrack_ = 0xffffffffu;
-    std::vector<std::vector<RawEvent>> rawByTrack_;
+    std::vector<RawSegments> rawByTrack_; // each track's events, one segment per absorbed piece
     std::vector<FlowPoint> flows_;
     std::unordered_map<std::string, std::int64_t> stringIds_; // non-numeric pid / tid values
     std::unordered_map<std::int64_t, std::string> processNames_;
@@ -272,7 +272,7 @@ std::uint32_t KinetoParser::trackFor(const TrackKey& key) {
         t.pid = key.a;
         t.tid = key.b;
         rank_.tracks.push_back(std::move(t));
-        rawByTrack_.emplace_back();
+        rawByTrack_.emplace_back(1); // one segment: this parser's own events
     }
     lastKey_ = key;
     lastTrack_ = it->second;
@@ -568,7 +568,7 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
         RawEvent begin = open.back();
         open.pop_back();
         begin.duration = std::max<TimeNs>(0, ts - begin.start);
-        rawByTrack_[trackIdx].push_back(begin);
+        rawByTrack_[trackIdx].back().push_back(begin);
         ++rank_.eventsByKind[static_cast<int>(begin.kind)];
         ++eventCount_;
         return;
@@ -596,8 +596,8 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
         rank_.commCalls.push_back(collectiveMetaFrom(args));
     }
 
-    rawByTrack_[trackIdx].push_back({ts, dur, rank_.strings.intern(name), kind, args.correlation, argsOffset,
-                                     argsLength, extra, fileOffset, fileLength});
+    rawByTrack_[trackIdx].back().push_back({ts, dur, rank_.strings.intern(name), kind, args.correlation,
+                                            argsOffset, argsLength, extra, fileOffset, fileLength});
     ++rank_.eventsByKind[static_cast<int>(kind)];
     if (++eventCount_ > options_.maxEventsPerFile)
         fail("more than " + std::to_string(options_.maxEventsPerFile) +
@@ -929,19 +929,20 @@ void KinetoParser::absorb(KinetoParser& piece) {
     for (std::size_t t = 0; t < from.tracks.size(); ++t) {
         const Track& track = from.tracks[t];
         std::uint32_t into = trackFor({track.isGpu(), remap(track.pid), remap(track.tid)});
-        auto& dst =
-            rawByTrack_[into]; // grows geometrically (an exact reserve per piece would copy it each time)
-        auto& src = piece.rawByTrack_[t];
-        for (RawEvent e : src) {
-            e.name = name(e.name);
-            if (e.argsLength > 0) e.argsOffset += argsBase;
-            if (e.extra != kNoExtra)
-                e.extra += e.kind == EventKind::Kernel     ? collectivesBase
-                           : e.kind == EventKind::CudaSync ? syncsBase
-                                                           : commCallsBase;
-            dst.push_back(e);
+        // The piece's events go straight into the columns (renumbered in place first): the raw
+        // events of the whole file never exist at once (docs/Loader.md, "Memory"). finish() sorts.
+        for (auto& segment : piece.rawByTrack_[t]) {
+            for (RawEvent& e : segment) {
+                e.name = name(e.name);
+                if (e.argsLength > 0) e.argsOffset += argsBase;
+                if (e.extra != kNoExtra)
+                    e.extra += e.kind == EventKind::Kernel     ? collectivesBase
+                               : e.kind == EventKind::CudaSync ? syncsBase
+                                                               : commCallsBase;
+            }
+            appendRawEvents(rank_.tracks[into].events, segment, lazyArgs_);
         }
-        std::vector<RawEvent>().swap(src);
+        RawSegments().swap(piece.rawByTrack_[t]);
     }
     for (FlowPoint f : piece.flows_) {
         f.key.a = remap(f.key.a);
@@ -994,7 +995,8 @@ void settleRank(Rank& rank, const std::string& path, std::int64_t disk, const Lo
 // Reads bytes [offset, offset + len) of the uncompressed file into dst.
 using ReadAt = std::function<void(std::int64_t offset, std::size_t len, char* dst)>;
 
-constexpr std::int64_t kDefaultPieceBytes = 8 << 20;
+// simdjson's index for a piece is about 4 bytes per byte: smaller pieces, less memory per thread.
+constexpr std::int64_t kDefaultPieceBytes = 4 << 20;
 constexpr std::size_t kHeadBytes = 1 << 20; // the events array must start within this
 constexpr std::size_t kCutWindow = 1 << 16; // searched for an event start at each cut
 
@@ -1077,6 +1079,7 @@ std::optional<Rank> loadInPieces(const std::string& path, std::int64_t size, con
         std::int64_t tailAt = 0; // last piece: where the root's remainder starts in the file
     };
     std::vector<std::unique_ptr<Piece>> done(pieces);
+    constexpr std::size_t kMaxJoined = 4; // a piece that does not parse is joined with at most this many
     std::mutex mutex;
     std::condition_variable ready;
     std::atomic<std::size_t> next{0};
@@ -1108,12 +1111,22 @@ std::optional<Rank> loadInPieces(const std::string& path, std::int64_t size, con
         }
         return piece;
     };
+    // Parsed pieces wait for the merge in file order: a worker does not run further ahead of it
+    // than this, so that a slow merge does not pile up parsed pieces (docs/Loader.md, "Memory").
+    std::size_t merged = 0; // pieces absorbed so far (under mutex)
+    std::size_t ahead = 1;  // set below: the threads' pieces plus those a rejoin takes
+    std::condition_variable room;
     auto worker = [&] {
         od::parser parser;
         std::string buf;
         for (;;) {
             const std::size_t i = next.fetch_add(1);
             if (i >= pieces || stop) return;
+            {
+                std::unique_lock lock(mutex);
+                room.wait(lock, [&] { return stop || i < merged + ahead; });
+            }
+            if (stop) return;
             auto piece = parseRange(parser, buf, i, i);
             {
                 std::lock_guard lock(mutex);
@@ -1125,16 +1138,23 @@ std::optional<Rank> loadInPieces(const std::string& path, std::int64_t size, con
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
     const std::size_t threads =
         std::min<std::size_t>(options.threads > 0 ? static_cast<std::size_t>(options.threads) : hw, pieces);
+    ahead = threads + kMaxJoined;
     std::vector<std::thread> pool;
     struct Joiner {
         std::vector<std::thread>& pool;
         std::atomic<bool>& stop;
+        std::mutex& mutex;
+        std::condition_variable& room;
         ~Joiner() {
-            stop = true;
+            {
+                std::lock_guard lock(mutex);
+                stop = true;
+            }
+            room.notify_all();
             for (auto& t : pool)
                 t.join();
         }
-    } joiner{pool, stop};
+    } joiner{pool, stop, mutex, room};
     for (std::size_t t = 0; t < threads; ++t)
         pool.emplace_back(worker);
 
@@ -1171,7 +1191,6 @@ std::optional<Rank> loadInPieces(const std::string& path, std::int64_t size, con
                 return true;
             }
         };
-        constexpr std::size_t kMaxJoined = 4;
         std::int64_t tailAt = size;
         for (std::size_t i = 0; i < pieces;) {
             std::unique_ptr<Piece> piece = take(i);
@@ -1197,6 +1216,11 @@ std::optional<Rank> loadInPieces(const std::string& path, std::int64_t size, con
                                   2 * disk))
                 throw LoadCancelled();
             i = last + 1;
+            {
+                std::lock_guard lock(mutex);
+                merged = i;
+            }
+            room.notify_all();
         }
         // The root's fields after the events array.
         whole.parseRootPiece(parser, makePiece(buf, plan.rootIsArray ? "[]" : "{\"traceEvents\":[]", read,

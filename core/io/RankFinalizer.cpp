@@ -4,6 +4,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <type_traits>
 #include <unordered_map>
 
 namespace sl {
@@ -12,45 +13,68 @@ using namespace detail;
 
 namespace {
 
-void fillColumns(Rank& rank, std::uint32_t trackIdx, std::vector<RawEvent>& raw) {
-    auto byStart = [](const RawEvent& a, const RawEvent& b) {
-        return a.start != b.start ? a.start < b.start : a.duration > b.duration;
-    };
-    // Profilers mostly write a thread's events in order already: checking is cheaper than sorting.
-    if (!std::is_sorted(raw.begin(), raw.end(), byStart)) std::stable_sort(raw.begin(), raw.end(), byStart);
+// Writes a track's raw events (a whole-file parse's; the pieces of a chunked parse are appended as
+// they are merged) after its columns, freeing each segment once written, then sorts the columns
+// by start (ties: longer first). Raw events and columns are never both whole in memory.
+void fillColumns(Rank& rank, std::uint32_t trackIdx, RawSegments& segments) {
     Track& track = rank.tracks[trackIdx];
     EventColumns& ev = track.events;
-    ev.reserve(raw.size());
-    const bool lazyArgs = rank.argsFile != nullptr;
-    if (lazyArgs) {
-        ev.argsFileOffset.reserve(raw.size());
-        ev.argsFileLength.reserve(raw.size());
-    }
-    for (std::size_t i = 0; i < raw.size(); ++i) {
-        const RawEvent& r = raw[i];
-        ev.start.push_back(r.start);
-        ev.duration.push_back(r.duration);
-        ev.name.push_back(r.name);
-        ev.kind.push_back(r.kind);
-        ev.correlation.push_back(r.correlation);
-        ev.link.push_back(kNoLink);
-        ev.extra.push_back(r.extra);
-        ev.argsOffset.push_back(r.argsOffset);
-        ev.argsLength.push_back(r.argsLength);
-        if (lazyArgs) {
-            ev.argsFileOffset.push_back(r.fileOffset);
-            ev.argsFileLength.push_back(r.fileLength);
+    std::size_t raw = 0;
+    for (const auto& seg : segments)
+        raw += seg.size();
+    if (raw > 0) {
+        ev.reserve(ev.size() + raw);
+        for (auto& seg : segments) {
+            appendRawEvents(ev, seg, rank.argsFile != nullptr);
+            std::vector<RawEvent>().swap(seg);
         }
-        if (r.extra == kNoExtra) continue;
-        EventRef ref{trackIdx, static_cast<std::uint32_t>(i)};
-        if (r.kind == EventKind::Kernel)
-            rank.collectives[r.extra].kernel = ref;
-        else if (r.kind == EventKind::CudaSync)
-            rank.syncs[r.extra].event = ref;
-        else
-            rank.commCalls[r.extra].kernel = ref;
     }
-    std::vector<RawEvent>().swap(raw);
+    RawSegments().swap(segments);
+    const std::size_t n = ev.size();
+    // Profilers mostly write a thread's events in order already: checking is cheaper than sorting.
+    bool sorted = true;
+    for (std::size_t i = 1; i < n && sorted; ++i)
+        sorted = ev.start[i - 1] < ev.start[i] ||
+                 (ev.start[i - 1] == ev.start[i] && ev.duration[i - 1] >= ev.duration[i]);
+    ev.link.assign(n, kNoLink);
+    if (!sorted) {
+        // A stable sort of the event order, applied to one column at a time (the extra memory is
+        // one index per event plus one column).
+        std::vector<std::uint32_t> order(n);
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return ev.start[a] != ev.start[b] ? ev.start[a] < ev.start[b] : ev.duration[a] > ev.duration[b];
+        });
+        auto permute = [&](auto& column) {
+            if (column.empty()) return;
+            std::remove_reference_t<decltype(column)> out;
+            out.reserve(n);
+            for (std::uint32_t i : order)
+                out.push_back(column[i]);
+            column.swap(out);
+        };
+        permute(ev.start);
+        permute(ev.duration);
+        permute(ev.name);
+        permute(ev.kind);
+        permute(ev.correlation);
+        permute(ev.extra);
+        permute(ev.argsOffset);
+        permute(ev.argsLength);
+        permute(ev.argsFileOffset);
+        permute(ev.argsFileLength);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint32_t extra = ev.extra[i];
+        if (extra == kNoExtra) continue;
+        EventRef ref{trackIdx, static_cast<std::uint32_t>(i)};
+        if (ev.kind[i] == EventKind::Kernel)
+            rank.collectives[extra].kernel = ref;
+        else if (ev.kind[i] == EventKind::CudaSync)
+            rank.syncs[extra].event = ref;
+        else
+            rank.commCalls[extra].kernel = ref;
+    }
 }
 
 // Nesting by containment: an event is the child of the innermost earlier event that encloses it.
@@ -106,7 +130,7 @@ void nameTracks(Rank& rank, const ParsedRank& parsed) {
         identity = identity && order[i] == i;
     if (identity) return;
     std::vector<Track> sorted;
-    std::vector<std::vector<RawEvent>> sortedRaw;
+    std::vector<RawSegments> sortedRaw;
     sorted.reserve(order.size());
     sortedRaw.reserve(order.size());
     for (auto idx : order) {
@@ -240,6 +264,23 @@ void addLoaderWarnings(Rank& rank) {
 }
 
 } // namespace
+
+void appendRawEvents(EventColumns& ev, const std::vector<RawEvent>& raw, bool lazyArgs) {
+    for (const RawEvent& r : raw) {
+        ev.start.push_back(r.start);
+        ev.duration.push_back(r.duration);
+        ev.name.push_back(r.name);
+        ev.kind.push_back(r.kind);
+        ev.correlation.push_back(r.correlation);
+        ev.extra.push_back(r.extra);
+        ev.argsOffset.push_back(r.argsOffset);
+        ev.argsLength.push_back(r.argsLength);
+        if (lazyArgs) {
+            ev.argsFileOffset.push_back(r.fileOffset);
+            ev.argsFileLength.push_back(r.fileLength);
+        }
+    }
+}
 
 void finalizeRank(Rank& rank, ParsedRank parsed) {
     nameTracks(rank, parsed);

@@ -44,15 +44,23 @@ struct FlowPoint {
     bool start;
 };
 
+// The raw events of one track in file order, freed segment by segment as they are written into the
+// columns (docs/Loader.md, "Memory").
+using RawSegments = std::vector<std::vector<RawEvent>>;
+
 // What the parser collected besides the rank itself.
 struct ParsedRank {
-    std::vector<std::vector<RawEvent>>& rawByTrack; // parallel to Rank::tracks
+    std::vector<RawSegments>& rawByTrack; // parallel to Rank::tracks
     std::vector<FlowPoint>& flows;
     const std::unordered_map<std::int64_t, std::string>& processNames;
     const std::unordered_map<TrackKey, std::string, TrackKeyHash>& threadNames;
 };
 
 } // namespace detail
+
+// Appends raw events to a track's columns in their order (all but depth, parent and link, which
+// finalizeRank fills); with lazyArgs also the args' byte ranges in the file.
+void appendRawEvents(EventColumns& columns, const std::vector<detail::RawEvent>& raw, bool lazyArgs);
 
 // Sorts each track by start, fills the columns, computes nesting, names tracks, links GPU ops to
 // their launch calls by correlation and attaches collective metadata from enclosing CPU ops.

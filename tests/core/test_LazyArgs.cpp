@@ -148,6 +148,28 @@ private slots:
             }
         }
         QVERIFY(pieced > 50);
+        // The same events written in reverse order, in pieces: the columns are sorted after the
+        // merge, and each event's byte range moves with it.
+        std::string reversed;
+        for (int k = count - 1; k >= 0; --k) {
+            if (k != count - 1) reversed += ",\n";
+            reversed +=
+                "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", \"pid\": 1, \"tid\": 2, \"ts\": " +
+                std::to_string(10 * k) +
+                ", \"dur\": 5, \"args\": " + args[static_cast<std::size_t>(k) % args.size()] + "}";
+        }
+        const std::string reversedPath = dir.filePath("reversed.json").toStdString();
+        writeFile(reversedPath, "{\"traceEvents\": [" + reversed + "]}");
+        for (std::int64_t chunk : {std::int64_t{1} << 40, std::int64_t{400}}) {
+            LoadOptions options;
+            options.chunkBytes = chunk;
+            Rank back = loadKinetoFile(reversedPath, 0, options);
+            QCOMPARE(back.tracks[0].events.size(), std::size_t{count});
+            for (std::uint32_t i = 0; i < count; ++i) {
+                QCOMPARE(back.tracks[0].events.start[i], TimeNs{10'000} * i);
+                QCOMPARE(q(back.fullArgs({0, i}).text), q(args[i % args.size()]));
+            }
+        }
         // The kept fields, as text: the raw value tokens joined in file order.
         Rank r = loadKinetoFile(path);
         QCOMPARE(q(r.args({0, 0})), QString());
