@@ -69,7 +69,7 @@ std::vector<OpInterval> opsOfRank(const TraceSet& set, std::uint32_t r, TimesOf&
             if (!timesOf(r, t, i, start, end)) continue;
             auto [it, fresh] = byName.try_emplace(track.events.name[i], OpClass::Compute);
             if (fresh) it->second = opClassOf(rank, {t, i});
-            OpClass cls = track.events.kind[i] == EventKind::Kernel ? it->second : OpClass::Memory;
+            OpClass cls = track.events.kind[i] == EventKind::Kernel ? it->second : OpClass::MemcpyMemset;
             ops.push_back({start, end, track.device(), cls});
         }
     }
@@ -85,7 +85,7 @@ void addAddedOps(const TraceSet& set, const SimulatedTimeline* timeline, std::ui
         const Rank& rank = set.ranks[r];
         const Track& track = rank.tracks[a.source.track];
         const OpClass cls = track.events.kind[a.source.index] == EventKind::Kernel ? opClassOf(rank, a.source)
-                                                                                   : OpClass::Memory;
+                                                                                   : OpClass::MemcpyMemset;
         ops.push_back({a.start, a.end, track.device(), cls});
     }
 }
@@ -168,10 +168,24 @@ bool simulatedTimes(const SimulatedTimeline& timeline, std::uint32_t r, std::uin
 
 } // namespace
 
+OpClass opClassOf(EventClass c) {
+    switch (c) {
+    case EventClass::CommKernel:
+        return OpClass::Communication;
+    case EventClass::Memcpy:
+    case EventClass::Memset:
+        return OpClass::MemcpyMemset;
+    default:
+        return OpClass::Compute;
+    }
+}
+
 OpClass opClassOf(const Rank& rank, EventRef event) {
-    EventKind k = rank.tracks[event.track].events.kind[event.index];
-    if (k == EventKind::GpuMemcpy || k == EventKind::GpuMemset) return OpClass::Memory;
-    return isCommunicationKernelName(rank.name(event)) ? OpClass::Communication : OpClass::Compute;
+    // Only compute vs communication matters here, so the kind and the communication-name rule
+    // suffice (no kernel name patterns).
+    const EventKind k = rank.tracks[event.track].events.kind[event.index];
+    return opClassOf(
+        eventClassByKind(k, k == EventKind::Kernel && isCommunicationKernelName(rank.name(event))));
 }
 
 namespace {

@@ -10,6 +10,7 @@
 // Summed over the rank's devices (one per rank in the usual one-GPU-per-process setup).
 #include "graph/ExecutionGraph.h"
 #include "sim/Simulator.h"
+#include "trace/EventClass.h"
 #include "trace/TraceSet.h"
 
 #include <cstdint>
@@ -17,9 +18,12 @@
 
 namespace sl {
 
-enum class OpClass : std::uint8_t { Compute, Communication, Memory };
+// HTA's op classes, a grouping of trace/EventClass.h: compute kernels, communication kernels, and
+// the GPU's memcpy / memset ops (HTA's "memory").
+enum class OpClass : std::uint8_t { Compute, Communication, MemcpyMemset };
 
-// The class of a GPU op event (kernels with a collective kernel name are communication).
+OpClass opClassOf(EventClass c);
+// The class of a GPU op event (kernels with a communication kernel name are communication).
 OpClass opClassOf(const Rank& rank, EventRef event);
 
 struct OpInterval {

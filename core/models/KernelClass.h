@@ -1,36 +1,18 @@
 #pragma once
-// Kernel classes for compute.speedup.<class> (docs/ARCHITECTURE.md, "Simulator"): gemm, attention,
-// elementwise, reduction, memory, other. memcpy / memset GPU ops are always "memory". A kernel's
-// class comes from its name (case-insensitive, a leading "void " ignored), in three steps:
-//  1. Triton (torch.compile / Inductor) kernels by their prefix: triton_poi_ (pointwise) and
-//     triton_for_ (foreach) -> elementwise; triton_red_ / triton_per_ (persistent reduction) ->
-//     reduction; triton_tem_ (templates) -> attention if the attention pattern matches, else gemm;
-//     any other triton_ name with an mm / bmm / addmm / baddbmm / matmul / gemm part -> gemm. The
-//     prefix wins over words in the rest of the name (triton_poi_fused_convolution_relu_0 is
-//     elementwise), unless the pattern of the class it picks has been replaced.
-//  2. One regular expression per class, tried in the order
-//       attention, gemm, reduction, memory, elementwise   (first match wins).
-//     The defaults (kDefaultKernelClassPatterns) cover cuBLAS / CUTLASS / cuDNN GEMMs and
-//     convolutions, rocBLAS / hipBLASLt / Tensile (Cijk_) GEMMs, Composable Kernel GEMMs (also
-//     ck_tile flatmm) and convolutions, MIOpen convolutions (MIOpenConv*, naive_conv_*, *AsmConv*, winograd),
-//     flash / fused / CK fmha attention, PyTorch's elementwise, reduction, norm and softmax kernels and copy
-//     / fill / index kernels. Each is replaceable with the knob kernel.class.<class>=<regex> (ECMAScript,
-//     searched anywhere in the name). Patterns made only of letters, digits, '_' and
-//     '|' are matched as plain substrings (fast path); anything else goes through std::regex.
-//  3. Names no pattern matched: Composable Kernel (ck::) and MIOpen kernels other than pooling,
-//     activation, LRN and tensor ops -> gemm, while the gemm pattern is the default.
-//  Anything else is "other". Communication kernels (NCCL, DeepEP, ...) are not told apart here:
-//  see isCommunicationKernelName in trace/Collective.h.
-#include "trace/EventKind.h"
+// Kernel classes for the knobs compute.speedup.<class> and kernel.class.<class>
+// (docs/ARCHITECTURE.md, "Event taxonomy"): groups of the event classes of trace/EventClass.h,
+// whose one classifier decides. gemm, attention, elementwise, reduction: the event classes of the
+// same name; "memory": data-movement kernels and the GPU's memcpy / memset ops (the group's name is
+// kept for the knob keys and the reports that use it); "other": any other compute kernel.
+// Communication kernels are not told apart here: callers set them aside first
+// (isCommunicationKernelName, trace/Collective.h); classify() gives them their name patterns' group.
+#include "trace/EventClass.h"
 
 #include <array>
 #include <cstdint>
-#include <memory>
 #include <optional>
-#include <regex>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace sl {
 
@@ -42,29 +24,23 @@ std::string_view kernelClassName(KernelClass c);
 // The class named by text, if any.
 std::optional<KernelClass> kernelClassFromName(std::string_view name);
 
-// Default pattern of each class (indexed by KernelClass; "other" has none).
+// The group of an event class (host events and communication kernels: Other).
+KernelClass kernelClassOf(EventClass c);
+
+// Default pattern of each class (indexed by KernelClass; "other" has none): the event classifier's
+// pattern of the class it stands for (memory: data movement).
 extern const std::array<const char*, kKernelClassCount> kDefaultKernelClassPatterns;
 
 class KernelClassifier {
 public:
-    KernelClassifier(); // the default patterns
     // Replaces the pattern of a class (not Other). Throws std::regex_error for an invalid one.
     void setPattern(KernelClass c, const std::string& pattern);
-    const std::string& pattern(KernelClass c) const { return patterns_[static_cast<std::size_t>(c)]; }
+    const std::string& pattern(KernelClass c) const;
     KernelClass classify(std::string_view name, EventKind kind) const;
+    const EventClassifier& events() const { return events_; }
 
 private:
-    // Step 1 above: the class a Triton kernel name gives, if any (name in lower case).
-    std::optional<KernelClass> tritonClass(std::string_view lowerName) const;
-
-    struct Matcher {
-        std::vector<std::string> literals; // fast path: any of these substrings (lower case)
-        std::shared_ptr<const std::regex> regex;
-        bool matches(std::string_view lowerName, std::string_view name) const;
-    };
-    std::array<std::string, kKernelClassCount> patterns_;
-    std::array<Matcher, kKernelClassCount> matchers_;
-    std::array<bool, kKernelClassCount> isDefault_{}; // the class still has its default pattern
+    EventClassifier events_;
 };
 
 } // namespace sl

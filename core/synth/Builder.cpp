@@ -561,12 +561,13 @@ private:
             shapeNext({{double(c_.vocab) / t, H}, {}, {T}}, {kBf16, "Scalar", "long int"},
                       "[\"\", \"0\", \"\"]");
         if (stage == 0)
-            op("aten::embedding", "aten::index_select", KernelClass::Memory, kEmbedding, 0, T * H * 4, T * H);
+            op("aten::embedding", "aten::index_select", KernelClass::DataMovement, kEmbedding, 0, T * H * 4,
+               T * H);
         const int stageLayers = c_.layers / c_.pp;
         for (int l = 0; l < stageLayers; ++l) {
             pyGap(8);
             layerNormShapes();
-            op("aten::layer_norm", "aten::native_layer_norm", KernelClass::Elementwise, kLayerNormFwd,
+            op("aten::layer_norm", "aten::native_layer_norm", KernelClass::Reduction, kLayerNormFwd,
                8 * T * H, T * H * 4, T * H);
             linear(T, 3 * H / t, H);
             begin("aten::scaled_dot_product_attention");
@@ -582,7 +583,7 @@ private:
             addShapes();
             elementwise("aten::add", nullptr, kAdd, T * H, 3);
             layerNormShapes();
-            op("aten::layer_norm", "aten::native_layer_norm", KernelClass::Elementwise, kLayerNormFwd,
+            op("aten::layer_norm", "aten::native_layer_norm", KernelClass::Reduction, kLayerNormFwd,
                8 * T * H, T * H * 4, T * H);
             linear(T, 4 * H / t, H);
             shapeNext({{B, S, 4 * H / t}, {}}, {kBf16, ""});
@@ -600,7 +601,7 @@ private:
         if (stage == c_.pp - 1) {
             const double V = double(c_.vocab) / t;
             layerNormShapes();
-            op("aten::layer_norm", "aten::native_layer_norm", KernelClass::Elementwise, kLayerNormFwd,
+            op("aten::layer_norm", "aten::native_layer_norm", KernelClass::Reduction, kLayerNormFwd,
                8 * T * H, T * H * 4, T * H);
             linear(T, V, H);
             begin("aten::cross_entropy_loss");
@@ -636,7 +637,7 @@ private:
             // thread runs every gradient function (and DDP's hooks) while the main thread waits.
             if (stage == c_.pp - 1) shapeNext({{}, {}}, {"float", "Scalar"});
             if (stage == c_.pp - 1)
-                op("aten::ones_like", "aten::fill_", KernelClass::Elementwise, kFill, 0, 4, 1);
+                op("aten::ones_like", "aten::fill_", KernelClass::DataMovement, kFill, 0, 4, 1);
             end();
             handoff(1);
         }
@@ -652,7 +653,7 @@ private:
             linearBackward("AddmmBackward0", T, V, H);
             if (syncGrads) addGrad(params.head);
             layerNormBwdShapes();
-            gradFn("NativeLayerNormBackward0", "aten::native_layer_norm_backward", KernelClass::Elementwise,
+            gradFn("NativeLayerNormBackward0", "aten::native_layer_norm_backward", KernelClass::Reduction,
                    kLayerNormBwd, 12 * T * H, T * H * 8, T * H);
         }
         for (int l = c_.layers / c_.pp - 1; l >= 0; --l) {
@@ -664,7 +665,7 @@ private:
             linearBackward("AddmmBackward0", T, 4 * H / t, H);
             tpAllReduce("autograd::engine::evaluate_function: _CopyToModelParallelRegionBackward");
             layerNormBwdShapes();
-            gradFn("NativeLayerNormBackward0", "aten::native_layer_norm_backward", KernelClass::Elementwise,
+            gradFn("NativeLayerNormBackward0", "aten::native_layer_norm_backward", KernelClass::Reduction,
                    kLayerNormBwd, 12 * T * H, T * H * 8, T * H);
             addShapes();
             gradFn("AddBackward0", "aten::add", KernelClass::Elementwise, kAdd, T * H, T * H * 6, T * H);
@@ -694,7 +695,7 @@ private:
             linearBackward("AddmmBackward0", T, 3 * H / t, H);
             tpAllReduce("autograd::engine::evaluate_function: _CopyToModelParallelRegionBackward");
             layerNormBwdShapes();
-            gradFn("NativeLayerNormBackward0", "aten::native_layer_norm_backward", KernelClass::Elementwise,
+            gradFn("NativeLayerNormBackward0", "aten::native_layer_norm_backward", KernelClass::Reduction,
                    kLayerNormBwd, 12 * T * H, T * H * 8, T * H);
             addShapes();
             gradFn("AddBackward0", "aten::add", KernelClass::Elementwise, kAdd, T * H, T * H * 6, T * H);
@@ -705,8 +706,8 @@ private:
                 "[\"\", \"\", \"" + std::to_string(c_.vocab / c_.tp) + "\", \"-1\", \"False\"]";
             shapeNext({{B, S, H}, {B, S}, {}, {}, {}}, {kBf16, "long int", "Scalar", "Scalar", "Scalar"},
                       concrete.c_str());
-            gradFn("EmbeddingBackward0", "aten::embedding_dense_backward", KernelClass::Memory, kEmbeddingBwd,
-                   0, T * H * 4 + double(c_.vocab) / t * H * 4, T * H);
+            gradFn("EmbeddingBackward0", "aten::embedding_dense_backward", KernelClass::DataMovement,
+                   kEmbeddingBwd, 0, T * H * 4 + double(c_.vocab) / t * H * 4, T * H);
             if (syncGrads) addGrad(params.embedding);
         }
         if (syncGrads && bucket_ > 0) flushBucket();
@@ -749,7 +750,8 @@ private:
         begin("aten::_fused_adamw_", false, 8);
         int chunks = static_cast<int>(std::clamp(std::ceil(params / 50e6), 1.0, 8.0));
         for (int i = 0; i < chunks; ++i)
-            kernel(KernelClass::Memory, kAdam, params / chunks * 12, params / chunks * 28, params / chunks);
+            kernel(KernelClass::Elementwise, kAdam, params / chunks * 12, params / chunks * 28,
+                   params / chunks);
         end();
         end();
         begin("Optimizer.zero_grad#AdamW.zero_grad", true, 6);

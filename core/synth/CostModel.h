@@ -1,13 +1,16 @@
 #pragma once
 // Kernel and collective durations of the synthetic workload (see core/synth/README.md).
 #include "synth/SynthConfig.h"
+#include "trace/EventClass.h"
 
 #include <cstdint>
 #include <vector>
 
 namespace sl::synth {
 
-enum class KernelClass : std::uint8_t { Gemm, Attention, Elementwise, Reduction, Memory };
+// The class of a generated kernel: what it is (trace/EventClass.h), written by the generator with
+// each kernel it emits; Gemm .. DataMovement index SynthConfig::classSpeedup.
+using KernelClass = EventClass;
 
 // Roofline: max(flops / (peak x efficiency), bytes / (HBM x efficiency), floor).
 // Gemm and Attention use the tensor-core peak, the others the vector peak.

@@ -57,8 +57,8 @@ struct SynthConfig {
     // in one of these describe the same run under one physical change.
     //
     // Machine: every compute kernel runs gpuSpeedup x faster (roofline peaks and HBM bandwidth x f,
-    // kernel floor / f); the kernels of one class (gemm, attention, elementwise, reduction, memory,
-    // as CostModel's KernelClass) classSpeedup[class] x faster; every host CPU cost (calls,
+    // kernel floor / f); the kernels of one class (gemm, attention, elementwise, reduction,
+    // data_movement: trace/EventClass.h) classSpeedup[class] x faster; every host CPU cost (calls,
     // dispatch, Python between modules) cpuSpeedup x faster (wake-up and launch latencies stay).
     double gpuSpeedup = 1.0;
     double classSpeedup[5] = {1.0, 1.0, 1.0, 1.0, 1.0};

@@ -21,7 +21,7 @@ private slots:
         QTest::addColumn<qint64>("exposed");
         QTest::addColumn<qint64>("idle");
         QTest::addColumn<double>("overlapPct");
-        const auto C = OpClass::Compute, N = OpClass::Communication, M = OpClass::Memory;
+        const auto C = OpClass::Compute, N = OpClass::Communication, M = OpClass::MemcpyMemset;
         QTest::newRow("fully hidden") << std::vector<OpInterval>{{0, 100, 0, C}, {10, 50, 0, N}} << 100LL
                                       << 40LL << 0LL << 0LL << 100.0;
         QTest::newRow("fully exposed") << std::vector<OpInterval>{{0, 100, 0, C}, {150, 200, 0, N}} << 100LL
@@ -97,7 +97,7 @@ private slots:
                 if (!isGpuOp(r.tracks[t].events.kind[i])) continue;
                 OpClass c = opClassOf(r, {t, i});
                 comm += c == OpClass::Communication;
-                memory += c == OpClass::Memory;
+                memory += c == OpClass::MemcpyMemset;
             }
         QCOMPARE(comm, int(r.collectives.size()));
         QCOMPARE(memory, 960 + 114);

@@ -4,26 +4,31 @@
 
 namespace sl::ui {
 
-Category categoryOf(EventKind kind, bool collectiveName) {
-    switch (kind) {
-    case EventKind::Kernel:
-        return collectiveName ? Category::Communication : Category::Compute;
-    case EventKind::GpuMemcpy:
-    case EventKind::GpuMemset:
-        return Category::Memory;
-    case EventKind::CpuOp:
-    case EventKind::UserAnnotation:
-    case EventKind::PythonFunction:
-        return collectiveName ? Category::Communication : Category::CpuOp;
-    case EventKind::Runtime:
-    case EventKind::Driver:
-    case EventKind::CudaSync:
+Category categoryOf(EventClass c) {
+    if (isComputeKernel(c)) return Category::Compute;
+    switch (c) {
+    case EventClass::CommKernel:
+    case EventClass::CommOp:
+        return Category::Communication;
+    case EventClass::Memcpy:
+    case EventClass::Memset:
+        return Category::MemcpyMemset;
+    case EventClass::CpuOp:
+    case EventClass::Python:
+    case EventClass::Annotation:
+        return Category::CpuOp;
+    case EventClass::RuntimeCall:
+    case EventClass::Sync:
         return Category::Runtime;
-    case EventKind::GpuUserAnnotation:
+    case EventClass::GpuAnnotation:
         return Category::Annotation;
     default:
         return Category::Other;
     }
+}
+
+Category categoryOf(EventKind kind, bool communicationName) {
+    return categoryOf(eventClassByKind(kind, communicationName));
 }
 
 QString categoryLabel(Category c) {
@@ -32,7 +37,7 @@ QString categoryLabel(Category c) {
         return QStringLiteral("GPU compute");
     case Category::Communication:
         return QStringLiteral("Communication");
-    case Category::Memory:
+    case Category::MemcpyMemset:
         return QStringLiteral("Memcpy / memset");
     case Category::CpuOp:
         return QStringLiteral("CPU op");
@@ -51,7 +56,7 @@ namespace {
 constexpr std::array<QRgb, kCategoryCount> kBase = {
     0x3b7dd8, // compute: blue
     0xe8743b, // communication: orange
-    0x2aa876, // memory: green
+    0x2aa876, // memcpy / memset: green
     0x8e6cc9, // cpu op: purple
     0xc9a227, // runtime: ochre
     0x7a8b99, // annotation: slate

@@ -1,6 +1,7 @@
 #pragma once
 #include "analysis/CriticalPath.h"
 #include "graph/ExecutionGraph.h"
+#include "trace/EventClass.h"
 #include "trace/EventKind.h"
 
 #include <QColor>
@@ -11,20 +12,23 @@
 
 namespace sl::ui {
 
-// What a timeline box is, for its colour and the legend.
+// What a timeline box is, for its colour and the legend: a grouping of the event classes of
+// trace/EventClass.h (docs/ARCHITECTURE.md, "Event taxonomy").
 enum class Category : std::uint8_t {
-    Compute,
-    Communication,
-    Memory,
-    CpuOp,
-    Runtime,
-    Annotation,
+    Compute,       // compute kernels
+    Communication, // communication kernels and the host ops that issue them
+    MemcpyMemset,  // GPU copies and sets
+    CpuOp,         // CPU ops, Python functions, user annotations
+    Runtime,       // runtime / driver calls and cuda_sync waits
+    Annotation,    // GPU annotations
     Other,
     Count
 };
 constexpr int kCategoryCount = static_cast<int>(Category::Count);
 
-Category categoryOf(EventKind kind, bool collectiveName);
+Category categoryOf(EventClass c);
+// categoryOf(eventClassByKind(kind, communicationName)): the colour needs no kernel compute class.
+Category categoryOf(EventKind kind, bool communicationName);
 QString categoryLabel(Category c);
 
 // The colours of the timeline: a base colour per category, a few shades per category so that
