@@ -379,7 +379,9 @@ BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs) {
         for (const LayerRegion& lr : regions) {
             ++ordinal;
             const int c = lr.rep.count;
-            if (c < 2) continue;
+            // A region whose repetition is not about the recognised layer count repeats something
+            // else (a rotation of the layer block loses at most one): left as traced.
+            if (c < 2 || std::abs(c - t->traced) > 1) continue;
             if (c + delta < 1) {
                 out.warnings.push_back(knob + ": rank " + std::to_string(rank.rank) + " has blocks of " +
                                        std::to_string(c) + " layers, too few to drop " +
