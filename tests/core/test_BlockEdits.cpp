@@ -12,6 +12,7 @@
 #include "sim/BlockEdits.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
+#include "structure/Structure.h"
 
 #include <algorithm>
 #include <string>
@@ -190,6 +191,27 @@ private slots:
         QVERIFY(edit.active);
         QCOMPARE(edit.graph.collectives.size() - a->graph.collectives.size(), std::size_t(160));
         checkCopiedGroups(*a, edit, 32);
+    }
+
+    // The regions the edits work on, counted by hand from the generator's program (core/synth):
+    // per rank 2 forward and 2 backward micro-batch blocks of 6 layers each. A forward layer has 12
+    // top-level ops with TP 2 (layer norm, QKV linear, attention, output linear, TP all-reduce,
+    // add, layer norm, MLP up, GeLU, MLP down, TP all-reduce, add), a backward layer 12 gradient
+    // functions; in the last backward every layer also all-reduces its DDP bucket
+    // (reduce_bucket#k, one per layer at 100 M gradient elements): 13, the "#k" ignored.
+    void layerRegionsOfTheGeneratedJob() {
+        auto a = generateAndLoad(layerJob(6));
+        for (const Rank& rank : a->set.ranks) {
+            std::vector<LayerRegion> regions = layerRegions(rank);
+            QCOMPARE(regions.size(), std::size_t(4));
+            const bool backward[] = {false, true, false, true};
+            const int length[] = {12, 12, 12, 13};
+            for (std::size_t i = 0; i < regions.size(); ++i) {
+                QCOMPARE(regions[i].backward, backward[i]);
+                QCOMPARE(regions[i].rep.count, 6);
+                QCOMPARE(regions[i].rep.length, length[i]);
+            }
+        }
     }
 
     void dlrmHasNoBlocksAndSaysSo() {
