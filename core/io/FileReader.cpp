@@ -14,6 +14,7 @@
 #include <memory>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -98,18 +99,23 @@ TraceBuffer readPlain(const std::string& path, std::FILE* f, std::int64_t size,
 // Fills buf with up to n compressed bytes; returns 0 at the end of the input.
 using ByteSource = std::function<std::size_t(unsigned char* buf, std::size_t n)>;
 
-TraceBuffer readGzip(const std::string& path, const ByteSource& source, std::int64_t size,
-                     const ByteProgressFn& progress, std::int64_t maxBytes) {
+// Where inflated bytes go: space() returns room for at least one byte (avail: how much),
+// wrote(n) says n bytes of it were filled.
+struct InflateSink {
+    std::function<char*(std::size_t& avail)> space;
+    std::function<void(std::size_t n)> wrote;
+};
+
+// Inflates gzip data (concatenated members too) from source into sink. Throws LoadError on corrupt
+// or truncated data and when more than maxBytes come out.
+void inflateGzip(const std::string& path, const ByteSource& source, const ByteProgressFn& progress,
+                 std::int64_t maxBytes, const InflateSink& sink) {
     z_stream zs{};
     if (inflateInit2(&zs, 15 + 32) != Z_OK) throw LoadError(path, "cannot initialise zlib");
     std::unique_ptr<z_stream, void (*)(z_stream*)> guard(&zs, [](z_stream* s) { inflateEnd(s); });
 
     std::vector<unsigned char> in(kChunk);
-    // Guess 8x expansion, typical for JSON; grows by doubling.
-    std::string out;
     const auto limit = static_cast<std::size_t>(maxBytes);
-    out.resize(std::min(static_cast<std::size_t>(std::max<std::int64_t>(size, 1)) * 8,
-                        limit + simdjson::SIMDJSON_PADDING + 1));
     std::size_t produced = 0;
     std::int64_t consumed = 0;
     int ret = Z_OK;
@@ -131,16 +137,15 @@ TraceBuffer readGzip(const std::string& path, const ByteSource& source, std::int
             streamEnded = false;
         }
         if (produced > limit) tooLarge(path, maxBytes);
-        if (produced + simdjson::SIMDJSON_PADDING >= out.size())
-            out.resize(std::min(out.size() * 2, limit + simdjson::SIMDJSON_PADDING + 1));
-        zs.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
-        zs.avail_out = static_cast<uInt>(
-            std::min<std::size_t>(out.size() - produced - simdjson::SIMDJSON_PADDING, 1u << 30));
+        std::size_t avail = 0;
+        zs.next_out = reinterpret_cast<Bytef*>(sink.space(avail));
+        zs.avail_out = static_cast<uInt>(std::min<std::size_t>(avail, 1u << 30));
         uInt availBefore = zs.avail_in;
         std::size_t outBefore = zs.avail_out;
         ret = inflate(&zs, Z_NO_FLUSH);
         consumed += availBefore - zs.avail_in;
         produced += outBefore - zs.avail_out;
+        sink.wrote(outBefore - zs.avail_out);
         if (ret == Z_STREAM_END) {
             streamEnded = true;
             continue;
@@ -152,6 +157,25 @@ TraceBuffer readGzip(const std::string& path, const ByteSource& source, std::int
     }
     if (!streamEnded) throw LoadError(path, "truncated gzip data (stream ends early)", consumed);
     if (produced > limit) tooLarge(path, maxBytes);
+}
+
+TraceBuffer readGzip(const std::string& path, const ByteSource& source, std::int64_t size,
+                     const ByteProgressFn& progress, std::int64_t maxBytes) {
+    // Guess 8x expansion, typical for JSON; grows by doubling.
+    std::string out;
+    const auto limit = static_cast<std::size_t>(maxBytes);
+    out.resize(std::min(static_cast<std::size_t>(std::max<std::int64_t>(size, 1)) * 8,
+                        limit + simdjson::SIMDJSON_PADDING + 1));
+    std::size_t produced = 0;
+    InflateSink sink;
+    sink.space = [&](std::size_t& avail) {
+        if (produced + simdjson::SIMDJSON_PADDING >= out.size())
+            out.resize(std::min(out.size() * 2, limit + simdjson::SIMDJSON_PADDING + 1));
+        avail = out.size() - produced - simdjson::SIMDJSON_PADDING;
+        return out.data() + produced;
+    };
+    sink.wrote = [&](std::size_t n) { produced += n; };
+    inflateGzip(path, source, progress, maxBytes, sink);
     // Shrink the guess, keep zeroed padding after the data.
     out.resize(produced + simdjson::SIMDJSON_PADDING);
     std::fill(out.begin() + static_cast<std::ptrdiff_t>(produced), out.end(), '\0');
@@ -280,6 +304,83 @@ TraceBuffer decodeTraceBytes(const std::string& name, std::string_view bytes, st
     std::string storage(bytes.size() + simdjson::SIMDJSON_PADDING, '\0');
     std::memcpy(storage.data(), bytes.data(), bytes.size());
     return TraceBuffer(std::move(storage), bytes.size());
+}
+
+GzipBlocks::~GzipBlocks() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    changed_.notify_all();
+    if (producer_.joinable()) producer_.join();
+    if (fd_ >= 0) ::close(fd_);
+}
+
+bool GzipBlocks::open(const std::string& path, std::int64_t maxBytes, const ByteProgressFn& progress) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd_ < 0) return false;
+    unsigned char magic[2] = {0, 0};
+    if (pread(fd_, magic, 2, 0) != 2 || magic[0] != 0x1f || magic[1] != 0x8b) return false;
+    posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+    producer_ = std::thread([this, path, maxBytes, progress] {
+        ByteSource source = [this, &path](unsigned char* buf, std::size_t n) -> std::size_t {
+            for (;;) {
+                ssize_t got = ::read(fd_, buf, n);
+                if (got < 0 && errno == EINTR) continue;
+                if (got < 0) throw LoadError(path, std::string("read failed: ") + std::strerror(errno));
+                return static_cast<std::size_t>(got);
+            }
+        };
+        std::string block;
+        std::size_t filled = 0;
+        // A full block goes to the queue; the producer waits while kQueued blocks are unread.
+        auto hand = [&](bool last) {
+            block.resize(filled);
+            std::unique_lock lock(mutex_);
+            changed_.wait(lock, [&] { return stop_ || queue_.size() < kQueued; });
+            if (stop_) throw LoadCancelled();
+            if (!block.empty()) queue_.push_back(std::move(block));
+            ended_ = last;
+            lock.unlock();
+            changed_.notify_all();
+            block.clear();
+            filled = 0;
+        };
+        InflateSink sink;
+        sink.space = [&](std::size_t& avail) {
+            if (filled == kBlockBytes) hand(false);
+            if (block.size() != kBlockBytes) block.resize(kBlockBytes);
+            avail = kBlockBytes - filled;
+            return block.data() + filled;
+        };
+        sink.wrote = [&](std::size_t n) { filled += n; };
+        try {
+            inflateGzip(path, source, progress, maxBytes, sink);
+            hand(true);
+        } catch (...) {
+            std::lock_guard lock(mutex_);
+            error_ = std::current_exception();
+            ended_ = true;
+        }
+        changed_.notify_all();
+    });
+    return true;
+}
+
+bool GzipBlocks::next(std::string& out) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return !queue_.empty() || ended_; });
+    if (queue_.empty()) {
+        if (error_) std::rethrow_exception(error_);
+        return false;
+    }
+    out.append(queue_.front());
+    queue_.pop_front();
+    lock.unlock();
+    changed_.notify_all();
+    return true;
 }
 
 } // namespace sl

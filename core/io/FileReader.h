@@ -1,8 +1,13 @@
 #pragma once
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
+#include <exception>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include <simdjson.h>
 
@@ -77,6 +82,35 @@ private:
     std::string path_;
     int fd_ = -1;
     std::int64_t size_ = 0;
+};
+
+// A gzip file inflated by a producer thread into blocks, read in order by one consumer (the chunked
+// parser of docs/Loader.md, "Gzip"): the inflated file is never whole in memory.
+class GzipBlocks {
+public:
+    GzipBlocks() = default;
+    GzipBlocks(const GzipBlocks&) = delete;
+    GzipBlocks& operator=(const GzipBlocks&) = delete;
+    ~GzipBlocks(); // stops and joins the producer
+    // False when the file cannot be opened, is not a regular file or is not gzip; else starts the
+    // producer. progress gets the compressed bytes read so far (false cancels).
+    bool open(const std::string& path, std::int64_t maxBytes, const ByteProgressFn& progress = {});
+    // Appends the next inflated block to out; false at the end of the data. Rethrows the
+    // producer's LoadError (corrupt or truncated gzip, more than maxBytes) or LoadCancelled.
+    bool next(std::string& out);
+
+    static constexpr std::size_t kBlockBytes = 1 << 20;
+    static constexpr std::size_t kQueued = 4; // blocks inflated ahead of the consumer
+
+private:
+    int fd_ = -1;
+    std::thread producer_;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::deque<std::string> queue_;
+    bool ended_ = false;
+    bool stop_ = false;
+    std::exception_ptr error_;
 };
 
 // Size of the file on disk, or -1 when it cannot be read.

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <limits>
 #include <memory>
@@ -1021,19 +1022,27 @@ struct PiecePlan {
     std::vector<std::int64_t> starts, ends;
 };
 
+// The events array in the file's head (its first kHeadBytes): fills rootIsArray, skip and headEnd;
+// false for a head the whole-file parse must see (UTF-16, binary, no events array found).
+bool planHead(std::string_view head, PiecePlan& plan) {
+    if (head.size() < 3) return false;
+    auto byte = [&](std::size_t i) { return static_cast<unsigned char>(head[i]); };
+    if (byte(0) == 0xef && byte(1) == 0xbb && byte(2) == 0xbf) plan.skip = 3;
+    // UTF-16 and binary files: the whole-file parse says what they are.
+    if (byte(0) == 0 || byte(1) == 0 || byte(0) == 0xff || byte(0) == 0xfe) return false;
+    chunk::EventsArray events = chunk::findEventsArray(head.substr(static_cast<std::size_t>(plan.skip)));
+    if (events.open == chunk::kNotFound) return false;
+    plan.rootIsArray = events.rootIsArray;
+    plan.headEnd = plan.skip + static_cast<std::int64_t>(events.open) + 1;
+    return true;
+}
+
 std::optional<PiecePlan> planPieces(std::int64_t size, const ReadAt& read, std::int64_t pieceBytes) {
     if (size < 2 * pieceBytes) return std::nullopt;
     std::string head(static_cast<std::size_t>(std::min<std::int64_t>(size, kHeadBytes)), '\0');
     read(0, head.size(), head.data());
     PiecePlan plan;
-    auto byte = [&](std::size_t i) { return static_cast<unsigned char>(head[i]); };
-    if (byte(0) == 0xef && byte(1) == 0xbb && byte(2) == 0xbf) plan.skip = 3;
-    // UTF-16 and binary files: the whole-file parse says what they are.
-    if (byte(0) == 0 || byte(1) == 0 || byte(0) == 0xff || byte(0) == 0xfe) return std::nullopt;
-    chunk::EventsArray events = chunk::findEventsArray(std::string_view(head).substr(plan.skip));
-    if (events.open == chunk::kNotFound) return std::nullopt;
-    plan.rootIsArray = events.rootIsArray;
-    plan.headEnd = plan.skip + static_cast<std::int64_t>(events.open) + 1;
+    if (!planHead(head, plan)) return std::nullopt;
     plan.starts.push_back(plan.headEnd);
     const std::int64_t span = size - plan.headEnd;
     const std::int64_t count = span / pieceBytes;
@@ -1241,6 +1250,213 @@ std::optional<Rank> loadInPieces(const std::string& path, std::int64_t size, con
     return rank;
 }
 
+// A gzip file parsed in pieces as it is inflated (docs/Loader.md, "Gzip"): a producer thread
+// inflates blocks (GzipBlocks), this thread cuts them into pieces at event starts as they arrive,
+// workers parse the pieces, and this thread merges them in file order. Only the pieces in flight
+// are in memory, never the inflated file. Returns nothing when the whole file must be parsed
+// instead (a head that is not a plain Kineto object, a piece that does not parse, corrupt gzip:
+// the whole-file parse words every error), with *small set when the file turned out smaller than
+// two pieces (its inflated bytes, to parse whole without inflating again). Throws only
+// LoadCancelled.
+std::optional<Rank> loadGzipInPieces(const std::string& path, std::int64_t disk, int loadOrder,
+                                     const LoadOptions& options, std::int64_t maxBytes,
+                                     std::optional<TraceBuffer>& small) {
+    const std::int64_t pieceBytes = options.chunkBytes > 0 ? options.chunkBytes : kDefaultPieceBytes;
+    std::atomic<bool> stop{false};
+    GzipBlocks in;
+    // Progress counts compressed bytes read; parsing follows a few pieces behind.
+    ByteProgressFn readProgress = [&](std::int64_t done) {
+        return !stop && (!options.progress || options.progress(2 * done, 2 * disk));
+    };
+    if (!in.open(path, maxBytes, readProgress)) return std::nullopt;
+    std::string pending;        // inflated bytes from file offset pendingAt on
+    std::int64_t pendingAt = 0; // (uncompressed) file offset of pending[0]
+    bool ended = false;
+    auto fill = [&](std::size_t want) { // until pending holds want bytes or the data ends
+        while (!ended && pending.size() < want)
+            ended = !in.next(pending);
+    };
+    PiecePlan plan;
+    try {
+        fill(static_cast<std::size_t>(2 * pieceBytes));
+    } catch (const LoadError&) {
+        return std::nullopt;
+    }
+    if (ended && pending.size() < static_cast<std::size_t>(2 * pieceBytes)) {
+        const std::size_t n = pending.size();
+        pending.resize(n + simdjson::SIMDJSON_PADDING, '\0');
+        small.emplace(std::move(pending), n);
+        return std::nullopt;
+    }
+    if (!planHead(std::string_view(pending).substr(0, kHeadBytes), plan)) return std::nullopt;
+    ReadAt fromPending = [&](std::int64_t offset, std::size_t len, char* dst) {
+        std::memcpy(dst, pending.data() + (offset - pendingAt), len);
+    };
+
+    struct Piece {
+        Rank rank;
+        std::unique_ptr<KinetoParser> parser;
+        std::exception_ptr error;
+        std::string text; // "[" + events + "]" (or the last piece's prefix + rest), padded
+        std::size_t length = 0;
+        bool last = false;
+        std::size_t tail = 0; // last piece: where the root's remainder starts in text
+        bool done = false;
+    };
+    std::deque<std::unique_ptr<Piece>> inFlight; // cut, not merged yet, in file order
+    std::deque<Piece*> jobs;
+    std::mutex mutex;
+    std::condition_variable changed;
+    const std::function<bool(std::int64_t)> keepGoing = [&](std::int64_t) { return !stop.load(); };
+    const std::string_view lastPrefix = plan.rootIsArray ? "[" : "{\"traceEvents\":[";
+    auto worker = [&] {
+        od::parser parser;
+        for (;;) {
+            Piece* p = nullptr;
+            {
+                std::unique_lock lock(mutex);
+                changed.wait(lock, [&] { return stop || !jobs.empty(); });
+                if (stop) return;
+                p = jobs.front();
+                jobs.pop_front();
+            }
+            try {
+                p->parser->setChunkMode();
+                auto text = simdjson::padded_string_view(p->text.data(), p->length, p->text.size());
+                if (p->last)
+                    p->tail = p->parser->parseLastPiece(parser, text, plan.rootIsArray);
+                else
+                    p->parser->parseEventsPiece(parser, text);
+            } catch (...) {
+                p->error = std::current_exception();
+            }
+            if (!p->last) std::string().swap(p->text);
+            {
+                std::lock_guard lock(mutex);
+                p->done = true;
+            }
+            changed.notify_all();
+        }
+    };
+    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t threads = options.threads > 0 ? static_cast<std::size_t>(options.threads) : hw;
+    std::vector<std::thread> pool;
+    struct Joiner {
+        std::vector<std::thread>& pool;
+        std::atomic<bool>& stop;
+        std::mutex& mutex;
+        std::condition_variable& changed;
+        ~Joiner() {
+            {
+                std::lock_guard lock(mutex);
+                stop = true;
+            }
+            changed.notify_all();
+            for (auto& t : pool)
+                t.join();
+        }
+    } joiner{pool, stop, mutex, changed};
+    for (std::size_t t = 0; t < threads; ++t)
+        pool.emplace_back(worker);
+
+    Rank rank = newRank(path, 0, loadOrder);
+    std::size_t pieceCount = 0;
+    try {
+        KinetoParser whole(path, rank, options, keepGoing);
+        od::parser parser;
+        std::string buf;
+        if (plan.rootIsArray)
+            whole.markTraceEvents();
+        else
+            whole.parseRootPiece(parser, makePiece(buf, "", fromPending, plan.skip,
+                                                   static_cast<std::size_t>(plan.headEnd - plan.skip), "]}"));
+        auto submit = [&](std::string_view prefix, std::int64_t from, std::size_t len,
+                          std::string_view suffix, bool last) {
+            auto p = std::make_unique<Piece>();
+            p->parser = std::make_unique<KinetoParser>(path, p->rank, options, keepGoing);
+            p->text.reserve(prefix.size() + len + suffix.size() + simdjson::SIMDJSON_PADDING);
+            makePiece(p->text, prefix, fromPending, from, len, suffix);
+            p->length = prefix.size() + len + suffix.size();
+            p->last = last;
+            std::lock_guard lock(mutex);
+            jobs.push_back(p.get());
+            inFlight.push_back(std::move(p));
+            ++pieceCount;
+            changed.notify_all();
+        };
+        // Merges the oldest piece when it is parsed (waiting for it when wait); false when it is not.
+        auto mergeFront = [&](bool wait) {
+            std::unique_ptr<Piece> p;
+            {
+                std::unique_lock lock(mutex);
+                if (inFlight.empty()) return false;
+                if (wait) changed.wait(lock, [&] { return inFlight.front()->done; });
+                if (!inFlight.front()->done) return false;
+                p = std::move(inFlight.front());
+                inFlight.pop_front();
+            }
+            if (p->error) std::rethrow_exception(p->error);
+            whole.absorb(*p->parser);
+            if (p->last)
+                whole.parseRootPiece(parser,
+                                     makePiece(
+                                         buf, plan.rootIsArray ? "[]" : "{\"traceEvents\":[]",
+                                         [&](std::int64_t offset, std::size_t len, char* dst) {
+                                             std::memcpy(dst, p->text.data() + offset, len);
+                                         },
+                                         static_cast<std::int64_t>(p->tail), p->length - p->tail, ""));
+            return true;
+        };
+        std::int64_t start = plan.headEnd;
+        std::int64_t probe = start + pieceBytes; // where the next cut is looked for
+        std::string window;
+        for (;;) {
+            fill(static_cast<std::size_t>(probe - pendingAt) + kCutWindow);
+            const std::int64_t end = pendingAt + static_cast<std::int64_t>(pending.size());
+            // The window is shorter only at the end of the data.
+            const std::size_t open =
+                probe >= end ? chunk::kNotFound
+                             : chunk::findEventStart(window.assign(
+                                   pending, static_cast<std::size_t>(probe - pendingAt),
+                                   std::min<std::size_t>(kCutWindow, static_cast<std::size_t>(end - probe))));
+            if (open == chunk::kNotFound) {
+                if (ended && end - probe <= static_cast<std::int64_t>(kCutWindow)) { // no cut left
+                    submit(lastPrefix, start, static_cast<std::size_t>(end - start), "", true);
+                    rank.fileBytes = end;
+                    break;
+                }
+                probe += static_cast<std::int64_t>(kCutWindow); // a longer piece
+                continue;
+            }
+            const std::int64_t cutEnd = probe + static_cast<std::int64_t>(window.rfind(',', open));
+            submit("[", start, static_cast<std::size_t>(cutEnd - start), "]", false);
+            start = probe + static_cast<std::int64_t>(open);
+            probe = start + pieceBytes;
+            pending.erase(0, static_cast<std::size_t>(start - pendingAt));
+            pendingAt = start;
+            while (inFlight.size() > threads) // bounded: the pieces parsed ahead wait for the merge
+                mergeFront(true);
+            while (mergeFront(false)) {
+            }
+        }
+        std::string().swap(pending);
+        while (mergeFront(true)) {
+        }
+        whole.finish();
+#if defined(__GLIBC__)
+        malloc_trim(0);
+#endif
+    } catch (const LoadCancelled&) {
+        throw;
+    } catch (...) {
+        if (options.report) options.report->reparsed = true;
+        return std::nullopt;
+    }
+    if (options.report) options.report->pieces = static_cast<int>(pieceCount);
+    settleRank(rank, path, disk, options);
+    return rank;
+}
+
 // The most uncompressed JSON one file may hold within a memory budget (see platform/MemoryLimits.h).
 std::int64_t perFileLimit(std::int64_t budget) {
     if (budget < 0) return kMaxUncompressedBytes;
@@ -1277,6 +1493,7 @@ Rank loadKinetoFile(const std::string& path, int loadOrder, const LoadOptions& o
     checkMemoryForLoad({path}, path, budget);
     bool triedPieces = false;
     LazyArgs lazy;
+    std::optional<TraceBuffer> small;
     if (BlockFile file; file.open(path)) {
         // A plain file: events keep the byte range of their args, read back on demand.
         lazy = std::make_shared<const LazyArgsFile>(path, file.stamp());
@@ -1289,8 +1506,13 @@ Rank loadKinetoFile(const std::string& path, int loadOrder, const LoadOptions& o
                 return std::move(*rank);
             triedPieces = true;
         }
+    } else {
+        // gzip: inflated in a producer thread and parsed in pieces as the data comes.
+        if (auto rank = loadGzipInPieces(path, disk, loadOrder, options, perFileLimit(budget), small))
+            return std::move(*rank);
+        triedPieces = true;
     }
-    TraceBuffer buffer = readTraceFile(path, readProgress, perFileLimit(budget));
+    TraceBuffer buffer = small ? std::move(*small) : readTraceFile(path, readProgress, perFileLimit(budget));
     // The whole-file read is the same plain file only if it did not change in between.
     if (lazy && (FileStamp::ofPath(path) != lazy->stamp() ||
                  static_cast<std::int64_t>(buffer.size()) != lazy->stamp().size))
