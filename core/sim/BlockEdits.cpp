@@ -114,7 +114,8 @@ std::vector<NodeId> blockNodes(const ExecutionGraph& g, const Processor& P, Time
 
 // Builds out.graph (adjacency included, not validated), nodeOf, sourceOf, edgeOrigin and kept
 // from the caller's graph and the runs.
-Applied applyRuns(const ExecutionGraph& g, const std::vector<BlockRun>& runs, BlockEdit& out) {
+Applied applyRuns(const ExecutionGraph& g, const std::vector<BlockRun>& runs, BlockEdit& out,
+                  const std::vector<std::uint8_t>& notCopied = {}) {
     Applied res;
     const std::size_t n = g.nodes.size();
     std::vector<std::int32_t> runOf(n, -1), unitOf(n, -1);
@@ -173,6 +174,7 @@ Applied applyRuns(const ExecutionGraph& g, const std::vector<BlockRun>& runs, Bl
                     nodes.push_back(out.nodeOf[x]);
                     continue;
                 }
+                if (x < notCopied.size() && notCopied[x]) continue;
                 GraphNode c = g.nodes[x];
                 c.release = 0; // a copy starts from its causes, never from a boundary condition
                 c.prewindow = false;
@@ -274,15 +276,16 @@ Applied applyRuns(const ExecutionGraph& g, const std::vector<BlockRun>& runs, Bl
         if (!dropped[a] && !dropped[b]) emit(ed, out.nodeOf[a], out.nodeOf[b], id);
         const bool collective = ed.kind == EdgeKind::Collective;
         for (std::uint32_t label : labelsOf(a)) {
-            const NodeId bl = cloneOf(b, label);
+            const NodeId al = cloneOf(a, label), bl = cloneOf(b, label);
+            if (al == kNoNode) continue; // a node copies leave out
             if (bl != kNoNode)
-                emit(ed, cloneOf(a, label), bl, kNoEdge);
+                emit(ed, al, bl, kNoEdge);
             else if (rb < 0 && !collective)
-                emit(ed, cloneOf(a, label), out.nodeOf[b], kNoEdge);
+                emit(ed, al, out.nodeOf[b], kNoEdge);
         }
         if (ra < 0 && !collective)
             for (std::uint32_t label : labelsOf(b))
-                emit(ed, out.nodeOf[a], cloneOf(b, label), kNoEdge);
+                if (cloneOf(b, label) != kNoNode) emit(ed, out.nodeOf[a], cloneOf(b, label), kNoEdge);
     }
 
     // Collective groups: members renumbered (groups of dropped blocks go), then one group per
@@ -302,6 +305,7 @@ Applied applyRuns(const ExecutionGraph& g, const std::vector<BlockRun>& runs, Bl
     for (const auto& grp : g.collectives) {
         if (grp.members.empty()) continue;
         for (std::uint32_t label : labelsOf(grp.members.front())) {
+            if (cloneOf(grp.members.front(), label) == kNoNode) continue; // not copied on purpose
             CollectiveGroup copy = grp;
             copy.members.clear();
             for (NodeId m : grp.members) {
@@ -627,10 +631,17 @@ BlockEdit editMicrobatches(const ExecutionGraph& g, int microbatches) {
     for (std::uint32_t p = 0; p < g.processors.size(); ++p)
         procOf[{g.processors[p].rank, g.processors[p].track}] = p;
     // Micro-batch m of the new job runs as block m (m < M - 1), the traced last block (m = N - 1:
-    // it carries the gradient all-reduces), or a copy of an interior block.
+    // it carries the gradient all-reduces), or a copy of an interior block (of block 0 with two
+    // or one traced micro-batches). Copies never repeat a gradient all-reduce (with one traced
+    // micro-batch its only backward has them): gradients are synchronised once per step.
     std::vector<int> interior;
-    for (int m = M >= 3 ? 1 : 0; m < (M >= 3 ? M - 1 : M); ++m)
+    for (int m = M >= 3 ? 1 : 0; m < std::max(1, M - 1); ++m)
         interior.push_back(m);
+    std::vector<std::uint8_t> gradient(g.nodes.size(), 0);
+    for (const auto& c : collectiveCalls(g))
+        if (c.dataParallel &&
+            (c.type == CollectiveType::AllReduce || c.type == CollectiveType::ReduceScatter))
+            gradient[c.node] = 1;
     auto sourceOf = [&](int m) {
         if (m == N - 1) return M - 1;
         if (m < M - 1) return m;
@@ -692,7 +703,7 @@ BlockEdit editMicrobatches(const ExecutionGraph& g, int microbatches) {
         ranks.push_back(rank.rank);
     }
     if (runs.empty()) return ignore("no micro-batch blocks inside the graph's window");
-    const Applied applied = applyRuns(g, runs, out);
+    const Applied applied = applyRuns(g, runs, out, gradient);
     try {
         out.graph.validate();
     } catch (const GraphError& err) {

@@ -163,6 +163,15 @@ private slots:
         checkPrediction(microbatchJob(4), microbatchJob(8), "pp.microbatches=8", "4 -> 8 micro-batches");
     }
 
+    // Without a pipeline (gradient accumulation on 2 replicas) from one traced micro-batch, whose
+    // backward holds every gradient all-reduce: the copies must not repeat them.
+    void accumulatingFromOneMicrobatch() {
+        SynthConfig one = layerJob(4), four = layerJob(4);
+        one.microbatches = 1;
+        four.microbatches = 4;
+        checkPrediction(one, four, "pp.microbatches=4", "1 -> 4 micro-batches");
+    }
+
     void halvingTheMicrobatchesPredictsTheShorterPipeline() {
         checkPrediction(microbatchJob(8), microbatchJob(4), "pp.microbatches=4", "8 -> 4 micro-batches");
     }
