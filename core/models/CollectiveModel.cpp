@@ -1,5 +1,7 @@
 #include "models/CollectiveModel.h"
 
+#include "trace/AsciiText.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -70,9 +72,7 @@ int gpusPerNodeOf(const TraceSet& set, int knob) {
 namespace {
 
 bool namesDataParallel(std::string_view desc) {
-    std::string l;
-    for (char c : desc)
-        l.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    const std::string l = asciiLower(desc);
     if (l == "dp" || l.find("ddp") != std::string::npos || l.find("data") != std::string::npos) return true;
     // "dp", "dp_group", "pp_dp", "dp-replicate": dp as a word
     for (std::size_t p = l.find("dp"); p != std::string::npos; p = l.find("dp", p + 1)) {

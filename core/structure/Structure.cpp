@@ -1,5 +1,7 @@
 #include "structure/Structure.h"
 
+#include "trace/AsciiText.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -51,7 +53,8 @@ Repetition longestRepetition(const std::vector<std::uint32_t>& seq, int minBlock
             run = seq[j] == seq[j + p] ? run + 1 : 0;
             if (run < p) continue;
             const int count = static_cast<int>(run / p) + 1;
-            if (static_cast<std::size_t>(count) * p > static_cast<std::size_t>(best.count) * best.length) {
+            if (static_cast<std::size_t>(count) * p >
+                static_cast<std::size_t>(best.count) * static_cast<std::size_t>(best.length)) {
                 best.count = count;
                 best.length = static_cast<int>(p);
                 best.first = j + 1 - run;
@@ -64,10 +67,7 @@ Repetition longestRepetition(const std::vector<std::uint32_t>& seq, int minBlock
 namespace {
 
 std::string lower(std::string_view s) {
-    std::string l;
-    for (unsigned char c : s)
-        l.push_back(static_cast<char>(std::tolower(c)));
-    return l;
+    return asciiLower(s);
 }
 
 // `w` appears in `s` as a word (no letter on either side): "pp" in "pp_fwd", not in "app".
@@ -300,7 +300,7 @@ bool matchesBlock(std::string_view name, bool forward) {
     static const std::regex bwd(R"(^(backward|bwd)([_ -]?(step|pass|microbatch|mb))?[ #_]?\d+$)",
                                 std::regex::icase | std::regex::optimize);
     if (name.empty()) return false;
-    char c = static_cast<char>(std::tolower(static_cast<unsigned char>(name.front())));
+    char c = asciiLower(name.front());
     if (c != (forward ? 'f' : 'b')) return false;
     return std::regex_match(name.begin(), name.end(), forward ? fwd : bwd);
 }

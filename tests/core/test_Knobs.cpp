@@ -195,8 +195,10 @@ private slots:
         if (!set.startsWith("real:")) { // samples: a 4x faster GPU cuts the iteration, and halves compute
             SimResult base = simulate(l.graph);
             SimResult fast = simulate(l.graph, knobs({"compute.speedup=4"}));
-            QVERIFY(fast.simulatedIteration < 0.97 * static_cast<double>(base.simulatedIteration));
-            QVERIFY(criticalPath(l.graph, fast).byLabel[static_cast<int>(PathLabel::GpuCompute)] <
+            QVERIFY(static_cast<double>(fast.simulatedIteration) <
+                    0.97 * static_cast<double>(base.simulatedIteration));
+            QVERIFY(static_cast<double>(
+                        criticalPath(l.graph, fast).byLabel[static_cast<int>(PathLabel::GpuCompute)]) <
                     0.5 * static_cast<double>(
                               criticalPath(l.graph, base).byLabel[static_cast<int>(PathLabel::GpuCompute)]));
         }
@@ -214,7 +216,8 @@ private slots:
         QVERIFY2(serial.simulatedIteration >= base.simulatedIteration - 1000,
                  qPrintable(QString("%1 < %2").arg(serial.simulatedIteration).arg(base.simulatedIteration)));
         if (set == "02-dp4" || set == "01-dp8-straggler") {
-            QVERIFY(serial.simulatedIteration > 1.10 * static_cast<double>(base.simulatedIteration));
+            QVERIFY(static_cast<double>(serial.simulatedIteration) >
+                    1.10 * static_cast<double>(base.simulatedIteration));
             for (const auto& b : simulatedBreakdown(l.set, serial.timeline))
                 QVERIFY2(b.exposedCommunication >= b.communication - 2000,
                          qPrintable(QString("rank %1: exposed %2 of %3")

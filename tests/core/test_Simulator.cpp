@@ -96,7 +96,8 @@ private slots:
         QVERIFY(simulate(g, slow).simulatedIteration > base.simulatedIteration);
         SimKnobs host;
         host.cpuSpeedup = 2;
-        QVERIFY(simulate(g, host).simulatedIteration < 0.95 * static_cast<double>(base.simulatedIteration));
+        QVERIFY(static_cast<double>(simulate(g, host).simulatedIteration) <
+                0.95 * static_cast<double>(base.simulatedIteration));
     }
 
     // The 44 cudaStreamWaitEvent per DLRM rank carry no ids and their cudaEventRecord is not
