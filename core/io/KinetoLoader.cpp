@@ -183,8 +183,8 @@ private:
     std::unordered_map<TrackKey, std::uint32_t, TrackKeyHash> trackIndex_;
     TrackKey lastKey_{false, 0, 0};
     std::uint32_t lastTrack_ = 0xffffffffu;
-    std::vector<RawSegments> rawByTrack_; // each track's events, one segment per absorbed piece
-    std::vector<FlowPoint> flows_;
+    std::vector<RawSegments> rawByTrack_;  // each track's events, one segment per absorbed piece
+    FlowSegments flows_ = FlowSegments(1); // this parser's own flow points go to the first
     std::unordered_map<std::string, std::int64_t> stringIds_; // non-numeric pid / tid values
     std::unordered_map<std::int64_t, std::string> processNames_;
     std::unordered_map<TrackKey, std::string, TrackKeyHash> threadNames_;
@@ -506,7 +506,7 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
         ++rank_.flowsByCategory[std::string(cat.empty() ? "(none)" : cat)];
         if (hasPid && hasTid && hasTs && flowId >= 0 && ph != 't' &&
             (cat == "ac2g" || cat == "async_cpu_to_gpu" || cat == "async"))
-            flows_.push_back({{false, pid, tid}, ts, flowId, ph == 's'});
+            flows_.front().push_back({pid, tid, ts, flowId});
         return;
     case 0:
         fail("event has no \"ph\" (phase)", where);
@@ -945,10 +945,12 @@ void KinetoParser::absorb(KinetoParser& piece) {
         }
         RawSegments().swap(piece.rawByTrack_[t]);
     }
-    for (FlowPoint f : piece.flows_) {
-        f.key.a = remap(f.key.a);
-        f.key.b = remap(f.key.b);
-        flows_.push_back(f);
+    for (auto& segment : piece.flows_) {
+        for (FlowPoint& f : segment) {
+            f.pid = remap(f.pid);
+            f.tid = remap(f.tid);
+        }
+        if (!segment.empty()) flows_.push_back(std::move(segment));
     }
     for (auto& [pid, text] : piece.processNames_)
         processNames_[remap(pid)] = std::move(text);
@@ -1212,12 +1214,29 @@ std::optional<Rank> loadInPieces(const std::string& path, std::int64_t size, con
             if (piece->error) std::rethrow_exception(piece->error);
             whole.absorb(*piece->parser);
             if (i == 0) {
-                // The args text grows with the file: reserve once, from the first piece's share.
-                double share = static_cast<double>(rank.argsArena.size()) /
-                               static_cast<double>(plan.ends[0] - plan.starts[0]);
-                rank.argsArena.reserve(static_cast<std::size_t>(share * static_cast<double>(size) * 1.05));
+                // The args text and the columns grow with the file: reserve once, from the first
+                // piece's share (a doubling vector would copy itself, and the copies' pages stay
+                // resident in malloc's heap; reserved pages not written cost nothing).
+                const double scale =
+                    static_cast<double>(size) / static_cast<double>(plan.ends[last] - plan.starts[0]) * 1.05;
+                rank.argsArena.reserve(
+                    static_cast<std::size_t>(static_cast<double>(rank.argsArena.size()) * scale));
+                for (auto& track : rank.tracks) {
+                    auto n = static_cast<std::size_t>(static_cast<double>(track.events.size()) * scale);
+                    track.events.reserve(n);
+                    if (lazy) {
+                        track.events.argsFileOffset.reserve(n);
+                        track.events.argsFileLength.reserve(n);
+                    }
+                }
             }
             if (last + 1 == pieces) tailAt = piece->tailAt;
+#if defined(__GLIBC__)
+            // A merged piece's memory goes back to the worker thread's malloc arena, which keeps
+            // it: hand it back to the system now and then, or the peak keeps every arena's high water.
+            piece.reset();
+            if (i % 4 == 3) malloc_trim(0);
+#endif
             if (options.progress &&
                 !options.progress(static_cast<std::int64_t>(2.0 * static_cast<double>(disk) *
                                                             static_cast<double>(plan.ends[last]) /

@@ -142,8 +142,11 @@ void nameTracks(Rank& rank, const ParsedRank& parsed) {
 }
 
 // Old traces may carry the correlation only on the ac2g flow; recover it from the flow end points.
-void recoverCorrelationsFromFlows(Rank& rank, const std::vector<FlowPoint>& flows) {
-    if (flows.empty()) return;
+void recoverCorrelationsFromFlows(Rank& rank, FlowSegments& flows) {
+    bool none = true;
+    for (const auto& seg : flows)
+        none = none && seg.empty();
+    if (none) return;
     // Modern traces carry the correlation in args: only build the flow index when something lacks it.
     bool anyMissing = false;
     for (const auto& t : rank.tracks)
@@ -164,8 +167,11 @@ void recoverCorrelationsFromFlows(Rank& rank, const std::vector<FlowPoint>& flow
         }
     };
     std::unordered_map<Key, std::int64_t, KeyHash> byPoint;
-    for (const auto& f : flows)
-        byPoint.emplace(Key{f.key.a, f.key.b, f.ts}, f.id);
+    for (auto& seg : flows) {
+        for (const auto& f : seg)
+            byPoint.emplace(Key{f.pid, f.tid, f.ts}, f.id);
+        std::vector<FlowPoint>().swap(seg);
+    }
     for (auto& t : rank.tracks) {
         auto& ev = t.events;
         for (std::size_t i = 0; i < ev.size(); ++i) {

@@ -37,12 +37,14 @@ struct TrackKeyHash {
 };
 
 // A CPU->GPU flow end point, used to recover correlation ids that an event's args lack.
+// CPU thread (pid, tid) and time of the point; 32 bytes, as a trace has one per launch.
 struct FlowPoint {
-    TrackKey key;
+    std::int64_t pid, tid;
     TimeNs ts;
     std::int64_t id;
-    bool start;
 };
+// One segment per piece of a chunked parse, moved over whole (never copied into one vector).
+using FlowSegments = std::vector<std::vector<FlowPoint>>;
 
 // The raw events of one track in file order, freed segment by segment as they are written into the
 // columns (docs/Loader.md, "Memory").
@@ -51,7 +53,7 @@ using RawSegments = std::vector<std::vector<RawEvent>>;
 // What the parser collected besides the rank itself.
 struct ParsedRank {
     std::vector<RawSegments>& rawByTrack; // parallel to Rank::tracks
-    std::vector<FlowPoint>& flows;
+    FlowSegments& flows;
     const std::unordered_map<std::int64_t, std::string>& processNames;
     const std::unordered_map<TrackKey, std::string, TrackKeyHash>& threadNames;
 };
