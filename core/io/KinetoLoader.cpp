@@ -1065,6 +1065,76 @@ std::optional<PiecePlan> planPieces(std::int64_t size, const ReadAt& read, std::
     return plan;
 }
 
+// The root's fields before the events array (the array emptied), into the merging parser.
+void parseHead(KinetoParser& whole, od::parser& parser, std::string& buf, const PiecePlan& plan,
+               const ReadAt& read) {
+    if (plan.rootIsArray)
+        whole.markTraceEvents();
+    else
+        whole.parseRootPiece(parser, makePiece(buf, "", read, plan.skip,
+                                               static_cast<std::size_t>(plan.headEnd - plan.skip), "]}"));
+}
+
+// Runs merge (parses the pieces and merges them into whole, returns how many there were), then
+// finishes the model; nothing when anything but a cancellation failed (the caller then parses the
+// whole file, which words the error).
+std::optional<Rank> finishChunkedLoad(Rank& rank, KinetoParser& whole, const std::string& path,
+                                      std::int64_t disk, const LoadOptions& options,
+                                      const std::function<std::size_t()>& merge) {
+    std::size_t pieces = 0;
+    try {
+        pieces = merge();
+        whole.finish();
+#if defined(__GLIBC__)
+        // The pieces' memory went back to malloc, which keeps it; give it back to the system.
+        malloc_trim(0);
+#endif
+    } catch (const LoadCancelled&) {
+        throw;
+    } catch (...) {
+        if (options.report) options.report->reparsed = true;
+        return std::nullopt;
+    }
+    if (options.report) options.report->pieces = static_cast<int>(pieces);
+    settleRank(rank, path, disk, options);
+    return std::move(rank);
+}
+
+// Threads a load uses: options.threads, or one per core.
+std::size_t loadThreads(const LoadOptions& options) {
+    return options.threads > 0 ? static_cast<std::size_t>(options.threads)
+                               : std::max(1u, std::thread::hardware_concurrency());
+}
+
+// The worker threads of a chunked load: when the load ends, however it ends, stop is set (under
+// mutex, where the workers wait on wake) and they are joined.
+class WorkerThreads {
+public:
+    WorkerThreads(std::atomic<bool>& stop, std::mutex& mutex, std::condition_variable& wake)
+        : stop_(stop), mutex_(mutex), wake_(wake) {}
+    WorkerThreads(const WorkerThreads&) = delete;
+    WorkerThreads& operator=(const WorkerThreads&) = delete;
+    void start(std::size_t count, const std::function<void()>& work) {
+        for (std::size_t t = 0; t < count; ++t)
+            pool_.emplace_back(work);
+    }
+    ~WorkerThreads() {
+        {
+            std::lock_guard lock(mutex_);
+            stop_ = true;
+        }
+        wake_.notify_all();
+        for (auto& t : pool_)
+            t.join();
+    }
+
+private:
+    std::atomic<bool>& stop_;
+    std::mutex& mutex_;
+    std::condition_variable& wake_;
+    std::vector<std::thread> pool_;
+};
+
 // Parses the file in pieces on options.threads threads; the caller parses the whole file when
 // this returns nothing (a piece that does not parse, a file too small to cut, or a file whose
 // head is not a plain Kineto object). Throws only LoadCancelled.
@@ -1146,42 +1216,19 @@ std::optional<Rank> loadInPieces(const std::string& path, std::int64_t size, con
             ready.notify_all();
         }
     };
-    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t threads =
-        std::min<std::size_t>(options.threads > 0 ? static_cast<std::size_t>(options.threads) : hw, pieces);
+    const std::size_t threads = std::min(loadThreads(options), pieces);
     ahead = threads + kMaxJoined;
-    std::vector<std::thread> pool;
-    struct Joiner {
-        std::vector<std::thread>& pool;
-        std::atomic<bool>& stop;
-        std::mutex& mutex;
-        std::condition_variable& room;
-        ~Joiner() {
-            {
-                std::lock_guard lock(mutex);
-                stop = true;
-            }
-            room.notify_all();
-            for (auto& t : pool)
-                t.join();
-        }
-    } joiner{pool, stop, mutex, room};
-    for (std::size_t t = 0; t < threads; ++t)
-        pool.emplace_back(worker);
+    WorkerThreads pool(stop, mutex, room);
+    pool.start(threads, worker);
 
     Rank rank = newRank(path, size, loadOrder);
     rank.argsFile = lazy;
-    try {
-        KinetoParser whole(path, rank, options, keepGoing);
-        if (lazy) whole.setLazyArgs();
+    KinetoParser whole(path, rank, options, keepGoing);
+    if (lazy) whole.setLazyArgs();
+    return finishChunkedLoad(rank, whole, path, disk, options, [&] {
         od::parser parser;
         std::string buf;
-        // The root's fields before the events array, with the array emptied.
-        if (plan.rootIsArray)
-            whole.markTraceEvents();
-        else
-            whole.parseRootPiece(parser, makePiece(buf, "", read, plan.skip,
-                                                   static_cast<std::size_t>(plan.headEnd - plan.skip), "]}"));
+        parseHead(whole, parser, buf, plan, read);
         // The pieces in file order, each merged (and freed) as soon as it and those before are done.
         // A piece starts where the one before it ended, after that one parsed: its start is a real
         // event boundary. When it does not parse, its end (the next cut) may be wrong: it is parsed
@@ -1253,20 +1300,8 @@ std::optional<Rank> loadInPieces(const std::string& path, std::int64_t size, con
         // The root's fields after the events array.
         whole.parseRootPiece(parser, makePiece(buf, plan.rootIsArray ? "[]" : "{\"traceEvents\":[]", read,
                                                tailAt, static_cast<std::size_t>(size - tailAt), ""));
-        whole.finish();
-#if defined(__GLIBC__)
-        // The pieces' memory went back to malloc, which keeps it; give it back to the system.
-        malloc_trim(0);
-#endif
-    } catch (const LoadCancelled&) {
-        throw;
-    } catch (...) {
-        if (options.report) options.report->reparsed = true;
-        return std::nullopt;
-    }
-    if (options.report) options.report->pieces = static_cast<int>(pieces);
-    settleRank(rank, path, disk, options);
-    return rank;
+        return pieces;
+    });
 }
 
 // A gzip file parsed in pieces as it is inflated (docs/Loader.md, "Gzip"): a producer thread
@@ -1357,38 +1392,17 @@ std::optional<Rank> loadGzipInPieces(const std::string& path, std::int64_t disk,
             changed.notify_all();
         }
     };
-    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t threads = options.threads > 0 ? static_cast<std::size_t>(options.threads) : hw;
-    std::vector<std::thread> pool;
-    struct Joiner {
-        std::vector<std::thread>& pool;
-        std::atomic<bool>& stop;
-        std::mutex& mutex;
-        std::condition_variable& changed;
-        ~Joiner() {
-            {
-                std::lock_guard lock(mutex);
-                stop = true;
-            }
-            changed.notify_all();
-            for (auto& t : pool)
-                t.join();
-        }
-    } joiner{pool, stop, mutex, changed};
-    for (std::size_t t = 0; t < threads; ++t)
-        pool.emplace_back(worker);
+    const std::size_t threads = loadThreads(options);
+    WorkerThreads pool(stop, mutex, changed);
+    pool.start(threads, worker);
 
     Rank rank = newRank(path, 0, loadOrder);
     std::size_t pieceCount = 0;
-    try {
-        KinetoParser whole(path, rank, options, keepGoing);
+    KinetoParser whole(path, rank, options, keepGoing);
+    return finishChunkedLoad(rank, whole, path, disk, options, [&] {
         od::parser parser;
         std::string buf;
-        if (plan.rootIsArray)
-            whole.markTraceEvents();
-        else
-            whole.parseRootPiece(parser, makePiece(buf, "", fromPending, plan.skip,
-                                                   static_cast<std::size_t>(plan.headEnd - plan.skip), "]}"));
+        parseHead(whole, parser, buf, plan, fromPending);
         auto submit = [&](std::string_view prefix, std::int64_t from, std::size_t len,
                           std::string_view suffix, bool last) {
             auto p = std::make_unique<Piece>();
@@ -1461,19 +1475,8 @@ std::optional<Rank> loadGzipInPieces(const std::string& path, std::int64_t disk,
         std::string().swap(pending);
         while (mergeFront(true)) {
         }
-        whole.finish();
-#if defined(__GLIBC__)
-        malloc_trim(0);
-#endif
-    } catch (const LoadCancelled&) {
-        throw;
-    } catch (...) {
-        if (options.report) options.report->reparsed = true;
-        return std::nullopt;
-    }
-    if (options.report) options.report->pieces = static_cast<int>(pieceCount);
-    settleRank(rank, path, disk, options);
-    return rank;
+        return pieceCount;
+    });
 }
 
 // The most uncompressed JSON one file may hold within a memory budget (see platform/MemoryLimits.h).
