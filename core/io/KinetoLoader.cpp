@@ -999,7 +999,7 @@ void settleRank(Rank& rank, const std::string& path, std::int64_t disk, const Lo
 using ReadAt = std::function<void(std::int64_t offset, std::size_t len, char* dst)>;
 
 // simdjson's index for a piece is about 4 bytes per byte: smaller pieces, less memory per thread.
-constexpr std::int64_t kDefaultPieceBytes = 4 << 20;
+constexpr std::int64_t kDefaultPieceBytes = 2 << 20;
 constexpr std::size_t kHeadBytes = 1 << 20; // the events array must start within this
 constexpr std::size_t kCutWindow = 1 << 16; // searched for an event start at each cut
 

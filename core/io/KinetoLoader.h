@@ -33,7 +33,7 @@ struct LoadOptions {
     bool skipBadFiles = false;
     // A file of at least two pieces of this many bytes (uncompressed) is parsed in pieces on
     // `threads` threads, with one piece's worth of parser memory per thread (docs/Loader.md,
-    // "Chunked parsing"); 0 means 4 MB. Smaller files are parsed whole.
+    // "Chunked parsing"); 0 means 2 MB. Smaller files are parsed whole.
     std::int64_t chunkBytes = 0;
     // When set, loadKinetoFile / loadKinetoBytes say here how the file was parsed (tests, benchmarks).
     LoadReport* report = nullptr;
