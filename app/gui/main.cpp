@@ -6,8 +6,10 @@
 //   sightline --help | --version                           prints, without a display
 #include "CommandLine.h"
 #include "KnobPanel.h"
+#include "MainMenus.h"
 #include "MainWindow.h"
 #include "Screenshot.h"
+#include "SessionController.h"
 
 #include "platform/HugePageMalloc.h"
 #include "sim/Knobs.h"
@@ -77,14 +79,15 @@ int main(int argc, char** argv) {
     }
 
     sl::ui::MainWindow window;
+    sl::ui::SessionController* sessions = window.sessions();
     window.restoreLayout();
     // Crash-safe autosave of the session; offers (without blocking) to restore after a crash.
-    window.enableAutosave();
+    sessions->enableAutosave();
     window.show();
     window.offerRestore();
-    if (cli.parser.isSet(cli.criticalPath)) window.criticalPathAction()->setChecked(true);
-    if (cli.parser.isSet(cli.exposed)) window.exposedAction()->setChecked(true);
-    if (cli.parser.isSet(cli.set)) window.knobPanel()->setKnobs(knobs);
-    if (!cli.parser.positionalArguments().isEmpty()) window.openTraces(cli.parser.positionalArguments());
+    if (cli.parser.isSet(cli.criticalPath)) window.menus()->criticalPathAction()->setChecked(true);
+    if (cli.parser.isSet(cli.exposed)) window.menus()->exposedAction()->setChecked(true);
+    if (cli.parser.isSet(cli.set)) sessions->knobs()->setKnobs(knobs);
+    if (!cli.parser.positionalArguments().isEmpty()) sessions->openTraces(cli.parser.positionalArguments());
     return app.exec();
 }

@@ -13,6 +13,7 @@
 #include "SimRunner.h"
 #include "TraceLoader.h"
 #include "ViewController.h"
+#include "WindowParts.h"
 
 #include "analysis/BenchmarkExport.h"
 
@@ -25,6 +26,7 @@
 
 using namespace sl;
 using namespace sl::ui;
+using sltest::part;
 
 namespace {
 
@@ -49,7 +51,7 @@ class TestAttachEt : public QObject {
     Q_OBJECT
     static void settle(MainWindow& w) {
         for (int i = 0; i < 3; ++i) {
-            QVERIFY(w.simRunner()->waitForIdle(120'000));
+            QVERIFY(w.sessions()->simRunner()->waitForIdle(120'000));
             QTest::qWait(50);
         }
     }
@@ -82,56 +84,56 @@ private slots:
         QCOMPARE(files.size(), 8);
         MainWindow w;
         w.show();
-        w.openTraces(files);
-        QVERIFY(w.loader()->waitForFinished(120'000));
-        QVERIFY(w.traceSet());
+        w.sessions()->openTraces(files);
+        QVERIFY(w.sessions()->loader()->waitForFinished(120'000));
+        QVERIFY(w.sessions()->traceSet());
         // The Kineto files carry no collective sizes (old format, traces README): none of the 64
         // collective kernels (8 per rank) is sized before the ETs.
-        QCOMPARE(sizedCollectives(*w.traceSet()), 0);
+        QCOMPARE(sizedCollectives(*w.sessions()->traceSet()), 0);
         settle(w);
 
         // The user's state: a what-if scenario (an edit of the baseline) and a zoomed view.
         SimKnobs fast;
         fast.computeSpeedup = 1.5;
-        w.knobPanel()->setKnobs(fast);
+        w.sessions()->knobs()->setKnobs(fast);
         settle(w);
-        const TimeNs start = w.controller()->windowStart(), end = w.controller()->windowEnd();
+        const TimeNs start = w.sessions()->view()->windowStart(), end = w.sessions()->view()->windowEnd();
         const TimeNs zoomStart = start + (end - start) / 4, zoomEnd = start + (end - start) / 2;
-        w.controller()->setWindow(zoomStart, zoomEnd);
-        const Session before = w.currentSession();
+        w.sessions()->view()->setWindow(zoomStart, zoomEnd);
+        const Session before = w.sessions()->currentSession();
         QCOMPARE(before.scenarios.size(), 2); // baseline + the what-if
-        const auto old = w.traceSet();
+        const auto old = w.sessions()->traceSet();
 
         auto* attach = w.findChild<EtAttach*>();
         QVERIFY(attach);
-        attach->start(w.traceSet(), w.tracePaths(),
+        attach->start(w.sessions()->traceSet(), w.sessions()->tracePaths(),
                       {QString::fromStdString(sltest::tracePath("dlrm-8rank-v100/et"))});
         QVERIFY(attach->waitForFinished(180'000));
-        QVERIFY(w.traceSet() != old);
-        QCOMPARE(w.traceSet()->ranks.size(), std::size_t(8));
+        QVERIFY(w.sessions()->traceSet() != old);
+        QCOMPARE(w.sessions()->traceSet()->ranks.size(), std::size_t(8));
         // Every collective kernel sized from the ETs, as on opening the kineto/ folder.
-        QCOMPARE(sizedCollectives(*w.traceSet()), 64);
-        QCOMPARE(w.messageBar()->level(), MessageBar::Level::Info);
-        QVERIFY2(w.messageBar()->text().contains(
+        QCOMPARE(sizedCollectives(*w.sessions()->traceSet()), 64);
+        QCOMPARE(part<MessageBar>(w)->level(), MessageBar::Level::Info);
+        QVERIFY2(part<MessageBar>(w)->text().contains(
                      QStringLiteral("execution traces: 8 file(s) linked to 8 rank(s) by file name")),
-                 qPrintable(w.messageBar()->text()));
-        QCOMPARE(w.tracePaths(), files);
+                 qPrintable(part<MessageBar>(w)->text()));
+        QCOMPARE(w.sessions()->tracePaths(), files);
 
         // Kept: the scenarios, the knobs shown, the view.
-        const Session after = w.currentSession();
+        const Session after = w.sessions()->currentSession();
         QCOMPARE(scenarioNames(after), scenarioNames(before));
         QCOMPARE(after.currentScenario, before.currentScenario);
-        QCOMPARE(w.knobPanel()->knobs().computeSpeedup, 1.5);
-        QCOMPARE(w.controller()->windowStart(), zoomStart);
-        QCOMPARE(w.controller()->windowEnd(), zoomEnd);
+        QCOMPARE(w.sessions()->knobs()->knobs().computeSpeedup, 1.5);
+        QCOMPARE(w.sessions()->view()->windowStart(), zoomStart);
+        QCOMPARE(w.sessions()->view()->windowEnd(), zoomEnd);
 
         // Re-simulated: the simulation shown is of the new set, with the knobs kept.
         settle(w);
-        QVERIFY(w.simulation().timeline);
-        QCOMPARE(&w.simulation().timeline->set(), w.traceSet().get());
+        QVERIFY(w.sessions()->simulation().timeline);
+        QCOMPARE(&w.sessions()->simulation().timeline->set(), w.sessions()->traceSet().get());
 
         // The details of a GPU op still name its operator's input shapes.
-        const Rank& rank = w.traceSet()->ranks[0];
+        const Rank& rank = w.sessions()->traceSet()->ranks[0];
         EventId e;
         for (std::uint32_t t = 0; t < rank.tracks.size() && !e.valid(); ++t)
             for (std::uint32_t i = 0; rank.tracks[t].isGpu() && i < rank.tracks[t].events.size(); ++i)
@@ -141,7 +143,8 @@ private slots:
                     break;
                 }
         QVERIFY(e.valid());
-        QVERIFY(eventDetailsHtml(*w.measured(), nullptr, e).contains(QStringLiteral("Input shapes")));
+        QVERIFY(
+            eventDetailsHtml(*w.sessions()->measured(), nullptr, e).contains(QStringLiteral("Input shapes")));
     }
 
     void badEtFileKeepsTheSet() {
@@ -152,29 +155,30 @@ private slots:
                                                   QByteArray(R"({"schema":"1.0.1","nodes":[{"id":1,)"));
         MainWindow w;
         w.show();
-        w.openTraces({QString::fromStdString(sltest::samplePath("01-dp8-straggler"))});
-        QVERIFY(w.loader()->waitForFinished(60'000));
+        w.sessions()->openTraces({QString::fromStdString(sltest::samplePath("01-dp8-straggler"))});
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
         settle(w);
-        const auto old = w.traceSet();
+        const auto old = w.sessions()->traceSet();
         QVERIFY(old);
         const std::size_t warnings = old->warnings.size();
 
         auto* attach = w.findChild<EtAttach*>();
-        attach->start(w.traceSet(), w.tracePaths(), {QString::fromStdString(bad)});
+        attach->start(w.sessions()->traceSet(), w.sessions()->tracePaths(), {QString::fromStdString(bad)});
         QVERIFY(attach->waitForFinished(60'000));
-        QCOMPARE(w.traceSet(), old);
-        QCOMPARE(w.traceSet()->warnings.size(), warnings);
-        QVERIFY(w.messageBar()->isVisible());
-        QCOMPARE(w.messageBar()->level(), MessageBar::Level::Error);
-        const QString text = w.messageBar()->text();
+        QCOMPARE(w.sessions()->traceSet(), old);
+        QCOMPARE(w.sessions()->traceSet()->warnings.size(), warnings);
+        QVERIFY(part<MessageBar>(w)->isVisible());
+        QCOMPARE(part<MessageBar>(w)->level(), MessageBar::Level::Error);
+        const QString text = part<MessageBar>(w)->text();
         QVERIFY2(text.contains(QStringLiteral("rank0_et.json")), qPrintable(text));
         QVERIFY2(!text.contains('\n'), qPrintable(text));
 
         // A path that does not exist: the same, before any reload.
-        attach->start(w.traceSet(), w.tracePaths(), {dir.filePath(QStringLiteral("missing"))});
+        attach->start(w.sessions()->traceSet(), w.sessions()->tracePaths(),
+                      {dir.filePath(QStringLiteral("missing"))});
         QVERIFY(attach->waitForFinished(60'000));
-        QCOMPARE(w.traceSet(), old);
-        QVERIFY(w.messageBar()->text().contains(QStringLiteral("missing")));
+        QCOMPARE(w.sessions()->traceSet(), old);
+        QVERIFY(part<MessageBar>(w)->text().contains(QStringLiteral("missing")));
     }
 
     void attachRefusedWithoutASet() {

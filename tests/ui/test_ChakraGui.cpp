@@ -9,6 +9,7 @@
 #include "TimelinePanes.h"
 #include "TimelineView.h"
 #include "TraceLoader.h"
+#include "WindowParts.h"
 
 #include "analysis/BenchmarkExport.h"
 
@@ -19,12 +20,13 @@
 
 using namespace sl;
 using namespace sl::ui;
+using sltest::part;
 
 class TestChakraGui : public QObject {
     Q_OBJECT
     static void load(MainWindow& w, const QStringList& paths) {
-        w.openTraces(paths);
-        QVERIFY(w.loader()->waitForFinished(120'000));
+        w.sessions()->openTraces(paths);
+        QVERIFY(w.sessions()->loader()->waitForFinished(120'000));
     }
 
 private slots:
@@ -37,15 +39,15 @@ private slots:
         SL_REQUIRE_TRACES();
         MainWindow w;
         load(w, {QString::fromStdString(sltest::tracePath("dlrm-8rank-v100/kineto"))});
-        QVERIFY(w.traceSet());
+        QVERIFY(w.sessions()->traceSet());
         bool said = false;
-        for (const auto& warning : w.traceSet()->warnings)
+        for (const auto& warning : w.sessions()->traceSet()->warnings)
             said = said || QString::fromStdString(warning).contains("execution traces: 8 file(s)");
         QVERIFY(said);
         // The Kineto files carry no collective sizes (old format, traces README): every one of the
         // 64 collective kernels (8 per rank) has one now.
         int sized = 0;
-        for (const auto& rank : w.traceSet()->ranks)
+        for (const auto& rank : w.sessions()->traceSet()->ranks)
             for (const auto& c : rank.collectives)
                 sized += c.bytes(rank.strings) > 0;
         QCOMPARE(sized, 64);
@@ -56,14 +58,14 @@ private slots:
         MainWindow w;
         w.show();
         load(w, {QString::fromStdString(sltest::tracePath("chakra/allreduce-8npus"))});
-        QVERIFY(w.traceSet());
-        QCOMPARE(w.traceSet()->ranks.size(), std::size_t(8));
-        QVERIFY(w.panes()->measured()->note().contains("No measured times"));
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
-        QVERIFY(w.panes()->simulated()->data());
+        QVERIFY(w.sessions()->traceSet());
+        QCOMPARE(w.sessions()->traceSet()->ranks.size(), std::size_t(8));
+        QVERIFY(part<TimelinePanes>(w)->measured()->note().contains("No measured times"));
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
+        QVERIFY(part<TimelinePanes>(w)->simulated()->data());
         // A Kineto trace afterwards: the note goes.
         load(w, {QString::fromStdString(sltest::samplePath("01-dp8-straggler"))});
-        QVERIFY(w.panes()->measured()->note().isEmpty());
+        QVERIFY(part<TimelinePanes>(w)->measured()->note().isEmpty());
     }
 
     void detailsShowInputShapes() {

@@ -6,6 +6,7 @@
 #include "Export.h"
 #include "MainWindow.h"
 #include "SimRunner.h"
+#include "WindowParts.h"
 #include "io/KinetoLoader.h"
 
 #include "TestSupport.h"
@@ -26,6 +27,7 @@
 
 using namespace sl;
 using namespace sl::ui;
+using sltest::part;
 
 namespace {
 std::string readAll(const QString& path) {
@@ -97,18 +99,18 @@ private slots:
         ensureLoaded();
         MainWindow w;
         w.show();
-        w.showTraceSet(set_);
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
-        QVERIFY(w.simulation().result);
-        const double before = w.charts()->data().ranks[0].simulatedIterationMs;
-        QCOMPARE(before, ms(w.simulation().result->ranks[0].simulated()));
+        w.sessions()->showTraceSet(set_);
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
+        QVERIFY(w.sessions()->simulation().result);
+        const double before = part<ChartsPanel>(w)->data().ranks[0].simulatedIterationMs;
+        QCOMPARE(before, ms(w.sessions()->simulation().result->ranks[0].simulated()));
         SimKnobs k;
         k.computeSpeedup = 2.0; // the straggler sample is bound by its GPU kernels
-        w.simRunner()->request(k, 0);
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
-        QCOMPARE(w.charts()->data().ranks[0].simulatedIterationMs,
-                 ms(w.simulation().result->ranks[0].simulated()));
-        QVERIFY(w.charts()->data().ranks[0].simulatedIterationMs < before);
+        w.sessions()->simRunner()->request(k, 0);
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
+        QCOMPARE(part<ChartsPanel>(w)->data().ranks[0].simulatedIterationMs,
+                 ms(w.sessions()->simulation().result->ranks[0].simulated()));
+        QVERIFY(part<ChartsPanel>(w)->data().ranks[0].simulatedIterationMs < before);
     }
 
     void exportedTraceParsesBack() {
@@ -146,12 +148,12 @@ private slots:
         ensureLoaded();
         QTemporaryDir dir;
         MainWindow w;
-        QVERIFY(!w.exportReport(dir.filePath("none.json")).isEmpty()); // nothing simulated yet
-        w.setAutoSimulate(false);
-        w.showTraceSet(set_);
-        w.showSimulation(sim_);
+        QVERIFY(!w.sessions()->exportReport(dir.filePath("none.json")).isEmpty()); // nothing simulated yet
+        w.sessions()->setAutoSimulate(false);
+        w.sessions()->showTraceSet(set_);
+        w.sessions()->showSimulation(sim_);
         for (const char* name : {"gui.json", "gui.csv", "gui.html"})
-            QCOMPARE(w.exportReport(dir.filePath(name)), QString());
+            QCOMPARE(w.sessions()->exportReport(dir.filePath(name)), QString());
         const sltest::CliRun cli = sltest::runCli(
             {"report", QString::fromStdString(sltest::samplePath("01-dp8-straggler")), "--json",
              dir.filePath("cli.json"), "--csv", dir.filePath("cli.csv"), "--out", dir.filePath("cli.html")});
@@ -178,18 +180,18 @@ private slots:
         QVERIFY(html.rfind("<!DOCTYPE html>", 0) == 0 || html.find("<html") != std::string::npos);
         QVERIFY(html.find("Critical path") != std::string::npos ||
                 html.find("critical path") != std::string::npos);
-        QCOMPARE(w.exportSimulatedTrace(dir.filePath("t.json")), QString());
+        QCOMPARE(w.sessions()->exportSimulatedTrace(dir.filePath("t.json")), QString());
     }
 
     void saveViewPngAndSvg() {
         ensureLoaded();
         QTemporaryDir dir;
         MainWindow w;
-        w.setAutoSimulate(false);
+        w.sessions()->setAutoSimulate(false);
         w.resize(1200, 800);
         w.show();
-        w.showTraceSet(set_);
-        w.showSimulation(sim_);
+        w.sessions()->showTraceSet(set_);
+        w.sessions()->showSimulation(sim_);
         QCOMPARE(w.saveView(dir.filePath("v.png")), QString());
         QImage img(dir.filePath("v.png"));
         QVERIFY(!img.isNull());

@@ -6,6 +6,7 @@
 #include "MainWindow.h"
 #include "TraceLoader.h"
 #include "TrackState.h"
+#include "WindowParts.h"
 
 #include "TestSupport.h"
 
@@ -30,9 +31,9 @@ private slots:
         const QString sample = QString::fromStdString(sltest::samplePath("02-dp4"));
         MainWindow w;
         w.show();
-        w.openTraces({sample});
-        QVERIFY(w.loader()->waitForFinished(60'000));
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
+        w.sessions()->openTraces({sample});
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
         auto* table = w.findChild<CriticalPathTable*>();
         CriticalPathModel* m = table->model();
         QVERIFY(m->rowCount() > 2);
@@ -69,7 +70,7 @@ private slots:
         next->trigger();
         QVERIFY(!m->grouped());
         QCOMPARE(table->view()->currentIndex().row(), 0);
-        if (m->eventOf(0).valid()) QCOMPARE(w.selection()->event(), m->eventOf(0));
+        if (m->eventOf(0).valid()) QCOMPARE(w.sessions()->selection()->event(), m->eventOf(0));
         // A later segment with an event: collapse its rank, step onto it with N, past it and back
         // with Shift+N; it is selected and its rank open again.
         int target = 1;
@@ -79,13 +80,13 @@ private slots:
         const EventId e = m->eventOf(target);
         while (table->view()->currentIndex().row() < target - 1)
             next->trigger();
-        w.trackState()->setRankExpanded(static_cast<std::size_t>(e.rank), false);
+        w.sessions()->tracks()->setRankExpanded(static_cast<std::size_t>(e.rank), false);
         next->trigger();
         next->trigger();
         previous->trigger();
         QCOMPARE(table->view()->currentIndex().row(), target);
-        QCOMPARE(w.selection()->event(), e);
-        QVERIFY(w.trackState()->rankExpanded(static_cast<std::size_t>(e.rank)));
+        QCOMPARE(w.sessions()->selection()->event(), e);
+        QVERIFY(w.sessions()->tracks()->rankExpanded(static_cast<std::size_t>(e.rank)));
     }
 };
 

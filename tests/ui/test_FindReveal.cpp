@@ -13,6 +13,7 @@
 #include "TrackState.h"
 #include "TrackTreeModel.h"
 #include "ViewController.h"
+#include "WindowParts.h"
 
 #include "SyntheticTrace.h"
 
@@ -30,6 +31,7 @@
 
 using namespace sl;
 using namespace sl::ui;
+using sltest::part;
 
 namespace {
 
@@ -41,14 +43,15 @@ QAction* actionNamed(QMenu* menu, const char* name) {
 
 // Whether event e's row is inside the measured pane's visible part, and the window shows its start.
 bool inView(MainWindow& w, EventId e) {
-    TimelineView* pane = w.panes()->measured();
-    const QRectF r = TimelineRenderer::eventRect(*pane->data(), pane->layout(), w.controller()->mapping(), e);
+    TimelineView* pane = part<TimelinePanes>(w)->measured();
+    const QRectF r =
+        TimelineRenderer::eventRect(*pane->data(), pane->layout(), w.sessions()->view()->mapping(), e);
     if (r.isEmpty()) return false;
-    const int top = w.controller()->scrollY();
-    const auto& t = w.measured()->track(static_cast<std::size_t>(e.rank), e.ref.track);
+    const int top = w.sessions()->view()->scrollY();
+    const auto& t = w.sessions()->measured()->track(static_cast<std::size_t>(e.rank), e.ref.track);
     return r.top() >= top && r.bottom() <= top + pane->height() &&
-           t.start[e.ref.index] >= w.controller()->windowStart() &&
-           t.start[e.ref.index] <= w.controller()->windowEnd();
+           t.start[e.ref.index] >= w.sessions()->view()->windowStart() &&
+           t.start[e.ref.index] <= w.sessions()->view()->windowEnd();
 }
 
 struct Fixture {
@@ -57,8 +60,8 @@ struct Fixture {
     Fixture() {
         w->resize(1400, 800);
         w->show();
-        w->showTraceSet(set, {QStringLiteral("/synthetic/find")});
-        w->simRunner()->waitForIdle(60'000);
+        w->sessions()->showTraceSet(set, {QStringLiteral("/synthetic/find")});
+        w->sessions()->simRunner()->waitForIdle(60'000);
         QCoreApplication::processEvents();
     }
 };
@@ -76,7 +79,7 @@ private slots:
     void revealsCollapsedHiddenNested() {
         Fixture f;
         MainWindow& w = *f.w;
-        TrackState* tracks = w.trackState();
+        TrackState* tracks = w.sessions()->tracks();
         // Everything open and nested (a tall pane), then rank 7 collapsed with its CPU thread hidden and
         // folded: its launches (depth 2) have no row at all.
         tracks->setAllRanksExpanded(true);
@@ -85,40 +88,40 @@ private slots:
         tracks->setTrackNested(7, 0, false);
         tracks->setTrackHidden(7, 0, true);
         tracks->setRankExpanded(7, false);
-        QCOMPARE(w.panes()->measured()->layout().rowOf(7, 0), -1);
+        QCOMPARE(part<TimelinePanes>(w)->measured()->layout().rowOf(7, 0), -1);
 
-        w.findBar()->activate();
-        w.findBar()->field()->setText(QStringLiteral("cudaLaunchKernel"));
-        w.findBar()->refresh();
-        const EventSearch& search = w.findBar()->search();
+        part<FindBar>(w)->activate();
+        part<FindBar>(w)->field()->setText(QStringLiteral("cudaLaunchKernel"));
+        part<FindBar>(w)->refresh();
+        const EventSearch& search = part<FindBar>(w)->search();
         QCOMPARE(search.count(), std::size_t{8 * 133});
         // Put the cursor just before a late match of rank 7, then Next.
         int target = -1;
         for (std::size_t i = search.count(); i-- > 0 && target < 0;)
             if (search.match(i).rank == 7) target = static_cast<int>(i);
         QVERIFY(target > 0);
-        w.findBar()->showMatch(target - 1);
-        w.findBar()->findNext();
-        const EventId e = w.selection()->event();
+        part<FindBar>(w)->showMatch(target - 1);
+        part<FindBar>(w)->findNext();
+        const EventId e = w.sessions()->selection()->event();
         QCOMPARE(e, search.match(static_cast<std::size_t>(target)));
         QVERIFY(tracks->rankExpanded(7));
         QVERIFY(!tracks->trackHidden(7, 0));
         QVERIFY(tracks->trackNested(7, 0));
-        QVERIFY(w.panes()->measured()->layout().rowOf(7, 0) >= 0);
-        QVERIFY(w.controller()->scrollY() > 0); // rank 7 is at the bottom of a tall pane
+        QVERIFY(part<TimelinePanes>(w)->measured()->layout().rowOf(7, 0) >= 0);
+        QVERIFY(w.sessions()->view()->scrollY() > 0); // rank 7 is at the bottom of a tall pane
         QVERIFY(inView(w, e));
         // The tree points at the track.
         auto* tree = w.findChild<QTreeView*>();
-        const auto [r, t] = w.trackModel()->location(tree->currentIndex());
+        const auto [r, t] = part<TrackTreeModel>(w)->location(tree->currentIndex());
         QCOMPARE(r, 7);
         QCOMPARE(t, 0);
         // Previous goes back to the match before (wherever it is), and reveals it too.
-        w.findBar()->findPrevious();
-        const EventId before = w.selection()->event();
+        part<FindBar>(w)->findPrevious();
+        const EventId before = w.sessions()->selection()->event();
         QCOMPARE(before, search.match(static_cast<std::size_t>(target - 1)));
         QVERIFY(inView(w, before));
-        w.findBar()->findNext();
-        QCOMPARE(w.selection()->event(), e);
+        part<FindBar>(w)->findNext();
+        QCOMPARE(w.sessions()->selection()->event(), e);
     }
 
     // The results list: one row per match with name, rank, track, start, duration; clicking a row
@@ -126,11 +129,11 @@ private slots:
     void resultsList() {
         Fixture f;
         MainWindow& w = *f.w;
-        w.findBar()->activate();
-        w.findBar()->field()->setText(QStringLiteral("ncclDevKernel"));
-        w.findBar()->findNext();
-        const EventSearch& search = w.findBar()->search();
-        FindResultsModel* model = w.findResults();
+        part<FindBar>(w)->activate();
+        part<FindBar>(w)->field()->setText(QStringLiteral("ncclDevKernel"));
+        part<FindBar>(w)->findNext();
+        const EventSearch& search = part<FindBar>(w)->search();
+        FindResultsModel* model = part<FindResultsModel>(w);
         QCOMPARE(static_cast<std::size_t>(model->rowCount()), search.count());
         QVERIFY(model->rowCount() > 10);
         const int row = 7;
@@ -138,38 +141,39 @@ private slots:
         QCOMPARE(model->data(model->index(row, FindResultsModel::Name)).toString(),
                  QStringLiteral("ncclDevKernel_AllReduce_Sum_f32_RING_LL"));
         QCOMPARE(model->data(model->index(row, FindResultsModel::Rank)).toInt(), e.rank);
-        const auto& t = w.measured()->track(static_cast<std::size_t>(e.rank), e.ref.track);
+        const auto& t = w.sessions()->measured()->track(static_cast<std::size_t>(e.rank), e.ref.track);
         QCOMPARE(model->data(model->index(row, FindResultsModel::Start)).toString(),
-                 formatPrecise(t.start[e.ref.index] - w.measured()->start()));
-        QTableView* view = w.findResultsView();
+                 formatPrecise(t.start[e.ref.index] - w.sessions()->measured()->start()));
+        QTableView* view = part<QTableView>(w, QStringLiteral("findResults"));
         const QRect cell = view->visualRect(model->index(row, 0));
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, cell.center());
-        QCOMPARE(w.selection()->event(), e);
+        QCOMPARE(w.sessions()->selection()->event(), e);
         QVERIFY(inView(w, e));
-        w.findBar()->findNext();
+        part<FindBar>(w)->findNext();
         QCOMPARE(view->selectionModel()->selectedRows().value(0).row(), row + 1);
         // Closing the bar empties the list.
-        w.findBar()->hide();
+        part<FindBar>(w)->hide();
         QCOMPARE(model->rowCount(), 0);
     }
 
     void matchesOutlinedInBothPanes() {
         Fixture f;
         MainWindow& w = *f.w;
-        w.findBar()->activate();
-        w.findBar()->field()->setText(QStringLiteral("softmax"));
-        w.findBar()->findNext();
-        QVERIFY(w.findBar()->search().count() > 0);
-        w.controller()->setWindow(w.measured()->start(), w.measured()->start() + 200'000);
-        for (TimelineView* pane : {w.panes()->measured(), w.panes()->simulated()}) {
+        part<FindBar>(w)->activate();
+        part<FindBar>(w)->field()->setText(QStringLiteral("softmax"));
+        part<FindBar>(w)->findNext();
+        QVERIFY(part<FindBar>(w)->search().count() > 0);
+        w.sessions()->view()->setWindow(w.sessions()->measured()->start(),
+                                        w.sessions()->measured()->start() + 200'000);
+        for (TimelineView* pane : {part<TimelinePanes>(w)->measured(), part<TimelinePanes>(w)->simulated()}) {
             QVERIFY(pane->data());
             pane->repaint();
             QVERIFY2(pane->lastStats().matches > 0, qPrintable(pane->objectName()));
         }
         // Closing the bar takes the outlines away.
-        w.findBar()->hide();
-        w.panes()->measured()->repaint();
-        QCOMPARE(w.panes()->measured()->lastStats().matches, 0);
+        part<FindBar>(w)->hide();
+        part<TimelinePanes>(w)->measured()->repaint();
+        QCOMPARE(part<TimelinePanes>(w)->measured()->lastStats().matches, 0);
     }
 
     void eventMenu() {
@@ -181,20 +185,22 @@ private slots:
         while (f.set->ranks[1].strings.str(stream.events.name[index]) != "softmax_fwd")
             ++index;
         const EventId e{1, {1, index}};
-        std::unique_ptr<QMenu> menu(w.eventMenu(e, false, &w));
+        std::unique_ptr<QMenu> menu(part<TimelineNavigator>(w)->eventMenu(e, false, &w));
         // Find similar: exactly this name, every rank, the cursor on this event.
         actionNamed(menu.get(), "findSimilar")->trigger();
-        QVERIFY(w.findBar()->isVisible());
-        QVERIFY(w.findBar()->wholeName());
+        QVERIFY(part<FindBar>(w)->isVisible());
+        QVERIFY(part<FindBar>(w)->wholeName());
         std::size_t expected = 0;
         for (const Rank& rank : f.set->ranks)
             for (const Track& track : rank.tracks)
                 for (std::size_t i = 0; i < track.events.size(); ++i)
                     expected += rank.strings.str(track.events.name[i]) == "softmax_fwd" ? 1 : 0;
-        QCOMPARE(w.findBar()->search().count(), expected);
-        QCOMPARE(w.findBar()->search().match(static_cast<std::size_t>(w.findBar()->search().current())), e);
-        w.findBar()->findNext();
-        const EventId next = w.selection()->event();
+        QCOMPARE(part<FindBar>(w)->search().count(), expected);
+        QCOMPARE(
+            part<FindBar>(w)->search().match(static_cast<std::size_t>(part<FindBar>(w)->search().current())),
+            e);
+        part<FindBar>(w)->findNext();
+        const EventId next = w.sessions()->selection()->event();
         QVERIFY(!(next == e));
         QCOMPARE(f.set->ranks[static_cast<std::size_t>(next.rank)].name(next.ref),
                  std::string_view("softmax_fwd"));
@@ -203,73 +209,73 @@ private slots:
         QCOMPARE(QGuiApplication::clipboard()->text(), QStringLiteral("softmax_fwd"));
         // Zoom to it.
         actionNamed(menu.get(), "zoomToEvent")->trigger();
-        QCOMPARE(w.selection()->event(), e);
-        QVERIFY(w.controller()->windowStart() <= stream.events.start[index]);
-        QVERIFY(w.controller()->windowEnd() >= stream.events.end(index));
-        QVERIFY(w.controller()->windowDuration() < stream.events.duration[index] * 2);
+        QCOMPARE(w.sessions()->selection()->event(), e);
+        QVERIFY(w.sessions()->view()->windowStart() <= stream.events.start[index]);
+        QVERIFY(w.sessions()->view()->windowEnd() >= stream.events.end(index));
+        QVERIFY(w.sessions()->view()->windowDuration() < stream.events.duration[index] * 2);
         // Its time range.
         actionNamed(menu.get(), "rangeOfEvent")->trigger();
-        QCOMPARE(w.selection()->rangeStart(), stream.events.start[index]);
-        QCOMPARE(w.selection()->rangeEnd(), stream.events.end(index));
+        QCOMPARE(w.sessions()->selection()->rangeStart(), stream.events.start[index]);
+        QCOMPARE(w.sessions()->selection()->rangeEnd(), stream.events.end(index));
         // Pin its track: first row of both panes.
         actionNamed(menu.get(), "pinTrack")->trigger();
-        QVERIFY(w.trackState()->trackPinned(1, 1));
-        QCOMPARE(w.panes()->measured()->layout().rows().front().rank, 1);
-        QCOMPARE(w.panes()->measured()->layout().rows().front().track, 1);
-        QVERIFY(w.panes()->measured()->layout().rows().front().pinned);
+        QVERIFY(w.sessions()->tracks()->trackPinned(1, 1));
+        QCOMPARE(part<TimelinePanes>(w)->measured()->layout().rows().front().rank, 1);
+        QCOMPARE(part<TimelinePanes>(w)->measured()->layout().rows().front().track, 1);
+        QVERIFY(part<TimelinePanes>(w)->measured()->layout().rows().front().pinned);
         // The critical path toggle is in the menu.
-        QVERIFY(menu->actions().contains(w.criticalPathAction()));
-        std::unique_ptr<QMenu> again(w.eventMenu(e, false, &w));
+        QVERIFY(menu->actions().contains(w.menus()->criticalPathAction()));
+        std::unique_ptr<QMenu> again(part<TimelineNavigator>(w)->eventMenu(e, false, &w));
         QCOMPARE(actionNamed(again.get(), "pinTrack")->text(), QStringLiteral("Unpin Its Track"));
         actionNamed(again.get(), "hideTrack")->trigger();
-        QVERIFY(w.trackState()->trackHidden(1, 1));
+        QVERIFY(w.sessions()->tracks()->trackHidden(1, 1));
         // On empty space: only the view items.
-        std::unique_ptr<QMenu> empty(w.eventMenu({}, false, &w));
+        std::unique_ptr<QMenu> empty(part<TimelineNavigator>(w)->eventMenu({}, false, &w));
         QVERIFY(!actionNamed(empty.get(), "findSimilar"));
         QVERIFY(actionNamed(empty.get(), "fitAll"));
         QVERIFY(actionNamed(empty.get(), "clearRange"));
         // The simulated pane's menu zooms to the simulated times.
-        const auto& sim = w.panes()->simulated()->data()->track(1, 1);
-        std::unique_ptr<QMenu> simMenu(w.eventMenu(e, true, &w));
+        const auto& sim = part<TimelinePanes>(w)->simulated()->data()->track(1, 1);
+        std::unique_ptr<QMenu> simMenu(part<TimelineNavigator>(w)->eventMenu(e, true, &w));
         actionNamed(simMenu.get(), "zoomToEvent")->trigger();
-        QVERIFY(w.controller()->windowStart() <= sim.start[index] &&
-                w.controller()->windowEnd() >= sim.end(index));
+        QVERIFY(w.sessions()->view()->windowStart() <= sim.start[index] &&
+                w.sessions()->view()->windowEnd() >= sim.end(index));
     }
 
     void trackMenu() {
         Fixture f;
         MainWindow& w = *f.w;
-        TrackState* tracks = w.trackState();
+        TrackState* tracks = w.sessions()->tracks();
         tracks->setAllRanksExpanded(true);
-        std::unique_ptr<QMenu> header(w.trackMenu(3, -1, &w));
+        std::unique_ptr<QMenu> header(part<TimelineNavigator>(w)->trackMenu(3, -1, &w));
         actionNamed(header.get(), "collapseRank")->trigger();
         QVERIFY(!tracks->rankExpanded(3));
-        std::unique_ptr<QMenu> menu(w.trackMenu(2, 1, &w));
+        std::unique_ptr<QMenu> menu(part<TimelineNavigator>(w)->trackMenu(2, 1, &w));
         actionNamed(menu.get(), "collapseOthers")->trigger();
         for (std::size_t r = 0; r < 8; ++r)
             QCOMPARE(tracks->rankExpanded(r), r == 2);
         // The panes follow (one header row per collapsed rank, rank 2's tracks under its header).
-        const RowLayout& layout = w.panes()->measured()->layout();
+        const RowLayout& layout = part<TimelinePanes>(w)->measured()->layout();
         QCOMPARE(layout.rows().size(), std::size_t{8 + 3});
-        QCOMPARE(w.panes()->simulated()->layout().rows().size(), std::size_t{8 + 3});
+        QCOMPARE(part<TimelinePanes>(w)->simulated()->layout().rows().size(), std::size_t{8 + 3});
         QVERIFY(layout.rowOf(2, 1) >= 0 && layout.rowOf(3, 1) < 0);
         actionNamed(menu.get(), "pinTrack")->trigger();
         QVERIFY(tracks->trackPinned(2, 1));
         // Move: the CPU thread is first, stream 7 second; move stream 7 up.
         tracks->setTrackPinned(2, 1, false);
-        std::unique_ptr<QMenu> move(w.trackMenu(2, 1, &w));
+        std::unique_ptr<QMenu> move(part<TimelineNavigator>(w)->trackMenu(2, 1, &w));
         QCOMPARE(tracks->order(2)[1], std::size_t{1});
         actionNamed(move.get(), "moveUp")->trigger();
         QCOMPARE(tracks->order(2)[0], std::size_t{1});
         actionNamed(move.get(), "hideTrack")->trigger();
         QVERIFY(tracks->trackHidden(2, 1));
-        std::unique_ptr<QMenu> rank2(w.trackMenu(2, -1, &w));
+        std::unique_ptr<QMenu> rank2(part<TimelineNavigator>(w)->trackMenu(2, -1, &w));
         QVERIFY(actionNamed(rank2.get(), "showHidden")->isEnabled());
         QCOMPARE(layout.rowOf(2, 1), -1);
         actionNamed(rank2.get(), "showHidden")->trigger();
         QVERIFY(!tracks->trackHidden(2, 1));
         QVERIFY(layout.rowOf(2, 1) >= 0);
-        std::unique_ptr<QMenu> cpu(w.trackMenu(2, 0, &w));
+        std::unique_ptr<QMenu> cpu(part<TimelineNavigator>(w)->trackMenu(2, 0, &w));
         QVERIFY(actionNamed(cpu.get(), "nestTrack")); // the CPU thread has nested rows
         actionNamed(cpu.get(), "nestTrack")->trigger();
         QVERIFY(tracks->trackNested(2, 0));
@@ -279,20 +285,21 @@ private slots:
     void rightClickAndRightDrag() {
         Fixture f;
         MainWindow& w = *f.w;
-        TimelineView* pane = w.panes()->measured();
-        w.controller()->setWindow(w.measured()->start(), w.measured()->start() + 100'000);
+        TimelineView* pane = part<TimelinePanes>(w)->measured();
+        w.sessions()->view()->setWindow(w.sessions()->measured()->start(),
+                                        w.sessions()->measured()->start() + 100'000);
         const EventId e{0, {1, 3}};
         const QRectF r =
-            TimelineRenderer::eventRect(*pane->data(), pane->layout(), w.controller()->mapping(), e);
+            TimelineRenderer::eventRect(*pane->data(), pane->layout(), w.sessions()->view()->mapping(), e);
         QVERIFY(!r.isEmpty());
-        const QPoint at(w.controller()->gutterWidth() + static_cast<int>(r.center().x()),
-                        static_cast<int>(r.center().y()) - w.controller()->scrollY());
+        const QPoint at(w.sessions()->view()->gutterWidth() + static_cast<int>(r.center().x()),
+                        static_cast<int>(r.center().y()) - w.sessions()->view()->scrollY());
         QSignalSpy events(pane, &TimelineView::eventMenuRequested);
         QSignalSpy labels(pane, &TimelineView::trackMenuRequested);
         QTest::mouseClick(pane, Qt::RightButton, {}, at);
         QCOMPARE(events.count(), 1);
         QCOMPARE(events[0][0].value<EventId>(), e);
-        QCOMPARE(w.selection()->event(), e); // the window selects what the menu is about
+        QCOMPARE(w.sessions()->selection()->event(), e); // the window selects what the menu is about
         if (QWidget* popup = QApplication::activePopupWidget()) popup->close();
         QTest::mouseClick(pane, Qt::RightButton, {}, QPoint(20, at.y()));
         QCOMPARE(labels.count(), 1);
@@ -304,7 +311,7 @@ private slots:
         QTest::mouseMove(pane, at + QPoint(120, 0));
         QTest::mouseRelease(pane, Qt::RightButton, {}, at + QPoint(120, 0));
         QCOMPARE(events.count(), 1);
-        QVERIFY(w.selection()->hasRange());
+        QVERIFY(w.sessions()->selection()->hasRange());
     }
 };
 

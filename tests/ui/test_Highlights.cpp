@@ -15,6 +15,7 @@
 #include "TimelineView.h"
 #include "TraceLoader.h"
 #include "TrackState.h"
+#include "WindowParts.h"
 #include "io/KinetoLoader.h"
 
 #include "TestSupport.h"
@@ -28,6 +29,7 @@
 
 using namespace sl;
 using namespace sl::ui;
+using sltest::part;
 
 class TestHighlights : public QObject {
     Q_OBJECT
@@ -211,28 +213,28 @@ private slots:
     void toggleByKeyAndAction() {
         ensureLoaded();
         MainWindow w;
-        w.setAutoSimulate(false);
+        w.sessions()->setAutoSimulate(false);
         w.resize(1600, 1000);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.showTraceSet(set_);
-        w.showSimulation(sim_);
-        QVERIFY(w.highlights()->hasData());
-        QVERIFY(!w.highlights()->criticalPath());
-        w.panes()->measured()->setFocus();
-        QTest::keyClick(w.panes()->measured(), Qt::Key_C);
-        QVERIFY(w.highlights()->criticalPath());
-        QVERIFY(w.criticalPathAction()->isChecked());
-        w.criticalPathAction()->trigger();
-        QVERIFY(!w.highlights()->criticalPath());
-        w.criticalPathAction()->trigger();
-        QVERIFY(w.highlights()->criticalPath());
+        w.sessions()->showTraceSet(set_);
+        w.sessions()->showSimulation(sim_);
+        QVERIFY(w.sessions()->highlights()->hasData());
+        QVERIFY(!w.sessions()->highlights()->criticalPath());
+        part<TimelinePanes>(w)->measured()->setFocus();
+        QTest::keyClick(part<TimelinePanes>(w)->measured(), Qt::Key_C);
+        QVERIFY(w.sessions()->highlights()->criticalPath());
+        QVERIFY(w.menus()->criticalPathAction()->isChecked());
+        w.menus()->criticalPathAction()->trigger();
+        QVERIFY(!w.sessions()->highlights()->criticalPath());
+        w.menus()->criticalPathAction()->trigger();
+        QVERIFY(w.sessions()->highlights()->criticalPath());
         // E: exposed communication adds a lane per rank in both panes.
-        const std::size_t rows = w.panes()->simulated()->layout().rows().size();
-        QTest::keyClick(w.panes()->measured(), Qt::Key_E);
-        QVERIFY(w.highlights()->exposed());
-        QCOMPARE(w.panes()->simulated()->layout().rows().size(), rows + set_->ranks.size());
-        QCOMPARE(w.panes()->measured()->layout().rows().size(), rows + set_->ranks.size());
+        const std::size_t rows = part<TimelinePanes>(w)->simulated()->layout().rows().size();
+        QTest::keyClick(part<TimelinePanes>(w)->measured(), Qt::Key_E);
+        QVERIFY(w.sessions()->highlights()->exposed());
+        QCOMPARE(part<TimelinePanes>(w)->simulated()->layout().rows().size(), rows + set_->ranks.size());
+        QCOMPARE(part<TimelinePanes>(w)->measured()->layout().rows().size(), rows + set_->ranks.size());
         // Selecting a collective gives links; the simulated pane paints arrows. Show only the
         // ranks the path crosses, so that its bars are in view, and select a collective on one of
         // them (a collapsed rank draws no arrows).
@@ -241,15 +243,15 @@ private slots:
             bool on = false;
             for (const auto& t : sim_.simulatedHighlights->ranks[r].tracks)
                 on = on || !t.bars.empty();
-            w.trackState()->setRankExpanded(r, on);
+            w.sessions()->tracks()->setRankExpanded(r, on);
             if (on && pathRank == set_->ranks.size()) pathRank = r;
         }
         QVERIFY(pathRank < set_->ranks.size());
-        w.selection()->setEvent(collectiveEvent(pathRank));
-        QVERIFY(w.highlights()->links().collective.size() > 1);
-        w.panes()->simulated()->repaint();
-        QVERIFY(w.panes()->simulated()->lastStats().arrows > 0);
-        QVERIFY(w.panes()->simulated()->lastStats().pathBars > 0);
+        w.sessions()->selection()->setEvent(collectiveEvent(pathRank));
+        QVERIFY(w.sessions()->highlights()->links().collective.size() > 1);
+        part<TimelinePanes>(w)->simulated()->repaint();
+        QVERIFY(part<TimelinePanes>(w)->simulated()->lastStats().arrows > 0);
+        QVERIFY(part<TimelinePanes>(w)->simulated()->lastStats().pathBars > 0);
     }
 };
 

@@ -5,6 +5,7 @@
 #include "ChartsPanel.h"
 #include "MainWindow.h"
 #include "SimRunner.h"
+#include "WindowParts.h"
 #include "io/KinetoLoader.h"
 
 #include <QFile>
@@ -35,11 +36,11 @@ private slots:
         const SimOutput sim = SimRunner::runNow(set, {});
         QTemporaryDir dir;
         MainWindow w;
-        w.setAutoSimulate(false);
+        w.sessions()->setAutoSimulate(false);
         w.resize(1400, 900);
         w.show();
-        w.showTraceSet(set);
-        w.showSimulation(sim);
+        w.sessions()->showTraceSet(set);
+        w.sessions()->showSimulation(sim);
         QVERIFY(QTest::qWaitForWindowExposed(&w));
 
         QCOMPARE(w.saveTimelineImage(dir.filePath("t.png")), QString());

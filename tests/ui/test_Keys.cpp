@@ -7,6 +7,7 @@
 #include "MainWindow.h"
 #include "SimRunner.h"
 #include "ViewController.h"
+#include "WindowParts.h"
 
 #include "SyntheticTrace.h"
 #include "TestSupport.h"
@@ -20,6 +21,7 @@
 
 using namespace sl;
 using namespace sl::ui;
+using sltest::part;
 
 class TestKeys : public QObject {
     Q_OBJECT
@@ -41,9 +43,9 @@ private slots:
         w.show();
         w.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&w));
-        w.showTraceSet(sltest::makeSyntheticSet(2, 2, 300), {QStringLiteral("/synthetic/keys")});
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
-        ViewController* c = w.controller();
+        w.sessions()->showTraceSet(sltest::makeSyntheticSet(2, 2, 300), {QStringLiteral("/synthetic/keys")});
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
+        ViewController* c = w.sessions()->view();
         auto* tree = w.findChild<QTreeView*>();
         QVERIFY(tree);
         // Focus in the track tree (where W/S used to do nothing): W zooms in, S out, D and A pan.
@@ -64,16 +66,16 @@ private slots:
         QTest::keyClick(tree, Qt::Key_A);
         QVERIFY(c->windowStart() < s);
         // In the details panel (read-only text): F fits the selected event.
-        w.selection()->setEvent({1, {1, 10}});
-        w.details()->setFocus();
-        QTest::keyClick(w.details(), Qt::Key_F);
-        const auto& t = w.measured()->track(1, 1);
+        w.sessions()->selection()->setEvent({1, {1, 10}});
+        part<DetailsPanel>(w)->setFocus();
+        QTest::keyClick(part<DetailsPanel>(w), Qt::Key_F);
+        const auto& t = w.sessions()->measured()->track(1, 1);
         QVERIFY(c->windowStart() <= t.start[10] && c->windowEnd() >= t.end(10));
         QVERIFY(c->windowDuration() < t.duration[10] * 2);
         // C toggles the critical path from anywhere too.
-        const bool path = w.criticalPathAction()->isChecked();
-        QTest::keyClick(w.details(), Qt::Key_C);
-        QCOMPARE(w.criticalPathAction()->isChecked(), !path);
+        const bool path = w.menus()->criticalPathAction()->isChecked();
+        QTest::keyClick(part<DetailsPanel>(w), Qt::Key_C);
+        QCOMPARE(w.menus()->criticalPathAction()->isChecked(), !path);
     }
 
     void textFieldsKeepTheirLetters() {
@@ -81,16 +83,16 @@ private slots:
         w.show();
         w.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&w));
-        w.showTraceSet(sltest::makeSyntheticSet(1, 1, 50), {QStringLiteral("/synthetic/keys")});
-        w.findBar()->activate();
-        QLineEdit* field = w.findBar()->field();
+        w.sessions()->showTraceSet(sltest::makeSyntheticSet(1, 1, 50), {QStringLiteral("/synthetic/keys")});
+        part<FindBar>(w)->activate();
+        QLineEdit* field = part<FindBar>(w)->field();
         QVERIFY(field->hasFocus());
-        const TimeNs d = w.controller()->windowDuration();
-        const TimeNs s = w.controller()->windowStart();
+        const TimeNs d = w.sessions()->view()->windowDuration();
+        const TimeNs s = w.sessions()->view()->windowStart();
         QTest::keyClicks(field, QStringLiteral("wasdf"));
         QCOMPARE(field->text(), QStringLiteral("wasdf"));
-        QCOMPARE(w.controller()->windowDuration(), d);
-        QCOMPARE(w.controller()->windowStart(), s);
+        QCOMPARE(w.sessions()->view()->windowDuration(), d);
+        QCOMPARE(w.sessions()->view()->windowStart(), s);
     }
 
     void questionMarkShowsKeySheet() {
@@ -98,28 +100,29 @@ private slots:
         w.show();
         w.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&w));
-        QVERIFY(!w.keySheet() || !w.keySheet()->isVisible());
+        QVERIFY(!part<HelpSheets>(w)->keySheet() || !part<HelpSheets>(w)->keySheet()->isVisible());
         // "?" as X11 reports it on a US layout (Shift+/ gives Key_Question with Shift held).
         QTest::keyClick(&w, Qt::Key_Question, Qt::ShiftModifier);
-        QVERIFY(w.keySheet());
-        QVERIFY(w.keySheet()->isVisible());
-        w.keySheet()->hide();
+        QVERIFY(part<HelpSheets>(w)->keySheet());
+        QVERIFY(part<HelpSheets>(w)->keySheet()->isVisible());
+        part<HelpSheets>(w)->keySheet()->hide();
         // ... and as layouts without Shift for it report it.
         QTest::keyClick(&w, Qt::Key_Question);
-        QVERIFY(w.keySheet());
-        QVERIFY(w.keySheet()->isVisible());
-        auto* text = w.keySheet()->findChild<QTextBrowser*>(QStringLiteral("keySheetText"));
+        QVERIFY(part<HelpSheets>(w)->keySheet());
+        QVERIFY(part<HelpSheets>(w)->keySheet()->isVisible());
+        auto* text =
+            part<HelpSheets>(w)->keySheet()->findChild<QTextBrowser*>(QStringLiteral("keySheetText"));
         QVERIFY(text);
         for (const char* key : {"W / S", "A / D", "Right-click", "Ctrl+F", "? or F1"})
             QVERIFY2(text->toPlainText().contains(QLatin1String(key)), key);
-        w.keySheet()->hide();
+        part<HelpSheets>(w)->keySheet()->hide();
         QTest::keyClick(&w, Qt::Key_F1);
-        QVERIFY(w.keySheet()->isVisible());
+        QVERIFY(part<HelpSheets>(w)->keySheet()->isVisible());
         // Keys still work while the sheet is open (it is a tool window, not a modal box).
-        w.showTraceSet(sltest::makeSyntheticSet(1, 1, 50), {QStringLiteral("/synthetic/keys")});
-        const TimeNs d = w.controller()->windowDuration();
+        w.sessions()->showTraceSet(sltest::makeSyntheticSet(1, 1, 50), {QStringLiteral("/synthetic/keys")});
+        const TimeNs d = w.sessions()->view()->windowDuration();
         QTest::keyClick(text, Qt::Key_W);
-        QVERIFY(w.controller()->windowDuration() < d);
+        QVERIFY(w.sessions()->view()->windowDuration() < d);
     }
 
     void infoOptionsAreRecognised() {

@@ -7,6 +7,7 @@
 #include "TimelineRenderer.h"
 #include "TimelineView.h"
 #include "ViewController.h"
+#include "WindowParts.h"
 
 #include "SyntheticTrace.h"
 
@@ -15,6 +16,7 @@
 
 using namespace sl;
 using namespace sl::ui;
+using sltest::part;
 
 class TestLabelColumn : public QObject {
     Q_OBJECT
@@ -30,40 +32,42 @@ private slots:
         w.resize(1400, 900);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.showTraceSet(sltest::makeSyntheticSet(2, 2, 200), {QStringLiteral("/synthetic/labels")});
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
-        TimelineView* measured = w.panes()->measured();
-        TimelineView* simulated = w.panes()->simulated();
-        const int before = w.controller()->gutterWidth();
+        w.sessions()->showTraceSet(sltest::makeSyntheticSet(2, 2, 200),
+                                   {QStringLiteral("/synthetic/labels")});
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
+        TimelineView* measured = part<TimelinePanes>(w)->measured();
+        TimelineView* simulated = part<TimelinePanes>(w)->simulated();
+        const int before = w.sessions()->view()->gutterWidth();
         QCOMPARE(before, TimelineRenderer::kGutterWidth);
         const int y = 60;
         QTest::mousePress(simulated, Qt::LeftButton, {}, QPoint(before, y));
         QTest::mouseMove(simulated, QPoint(before + 60, y));
         QTest::mouseMove(simulated, QPoint(before + 130, y));
         QTest::mouseRelease(simulated, Qt::LeftButton, {}, QPoint(before + 130, y));
-        QCOMPARE(w.controller()->gutterWidth(), before + 130);
+        QCOMPARE(w.sessions()->view()->gutterWidth(), before + 130);
         QCOMPARE(measured->eventArea().left(), before + 130);
         QCOMPARE(simulated->eventArea().left(), before + 130);
-        QCOMPARE(w.controller()->viewportWidth(), measured->eventArea().width());
-        QVERIFY(!w.selection()->event().valid()); // dragging the edge selects nothing
+        QCOMPARE(w.sessions()->view()->viewportWidth(), measured->eventArea().width());
+        QVERIFY(!w.sessions()->selection()->event().valid()); // dragging the edge selects nothing
         // Clicks land on the events under them with the new column.
-        w.controller()->setWindow(w.measured()->start(), w.measured()->start() + 50'000);
+        w.sessions()->view()->setWindow(w.sessions()->measured()->start(),
+                                        w.sessions()->measured()->start() + 50'000);
         const EventId e{1, {1, 2}};
-        const QRectF r =
-            TimelineRenderer::eventRect(*measured->data(), measured->layout(), w.controller()->mapping(), e);
+        const QRectF r = TimelineRenderer::eventRect(*measured->data(), measured->layout(),
+                                                     w.sessions()->view()->mapping(), e);
         QVERIFY(!r.isEmpty());
         QTest::mouseClick(measured, Qt::LeftButton, {},
-                          QPoint(w.controller()->gutterWidth() + static_cast<int>(r.center().x()),
-                                 static_cast<int>(r.center().y()) - w.controller()->scrollY()));
-        QCOMPARE(w.selection()->event(), e);
+                          QPoint(w.sessions()->view()->gutterWidth() + static_cast<int>(r.center().x()),
+                                 static_cast<int>(r.center().y()) - w.sessions()->view()->scrollY()));
+        QCOMPARE(w.sessions()->selection()->event(), e);
         // Bounded: never narrower than kMinGutter nor wider than half the pane.
-        w.controller()->setGutterWidth(5);
-        QCOMPARE(w.controller()->gutterWidth(), ViewController::kMinGutter);
-        w.controller()->setGutterWidth(before + 130);
+        w.sessions()->view()->setGutterWidth(5);
+        QCOMPARE(w.sessions()->view()->gutterWidth(), ViewController::kMinGutter);
+        w.sessions()->view()->setGutterWidth(before + 130);
         w.close(); // saves it
         MainWindow again;
         again.restoreLayout();
-        QCOMPARE(again.controller()->gutterWidth(), before + 130);
+        QCOMPARE(again.sessions()->view()->gutterWidth(), before + 130);
     }
 };
 

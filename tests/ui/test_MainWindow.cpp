@@ -12,6 +12,7 @@
 #include "TimelineView.h"
 #include "TraceLoader.h"
 #include "ViewController.h"
+#include "WindowParts.h"
 
 #include "TestSupport.h"
 
@@ -23,13 +24,14 @@
 
 using namespace sl;
 using namespace sl::ui;
+using sltest::part;
 
 class TestMainWindow : public QObject {
     Q_OBJECT
     static QString sample() { return QString::fromStdString(sltest::samplePath("01-dp8-straggler")); }
     static void load(MainWindow& w, const QStringList& paths) {
-        w.openTraces(paths);
-        QVERIFY(w.loader()->waitForFinished(60'000));
+        w.sessions()->openTraces(paths);
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
     }
 
 private slots:
@@ -41,29 +43,30 @@ private slots:
         MainWindow w;
         w.show();
         load(w, {sample()});
-        QVERIFY(w.traceSet());
-        QCOMPARE(w.traceSet()->ranks.size(), std::size_t{8});
-        QVERIFY(w.panes()->measured()->data());
-        QVERIFY(w.panes()->measured()->layout().rows().size() >= 8);
-        QVERIFY(w.controller()->windowStart() <= w.measured()->start());
-        QVERIFY(w.controller()->windowEnd() >= w.measured()->end());
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
-        QVERIFY(w.panes()->simulated()->data());
-        QVERIFY(w.simulation().result);
+        QVERIFY(w.sessions()->traceSet());
+        QCOMPARE(w.sessions()->traceSet()->ranks.size(), std::size_t{8});
+        QVERIFY(part<TimelinePanes>(w)->measured()->data());
+        QVERIFY(part<TimelinePanes>(w)->measured()->layout().rows().size() >= 8);
+        QVERIFY(w.sessions()->view()->windowStart() <= w.sessions()->measured()->start());
+        QVERIFY(w.sessions()->view()->windowEnd() >= w.sessions()->measured()->end());
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
+        QVERIFY(part<TimelinePanes>(w)->simulated()->data());
+        QVERIFY(w.sessions()->simulation().result);
     }
     void selectionIsSharedByPanes() {
         MainWindow w;
         w.resize(1600, 1000);
         w.show();
         load(w, {sample()});
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
-        TimelineView* pane = w.panes()->measured();
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
+        TimelineView* pane = part<TimelinePanes>(w)->measured();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         // Click in the middle of the first GPU row of rank 0.
         const RowLayout& layout = pane->layout();
         int y = -1;
         for (const Row& row : layout.rows())
-            if (!row.header() && w.traceSet()->ranks[0].tracks[static_cast<std::size_t>(row.track)].isGpu()) {
+            if (!row.header() &&
+                w.sessions()->traceSet()->ranks[0].tracks[static_cast<std::size_t>(row.track)].isGpu()) {
                 y = row.y + RowLayout::laneY(0) + RowLayout::kLaneHeight / 2;
                 break;
             }
@@ -72,43 +75,46 @@ private slots:
         EventId hit;
         for (int x = pane->eventArea().left() + 2; x < pane->eventArea().right() && !hit.valid(); x += 2) {
             QTest::mouseClick(pane, Qt::LeftButton, {}, QPoint(x, y));
-            hit = w.selection()->event();
+            hit = w.sessions()->selection()->event();
         }
         QVERIFY(hit.valid());
         // The simulated pane draws the same selection: it finds the event at the same place.
-        QVERIFY(!TimelineRenderer::eventRect(*w.panes()->simulated()->data(),
-                                             w.panes()->simulated()->layout(), w.controller()->mapping(), hit)
+        QVERIFY(!TimelineRenderer::eventRect(*part<TimelinePanes>(w)->simulated()->data(),
+                                             part<TimelinePanes>(w)->simulated()->layout(),
+                                             w.sessions()->view()->mapping(), hit)
                      .isEmpty());
-        QVERIFY(w.details()->toPlainText().contains(QStringLiteral("Simulated start")));
+        QVERIFY(part<DetailsPanel>(w)->toPlainText().contains(QStringLiteral("Simulated start")));
         // F fits the selected event.
         QTest::keyClick(pane, Qt::Key_F);
-        const auto& t = w.measured()->track(static_cast<std::size_t>(hit.rank), hit.ref.track);
-        QVERIFY(w.controller()->windowStart() <= t.start[hit.ref.index]);
-        QVERIFY(w.controller()->windowEnd() >= t.end(hit.ref.index));
-        QVERIFY(w.controller()->windowDuration() < (w.measured()->end() - w.measured()->start()) / 2);
+        const auto& t = w.sessions()->measured()->track(static_cast<std::size_t>(hit.rank), hit.ref.track);
+        QVERIFY(w.sessions()->view()->windowStart() <= t.start[hit.ref.index]);
+        QVERIFY(w.sessions()->view()->windowEnd() >= t.end(hit.ref.index));
+        QVERIFY(w.sessions()->view()->windowDuration() <
+                (w.sessions()->measured()->end() - w.sessions()->measured()->start()) / 2);
         // W zooms in, S zooms out, A/D pan.
-        const TimeNs d = w.controller()->windowDuration();
+        const TimeNs d = w.sessions()->view()->windowDuration();
         QTest::keyClick(pane, Qt::Key_S);
-        QVERIFY(w.controller()->windowDuration() > d);
-        const TimeNs s0 = w.controller()->windowStart();
+        QVERIFY(w.sessions()->view()->windowDuration() > d);
+        const TimeNs s0 = w.sessions()->view()->windowStart();
         QTest::keyClick(pane, Qt::Key_D);
-        QVERIFY(w.controller()->windowStart() > s0);
+        QVERIFY(w.sessions()->view()->windowStart() > s0);
         QTest::keyClick(pane, Qt::Key_Escape);
-        QVERIFY(!w.selection()->event().valid());
+        QVERIFY(!w.sessions()->selection()->event().valid());
     }
     void findByName() {
         MainWindow w;
         w.show();
         load(w, {sample()});
-        w.findBar()->activate();
-        w.findBar()->field()->setText(QStringLiteral("ncclDevKernel_AllReduce"));
-        QSignalSpy found(w.findBar(), &FindBar::found);
-        w.findBar()->findNext();
+        part<FindBar>(w)->activate();
+        part<FindBar>(w)->field()->setText(QStringLiteral("ncclDevKernel_AllReduce"));
+        QSignalSpy found(part<FindBar>(w), &FindBar::found);
+        part<FindBar>(w)->findNext();
         QCOMPARE(found.count(), 1);
-        const EventId first = w.selection()->event();
+        const EventId first = w.sessions()->selection()->event();
         QVERIFY(first.valid());
-        QVERIFY(w.traceSet()->ranks[static_cast<std::size_t>(first.rank)].name(first.ref).starts_with(
-            "ncclDevKernel_AllReduce"));
+        QVERIFY(
+            w.sessions()->traceSet()->ranks[static_cast<std::size_t>(first.rank)].name(first.ref).starts_with(
+                "ncclDevKernel_AllReduce"));
         // Every all-reduce kernel of the 8 ranks, counted in the raw files.
         const std::int64_t kernels =
             sltest::countRawEvents(sample().toStdString(), [](const nlohmann::json& e) {
@@ -116,24 +122,25 @@ private slots:
                        e.value("name", "").find("ncclDevKernel_AllReduce") != std::string::npos;
             });
         QVERIFY(kernels >= 8);
-        QCOMPARE(static_cast<std::int64_t>(w.findBar()->search().count()), kernels);
-        w.findBar()->findNext();
-        QVERIFY(!(w.selection()->event() == first));
-        w.findBar()->findPrevious();
-        QCOMPARE(w.selection()->event(), first);
+        QCOMPARE(static_cast<std::int64_t>(part<FindBar>(w)->search().count()), kernels);
+        part<FindBar>(w)->findNext();
+        QVERIFY(!(w.sessions()->selection()->event() == first));
+        part<FindBar>(w)->findPrevious();
+        QCOMPARE(w.sessions()->selection()->event(), first);
     }
     void rangeStatistics() {
         MainWindow w;
         w.show();
         load(w, {sample()});
-        w.selection()->setRange(w.measured()->start(), w.measured()->end());
+        w.sessions()->selection()->setRange(w.sessions()->measured()->start(),
+                                            w.sessions()->measured()->end());
         // Computed in a worker: the table fills when it is done.
-        QVERIFY(w.rangeWorker()->waitForIdle(60'000));
-        QVERIFY(w.rangeStats()->rowCount() > 10);
+        QVERIFY(part<RangeStatsPanel>(w)->worker()->waitForIdle(60'000));
+        QVERIFY(part<RangeStatsPanel>(w)->model()->rowCount() > 10);
         // The whole trace is in the range: every complete ("ph": "X") event of the raw files is
         // counted once, under its own name.
         std::int64_t count = 0, launches = 0;
-        for (const auto& r : w.rangeStats()->table().rows) {
+        for (const auto& r : part<RangeStatsPanel>(w)->model()->table().rows) {
             count += r.measured.count;
             if (r.name == QLatin1String("cudaLaunchKernel")) launches = r.measured.count;
         }
@@ -144,37 +151,37 @@ private slots:
                      return e.value("ph", "") == "X" && e.value("name", "") == "cudaLaunchKernel";
                  }));
         QVERIFY(launches > 0);
-        w.selection()->clearRange();
-        QCOMPARE(w.rangeStats()->rowCount(), 0);
+        w.sessions()->selection()->clearRange();
+        QCOMPARE(part<RangeStatsPanel>(w)->model()->rowCount(), 0);
     }
     void errorKeepsPreviousTrace() {
         MainWindow w;
         w.show();
         load(w, {sample()});
-        const auto before = w.traceSet();
+        const auto before = w.sessions()->traceSet();
         QTemporaryDir dir;
         const std::string bad = sltest::writeFile(dir, "broken.json", "{\"traceEvents\": [ {\"ph\": ");
         load(w, {QString::fromStdString(bad)});
-        QCOMPARE(w.traceSet(), before);
-        QVERIFY(w.messageBar()->isVisible());
-        QCOMPARE(w.messageBar()->level(), MessageBar::Level::Error);
-        QVERIFY(w.messageBar()->text().contains(QStringLiteral("broken.json")));
+        QCOMPARE(w.sessions()->traceSet(), before);
+        QVERIFY(part<MessageBar>(w)->isVisible());
+        QCOMPARE(part<MessageBar>(w)->level(), MessageBar::Level::Error);
+        QVERIFY(part<MessageBar>(w)->text().contains(QStringLiteral("broken.json")));
         load(w, {QStringLiteral("/no/such/trace.json")});
-        QCOMPARE(w.traceSet(), before);
-        QVERIFY(w.messageBar()->text().contains(QStringLiteral("/no/such/trace.json")));
+        QCOMPARE(w.sessions()->traceSet(), before);
+        QVERIFY(part<MessageBar>(w)->text().contains(QStringLiteral("/no/such/trace.json")));
     }
     void cancelKeepsPreviousTrace() {
         MainWindow w;
         load(w, {sample()});
-        const auto before = w.traceSet();
-        QSignalSpy cancelled(w.loader(), &TraceLoader::cancelled);
-        QSignalSpy loaded(w.loader(), &TraceLoader::loaded);
-        w.openTraces({sample()});
-        w.loader()->cancel();
-        QVERIFY(w.loader()->waitForFinished(60'000));
+        const auto before = w.sessions()->traceSet();
+        QSignalSpy cancelled(w.sessions()->loader(), &TraceLoader::cancelled);
+        QSignalSpy loaded(w.sessions()->loader(), &TraceLoader::loaded);
+        w.sessions()->openTraces({sample()});
+        w.sessions()->loader()->cancel();
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
         // Either the cancel arrived in time, or the load had already finished.
         QCOMPARE(cancelled.count() + loaded.count(), 1);
-        if (cancelled.count()) QCOMPARE(w.traceSet(), before);
+        if (cancelled.count()) QCOMPARE(w.sessions()->traceSet(), before);
     }
 };
 

@@ -9,6 +9,7 @@
 #include "RangeStatsWorker.h"
 #include "SimRunner.h"
 #include "TimeFormat.h"
+#include "WindowParts.h"
 
 #include "SyntheticTrace.h"
 
@@ -18,6 +19,7 @@
 
 using namespace sl;
 using namespace sl::ui;
+using sltest::part;
 
 namespace {
 
@@ -186,14 +188,14 @@ private slots:
         MainWindow w;
         w.show();
         const auto set = sltest::makeSyntheticSet(2, 2, 400);
-        w.showTraceSet(set, {QStringLiteral("/synthetic/numbers")});
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
+        w.sessions()->showTraceSet(set, {QStringLiteral("/synthetic/numbers")});
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
         QCoreApplication::processEvents();
-        QVERIFY(w.simulation().timeline);
-        const TimeNs a = w.measured()->start() + 100'000;
-        w.selection()->setRange(a, a + 200'000);
-        QVERIFY(w.rangeWorker()->waitForIdle(60'000));
-        const RangeTable& t = w.rangeStats()->table();
+        QVERIFY(w.sessions()->simulation().timeline);
+        const TimeNs a = w.sessions()->measured()->start() + 100'000;
+        w.sessions()->selection()->setRange(a, a + 200'000);
+        QVERIFY(part<RangeStatsPanel>(w)->worker()->waitForIdle(60'000));
+        const RangeTable& t = part<RangeStatsPanel>(w)->model()->table();
         QVERIFY(t.hasSimulated);
         QVERIFY(!t.rows.empty());
         bool anySimulated = false;
@@ -205,7 +207,7 @@ private slots:
         QVERIFY(anySimulated);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("range.csv"));
-        QVERIFY(w.exportRangeStats(path).isEmpty());
+        QVERIFY(part<RangeStatsPanel>(w)->exportCsv(path).isEmpty());
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QString csv = QString::fromUtf8(f.readAll());

@@ -5,6 +5,7 @@
 #include "SimRunner.h"
 #include "TimelinePanes.h"
 #include "ViewController.h"
+#include "WindowParts.h"
 
 #include "SyntheticTrace.h"
 
@@ -12,6 +13,7 @@
 
 using namespace sl;
 using namespace sl::ui;
+using sltest::part;
 
 class TestOverview : public QObject {
     Q_OBJECT
@@ -26,9 +28,10 @@ private slots:
         w.resize(1400, 900);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.showTraceSet(sltest::makeSyntheticSet(4, 2, 500), {QStringLiteral("/synthetic/overview")});
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
-        OverviewStrip* strip = w.panes()->overview();
+        w.sessions()->showTraceSet(sltest::makeSyntheticSet(4, 2, 500),
+                                   {QStringLiteral("/synthetic/overview")});
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
+        OverviewStrip* strip = part<TimelinePanes>(w)->overview();
         QVERIFY(strip->isVisible());
         // Back-to-back kernels: the GPUs are busy most of the time.
         double mean = 0;
@@ -39,11 +42,12 @@ private slots:
         mean /= OverviewStrip::kBuckets;
         QVERIFY2(mean > 0.5, qPrintable(QString::number(mean)));
         // Zoom in, then click at 3/4 of the strip: the window centres there, same width.
-        ViewController* c = w.controller();
-        c->fitRange(w.measured()->start(), w.measured()->start() + 100'000);
+        ViewController* c = w.sessions()->view();
+        c->fitRange(w.sessions()->measured()->start(), w.sessions()->measured()->start() + 100'000);
         const TimeNs d = c->windowDuration();
         const double x =
-            strip->xOf(w.measured()->start() + (w.measured()->end() - w.measured()->start()) * 3 / 4);
+            strip->xOf(w.sessions()->measured()->start() +
+                       (w.sessions()->measured()->end() - w.sessions()->measured()->start()) * 3 / 4);
         QTest::mouseClick(strip, Qt::LeftButton, {}, QPoint(static_cast<int>(x), strip->height() / 2));
         QCOMPARE(c->windowDuration(), d);
         const TimeNs centre = c->windowStart() + d / 2;
@@ -52,7 +56,7 @@ private slots:
         QVERIFY(strip->xOf(c->windowStart()) < x && strip->xOf(c->windowEnd()) > x - 1);
         // It follows the label column.
         c->setGutterWidth(300);
-        QCOMPARE(strip->xOf(w.measured()->start()), 300.0);
+        QCOMPARE(strip->xOf(w.sessions()->measured()->start()), 300.0);
     }
 };
 

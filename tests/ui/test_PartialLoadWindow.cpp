@@ -3,6 +3,7 @@
 #include "MainWindow.h"
 #include "MessageBar.h"
 #include "TraceLoader.h"
+#include "WindowParts.h"
 
 #include "TestSupport.h"
 
@@ -10,6 +11,7 @@
 
 using namespace sl;
 using namespace sl::ui;
+using sltest::part;
 
 class TestPartialLoadWindow : public QObject {
     Q_OBJECT
@@ -20,19 +22,19 @@ private slots:
         sltest::writeFile(dir, "rank-1.json", "{\"traceEvents\": [ {\"ph\": ");
         sltest::writeFile(dir, "rank-2.json", sltest::tinyRankTrace(2, 3));
         MainWindow w;
-        w.openTraces({dir.path()});
-        QVERIFY(w.loader()->waitForFinished(60'000));
-        QVERIFY(!w.traceSet());
-        QVERIFY(w.messageBar()->isVisibleTo(&w));
-        QVERIFY(w.messageBar()->text().contains("rank-1.json"));
-        QPushButton* action = w.messageBar()->actionButton();
+        w.sessions()->openTraces({dir.path()});
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
+        QVERIFY(!w.sessions()->traceSet());
+        QVERIFY(part<MessageBar>(w)->isVisibleTo(&w));
+        QVERIFY(part<MessageBar>(w)->text().contains("rank-1.json"));
+        QPushButton* action = part<MessageBar>(w)->actionButton();
         QVERIFY(action->isVisibleTo(&w));
         action->click();
-        QVERIFY(w.loader()->waitForFinished(60'000));
-        QVERIFY(w.traceSet());
-        QCOMPARE(w.traceSet()->ranks.size(), std::size_t(2));
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
+        QVERIFY(w.sessions()->traceSet());
+        QCOMPARE(w.sessions()->traceSet()->ranks.size(), std::size_t(2));
         bool named = false;
-        for (const auto& warning : w.traceSet()->warnings)
+        for (const auto& warning : w.sessions()->traceSet()->warnings)
             if (warning.find("rank-1.json") != std::string::npos) named = true;
         QVERIFY(named);
     }
@@ -41,10 +43,10 @@ private slots:
         QTemporaryDir dir;
         const std::string bad = sltest::writeFile(dir, "one.json", "{\"traceEvents\": [ {\"ph\": ");
         MainWindow w;
-        w.openTraces({QString::fromStdString(bad)});
-        QVERIFY(w.loader()->waitForFinished(60'000));
-        QVERIFY(w.messageBar()->isVisibleTo(&w));
-        QVERIFY(!w.messageBar()->actionButton()->isVisibleTo(&w));
+        w.sessions()->openTraces({QString::fromStdString(bad)});
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
+        QVERIFY(part<MessageBar>(w)->isVisibleTo(&w));
+        QVERIFY(!part<MessageBar>(w)->actionButton()->isVisibleTo(&w));
     }
 };
 

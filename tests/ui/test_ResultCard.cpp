@@ -11,6 +11,7 @@
 #include "Scenario.h"
 #include "ScenarioController.h"
 #include "TraceLoader.h"
+#include "WindowParts.h"
 
 #include <QtTest>
 
@@ -24,7 +25,7 @@ class TestResultCard : public QObject {
     static void settle(MainWindow& w) {
         auto* ctl = w.findChild<ScenarioController*>();
         for (int i = 0; i < 3; ++i) {
-            QVERIFY(w.simRunner()->waitForIdle(60'000));
+            QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
             QVERIFY(ctl->runner()->waitForIdle(60'000));
         }
     }
@@ -46,8 +47,8 @@ private slots:
         const QString sample = QString::fromStdString(sltest::samplePath("02-dp4"));
         MainWindow w;
         w.show();
-        w.openTraces({sample});
-        QVERIFY(w.loader()->waitForFinished(60'000));
+        w.sessions()->openTraces({sample});
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
         settle(w);
         auto* card = w.findChild<ResultCard*>();
         QVERIFY(card->isVisible());
@@ -68,7 +69,7 @@ private slots:
         QVERIFY(std::abs(host - replay) / replay < 0.005);
         SimKnobs k;
         k.cpuSpeedup = 2;
-        w.knobPanel()->setKnobs(k);
+        w.sessions()->knobs()->setKnobs(k);
         settle(w);
         QVERIFY2(card->text().contains(QStringLiteral("Why so little change: the step is bound by GPU")),
                  qPrintable(card->text()));
@@ -81,7 +82,7 @@ private slots:
         QVERIFY(std::abs(gpu - replay) / replay > 0.005);
         k = {};
         k.computeSpeedup = 2;
-        w.knobPanel()->setKnobs(k);
+        w.sessions()->knobs()->setKnobs(k);
         settle(w);
         QVERIFY2(!card->text().contains(QStringLiteral("Why so little change")), qPrintable(card->text()));
         QVERIFY(card->text().contains(QStringLiteral("faster)")));
@@ -96,18 +97,19 @@ private slots:
                             slgraph::cpu("cudaDeviceSynchronize", 6, 1006, 2)}));
         MainWindow w;
         w.show();
-        w.openTraces({QString::fromStdString(path)});
-        QVERIFY(w.loader()->waitForFinished(60'000));
+        w.sessions()->openTraces({QString::fromStdString(path)});
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
         settle(w);
-        QVERIFY(w.knobPanel()->knobNote(QStringLiteral("dp.scale")).isEmpty());
+        QVERIFY(w.sessions()->knobs()->knobNote(QStringLiteral("dp.scale")).isEmpty());
         SimKnobs k;
         k.dpScale = 4;
-        w.knobPanel()->setKnobs(k);
+        w.sessions()->knobs()->setKnobs(k);
         settle(w);
-        QVERIFY2(w.knobPanel()
+        QVERIFY2(w.sessions()
+                     ->knobs()
                      ->knobNote(QStringLiteral("dp.scale"))
                      .startsWith(QStringLiteral("dp.scale: no data-parallel")),
-                 qPrintable(w.knobPanel()->knobNote(QStringLiteral("dp.scale"))));
+                 qPrintable(w.sessions()->knobs()->knobNote(QStringLiteral("dp.scale"))));
         // ... and the card's reason starts with that note.
         QVERIFY2(
             w.findChild<ResultCard*>()->text().contains(QStringLiteral("Why so little change: dp.scale: ")),
@@ -115,7 +117,7 @@ private slots:
         // Back to replay: the note goes.
         w.findChild<ScenarioController*>()->list()->setCurrent(0);
         settle(w);
-        QVERIFY(w.knobPanel()->knobNote(QStringLiteral("dp.scale")).isEmpty());
+        QVERIFY(w.sessions()->knobs()->knobNote(QStringLiteral("dp.scale")).isEmpty());
     }
 };
 

@@ -14,6 +14,7 @@
 #include "TimelinePanes.h"
 #include "TimelineView.h"
 #include "TraceLoader.h"
+#include "WindowParts.h"
 
 #include "TestSupport.h"
 
@@ -26,6 +27,7 @@
 
 using namespace sl;
 using namespace sl::ui;
+using sltest::part;
 
 class TestScenarios : public QObject {
     Q_OBJECT
@@ -33,7 +35,7 @@ class TestScenarios : public QObject {
     static ScenarioController* ctl(MainWindow& w) { return w.findChild<ScenarioController*>(); }
     static void settle(MainWindow& w) {
         for (int i = 0; i < 3; ++i) {
-            QVERIFY(w.simRunner()->waitForIdle(60'000));
+            QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
             QVERIFY(ctl(w)->runner()->waitForIdle(60'000));
         }
     }
@@ -129,12 +131,12 @@ private slots:
     void deltaTableAndCardMatchTheCli() {
         MainWindow w;
         w.show();
-        w.openTraces({sample()});
-        QVERIFY(w.loader()->waitForFinished(60'000));
+        w.sessions()->openTraces({sample()});
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
         settle(w);
         SimKnobs fast;
         fast.computeSpeedup = 2;
-        w.knobPanel()->setKnobs(fast); // an edit of the baseline: a new what-if
+        w.sessions()->knobs()->setKnobs(fast); // an edit of the baseline: a new what-if
         settle(w);
         ScenarioList* list = ctl(w)->list();
         QCOMPARE(list->count(), 2);
@@ -176,45 +178,45 @@ private slots:
                  qPrintable(card->text() + QStringLiteral(" / ") + expected));
         QVERIFY(card->text().contains(QStringLiteral("compute.speedup = 2")));
         QVERIFY(card->text().contains(QStringLiteral("What limits this step: ")));
-        QVERIFY(!presetFor(*w.knobPanel(), fast).isEmpty());
-        QCOMPARE(w.knobPanel()->presetLabel(), presetFor(*w.knobPanel(), fast));
+        QVERIFY(!presetFor(*w.sessions()->knobs(), fast).isEmpty());
+        QCOMPARE(w.sessions()->knobs()->presetLabel(), presetFor(*w.sessions()->knobs(), fast));
 
         // The upper pane shows the baseline scenario instead of the measured trace, and back.
         auto* dock = w.findChild<ScenariosDock*>();
         dock->setTopPane(0);
-        QCOMPARE(w.panes()->measured()->data(), ctl(w)->result(0)->output.timeline);
+        QCOMPARE(part<TimelinePanes>(w)->measured()->data(), ctl(w)->result(0)->output.timeline);
         dock->setTopPane(-1);
-        QCOMPARE(w.panes()->measured()->data(), w.measured());
+        QCOMPARE(part<TimelinePanes>(w)->measured()->data(), w.sessions()->measured());
 
         // Switching scenarios: the knobs and the preset box follow.
         list->setCurrent(0);
-        QCOMPARE(w.knobPanel()->knobs().toJson(), SimKnobs{}.toJson());
-        QCOMPARE(w.knobPanel()->presetLabel(), presetFor(*w.knobPanel(), SimKnobs{}));
+        QCOMPARE(w.sessions()->knobs()->knobs().toJson(), SimKnobs{}.toJson());
+        QCOMPARE(w.sessions()->knobs()->presetLabel(), presetFor(*w.sessions()->knobs(), SimKnobs{}));
         list->setCurrent(1);
-        QCOMPARE(w.knobPanel()->knobs().computeSpeedup, 2.0);
+        QCOMPARE(w.sessions()->knobs()->knobs().computeSpeedup, 2.0);
         // A hand edit that matches no preset says "Custom".
         SimKnobs odd = fast;
         odd.commSpeedup = 1.7;
-        w.knobPanel()->setKnobs(odd);
-        QCOMPARE(w.knobPanel()->presetLabel(), QStringLiteral("Custom"));
+        w.sessions()->knobs()->setKnobs(odd);
+        QCOMPARE(w.sessions()->knobs()->presetLabel(), QStringLiteral("Custom"));
         QCOMPARE(list->at(1).knobs.commSpeedup, 1.7);
         settle(w);
 
         // A session keeps the scenarios and the current one; loading it shows the truth again.
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("s.sightline.json"));
-        QCOMPARE(w.saveSession(path), QString());
+        QCOMPARE(w.sessions()->saveSession(path), QString());
         MainWindow v;
         v.show();
-        QCOMPARE(v.openSession(path), QString());
-        QVERIFY(v.loader()->waitForFinished(60'000));
+        QCOMPARE(v.sessions()->openSession(path), QString());
+        QVERIFY(v.sessions()->loader()->waitForFinished(60'000));
         settle(v);
         QCOMPARE(ctl(v)->list()->count(), 2);
         QCOMPARE(ctl(v)->list()->current(), 1);
-        QCOMPARE(v.knobPanel()->knobs().toJson(), odd.toJson());
-        QCOMPARE(v.knobPanel()->presetLabel(), QStringLiteral("Custom"));
+        QCOMPARE(v.sessions()->knobs()->knobs().toJson(), odd.toJson());
+        QCOMPARE(v.sessions()->knobs()->presetLabel(), QStringLiteral("Custom"));
         ctl(v)->list()->setCurrent(0);
-        QCOMPARE(v.knobPanel()->presetLabel(), presetFor(*v.knobPanel(), SimKnobs{}));
+        QCOMPARE(v.sessions()->knobs()->presetLabel(), presetFor(*v.sessions()->knobs(), SimKnobs{}));
     }
 
     // File > Export Report (HTML) carries the session's scenarios: names, changed knobs and the
@@ -222,14 +224,14 @@ private slots:
     void reportHasTheScenarioTable() {
         MainWindow w;
         w.show();
-        w.openTraces({sample()});
-        QVERIFY(w.loader()->waitForFinished(60'000));
+        w.sessions()->openTraces({sample()});
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
         settle(w);
         SimKnobs fast;
         fast.computeSpeedup = 2;
-        w.knobPanel()->setKnobs(fast);
+        w.sessions()->knobs()->setKnobs(fast);
         settle(w);
-        const nlohmann::json rows = w.scenarioTableJson();
+        const nlohmann::json rows = w.sessions()->scenarioTableJson();
         QCOMPARE(rows.size(), std::size_t{2});
         const double base = cli({})["iteration"]["simulated_us"].get<double>();
         const double whatIf =
@@ -239,14 +241,14 @@ private slots:
         QCOMPARE(rows[1]["changed_knobs"], nlohmann::json::array({"compute.speedup"}));
 
         QTemporaryDir dir;
-        QCOMPARE(w.exportReport(dir.filePath("r.html")), QString());
+        QCOMPARE(w.sessions()->exportReport(dir.filePath("r.html")), QString());
         QFile f(dir.filePath("r.html"));
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QString html = QString::fromUtf8(f.readAll());
         QVERIFY(html.contains("<h2>Scenarios</h2>"));
         QVERIFY(html.contains(ctl(w)->list()->at(1).name.toHtmlEscaped()));
         QVERIFY(html.contains(QString::number(100.0 * (whatIf - base) / base, 'f', 1) + " %"));
-        QCOMPARE(w.exportReport(dir.filePath("r.json")), QString());
+        QCOMPARE(w.sessions()->exportReport(dir.filePath("r.json")), QString());
         QFile j(dir.filePath("r.json"));
         QVERIFY(j.open(QIODevice::ReadOnly));
         QCOMPARE(nlohmann::json::parse(j.readAll().toStdString())["scenarios"].size(), std::size_t{2});

@@ -14,6 +14,7 @@
 #include "TraceLoader.h"
 #include "TrackState.h"
 #include "ViewController.h"
+#include "WindowParts.h"
 
 #include "TestSupport.h"
 
@@ -22,13 +23,14 @@
 
 using namespace sl;
 using namespace sl::ui;
+using sltest::part;
 
 class TestSessionWindow : public QObject {
     Q_OBJECT
     static QString sample() { return QString::fromStdString(sltest::samplePath("01-dp8-straggler")); }
     static void load(MainWindow& w, const QStringList& paths) {
-        w.openTraces(paths);
-        QVERIFY(w.loader()->waitForFinished(60'000));
+        w.sessions()->openTraces(paths);
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
     }
     static SimKnobs someKnobs() {
         SimKnobs k;
@@ -39,7 +41,7 @@ class TestSessionWindow : public QObject {
     }
     // Pins a GPU stream of rank 3, hides one track of rank 0, moves rank 1's last track first.
     static void arrangeTracks(MainWindow& w) {
-        TrackState* t = w.trackState();
+        TrackState* t = w.sessions()->tracks();
         const auto& order3 = t->order(3);
         t->setTrackPinned(3, order3.back(), true);
         t->setTrackHidden(0, t->order(0).front(), true);
@@ -67,72 +69,74 @@ private slots:
         MainWindow a;
         a.show();
         load(a, {sample()});
-        a.knobPanel()->setKnobs(someKnobs());
+        a.sessions()->knobs()->setKnobs(someKnobs());
         arrangeTracks(a);
-        a.controller()->setWindow(a.measured()->start() + 1'000'000, a.measured()->start() + 3'000'000);
-        a.criticalPathAction()->setChecked(true);
-        QCOMPARE(a.saveSession(path), QString());
-        QCOMPARE(a.sessionPath(), path);
+        a.sessions()->view()->setWindow(a.sessions()->measured()->start() + 1'000'000,
+                                        a.sessions()->measured()->start() + 3'000'000);
+        a.menus()->criticalPathAction()->setChecked(true);
+        QCOMPARE(a.sessions()->saveSession(path), QString());
+        QCOMPARE(a.sessions()->sessionPath(), path);
         // The pinned track is the first row of both panes.
-        const auto pinned = a.trackState()->order(3).back();
-        QCOMPARE(a.panes()->measured()->layout().rowOf(3, static_cast<int>(pinned)), 0);
-        QVERIFY(a.simRunner()->waitForIdle(60'000));
+        const auto pinned = a.sessions()->tracks()->order(3).back();
+        QCOMPARE(part<TimelinePanes>(a)->measured()->layout().rowOf(3, static_cast<int>(pinned)), 0);
+        QVERIFY(a.sessions()->simRunner()->waitForIdle(60'000));
 
         MainWindow b;
         b.show();
-        QCOMPARE(b.openSession(path), QString());
-        QVERIFY(b.loader()->waitForFinished(60'000));
-        QVERIFY(b.traceSet());
-        QCOMPARE(b.tracePaths(), a.tracePaths());
-        QCOMPARE(b.knobPanel()->knobs().toJson(), a.knobPanel()->knobs().toJson());
-        compareTracks(*a.trackState(), *b.trackState());
-        QCOMPARE(b.controller()->windowStart(), a.controller()->windowStart());
-        QCOMPARE(b.controller()->windowEnd(), a.controller()->windowEnd());
-        QVERIFY(b.criticalPathAction()->isChecked());
-        QCOMPARE(b.sessionPath(), path);
-        QCOMPARE(b.panes()->measured()->layout().rowOf(3, static_cast<int>(pinned)), 0);
+        QCOMPARE(b.sessions()->openSession(path), QString());
+        QVERIFY(b.sessions()->loader()->waitForFinished(60'000));
+        QVERIFY(b.sessions()->traceSet());
+        QCOMPARE(b.sessions()->tracePaths(), a.sessions()->tracePaths());
+        QCOMPARE(b.sessions()->knobs()->knobs().toJson(), a.sessions()->knobs()->knobs().toJson());
+        compareTracks(*a.sessions()->tracks(), *b.sessions()->tracks());
+        QCOMPARE(b.sessions()->view()->windowStart(), a.sessions()->view()->windowStart());
+        QCOMPARE(b.sessions()->view()->windowEnd(), a.sessions()->view()->windowEnd());
+        QVERIFY(b.menus()->criticalPathAction()->isChecked());
+        QCOMPARE(b.sessions()->sessionPath(), path);
+        QCOMPARE(part<TimelinePanes>(b)->measured()->layout().rowOf(3, static_cast<int>(pinned)), 0);
         // The simulation ran with the session's knobs; both panes put the pinned track first.
-        QVERIFY(b.simRunner()->waitForIdle(60'000));
-        QCOMPARE(b.panes()->simulated()->layout().rowOf(3, static_cast<int>(pinned)), 0);
-        QVERIFY(b.simulation().result);
-        QVERIFY(b.simulation().result->simulatedIteration != b.simulation().result->measuredIteration);
+        QVERIFY(b.sessions()->simRunner()->waitForIdle(60'000));
+        QCOMPARE(part<TimelinePanes>(b)->simulated()->layout().rowOf(3, static_cast<int>(pinned)), 0);
+        QVERIFY(b.sessions()->simulation().result);
+        QVERIFY(b.sessions()->simulation().result->simulatedIteration !=
+                b.sessions()->simulation().result->measuredIteration);
         // Opening a session by the traces entry point (command line, drag and drop) works too.
         MainWindow c;
-        c.openTraces({path});
-        QVERIFY(c.loader()->waitForFinished(60'000));
-        QCOMPARE(c.knobPanel()->knobs().toJson(), a.knobPanel()->knobs().toJson());
+        c.sessions()->openTraces({path});
+        QVERIFY(c.sessions()->loader()->waitForFinished(60'000));
+        QCOMPARE(c.sessions()->knobs()->knobs().toJson(), a.sessions()->knobs()->knobs().toJson());
     }
     void failedLoadsLeaveTheSessionAsItWas() {
         MainWindow w;
         w.show();
         load(w, {sample()});
-        w.knobPanel()->setKnobs(someKnobs());
+        w.sessions()->knobs()->setKnobs(someKnobs());
         arrangeTracks(w);
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
-        const auto set = w.traceSet();
-        const QStringList paths = w.tracePaths();
-        const auto knobs = w.knobPanel()->knobs().toJson();
-        const Session before = w.currentSession();
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
+        const auto set = w.sessions()->traceSet();
+        const QStringList paths = w.sessions()->tracePaths();
+        const auto knobs = w.sessions()->knobs()->knobs().toJson();
+        const Session before = w.sessions()->currentSession();
         const auto check = [&] {
-            QCOMPARE(w.traceSet(), set);
-            QCOMPARE(w.tracePaths(), paths);
-            QCOMPARE(w.knobPanel()->knobs().toJson(), knobs);
-            const Session now = w.currentSession();
+            QCOMPARE(w.sessions()->traceSet(), set);
+            QCOMPARE(w.sessions()->tracePaths(), paths);
+            QCOMPARE(w.sessions()->knobs()->knobs().toJson(), knobs);
+            const Session now = w.sessions()->currentSession();
             QCOMPARE(sessionToJson(now), sessionToJson(before));
-            QVERIFY(w.messageBar()->isVisible());
-            QCOMPARE(w.messageBar()->level(), MessageBar::Level::Error);
+            QVERIFY(part<MessageBar>(w)->isVisible());
+            QCOMPARE(part<MessageBar>(w)->level(), MessageBar::Level::Error);
         };
         QTemporaryDir dir;
         // A bad trace file.
         const std::string bad = sltest::writeFile(dir, "broken.json", "{\"traceEvents\": [ {\"ph\": ");
         load(w, {QString::fromStdString(bad)});
         check();
-        QVERIFY(w.messageBar()->text().contains(QStringLiteral("broken.json")));
+        QVERIFY(part<MessageBar>(w)->text().contains(QStringLiteral("broken.json")));
         // A session file that is not one.
         const std::string junk = sltest::writeFile(dir, "junk.sightline.json", "{\"format\": 1");
-        QVERIFY(!w.openSession(QString::fromStdString(junk)).isEmpty());
+        QVERIFY(!w.sessions()->openSession(QString::fromStdString(junk)).isEmpty());
         check();
-        QVERIFY(w.messageBar()->text().contains(QStringLiteral("junk.sightline.json")));
+        QVERIFY(part<MessageBar>(w)->text().contains(QStringLiteral("junk.sightline.json")));
         // A good session whose traces fail to load: its knobs must not be applied.
         Session other;
         other.traces = {QString::fromStdString(bad)};
@@ -140,33 +144,33 @@ private slots:
         other.criticalPath = true;
         const QString otherPath = dir.filePath(QStringLiteral("other.sightline.json"));
         QCOMPARE(writeSessionFile(otherPath, other), QString());
-        QCOMPARE(w.openSession(otherPath), QString());
-        QVERIFY(w.loader()->waitForFinished(60'000));
+        QCOMPARE(w.sessions()->openSession(otherPath), QString());
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
         check();
-        QVERIFY(!w.criticalPathAction()->isChecked());
-        QVERIFY(w.sessionPath() != otherPath);
+        QVERIFY(!w.menus()->criticalPathAction()->isChecked());
+        QVERIFY(w.sessions()->sessionPath() != otherPath);
     }
     void knobsSurviveResimulationAndReload() {
         MainWindow w;
         load(w, {sample()});
-        w.knobPanel()->setKnobs(someKnobs());
+        w.sessions()->knobs()->setKnobs(someKnobs());
         arrangeTracks(w);
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
-        const auto knobs = w.knobPanel()->knobs().toJson();
-        const Session before = w.currentSession();
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
+        const auto knobs = w.sessions()->knobs()->knobs().toJson();
+        const Session before = w.sessions()->currentSession();
         // Another simulation run.
-        w.simRunner()->request(w.knobPanel()->knobs(), 0);
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
-        QCOMPARE(w.knobPanel()->knobs().toJson(), knobs);
+        w.sessions()->simRunner()->request(w.sessions()->knobs()->knobs(), 0);
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
+        QCOMPARE(w.sessions()->knobs()->knobs().toJson(), knobs);
         // Re-load of the same traces: knobs and the track tree stay.
-        const auto oldSet = w.traceSet();
+        const auto oldSet = w.sessions()->traceSet();
         load(w, {sample()});
-        QVERIFY(w.traceSet() != oldSet);
-        QCOMPARE(w.knobPanel()->knobs().toJson(), knobs);
-        QCOMPARE(w.trackState()->ranks()[1].order, before.tracks[1].order);
-        QCOMPARE(w.trackState()->ranks()[3].pinned, before.tracks[3].pinned);
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
-        QVERIFY(w.simulation().result);
+        QVERIFY(w.sessions()->traceSet() != oldSet);
+        QCOMPARE(w.sessions()->knobs()->knobs().toJson(), knobs);
+        QCOMPARE(w.sessions()->tracks()->ranks()[1].order, before.tracks[1].order);
+        QCOMPARE(w.sessions()->tracks()->ranks()[3].pinned, before.tracks[3].pinned);
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
+        QVERIFY(w.sessions()->simulation().result);
     }
     void screenshotOfASession() {
         QTemporaryDir dir;
@@ -188,29 +192,30 @@ private slots:
         QTemporaryDir dir;
         {
             MainWindow w;
-            w.enableAutosave(dir.path(), 50);
-            QVERIFY(!w.autosave()->recoverable());
+            w.sessions()->enableAutosave(dir.path(), 50);
+            QVERIFY(!w.sessions()->autosave()->recoverable());
             load(w, {sample()});
-            w.knobPanel()->setKnobs(someKnobs());
-            QTRY_VERIFY(QFile::exists(w.autosave()->sessionPath()));
-            QTRY_VERIFY(!w.autosave()->dirty());
+            w.sessions()->knobs()->setKnobs(someKnobs());
+            QTRY_VERIFY(QFile::exists(w.sessions()->autosave()->sessionPath()));
+            QTRY_VERIFY(!w.sessions()->autosave()->dirty());
             Session saved;
-            QCOMPARE(readSessionFile(w.autosave()->sessionPath(), saved), QString());
-            QCOMPARE(saved.knobs.toJson(), w.knobPanel()->knobs().toJson());
-            QCOMPARE(saved.traces, w.tracePaths());
+            QCOMPARE(readSessionFile(w.sessions()->autosave()->sessionPath(), saved), QString());
+            QCOMPARE(saved.knobs.toJson(), w.sessions()->knobs()->knobs().toJson());
+            QCOMPARE(saved.traces, w.sessions()->tracePaths());
             // No close: as if the program crashed.
         }
         MainWindow next;
-        next.enableAutosave(dir.path(), 50);
-        QVERIFY(next.autosave()->recoverable());
+        next.sessions()->enableAutosave(dir.path(), 50);
+        QVERIFY(next.sessions()->autosave()->recoverable());
         next.offerRestore(); // offscreen: says so in the message bar, never blocks
-        QVERIFY(next.messageBar()->text().contains(QStringLiteral("recovered")));
-        QCOMPARE(next.openSession(next.autosave()->recoveredPath(), false), QString());
-        QVERIFY(next.loader()->waitForFinished(60'000));
-        QCOMPARE(next.knobPanel()->knobs().toJson(), someKnobs().toJson());
-        QVERIFY(next.sessionPath().isEmpty());
+        QVERIFY(part<MessageBar>(next)->text().contains(QStringLiteral("recovered")));
+        QCOMPARE(next.sessions()->openSession(next.sessions()->autosave()->recoveredPath(), false),
+                 QString());
+        QVERIFY(next.sessions()->loader()->waitForFinished(60'000));
+        QCOMPARE(next.sessions()->knobs()->knobs().toJson(), someKnobs().toJson());
+        QVERIFY(next.sessions()->sessionPath().isEmpty());
         next.close();
-        QVERIFY(!QFile::exists(next.autosave()->markerPath()));
+        QVERIFY(!QFile::exists(next.sessions()->autosave()->markerPath()));
     }
 };
 

@@ -12,6 +12,7 @@
 #include "TraceLoader.h"
 #include "TrackState.h"
 #include "TrackTreeModel.h"
+#include "WindowParts.h"
 
 #include "SyntheticTrace.h"
 #include "TestSupport.h"
@@ -22,14 +23,15 @@
 
 using namespace sl;
 using namespace sl::ui;
+using sltest::part;
 
 namespace {
 
 // Everything the window shows describes `set`: tree rows, pane layouts, the track state.
 void checkConsistent(MainWindow& w, const TraceSet& set) {
-    QCOMPARE(w.traceSet().get(), &set);
-    QVERIFY(w.trackState()->matches(set));
-    TrackTreeModel* model = w.trackModel();
+    QCOMPARE(w.sessions()->traceSet().get(), &set);
+    QVERIFY(w.sessions()->tracks()->matches(set));
+    TrackTreeModel* model = part<TrackTreeModel>(w);
     QCOMPARE(model->rowCount(), static_cast<int>(set.ranks.size()));
     for (int r = 0; r < model->rowCount(); ++r) {
         const QModelIndex rank = model->index(r, 0);
@@ -42,7 +44,7 @@ void checkConsistent(MainWindow& w, const TraceSet& set) {
             QVERIFY(!model->data(model->index(k, 0, rank)).toString().isEmpty());
         }
     }
-    for (TimelineView* pane : {w.panes()->measured(), w.panes()->simulated()}) {
+    for (TimelineView* pane : {part<TimelinePanes>(w)->measured(), part<TimelinePanes>(w)->simulated()}) {
         if (!pane->data()) continue;
         QCOMPARE(&pane->data()->set(), &set);
         for (const Row& row : pane->layout().rows()) {
@@ -53,7 +55,7 @@ void checkConsistent(MainWindow& w, const TraceSet& set) {
         }
         pane->repaint(); // paints every visible row of the new layout
     }
-    if (w.simulation().timeline) QCOMPARE(&w.simulation().timeline->set(), &set);
+    if (w.sessions()->simulation().timeline) QCOMPARE(&w.sessions()->simulation().timeline->set(), &set);
 }
 
 SimKnobs faster(double speedup) {
@@ -76,7 +78,7 @@ private slots:
     // range and a selection in flight, the tree fully expanded and watched by the model tester.
     void sameRankCountFewerTracks() {
         MainWindow w;
-        QAbstractItemModelTester tester(w.trackModel(),
+        QAbstractItemModelTester tester(part<TrackTreeModel>(w),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         w.resize(1400, 900);
         w.show();
@@ -86,40 +88,41 @@ private slots:
         auto busy = [&](double speedup) {
             // The user's hands: a knob edit (simulation requested), a range (statistics running), a
             // selected event, every rank and nested row open in the tree.
-            w.knobPanel()->setKnobs(faster(speedup));
-            QVERIFY(w.simRunner()->busy());
-            w.selection()->setRange(w.measured()->start(), w.measured()->end());
-            w.selection()->setEvent({3, {1, 5}});
-            w.trackState()->setAllRanksExpanded(true);
-            for (std::size_t r = 0; r < w.trackState()->rankCount(); ++r)
-                w.trackState()->setTrackNested(r, 0, true);
+            w.sessions()->knobs()->setKnobs(faster(speedup));
+            QVERIFY(w.sessions()->simRunner()->busy());
+            w.sessions()->selection()->setRange(w.sessions()->measured()->start(),
+                                                w.sessions()->measured()->end());
+            w.sessions()->selection()->setEvent({3, {1, 5}});
+            w.sessions()->tracks()->setAllRanksExpanded(true);
+            for (std::size_t r = 0; r < w.sessions()->tracks()->rankCount(); ++r)
+                w.sessions()->tracks()->setTrackNested(r, 0, true);
             QCoreApplication::processEvents();
         };
 
-        w.showTraceSet(a, {QStringLiteral("/synthetic/a")});
+        w.sessions()->showTraceSet(a, {QStringLiteral("/synthetic/a")});
         checkConsistent(w, *a);
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
         busy(2.0);
-        w.showTraceSet(b, {QStringLiteral("/synthetic/b")});
+        w.sessions()->showTraceSet(b, {QStringLiteral("/synthetic/b")});
         checkConsistent(w, *b);
-        QVERIFY(!w.selection()->event().valid());
+        QVERIFY(!w.sessions()->selection()->event().valid());
         busy(3.0);
         const auto a2 = sltest::makeSyntheticSet(4, 3, 600);
-        w.showTraceSet(a2, {QStringLiteral("/synthetic/a")});
+        w.sessions()->showTraceSet(a2, {QStringLiteral("/synthetic/a")});
         checkConsistent(w, *a2);
         // The late results of B (its simulation, its statistics) never reach the window.
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
-        QVERIFY(w.rangeWorker()->waitForIdle(60'000));
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
+        QVERIFY(part<RangeStatsPanel>(w)->worker()->waitForIdle(60'000));
         QCoreApplication::processEvents();
         checkConsistent(w, *a2);
-        QVERIFY(w.simulation().timeline);
-        QCOMPARE(w.rangeStats()->rowCount(), 0);
+        QVERIFY(w.sessions()->simulation().timeline);
+        QCOMPARE(part<RangeStatsPanel>(w)->model()->rowCount(), 0);
         // And the new set works: a knob change simulates it.
-        w.knobPanel()->setKnobs(faster(1.5));
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
+        w.sessions()->knobs()->setKnobs(faster(1.5));
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
         QCoreApplication::processEvents();
         checkConsistent(w, *a2);
-        QVERIFY(w.simulation().result);
+        QVERIFY(w.sessions()->simulation().result);
     }
 
     // Without waiting for anything between the sets: simulations of A and B are still running when A
@@ -132,15 +135,15 @@ private slots:
         std::shared_ptr<const TraceSet> last;
         for (int i = 0; i < 6; ++i) {
             last = i % 2 ? b : a;
-            w.showTraceSet(last, {QStringLiteral("/synthetic/%1").arg(i % 2)});
-            w.knobPanel()->setKnobs(faster(1.0 + i));
+            w.sessions()->showTraceSet(last, {QStringLiteral("/synthetic/%1").arg(i % 2)});
+            w.sessions()->knobs()->setKnobs(faster(1.0 + i));
             QCoreApplication::processEvents();
             checkConsistent(w, *last);
         }
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
         QCoreApplication::processEvents();
         checkConsistent(w, *last);
-        QVERIFY(w.simulation().timeline);
+        QVERIFY(w.sessions()->simulation().timeline);
     }
 
     // The reported sequence on real files: an 8-rank set, then another 8-rank set with other
@@ -154,19 +157,19 @@ private slots:
         const QString pipeline = QString::fromStdString(sltest::samplePath("04-dp2-tp2-pp2-2nodes"));
         const QString sample = QString::fromStdString(sltest::samplePath("01-dp8-straggler"));
         for (const QString& path : {pipeline, sample, pipeline}) {
-            w.openTraces({path});
-            w.knobPanel()->setKnobs(faster(2.0)); // in flight while the next set loads
-            QVERIFY(w.loader()->waitForFinished(60'000));
-            QVERIFY(w.traceSet());
-            checkConsistent(w, *w.traceSet());
-            w.trackState()->setAllRanksExpanded(true);
-            w.knobPanel()->setKnobs(faster(3.0));
+            w.sessions()->openTraces({path});
+            w.sessions()->knobs()->setKnobs(faster(2.0)); // in flight while the next set loads
+            QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
+            QVERIFY(w.sessions()->traceSet());
+            checkConsistent(w, *w.sessions()->traceSet());
+            w.sessions()->tracks()->setAllRanksExpanded(true);
+            w.sessions()->knobs()->setKnobs(faster(3.0));
             QCoreApplication::processEvents();
         }
-        QVERIFY(w.simRunner()->waitForIdle(120'000));
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(120'000));
         QCoreApplication::processEvents();
-        checkConsistent(w, *w.traceSet());
-        QVERIFY(w.simulation().result);
+        checkConsistent(w, *w.sessions()->traceSet());
+        QVERIFY(w.sessions()->simulation().result);
     }
 };
 

@@ -9,6 +9,7 @@
 #include "TimelineRenderer.h"
 #include "TimelineView.h"
 #include "TraceLoader.h"
+#include "WindowParts.h"
 
 #include "TestSupport.h"
 
@@ -18,12 +19,13 @@
 
 using namespace sl;
 using namespace sl::ui;
+using sltest::part;
 
 class TestShiftColour : public QObject {
     Q_OBJECT
     static void settle(MainWindow& w) {
         for (int i = 0; i < 3; ++i) {
-            QVERIFY(w.simRunner()->waitForIdle(60'000));
+            QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
             QVERIFY(w.findChild<ScenarioController*>()->runner()->waitForIdle(60'000));
         }
     }
@@ -61,13 +63,13 @@ private slots:
         MainWindow w;
         w.resize(1400, 900);
         w.show();
-        w.openTraces({QString::fromStdString(sltest::samplePath("02-dp4"))});
-        QVERIFY(w.loader()->waitForFinished(60'000));
+        w.sessions()->openTraces({QString::fromStdString(sltest::samplePath("02-dp4"))});
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
         settle(w);
         auto* shift = w.findChild<QAction*>(QStringLiteral("shiftColourAction"));
         QVERIFY(shift);
         shift->setChecked(true);
-        TimelineView* pane = w.panes()->simulated();
+        TimelineView* pane = part<TimelinePanes>(w)->simulated();
         QVERIFY(pane->shiftScale() >= 1000);
         // Replay: the sample replays its iteration within 0.1 us, so almost every event keeps its
         // measured start: the middle colour outweighs both ends of the scale tenfold.
@@ -76,7 +78,7 @@ private slots:
         QVERIFY(pixelsInBins(replay, 4, 5) > 10 * replayEnds);
         SimKnobs k;
         k.computeSpeedup = 2;
-        w.knobPanel()->setKnobs(k);
+        w.sessions()->knobs()->setKnobs(k);
         settle(w);
         QImage fast = pane->grab().toImage();
         // Halved kernels pull later work earlier: the "much earlier" end of the scale grows

@@ -4,6 +4,7 @@
 #include "MainWindow.h"
 #include "SimRunner.h"
 #include "ViewController.h"
+#include "WindowParts.h"
 
 #include "SyntheticTrace.h"
 
@@ -27,28 +28,30 @@ private slots:
         MainWindow w;
         w.show();
         QCOMPARE(w.windowTitle(), QStringLiteral("Sightline"));
-        w.showTraceSet(sltest::makeSyntheticSet(2, 1, 50), {QStringLiteral("/runs/dlrm-8rank/kineto")});
+        w.sessions()->showTraceSet(sltest::makeSyntheticSet(2, 1, 50),
+                                   {QStringLiteral("/runs/dlrm-8rank/kineto")});
         QVERIFY(w.windowTitle().startsWith(QStringLiteral("dlrm-8rank/kineto")));
         QVERIFY(!w.isWindowModified()); // loading is not an edit
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
         SimKnobs k;
         k.computeSpeedup = 2;
-        w.knobPanel()->setKnobs(k);
+        w.sessions()->knobs()->setKnobs(k);
         QVERIFY(w.isWindowModified());
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("study.sightline.json"));
-        QVERIFY(w.saveSession(path).isEmpty());
+        QVERIFY(w.sessions()->saveSession(path).isEmpty());
         QVERIFY(!w.isWindowModified());
         QVERIFY(w.windowTitle().startsWith(QStringLiteral("study.sightline.json")));
         // A zoom is an edit of the session's view.
-        w.controller()->zoom(2.0);
+        w.sessions()->view()->zoom(2.0);
         QVERIFY(w.isWindowModified());
         // Other traces: the title names them, and the session file is no longer theirs.
-        w.showTraceSet(sltest::makeSyntheticSet(1, 1, 20), {QStringLiteral("/runs/llama/rank-0.json")});
+        w.sessions()->showTraceSet(sltest::makeSyntheticSet(1, 1, 20),
+                                   {QStringLiteral("/runs/llama/rank-0.json")});
         QVERIFY(w.windowTitle().startsWith(QStringLiteral("llama/rank-0.json")));
-        QVERIFY(w.sessionPath().isEmpty());
+        QVERIFY(w.sessions()->sessionPath().isEmpty());
         QVERIFY(!w.isWindowModified());
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
     }
 
     void focusMode() {
@@ -65,12 +68,12 @@ private slots:
         const int before = visibleDocks();
         QVERIFY(before >= 4);
         QTest::keyClick(&w, Qt::Key_F11);
-        QVERIFY(w.focusModeAction()->isChecked());
+        QVERIFY(w.menus()->focusModeAction()->isChecked());
         QCOMPARE(visibleDocks(), 0);
         for (QToolBar* bar : w.findChildren<QToolBar*>())
             QVERIFY(!bar->isVisible());
         QTest::keyClick(&w, Qt::Key_F11);
-        QVERIFY(!w.focusModeAction()->isChecked());
+        QVERIFY(!w.menus()->focusModeAction()->isChecked());
         QCOMPARE(visibleDocks(), before);
     }
 };

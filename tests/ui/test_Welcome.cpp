@@ -10,6 +10,7 @@
 #include "TraceLoader.h"
 #include "WarningsPanel.h"
 #include "WelcomePage.h"
+#include "WindowParts.h"
 
 #include "SyntheticTrace.h"
 #include "TestSupport.h"
@@ -26,6 +27,7 @@
 
 using namespace sl;
 using namespace sl::ui;
+using sltest::part;
 
 class TestWelcome : public QObject {
     Q_OBJECT
@@ -52,28 +54,28 @@ private slots:
     void welcomeOpensASample() {
         MainWindow w;
         w.show();
-        QVERIFY(w.showsWelcome());
+        QVERIFY(sltest::showsWelcome(w));
         auto* button =
-            w.welcomePage()->findChild<QCommandLinkButton*>(QStringLiteral("sample:01-dp8-straggler"));
+            part<WelcomePage>(w)->findChild<QCommandLinkButton*>(QStringLiteral("sample:01-dp8-straggler"));
         QVERIFY(button);
         QVERIFY(button->description().contains(QStringLiteral("slower")));
         button->click();
-        QVERIFY(w.loader()->waitForFinished(60'000));
-        QVERIFY(!w.showsWelcome());
-        QVERIFY(w.traceSet());
-        QCOMPARE(w.traceSet()->ranks.size(), std::size_t{8});
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
+        QVERIFY(!sltest::showsWelcome(w));
+        QVERIFY(w.sessions()->traceSet());
+        QCOMPARE(w.sessions()->traceSet()->ranks.size(), std::size_t{8});
         // The sample says what to look at.
-        QVERIFY(w.messageBar()->isVisible());
-        QCOMPARE(w.messageBar()->level(), MessageBar::Level::Info);
-        QVERIFY2(w.messageBar()->text().contains(QStringLiteral("straggler")),
-                 qPrintable(w.messageBar()->text()));
+        QVERIFY(part<MessageBar>(w)->isVisible());
+        QCOMPARE(part<MessageBar>(w)->level(), MessageBar::Level::Info);
+        QVERIFY2(part<MessageBar>(w)->text().contains(QStringLiteral("straggler")),
+                 qPrintable(part<MessageBar>(w)->text()));
         // And it is now the first recent entry of the welcome page, with its full path.
-        const auto recent = w.welcomePage()->findChildren<QPushButton*>(QStringLiteral("recentEntry"));
+        const auto recent = part<WelcomePage>(w)->findChildren<QPushButton*>(QStringLiteral("recentEntry"));
         QVERIFY(!recent.isEmpty());
         QVERIFY2(recent.front()->text().endsWith(QStringLiteral("samples/01-dp8-straggler")),
                  qPrintable(recent.front()->text()));
         QVERIFY(QDir::isAbsolutePath(recent.front()->text()));
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
     }
 
     void recentLabelsTellSetsApart() {
@@ -100,22 +102,21 @@ private slots:
     void dialogsStartInTheLastFolder() {
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("rank-0.json"));
-        QVERIFY(MainWindow::dialogDir().startsWith(QDir::homePath()));
-        MainWindow::rememberDir(file);
-        QCOMPARE(MainWindow::dialogDir(), QDir(dir.path()).absolutePath());
-        QCOMPARE(MainWindow::dialogDir(QStringLiteral("x.csv")),
-                 QDir(dir.path()).filePath(QStringLiteral("x.csv")));
+        QVERIFY(dialogDir().startsWith(QDir::homePath()));
+        rememberDir(file);
+        QCOMPARE(dialogDir(), QDir(dir.path()).absolutePath());
+        QCOMPARE(dialogDir(QStringLiteral("x.csv")), QDir(dir.path()).filePath(QStringLiteral("x.csv")));
         // A folder of traces: the next dialog starts beside it.
         QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("kineto")));
-        MainWindow::rememberDir(dir.filePath(QStringLiteral("kineto")));
-        QCOMPARE(MainWindow::dialogDir(), QDir(dir.path()).absolutePath());
+        rememberDir(dir.filePath(QStringLiteral("kineto")));
+        QCOMPARE(dialogDir(), QDir(dir.path()).absolutePath());
         // Loading a set remembers its folder too (command line, drop, recent, welcome page).
         MainWindow w;
         const QString sample = QString::fromStdString(sltest::samplePath("02-dp4"));
-        w.openTraces({sample});
-        QVERIFY(w.loader()->waitForFinished(60'000));
-        QCOMPARE(MainWindow::dialogDir(), QDir::cleanPath(QString::fromStdString(sltest::samplePath(""))));
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
+        w.sessions()->openTraces({sample});
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
+        QCOMPARE(dialogDir(), QDir::cleanPath(QString::fromStdString(sltest::samplePath(""))));
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
     }
 
     // Teaching: every knob's label says what it models (and the field says the same).
@@ -139,9 +140,10 @@ private slots:
     void glossary() {
         MainWindow w;
         w.show();
-        w.showGlossary();
-        QVERIFY(w.glossary() && w.glossary()->isVisible());
-        auto* text = w.glossary()->findChild<QTextBrowser*>(QStringLiteral("glossaryText"));
+        part<HelpSheets>(w)->showGlossary();
+        QVERIFY(part<HelpSheets>(w)->glossary() && part<HelpSheets>(w)->glossary()->isVisible());
+        auto* text =
+            part<HelpSheets>(w)->glossary()->findChild<QTextBrowser*>(QStringLiteral("glossaryText"));
         QVERIFY(text);
         for (const char* word : {"Iteration", "Critical path", "Exposed communication", "Overlap",
                                  "Straggler", "Collective wait", "Launch latency", "Knobs"})
@@ -153,28 +155,28 @@ private slots:
         w.show();
         auto set = sltest::makeMutableSyntheticSet(2, 1, 50);
         set->warnings = {"rank 2 missing (ranks 0..2 expected)", "rank-1.json: clock base differs by 3 s"};
-        w.showTraceSet(set, {QStringLiteral("/synthetic/warn")});
-        WarningsPanel* panel = w.warningsPanel();
+        w.sessions()->showTraceSet(set, {QStringLiteral("/synthetic/warn")});
+        WarningsPanel* panel = part<WarningsPanel>(w);
         QCOMPARE(panel->count(), 2);
         QCOMPARE(panel->topLevelItem(0)->child(0)->text(0),
                  QStringLiteral("rank 2 missing (ranks 0..2 expected)"));
         auto* dock = qobject_cast<QDockWidget*>(panel->parentWidget());
         QVERIFY(dock);
         QCOMPARE(dock->windowTitle(), QStringLiteral("Warnings (2)"));
-        QVERIFY(w.messageBar()->text().contains(QStringLiteral("Warnings panel")));
+        QVERIFY(part<MessageBar>(w)->text().contains(QStringLiteral("Warnings panel")));
         // A simulation adds its own (graph and simulator) and the loader's stay.
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
         QCoreApplication::processEvents();
         QVERIFY(panel->count() >= 2);
         const int graph = panel->topLevelItem(1)->childCount();
         const int sim = panel->topLevelItem(2)->childCount();
         QCOMPARE(panel->count(), 2 + graph + sim);
-        QCOMPARE(static_cast<std::size_t>(graph), w.simulation().graph->warnings.size());
+        QCOMPARE(static_cast<std::size_t>(graph), w.sessions()->simulation().graph->warnings.size());
         // Another set replaces them.
-        w.showTraceSet(sltest::makeSyntheticSet(1, 1, 20), {QStringLiteral("/synthetic/clean")});
+        w.sessions()->showTraceSet(sltest::makeSyntheticSet(1, 1, 20), {QStringLiteral("/synthetic/clean")});
         QCOMPARE(panel->count(), 0);
         QCOMPARE(dock->windowTitle(), QStringLiteral("Warnings"));
-        QVERIFY(w.simRunner()->waitForIdle(60'000));
+        QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
     }
 };
 

@@ -3,7 +3,9 @@
 #include "HighlightModel.h"
 #include "KnobPanel.h"
 #include "MainWindow.h"
+#include "MessageBar.h"
 #include "Session.h"
+#include "SessionController.h"
 #include "TrackState.h"
 #include "ViewController.h"
 #include "io/KinetoLoader.h"
@@ -45,8 +47,9 @@ EventId interestingEvent(const TimelineData& data) {
 EventId showPathRanks(MainWindow& window, const PaneHighlights& h) {
     EventId best;
     TimeNs bestDur = -1;
-    const TraceSet& set = *window.traceSet();
-    for (std::size_t r = 0; r < h.ranks.size() && r < window.trackState()->rankCount(); ++r) {
+    const TraceSet& set = *window.sessions()->traceSet();
+    TrackState* tracks = window.sessions()->tracks();
+    for (std::size_t r = 0; r < h.ranks.size() && r < tracks->rankCount(); ++r) {
         bool onPath = false;
         for (std::size_t k = 0; k < h.ranks[r].tracks.size(); ++k) {
             const auto& flags = h.ranks[r].tracks[k].flags;
@@ -61,7 +64,7 @@ EventId showPathRanks(MainWindow& window, const PaneHighlights& h) {
                 }
             }
         }
-        window.trackState()->setRankExpanded(r, onPath);
+        tracks->setRankExpanded(r, onPath);
     }
     return best;
 }
@@ -106,31 +109,34 @@ QString takeScreenshot(const ScreenshotRequest& request) {
         simError = QString::fromStdString(e.what());
     }
     MainWindow window;
-    window.setAutoSimulate(false);
+    SessionController* sessions = window.sessions();
+    sessions->setAutoSimulate(false);
     window.resize(request.width, request.height);
-    window.showTraceSet(set, {});
-    window.knobPanel()->setKnobs(knobs);
-    if (sim.timeline) window.showSimulation(sim);
+    sessions->showTraceSet(set, {});
+    sessions->knobs()->setKnobs(knobs);
+    if (sim.timeline) sessions->showSimulation(sim);
     const bool criticalPath = request.criticalPath || (session && session->criticalPath);
-    window.highlights()->setCriticalPath(criticalPath);
-    window.highlights()->setExposed(request.exposed || (session && session->exposed));
-    if (session && !session->tracks.empty()) window.trackState()->restore(session->tracks);
+    sessions->highlights()->setCriticalPath(criticalPath);
+    sessions->highlights()->setExposed(request.exposed || (session && session->exposed));
+    if (session && !session->tracks.empty()) sessions->tracks()->restore(session->tracks);
     EventId focus;
     if (criticalPath && sim.simulatedHighlights && !(session && !session->tracks.empty()))
         focus = showPathRanks(window, *sim.simulatedHighlights);
-    if (!simError.isEmpty()) window.showError(QStringLiteral("simulation: %1").arg(simError));
+    if (!simError.isEmpty())
+        window.findChild<MessageBar*>()->showMessage(QStringLiteral("Simulation failed: %1").arg(simError),
+                                                     MessageBar::Level::Error);
     window.show();
     QApplication::processEvents();
     window.resize(request.width, request.height);
     QApplication::processEvents();
     if (session && session->hasView) {
-        window.controller()->setWindow(session->viewStart, session->viewEnd);
-        window.controller()->setScrollY(session->scrollY);
+        sessions->view()->setWindow(session->viewStart, session->viewEnd);
+        sessions->view()->setScrollY(session->scrollY);
     } else {
-        window.controller()->fitAll();
+        sessions->view()->fitAll();
     }
-    if (!focus.valid()) focus = interestingEvent(*window.measured());
-    if (focus.valid()) window.selection()->setEvent(focus);
+    if (!focus.valid()) focus = interestingEvent(*sessions->measured());
+    if (focus.valid()) sessions->selection()->setEvent(focus);
     QApplication::processEvents();
     const QImage image = window.grab().toImage();
     if (!image.save(request.output, "PNG"))

@@ -14,6 +14,7 @@ class MessageBar : public QFrame {
     Q_OBJECT
 public:
     enum class Level { Info, Warning, Error };
+    Q_ENUM(Level)
     explicit MessageBar(QWidget* parent = nullptr);
     void showMessage(const QString& text, Level level);
     // The same with a button that runs `action` (and hides the bar), e.g. "Open the good ranks".

@@ -1,0 +1,46 @@
+#pragma once
+// How the UI tests reach the parts of a MainWindow: through its SessionController and MainMenus, or
+// a child by type (and object name) with part<T>(), which ends the test program when it is missing
+// (a renamed or removed part fails loudly instead of skipping).
+#include "ChartsPanel.h"
+#include "DetailsPanel.h"
+#include "DialogDir.h"
+#include "FindBar.h"
+#include "FindResultsModel.h"
+#include "HelpSheets.h"
+#include "HighlightModel.h"
+#include "KnobPanel.h"
+#include "MainMenus.h"
+#include "MainWindow.h"
+#include "MessageBar.h"
+#include "RangeStatsModel.h"
+#include "RangeStatsPanel.h"
+#include "RangeStatsWorker.h"
+#include "SessionController.h"
+#include "TimelineNavigator.h"
+#include "TimelinePanes.h"
+#include "TraceLoader.h"
+#include "TrackState.h"
+#include "TrackTreeModel.h"
+#include "ViewController.h"
+#include "WarningsPanel.h"
+#include "WelcomePage.h"
+
+#include <QStackedWidget>
+#include <QTableView>
+#include <QtGlobal>
+
+namespace sltest {
+
+template <class T> T* part(const QObject& window, const QString& name = {}) {
+    T* p = window.findChild<T*>(name);
+    if (!p) qFatal("the window has no %s named '%s'", T::staticMetaObject.className(), qPrintable(name));
+    return p;
+}
+
+// Whether the window shows its welcome page (no set open yet).
+inline bool showsWelcome(const QObject& window) {
+    return part<QStackedWidget>(window, QStringLiteral("pages"))->currentIndex() == 0;
+}
+
+} // namespace sltest

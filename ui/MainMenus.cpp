@@ -1,0 +1,274 @@
+#include "MainMenus.h"
+
+#include "DialogDir.h"
+#include "EtAttach.h"
+#include "FindBar.h"
+#include "HelpSheets.h"
+#include "HighlightModel.h"
+#include "RecentFiles.h"
+#include "Selection.h"
+#include "Session.h"
+#include "SessionController.h"
+#include "TimelinePanes.h"
+#include "TimelineView.h"
+#include "TrackState.h"
+#include "ViewController.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QToolBar>
+
+namespace sl::ui {
+
+MainMenus::MainMenus(QMainWindow* window, const Parts& parts) : QObject(window), window_(window), p_(parts) {
+    setObjectName(QStringLiteral("menus"));
+    buildHighlightActions();
+    buildNavigationActions();
+    buildFileMenu();
+    buildViewMenu();
+    auto* help = window_->menuBar()->addMenu(tr("&Help"));
+    help->addAction(keySheet_);
+    help->addAction(tr("&Glossary"), p_.help, &HelpSheets::showGlossary);
+}
+
+QAction* MainMenus::addKeyAction(const QString& name, const QString& text, const QList<QKeySequence>& keys) {
+    auto* a = new QAction(text, window_);
+    a->setObjectName(name);
+    a->setShortcuts(keys);
+    // Application-wide: the keys work whatever has focus (the track tree, a dock, a floating dock),
+    // as in Perfetto. Text fields still get their letters: they claim the key first.
+    a->setShortcutContext(Qt::ApplicationShortcut);
+    window_->addAction(a);
+    return a;
+}
+
+void MainMenus::buildHighlightActions() {
+    HighlightModel* highlights = p_.session->highlights();
+    auto make = [this](const QString& name, const QString& text, Qt::Key key, const QString& tip,
+                       bool checked) {
+        QAction* a = addKeyAction(name, text, {QKeySequence(key)});
+        a->setCheckable(true);
+        a->setChecked(checked);
+        a->setToolTip(QStringLiteral("%1 (%2)").arg(tip, QKeySequence(key).toString()));
+        return a;
+    };
+    criticalPath_ = make(QStringLiteral("criticalPathAction"), tr("&Critical Path"), Qt::Key_C,
+                         tr("Show the critical path: other events dimmed, segments coloured by label"),
+                         highlights->criticalPath());
+    exposed_ = make(QStringLiteral("exposedAction"), tr("&Exposed Communication"), Qt::Key_E,
+                    tr("Hatch communication not hidden behind compute, with a lane per rank"),
+                    highlights->exposed());
+    arrows_ = make(QStringLiteral("arrowsAction"), tr("&Dependency Arrows"), Qt::Key_G,
+                   tr("Arrows of the selected event's graph edges and its collective's participants"),
+                   highlights->arrows());
+    connect(criticalPath_, &QAction::toggled, highlights, &HighlightModel::setCriticalPath);
+    connect(exposed_, &QAction::toggled, highlights, &HighlightModel::setExposed);
+    connect(arrows_, &QAction::toggled, highlights, &HighlightModel::setArrows);
+    // The toggles follow the model (a session restored, a screenshot's options).
+    connect(highlights, &HighlightModel::changed, this, [this, highlights] {
+        criticalPath_->setChecked(highlights->criticalPath());
+        exposed_->setChecked(highlights->exposed());
+        arrows_->setChecked(highlights->arrows());
+    });
+    auto* bar = window_->addToolBar(tr("Highlights"));
+    bar->setObjectName(QStringLiteral("highlightsToolBar"));
+    bar->setMovable(false);
+    bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    bar->addAction(criticalPath_);
+    bar->addAction(exposed_);
+    bar->addAction(arrows_);
+    // Colour the simulated pane by shift (simulated minus measured start).
+    shift_ = make(QStringLiteral("shiftColourAction"), tr("Colour Simulated by &Shift"), Qt::Key_H,
+                  tr("Colour the simulated pane by how far each event moved from its measured start"), false);
+}
+
+void MainMenus::buildNavigationActions() {
+    TimelinePanes* panes = p_.panes;
+    auto make = [this](const QString& name, const QString& text, Qt::Key key, auto slot) {
+        QAction* a = addKeyAction(name, text, {QKeySequence(key)});
+        connect(a, &QAction::triggered, this, slot);
+        navigation_.push_back(a);
+    };
+    make(QStringLiteral("zoomInAction"), tr("Zoom &In"), Qt::Key_W,
+         [panes] { panes->activePane()->zoomStep(true); });
+    make(QStringLiteral("zoomOutAction"), tr("Zoom &Out"), Qt::Key_S,
+         [panes] { panes->activePane()->zoomStep(false); });
+    make(QStringLiteral("panLeftAction"), tr("Pan &Left"), Qt::Key_A,
+         [panes] { panes->activePane()->panStep(-1); });
+    make(QStringLiteral("panRightAction"), tr("Pan &Right"), Qt::Key_D,
+         [panes] { panes->activePane()->panStep(1); });
+    make(QStringLiteral("fitAction"), tr("&Fit Selection"), Qt::Key_F,
+         [panes] { panes->activePane()->fitSelection(); });
+    keySheet_ = addKeyAction(QStringLiteral("keySheetAction"), tr("&Keyboard and Mouse"),
+                             // X11 reports "?" as Shift+? on layouts where it needs Shift; others as "?".
+                             {QKeySequence(Qt::Key_Question), QKeySequence(Qt::SHIFT | Qt::Key_Question),
+                              QKeySequence(Qt::Key_F1)});
+    connect(keySheet_, &QAction::triggered, p_.help, &HelpSheets::showKeySheet);
+    // N / Shift+N walk the critical path's segments, whatever has focus (like the other single keys).
+    for (const bool forward : {true, false}) {
+        QAction* a = addKeyAction(
+            forward ? QStringLiteral("nextSegmentAction") : QStringLiteral("previousSegmentAction"),
+            forward ? tr("Next Critical-Path Segment") : tr("Previous Critical-Path Segment"),
+            {forward ? QKeySequence(Qt::Key_N) : QKeySequence(Qt::SHIFT | Qt::Key_N)});
+        connect(a, &QAction::triggered, this, [this, forward] { emit segmentRequested(forward); });
+    }
+}
+
+void MainMenus::openFilesDialog() {
+    const QStringList files = QFileDialog::getOpenFileNames(
+        window_, tr("Open traces"), dialogDir(), tr("Kineto traces (*.json *.json.gz);;All files (*)"));
+    if (files.isEmpty()) return;
+    rememberDir(files.front());
+    p_.session->openTraces(files);
+}
+
+void MainMenus::openFolderDialog() {
+    const QString dir =
+        QFileDialog::getExistingDirectory(window_, tr("Open a folder of per-rank traces"), dialogDir());
+    if (dir.isEmpty()) return;
+    rememberDir(dir);
+    p_.session->openTraces({dir});
+}
+
+void MainMenus::buildFileMenu() {
+    SessionController* session = p_.session;
+    auto* file = window_->menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open Files..."), QKeySequence::Open, this, &MainMenus::openFilesDialog);
+    file->addAction(tr("Open &Folder..."), QKeySequence(tr("Ctrl+Shift+O")), this,
+                    &MainMenus::openFolderDialog);
+    recent_ = new RecentFiles(file->addMenu(tr("Open &Recent")), this);
+    connect(recent_, &RecentFiles::openRequested, session, &SessionController::openTraces);
+    // Execution traces for the open set (EtAttach.h).
+    for (const bool folder : {false, true})
+        file->addAction(folder ? tr("Attach Execution Trace Fol&der...") : tr("Attach E&xecution Traces..."),
+                        this, [this, session, folder] {
+                            const QStringList ets =
+                                EtAttach::askPaths(window_, session->tracePaths(), folder);
+                            if (!ets.isEmpty()) session->attachEt(ets);
+                        });
+    file->addSeparator();
+    // Asks for a path to save to (remembering its folder); empty when the user cancels.
+    auto askSave = [this](const QString& title, const QString& start, const QString& filter) {
+        const QString path = QFileDialog::getSaveFileName(window_, title, start, filter);
+        if (!path.isEmpty()) rememberDir(path);
+        return path;
+    };
+    const QString sessionFilter = tr("Sightline sessions (*.sightline.json);;All files (*)");
+    file->addAction(
+        tr("Open Sess&ion..."), QKeySequence(tr("Ctrl+Alt+O")), this, [this, session, sessionFilter] {
+            const QString path =
+                QFileDialog::getOpenFileName(window_, tr("Open session"), dialogDir(), sessionFilter);
+            if (!path.isEmpty()) {
+                rememberDir(path);
+                session->openSession(path);
+            }
+        });
+    auto saveAs = [session, sessionFilter, askSave] {
+        QString path = askSave(tr("Save session"),
+                               session->sessionPath().isEmpty()
+                                   ? dialogDir(QStringLiteral("session") + QLatin1String(Session::kSuffix))
+                                   : session->sessionPath(),
+                               sessionFilter);
+        if (path.isEmpty()) return;
+        if (!isSessionPath(path)) path += QLatin1String(Session::kSuffix);
+        session->saveSession(path);
+    };
+    file->addAction(tr("Sa&ve Session"), QKeySequence::Save, this, [session, saveAs] {
+        if (session->sessionPath().isEmpty())
+            saveAs();
+        else
+            session->saveSession();
+    });
+    file->addAction(tr("Save Session &As..."), QKeySequence(tr("Ctrl+Alt+S")), this, saveAs);
+    file->addSeparator();
+    // The whole window, or one part of it alone for slides: the timeline (with the result card) or
+    // one chart.
+    const QString imageFilter = tr("PNG image (*.png);;SVG vector image (*.svg)");
+    auto askImage = [this, askSave, imageFilter](const QString& title, const QString& name,
+                                                 void (MainMenus::*request)(QString)) {
+        const QString path = askSave(title, dialogDir(name), imageFilter);
+        if (!path.isEmpty()) emit(this->*request)(path);
+    };
+    file->addAction(
+        tr("Save View as &Image (PNG, SVG)..."), QKeySequence(tr("Ctrl+Shift+S")), this, [askImage] {
+            askImage(tr("Save view"), QStringLiteral("sightline.png"), &MainMenus::saveViewRequested);
+        });
+    file->addAction(tr("Save &Timeline as Image (PNG, SVG)..."), this, [askImage] {
+        askImage(tr("Save timeline"), QStringLiteral("timeline.png"), &MainMenus::saveTimelineRequested);
+    });
+    file->addAction(tr("Save C&hart as Image (PNG, SVG)..."), this, [askImage] {
+        askImage(tr("Save chart"), QStringLiteral("chart.png"), &MainMenus::saveChartRequested);
+    });
+    file->addAction(tr("Export &Simulated Trace (Perfetto JSON)..."), QKeySequence(tr("Ctrl+E")), this,
+                    [session, askSave] {
+                        const QString path =
+                            askSave(tr("Export simulated trace"), dialogDir(QStringLiteral("simulated.json")),
+                                    tr("Chrome trace JSON (*.json)"));
+                        if (!path.isEmpty()) session->exportSimulatedTrace(path);
+                    });
+    file->addAction(tr("Export &Report (HTML, JSON, CSV)..."), QKeySequence(tr("Ctrl+Shift+E")), this,
+                    [session, askSave] {
+                        const QString path =
+                            askSave(tr("Export report"), dialogDir(QStringLiteral("report.html")),
+                                    tr("HTML report (*.html);;JSON (*.json);;CSV (*.csv)"));
+                        if (!path.isEmpty()) session->exportReport(path);
+                    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, window_, &QWidget::close);
+}
+
+void MainMenus::buildViewMenu() {
+    SessionController* session = p_.session;
+    auto* view = window_->menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Find..."), QKeySequence::Find, p_.findBar, &FindBar::activate);
+    view->addAction(tr("Find &Next"), QKeySequence::FindNext, p_.findBar, &FindBar::findNext);
+    view->addAction(tr("Find &Previous"), QKeySequence::FindPrevious, p_.findBar, &FindBar::findPrevious);
+    view->addSeparator();
+    view->addAction(tr("Fit &All"), QKeySequence(Qt::Key_Home), session->view(), &ViewController::fitAll);
+    view->addAction(shift_);
+    auto* navigate = view->addMenu(tr("&Navigate"));
+    navigate->addActions(navigation_);
+    view->addAction(tr("&Clear Selection"), this, [session] {
+        session->selection()->clearEvent();
+        session->selection()->clearRange();
+    });
+    view->addAction(tr("&Expand All Ranks"), this,
+                    [session] { session->tracks()->setAllRanksExpanded(true); });
+    view->addAction(tr("C&ollapse All Ranks"), this,
+                    [session] { session->tracks()->setAllRanksExpanded(false); });
+    view->addSeparator();
+    view->addAction(criticalPath_);
+    view->addAction(exposed_);
+    view->addAction(arrows_);
+    focusMode_ = view->addAction(tr("F&ocus Mode (timeline only)"));
+    focusMode_->setObjectName(QStringLiteral("focusModeAction"));
+    focusMode_->setCheckable(true);
+    focusMode_->setShortcut(QKeySequence(Qt::Key_F11));
+    focusMode_->setShortcutContext(Qt::ApplicationShortcut);
+    connect(focusMode_, &QAction::toggled, this, &MainMenus::setFocusMode);
+    view->addSeparator();
+    for (QDockWidget* dock : window_->findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
+}
+
+void MainMenus::setFocusMode(bool on) {
+    // Only the timeline: docks and the toolbar go, and come back as they were.
+    if (on) {
+        focusHidden_.clear();
+        for (QDockWidget* dock : window_->findChildren<QDockWidget*>())
+            if (dock->isVisible()) focusHidden_.push_back(dock), dock->hide();
+        for (QToolBar* bar : window_->findChildren<QToolBar*>())
+            if (bar->isVisible()) focusHidden_.push_back(bar), bar->hide();
+    } else {
+        for (const QPointer<QWidget>& w : focusHidden_)
+            if (w) w->show();
+        focusHidden_.clear();
+    }
+    if (focusMode_->isChecked() != on) focusMode_->setChecked(on);
+}
+
+} // namespace sl::ui

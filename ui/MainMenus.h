@@ -1,0 +1,78 @@
+#pragma once
+// The main window's menus, toolbar and application-wide keys (docs/ARCHITECTURE.md, "GUI"): File
+// (open, recent, attach execution traces, sessions, images, exports), View (find, navigation,
+// highlights, focus mode, the docks) and Help, the Highlights toolbar, and the single-key shortcuts
+// that work whatever has focus. File dialogs are asked here; what they name goes to the session or,
+// for pictures of parts of the window, out through the save*Requested signals.
+#include <QList>
+#include <QObject>
+#include <QPointer>
+
+class QAction;
+class QMainWindow;
+class QWidget;
+
+namespace sl::ui {
+
+class FindBar;
+class HelpSheets;
+class RecentFiles;
+class SessionController;
+class TimelinePanes;
+
+class MainMenus : public QObject {
+    Q_OBJECT
+public:
+    struct Parts {
+        SessionController* session = nullptr;
+        TimelinePanes* panes = nullptr;
+        FindBar* findBar = nullptr;
+        HelpSheets* help = nullptr;
+    };
+    // Builds the menus into window's menu bar (after its docks: View lists them) and its toolbar.
+    MainMenus(QMainWindow* window, const Parts& parts);
+
+    // Checkable toggles of the session's highlights (C, E, G) and of the shift colouring (H).
+    QAction* criticalPathAction() const { return criticalPath_; }
+    QAction* exposedAction() const { return exposed_; }
+    QAction* arrowsAction() const { return arrows_; }
+    QAction* shiftAction() const { return shift_; }
+    QAction* focusModeAction() const { return focusMode_; }
+    // W/S/A/D/F: zoom, pan and fit the active pane.
+    const QList<QAction*>& navigationActions() const { return navigation_; }
+    RecentFiles* recent() const { return recent_; }
+
+    // Focus mode (F11): only the timeline, the docks and toolbar hidden; off restores them.
+    void setFocusMode(bool on);
+    // The open dialogs of File > Open Files / Open Folder (also the welcome page's buttons).
+    void openFilesDialog();
+    void openFolderDialog();
+
+signals:
+    void saveViewRequested(QString path);
+    void saveTimelineRequested(QString path);
+    void saveChartRequested(QString path);
+    // N / Shift+N: the next or previous critical-path segment.
+    void segmentRequested(bool forward);
+
+private:
+    void buildHighlightActions();
+    void buildNavigationActions();
+    void buildFileMenu();
+    void buildViewMenu();
+    QAction* addKeyAction(const QString& name, const QString& text, const QList<QKeySequence>& keys);
+
+    QMainWindow* window_;
+    Parts p_;
+    QAction* criticalPath_ = nullptr;
+    QAction* exposed_ = nullptr;
+    QAction* arrows_ = nullptr;
+    QAction* shift_ = nullptr;
+    QAction* focusMode_ = nullptr;
+    QAction* keySheet_ = nullptr;
+    QList<QAction*> navigation_;
+    QList<QPointer<QWidget>> focusHidden_;
+    RecentFiles* recent_ = nullptr;
+};
+
+} // namespace sl::ui

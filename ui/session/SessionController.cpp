@@ -1,0 +1,386 @@
+#include "SessionController.h"
+
+#include "io/KinetoLoader.h"
+
+#include "Autosave.h"
+#include "DialogDir.h"
+#include "EtAttach.h"
+#include "Export.h"
+#include "HighlightModel.h"
+#include "KnobPanel.h"
+#include "Samples.h"
+#include "ScenarioController.h"
+#include "Selection.h"
+#include "TimeFormat.h"
+#include "TraceLoader.h"
+#include "TrackState.h"
+#include "ViewController.h"
+#include "report/SimulationReport.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSignalBlocker>
+
+#include <algorithm>
+
+namespace sl::ui {
+
+SessionController::SessionController(QObject* parent)
+    : QObject(parent), view_(new ViewController(this)), selection_(new SelectionModel(this)),
+      tracks_(new TrackState(this)), highlights_(new HighlightModel(selection_, this)),
+      loader_(new TraceLoader(this)), sim_(new SimRunner(this)), etAttach_(new EtAttach(this)) {
+    view_->setObjectName(QStringLiteral("viewController"));
+    selection_->setObjectName(QStringLiteral("selection"));
+    tracks_->setObjectName(QStringLiteral("trackState"));
+    highlights_->setObjectName(QStringLiteral("highlights"));
+    connect(loader_, &TraceLoader::loaded, this,
+            [this](std::shared_ptr<const TraceSet> set, QStringList paths) {
+                emit loadingChanged(false);
+                std::optional<Session> session;
+                QString path;
+                if (pending_ && pending_->traces == paths) session = std::move(pending_), path = pendingPath_;
+                pending_.reset();
+                showLoaded(std::move(set), paths, session ? &*session : nullptr);
+                if (session && !path.isEmpty()) sessionPath_ = path;
+                setModified(false);
+            });
+    connect(loader_, &TraceLoader::failed, this, [this](const QString& error, const QStringList& paths) {
+        emit loadingChanged(false);
+        pending_.reset();
+        // A rank set with a bad file: the ranks that do load can be opened.
+        std::size_t files = 0;
+        try {
+            std::vector<std::string> list;
+            for (const auto& p : paths)
+                list.push_back(p.toStdString());
+            files = expandTracePaths(list).size();
+        } catch (const std::exception&) {
+        }
+        emit loadFailed(error, paths, files > 1);
+    });
+    connect(loader_, &TraceLoader::cancelled, this, [this] {
+        emit loadingChanged(false);
+        pending_.reset();
+        emit message(tr("Loading cancelled."), MessageBar::Level::Info);
+    });
+    // The re-linked set replaces the open one with the user's knobs, scenarios and view kept.
+    connect(etAttach_, &EtAttach::attached, this, [this](auto set, const QString& text, auto replaces) {
+        if (replaces != set_) return; // another set was opened meanwhile
+        const Session keep = currentSession();
+        showLoaded(std::move(set), paths_, &keep);
+        emit message(text, MessageBar::Level::Info);
+    });
+    connect(etAttach_, &EtAttach::failed, this,
+            [this](const QString& error) { emit message(error, MessageBar::Level::Error); });
+    connect(sim_, &SimRunner::finished, this, &SessionController::showSimulation);
+    connect(highlights_, &HighlightModel::exposedChanged, tracks_, &TrackState::setExposedLanes);
+    // Edits of the view state are edits of the session.
+    connect(tracks_, &TrackState::changed, this, &SessionController::markDirty);
+    connect(view_, &ViewController::windowChanged, this, &SessionController::markDirty);
+    connect(view_, &ViewController::scrollYChanged, this, &SessionController::markDirty);
+    // Of the highlights only the toggles are the session's (a new simulation or selection also
+    // changes the model, and is no edit).
+    toggles_ = {highlights_->criticalPath(), highlights_->exposed(), highlights_->arrows()};
+    connect(highlights_, &HighlightModel::changed, this, [this] {
+        const std::array<bool, 3> now{highlights_->criticalPath(), highlights_->exposed(),
+                                      highlights_->arrows()};
+        if (now == toggles_) return;
+        toggles_ = now;
+        markDirty();
+    });
+}
+
+void SessionController::setScenarios(ScenarioController* scenarios, KnobPanel* knobs) {
+    scenarios_ = scenarios;
+    knobs_ = knobs;
+    connect(scenarios_, &ScenarioController::modified, this, &SessionController::markDirty);
+    connect(knobs_, &KnobPanel::changed, this, [this](const SimKnobs& k) {
+        if (autoSimulate_ && set_) sim_->request(k);
+        markDirty();
+    });
+}
+
+void SessionController::startLoad(const QStringList& paths, const QString& what, bool skipBadFiles) {
+    emit loadStarted(what);
+    emit loadingChanged(true);
+    loader_->start(paths, skipBadFiles);
+}
+
+void SessionController::openTraces(const QStringList& paths) {
+    if (paths.isEmpty()) return;
+    if (paths.size() == 1 && isSessionPath(paths[0])) {
+        openSession(paths[0]);
+        return;
+    }
+    QStringList absolute;
+    for (const QString& p : paths)
+        absolute.push_back(QDir::cleanPath(QFileInfo(p).absoluteFilePath()));
+    pending_.reset();
+    startLoad(absolute, tr("Loading %1...")
+                            .arg(paths.size() == 1 ? QFileInfo(paths[0]).fileName()
+                                                   : tr("%1 paths").arg(paths.size())));
+}
+
+void SessionController::openGoodRanks(const QStringList& paths) {
+    startLoad(paths, tr("Loading the ranks that load..."), true);
+}
+
+void SessionController::attachEt(const QStringList& etPaths) {
+    etAttach_->start(set_, paths_, etPaths);
+}
+
+void SessionController::showTraceSet(std::shared_ptr<const TraceSet> set, const QStringList& paths) {
+    showLoaded(std::move(set), paths, nullptr);
+}
+
+void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QStringList& paths,
+                                   const Session* session) {
+    // Re-loading the same traces keeps the track tree as the user arranged it.
+    const bool same = !paths.isEmpty() && paths == paths_ && set_;
+    const std::vector<TrackState::RankState> keep =
+        same ? tracks_->ranks() : std::vector<TrackState::RankState>{};
+    // The switch is one step. First everything that reads the old set's tracks lets go of it: the
+    // simulation worker (its late results are dropped by generation), the selection and the views.
+    // Only then is the track state rebuilt for the new set (its change signal reaches views that hold
+    // nothing), and only then do the views take the new set. Nothing in between reads one set's tracks
+    // through the other's state.
+    switching_ = true;
+    sim_->setTraceSet(nullptr);
+    selection_->clearEvent();
+    selection_->clearRange();
+    highlights_->clear();
+    emit aboutToSwitch();
+    simulation_ = {};
+
+    set_ = std::move(set);
+    measured_ = TimelineData::measured(set_);
+    tracks_->reset(*set_);
+    if (!keep.empty()) tracks_->restore(keep);
+    emit switched(set_, measured_);
+    // Before a session's scenarios are restored: they are shown against this set.
+    scenarios_->setTraceSet(set_, measured_);
+    knobs_->setRankCount(static_cast<int>(set_->ranks.size()));
+    if (session) {
+        // Set without the change signal: the request below simulates them once.
+        const QSignalBlocker block(knobs_);
+        scenarios_->restore(session->scenarios, session->currentScenario, session->knobs);
+    }
+    sim_->setTraceSet(set_);
+    if (autoSimulate_) sim_->request(knobs_->knobs(), 0);
+    view_->setScrollY(0);
+    view_->setBounds(measured_->start(), measured_->end());
+    paths_ = paths;
+    if (session) applyViewState(*session);
+    if (!paths.isEmpty()) {
+        rememberDir(paths[0]);
+        // Other traces: Save asks where (the old session file is not theirs).
+        if (!same) sessionPath_.clear();
+    }
+    // Still switching: the views laid out for the new set (the timeline page shown) are no edit.
+    emit shown(paths);
+    switching_ = false;
+    setModified(false);
+    const Sample sample = paths.size() == 1 ? sampleFor(paths[0]) : Sample{};
+    if (!set_->warnings.empty()) {
+        emit message(tr("Loaded with %n warning(s) (all in the Warnings panel): ", nullptr,
+                        static_cast<int>(set_->warnings.size())) +
+                         QString::fromStdString(set_->warnings.front()),
+                     MessageBar::Level::Warning);
+    } else if (!sample.lookAt.isEmpty()) {
+        // A bundled sample says what to look at.
+        emit message(tr("Sample %1: %2").arg(sample.name, sample.lookAt), MessageBar::Level::Info);
+    } else {
+        emit message({}, MessageBar::Level::Info);
+    }
+}
+
+void SessionController::showSimulation(const SimOutput& output) {
+    if (!set_ || !output.timeline || &output.timeline->set() != set_.get()) return;
+    simulation_ = output;
+    // The views first: the scenarios then label the simulated pane with the scenario shown.
+    emit simulationShown(output);
+    highlights_->setSimulation(output);
+    // Not while a newer request waits: the knobs in the panel are then not the ones simulated.
+    if (!sim_->busy()) scenarios_->simulationShown(output, knobs_->knobs());
+    if (!output.result->warnings.empty())
+        emit message(tr("Simulation: %1").arg(QString::fromStdString(output.result->warnings.front())),
+                     MessageBar::Level::Info);
+}
+
+Session SessionController::currentSession() const {
+    Session s;
+    s.traces = paths_;
+    s.knobs = knobs_->knobs();
+    s.scenarios = scenarios_->list()->scenarios();
+    s.currentScenario = scenarios_->list()->current();
+    if (set_) {
+        s.tracks = tracks_->ranks();
+        s.hasView = true;
+        s.viewStart = view_->windowStart();
+        s.viewEnd = view_->windowEnd();
+        s.scrollY = view_->scrollY();
+    }
+    s.criticalPath = highlights_->criticalPath();
+    s.exposed = highlights_->exposed();
+    s.arrows = highlights_->arrows();
+    return s;
+}
+
+QString SessionController::openSession(const QString& path, bool adopt) {
+    Session session;
+    const QString error = readSessionFile(path, session);
+    if (!error.isEmpty()) {
+        emit message(tr("Could not open session: %1").arg(error), MessageBar::Level::Error);
+        return error;
+    }
+    applySession(session, adopt ? QFileInfo(path).absoluteFilePath() : QString());
+    return {};
+}
+
+void SessionController::applySession(const Session& session, const QString& path) {
+    if (!session.traces.isEmpty() && (session.traces != paths_ || !set_)) {
+        // Nothing changes until the traces have loaded; a failed load leaves all as it was.
+        pending_ = session;
+        pendingPath_ = path;
+        startLoad(session.traces, tr("Loading session..."));
+        return;
+    }
+    scenarios_->restore(session.scenarios, session.currentScenario, session.knobs);
+    if (set_) applyViewState(session);
+    highlights_->setCriticalPath(session.criticalPath);
+    highlights_->setExposed(session.exposed);
+    highlights_->setArrows(session.arrows);
+    if (!path.isEmpty()) sessionPath_ = path;
+    setModified(false);
+}
+
+void SessionController::applyViewState(const Session& session) {
+    if (!session.tracks.empty() && !tracks_->restore(session.tracks))
+        emit message(tr("The session's track layout does not match these traces in part; "
+                        "the rest keeps the default layout."),
+                     MessageBar::Level::Warning);
+    highlights_->setCriticalPath(session.criticalPath);
+    highlights_->setExposed(session.exposed);
+    highlights_->setArrows(session.arrows);
+    if (session.hasView) {
+        view_->setWindow(session.viewStart, session.viewEnd);
+        view_->setScrollY(session.scrollY);
+    }
+}
+
+QString SessionController::saveSession(const QString& path) {
+    const QString target = path.isEmpty() ? sessionPath_ : path;
+    if (target.isEmpty()) return tr("No session file chosen");
+    const QString error = writeSessionFile(target, currentSession());
+    if (!error.isEmpty()) {
+        emit message(tr("Could not save the session: %1").arg(error), MessageBar::Level::Error);
+        return error;
+    }
+    sessionPath_ = QFileInfo(target).absoluteFilePath();
+    setModified(false);
+    emit saved(sessionPath_);
+    return {};
+}
+
+void SessionController::enableAutosave(const QString& dir, int intervalMs) {
+    if (autosave_) return;
+    autosave_ = new Autosave([this] { return currentSession(); }, dir, intervalMs, this);
+    connect(autosave_, &Autosave::failed, this, [this](const QString& error) {
+        emit message(tr("Autosave failed: %1").arg(error), MessageBar::Level::Warning);
+    });
+    autosave_->start();
+}
+
+void SessionController::markDirty() {
+    if (autosave_) autosave_->markDirty();
+    if (set_ && !switching_ && !modified_) {
+        modified_ = true;
+        emit titleChanged();
+    }
+}
+
+void SessionController::setModified(bool modified) {
+    modified_ = modified;
+    emit titleChanged();
+}
+
+QString SessionController::title() const {
+    // The session's name when there is one, else the traces' (with their folder: sets are often all
+    // called "kineto").
+    QString name;
+    if (!sessionPath_.isEmpty()) {
+        name = QFileInfo(sessionPath_).fileName();
+    } else if (!paths_.isEmpty()) {
+        const QFileInfo first(paths_[0]);
+        name = first.absoluteDir().dirName() + QLatin1Char('/') + first.fileName();
+        if (paths_.size() > 1) name += tr(" and %1 more").arg(paths_.size() - 1);
+    }
+    return name.isEmpty() ? tr("Sightline") : tr("%1[*] - Sightline").arg(name);
+}
+
+QString SessionController::statusText() const {
+    if (!set_) return tr("No trace loaded");
+    QString text = tr("%1 ranks, %2 events  |  window %3")
+                       .arg(set_->ranks.size())
+                       .arg(set_->eventCount())
+                       .arg(formatDuration(view_->windowDuration()));
+    if (!simulation_.result) return text;
+    const SimResult& r = *simulation_.result;
+    const double change = r.measuredIteration > 0
+                              ? 100.0 * static_cast<double>(r.simulatedIteration - r.measuredIteration) /
+                                    static_cast<double>(r.measuredIteration)
+                              : 0.0;
+    text += tr("  |  iteration: measured %1, simulated %2 (%3%4%)")
+                .arg(formatDuration(r.measuredIteration), formatDuration(r.simulatedIteration),
+                     change >= 0 ? QStringLiteral("+") : QString())
+                .arg(change, 0, 'f', 1);
+    // The GPU span too: the iteration alone can hide drift on the GPU.
+    TimeNs gpuMeasured = 0, gpuSimulated = 0;
+    for (const auto& rank : r.ranks) {
+        gpuMeasured = std::max(gpuMeasured, rank.measuredGpuEnd - rank.measuredGpuStart);
+        gpuSimulated = std::max(gpuSimulated, rank.simulatedGpuEnd - rank.simulatedGpuStart);
+    }
+    if (gpuMeasured > 0)
+        text += tr("  |  GPU span %1 -> %2").arg(formatDuration(gpuMeasured), formatDuration(gpuSimulated));
+    text += tr("  |  simulated in %1 ms").arg(simulation_.seconds * 1000.0, 0, 'f', 0);
+    return text;
+}
+
+QString SessionController::exportSimulatedTrace(const QString& path) {
+    QString error = !set_ || !simulation_.result
+                        ? tr("No simulation to export yet")
+                        : writeSimulatedTrace(path, *set_, simulation_.result->timeline);
+    if (!error.isEmpty()) emit message(error, MessageBar::Level::Error);
+    return error;
+}
+
+nlohmann::json SessionController::scenarioTableJson() const {
+    // The scenarios simulated so far, for the report's Scenarios table (report/HtmlReport.h).
+    nlohmann::json rows = nlohmann::json::array();
+    const ScenarioResult* base = scenarios_->result(0);
+    const double baseUs = base ? base->json["iteration"].value("simulated_us", 0.0) : 0.0;
+    for (int i = 0; i < scenarios_->list()->count(); ++i) {
+        const ScenarioResult* r = scenarios_->result(i);
+        if (!r) continue;
+        const double us = r->json["iteration"].value("simulated_us", 0.0);
+        rows.push_back({{"name", r->name.toStdString()},
+                        {"changed_knobs", changedKnobs(r->knobs.toJson())},
+                        {"iteration_us", us},
+                        {"vs_baseline_pct", baseUs > 0 ? 100.0 * (us - baseUs) / baseUs : 0.0},
+                        {"limit", r->limit.toStdString()}});
+    }
+    return rows;
+}
+
+QString SessionController::exportReport(const QString& path) {
+    QString error;
+    if (!simulation_.result || !simulation_.graph)
+        error = tr("No simulation to report yet");
+    else
+        error = writeReport(path, *simulation_.graph, *simulation_.result, knobs_->knobs(), paths_, -1,
+                            scenarioTableJson());
+    if (!error.isEmpty()) emit message(error, MessageBar::Level::Error);
+    return error;
+}
+
+} // namespace sl::ui

@@ -1,0 +1,153 @@
+#pragma once
+// The window's session (docs/ARCHITECTURE.md, "GUI"): the trace set that is open, its loading
+// (TraceLoader), attaching execution traces (EtAttach), the simulation of the current knobs
+// (SimRunner, with the ScenarioController that runs the other scenarios), session files and the
+// crash-safe autosave. It also owns the view state a session saves (the track tree, the visible
+// window, the selection, the highlight toggles). It shows nothing: MainWindow connects its signals
+// to the views, which is all MainWindow does.
+#include "MessageBar.h"
+#include "Session.h"
+#include "SimRunner.h"
+#include "TimelineData.h"
+#include "trace/TraceSet.h"
+
+#include <QObject>
+#include <QStringList>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <memory>
+#include <optional>
+
+namespace sl::ui {
+
+class Autosave;
+class EtAttach;
+class HighlightModel;
+class KnobPanel;
+class ScenarioController;
+class SelectionModel;
+class TraceLoader;
+class TrackState;
+class ViewController;
+
+class SessionController : public QObject {
+    Q_OBJECT
+public:
+    explicit SessionController(QObject* parent = nullptr);
+
+    // The view state a session saves; the views draw it.
+    ViewController* view() const { return view_; }
+    SelectionModel* selection() const { return selection_; }
+    TrackState* tracks() const { return tracks_; }
+    HighlightModel* highlights() const { return highlights_; }
+    TraceLoader* loader() const { return loader_; }
+    SimRunner* simRunner() const { return sim_; }
+    EtAttach* etAttach() const { return etAttach_; }
+    // The scenarios and the knob panel that edits the current one (they need views, so the window
+    // creates them, with simRunner() and highlights()); required before a set is shown.
+    void setScenarios(ScenarioController* scenarios, KnobPanel* knobs);
+    ScenarioController* scenarios() const { return scenarios_; }
+    KnobPanel* knobs() const { return knobs_; }
+
+    // Loads paths (files and/or folders) in the background; the current set stays until it is done.
+    // A single *.sightline.json path opens that session.
+    void openTraces(const QStringList& paths);
+    // After a failed load of a rank set: loads the ranks that do load (bad files left out).
+    void openGoodRanks(const QStringList& paths);
+    // Attaches execution traces to the open set (EtAttach.h): the re-linked set replaces it with the
+    // knobs, scenarios and view kept.
+    void attachEt(const QStringList& etPaths);
+    // Shows a loaded set (what a finished load does).
+    void showTraceSet(std::shared_ptr<const TraceSet> set, const QStringList& paths = {});
+    // A simulation of the set that is open: kept, and announced (simulationShown).
+    void showSimulation(const SimOutput& output);
+    // Whether showing a set and changing a knob start a simulation (off for screenshots).
+    void setAutoSimulate(bool on) { autoSimulate_ = on; }
+
+    std::shared_ptr<const TraceSet> traceSet() const { return set_; }
+    std::shared_ptr<const TimelineData> measured() const { return measured_; }
+    const SimOutput& simulation() const { return simulation_; }
+    // The paths of the set shown (what a session stores).
+    const QStringList& tracePaths() const { return paths_; }
+
+    // Sessions (Session.h). currentSession() is what Save writes.
+    Session currentSession() const;
+    // Reads a session and applies it: when its traces are not the ones open, they load first and
+    // nothing changes unless they load. Empty on success (or load started), else the error (also
+    // announced). adopt: a later save writes to path.
+    QString openSession(const QString& path, bool adopt = true);
+    void applySession(const Session& session, const QString& path = {});
+    // Writes the session (atomically); empty path: the session's own path. Empty on success.
+    QString saveSession(const QString& path = {});
+    const QString& sessionPath() const { return sessionPath_; }
+    // Starts the crash-safe autosave (dir empty: AppDataLocation).
+    void enableAutosave(const QString& dir = {}, int intervalMs = 30'000);
+    Autosave* autosave() const { return autosave_; }
+
+    // A user edit of the session: the autosave is armed and the window shows it modified.
+    void markDirty();
+    bool modified() const { return modified_; }
+    // The window title: the session's name, else the traces' ("[*]" for the modified marker).
+    QString title() const;
+    // The status line: ranks, events, window and, after a simulation, the iteration and GPU span.
+    QString statusText() const;
+
+    // File > Export: empty on success, else the error (also announced).
+    QString exportSimulatedTrace(const QString& path);
+    QString exportReport(const QString& path); // .html, .json or .csv by suffix
+    // The scenarios simulated so far as the report's Scenarios table (JSON array).
+    nlohmann::json scenarioTableJson() const;
+
+signals:
+    // A load started (what: its status text); loading tells when the progress bar shows.
+    void loadStarted(QString what);
+    void loadingChanged(bool loading);
+    // The switch to a new set, in two steps: first every view lets go of the old set, then the
+    // views take the new one (before the scenarios, the simulation and the view state follow).
+    void aboutToSwitch();
+    void switched(std::shared_ptr<const sl::TraceSet> set,
+                  std::shared_ptr<const sl::ui::TimelineData> measured);
+    // The set is shown and everything restored (paths empty when it came from no files).
+    void shown(QStringList paths);
+    void simulationShown(sl::ui::SimOutput output);
+    // Something for the message bar (empty text: hide it). A failed load of several files offers
+    // to open the ranks that load (goodRanks).
+    void message(QString text, sl::ui::MessageBar::Level level);
+    void loadFailed(QString message, QStringList paths, bool goodRanks);
+    // The title or the modified flag changed.
+    void titleChanged();
+    void saved(QString path);
+
+private:
+    void showLoaded(std::shared_ptr<const TraceSet> set, const QStringList& paths, const Session* session);
+    void applyViewState(const Session& session);
+    void setModified(bool modified);
+    void startLoad(const QStringList& paths, const QString& what, bool skipBadFiles = false);
+
+    ViewController* view_;
+    SelectionModel* selection_;
+    TrackState* tracks_;
+    HighlightModel* highlights_;
+    TraceLoader* loader_;
+    SimRunner* sim_;
+    EtAttach* etAttach_;
+    ScenarioController* scenarios_ = nullptr;
+    KnobPanel* knobs_ = nullptr;
+    Autosave* autosave_ = nullptr;
+
+    std::shared_ptr<const TraceSet> set_;
+    std::shared_ptr<const TimelineData> measured_;
+    SimOutput simulation_;
+    QStringList paths_;
+    QString sessionPath_;
+    // A session waiting for its traces to load (with the path to adopt, if any).
+    std::optional<Session> pending_;
+    QString pendingPath_;
+    bool autoSimulate_ = true;
+    bool switching_ = false; // the view changes of a switch are the new set's defaults, not edits
+    bool modified_ = false;
+    std::array<bool, 3> toggles_{}; // critical path, exposed, arrows as last seen
+};
+
+} // namespace sl::ui
