@@ -7,11 +7,12 @@
 namespace sl {
 
 const std::array<const char*, kComputeKernelClassCount> kDefaultKernelPatterns = {
-    // gemm: cuBLAS / cuBLASLt / CUTLASS / cuDNN; rocBLAS, hipBLASLt and
-    // Tensile (Cijk_...), Composable
-    // Kernel GEMMs and convolutions (device_gemm, gemm_xdl,
-    // grouped_conv_fwd), MIOpen convolutions.
-    "gemm|cutlass|matmul|xmma|cublas|cudnn|convolution|conv2d|conv3d|"
+    // gemm: cuBLAS / cuBLASLt / CUTLASS / cuDNN convolutions (xmma, implicit gemm, scudnn); rocBLAS,
+    // hipBLASLt and Tensile (Cijk_...), Composable Kernel GEMMs and convolutions (device_gemm,
+    // gemm_xdl, grouped_conv_fwd), MIOpen convolutions. Not the bare word "cudnn": cuDNN also names
+    // its batch-norm kernels (cudnn::bn_fw_tr_*) and layout transposes (cudnn::ops::nchwToNhwcKernel),
+    // which are memory-bound and belong to reduction and data movement.
+    "gemm|cutlass|matmul|xmma|cublas|scudnn|convolution|conv2d|conv3d|"
     "implicit_convolve|wgrad|dgrad|"
     "sm80_xmma|sm90_xmma|rocblas|cijk_|flatmm|miopenconv|miopengroupconv|"
     "miopencvd|asmconv|naive_conv|"
@@ -23,11 +24,11 @@ const std::array<const char*, kComputeKernelClassCount> kDefaultKernelPatterns =
     "elementwise|vectorized|unrolled|gelu|relu|silu|sigmoid|tanh|dropout|"
     "add_|mul_|adam|foreach",
     // reduction
-    "reduce|softmax|norm|sum_|mean_|scan|argmax|topk|cross_entropy|nll_"
+    "reduce|softmax|norm|bn_fw|bn_bw|sum_|mean_|scan|argmax|topk|cross_entropy|nll_"
     "loss",
     // data movement
     "copy|memcpy|memset|fill|cat_|index|gather|scatter|embedding|transpose|"
-    "permute",
+    "permute|nchwtonhwc|nhwctonchw",
     // other kernel
     "",
 };

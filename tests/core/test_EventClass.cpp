@@ -83,6 +83,25 @@ private slots:
                "stage4_"
                "warpsize2x2x1_g1_tensor16x8x8_execute_kernel_cudnn_infer",
                "gemm");
+        // cuDNN's batch-norm kernels and layout transposes are not convolutions (hand-classed: a
+        // batch norm reduces over the batch, nchwToNhwc only moves data).
+        addRow("a100 cudnn batch norm fwd", K,
+               "void cudnn::bn_fw_tr_1C11_singleread<float, 512, true, 1, 2, 0>"
+               "(cudnn::bn_fw_tr_1C11_args<float>)",
+               "reduction");
+        addRow("a100 cudnn batch norm bwd", K,
+               "void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 32, true, 1>"
+               "(float, float, float, float, cudnnTensorStruct, float const*)",
+               "reduction");
+        addRow("a100 cudnn layout transpose", K,
+               "void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true, "
+               "(cudnnKernelDataType_t)2>(cudnn::ops::nchw2nhwc_params_t<float>, float const*, float*)",
+               "data_movement");
+        addRow("a100 cudnn cutlass dgrad", K,
+               "void cutlass_cudnn_infer::Kernel<cutlass_tensorop_s1688dgrad_"
+               "optimized_tf32_128x128_16x4_nhwc_unity_stride_align4>(cutlass_tensorop_s1688dgrad_optimized)",
+               "gemm");
+        addRow("v100 scudnn conv", K, "volta_scudnn_128x64_relu_interior_nn_v1", "gemm");
         addRow("a100 broadcast", K,
                "ncclKernel_Broadcast_RING_LL_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)",
                "comm_kernel");
