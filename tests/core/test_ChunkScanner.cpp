@@ -38,7 +38,8 @@ private slots:
         QFETCH(QByteArray, head);
         QFETCH(qint64, open);
         QFETCH(bool, rootIsArray);
-        EventsArray found = findEventsArray(std::string_view(head.constData(), head.size()));
+        EventsArray found =
+            findEventsArray(std::string_view(head.constData(), static_cast<std::size_t>(head.size())));
         QCOMPARE(found.open == kNotFound ? qint64(-1) : qint64(found.open), open);
         if (open >= 0) QCOMPARE(found.rootIsArray, rootIsArray);
     }
@@ -67,7 +68,8 @@ private slots:
     void eventStart() {
         QFETCH(QByteArray, window);
         QFETCH(qint64, start);
-        std::size_t found = findEventStart(std::string_view(window.constData(), window.size()));
+        std::size_t found =
+            findEventStart(std::string_view(window.constData(), static_cast<std::size_t>(window.size())));
         QCOMPARE(found == kNotFound ? qint64(-1) : qint64(found), start);
     }
 };

@@ -179,10 +179,10 @@ private slots:
                 QByteArray shifted = e;
                 shifted.replace("\"ts\":", "\"ts\":" + QByteArray::number(copy * 1000) + "+");
                 // "ts":1000+10 is not JSON: fold the sum back into one number.
-                int at = 0;
+                qsizetype at = 0;
                 while ((at = shifted.indexOf('+', at)) > 0) {
-                    int numStart = shifted.lastIndexOf(':', at) + 1;
-                    int numEnd = at + 1;
+                    qsizetype numStart = shifted.lastIndexOf(':', at) + 1;
+                    qsizetype numEnd = at + 1;
                     while (numEnd < shifted.size() &&
                            std::isdigit(static_cast<unsigned char>(shifted[numEnd])))
                         ++numEnd;
