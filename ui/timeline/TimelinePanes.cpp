@@ -1,11 +1,13 @@
 #include "TimelinePanes.h"
 
+#include "AddedRanksStrip.h"
 #include "OverviewStrip.h"
 #include "TimeAxis.h"
 #include "TimelineRenderer.h"
 #include "TimelineView.h"
 #include "ViewController.h"
 
+#include <QLabel>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -16,7 +18,8 @@ TimelinePanes::TimelinePanes(ViewController* controller, SelectionModel* selecti
     : QWidget(parent), overview_(new OverviewStrip(controller, controller->gutterWidth(), this)),
       axis_(new TimeAxis(controller, controller->gutterWidth(), this)),
       measured_(new TimelineView(controller, selection, tracks, this)),
-      simulated_(new TimelineView(controller, selection, tracks, this)) {
+      simulated_(new TimelineView(controller, selection, tracks, this)),
+      added_(new AddedRanksStrip(controller, this)), addedLine_(new QLabel(this)) {
     measured_->setObjectName(QStringLiteral("measuredPane"));
     simulated_->setObjectName(QStringLiteral("simulatedPane"));
     measured_->setTitle(tr("Measured"));
@@ -26,7 +29,19 @@ TimelinePanes::TimelinePanes(ViewController* controller, SelectionModel* selecti
     simulated_->setEmptyText(tr("No simulation yet"));
     auto* split = new QSplitter(Qt::Vertical, this);
     split->setObjectName(QStringLiteral("paneSplitter"));
-    split->addWidget(measured_);
+    // The added-ranks line is a bar of its own under the measured pane, not the pane's note: the
+    // note belongs to whoever fills the pane (the Chakra hint, a scenario shown on top).
+    addedLine_->setObjectName(QStringLiteral("addedRanksLine"));
+    addedLine_->setStyleSheet(
+        QStringLiteral("QLabel { background: #fff3cd; color: #664d03; padding: 2px 6px; }"));
+    addedLine_->hide();
+    auto* top = new QWidget(this);
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->setSpacing(0);
+    topLayout->addWidget(measured_, 1);
+    topLayout->addWidget(addedLine_);
+    split->addWidget(top);
     split->addWidget(simulated_);
     split->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
@@ -35,6 +50,7 @@ TimelinePanes::TimelinePanes(ViewController* controller, SelectionModel* selecti
     layout->addWidget(overview_);
     layout->addWidget(axis_);
     layout->addWidget(split, 1);
+    layout->addWidget(added_); // right under the simulated pane, the bottom of the splitter
     axis_->setRightMargin(16);
 }
 
@@ -48,6 +64,12 @@ QString TimelinePanes::measuredNote(const std::shared_ptr<const TimelineData>& t
                : QString();
 }
 
+QString TimelinePanes::addedRanksNote(int world, int added) {
+    return tr("The simulated job has %1 ranks: %2 added by dp.degree are shown under the simulated pane")
+        .arg(world)
+        .arg(added);
+}
+
 void TimelinePanes::setMeasured(std::shared_ptr<const TimelineData> timeline) {
     measured_->setNote(measuredNote(timeline));
     overview_->setData(timeline);
@@ -57,6 +79,14 @@ void TimelinePanes::setMeasured(std::shared_ptr<const TimelineData> timeline) {
 void TimelinePanes::setSimulated(std::shared_ptr<const TimelineData> timeline, const QString& note) {
     simulated_->setData(std::move(timeline));
     simulated_->setNote(note);
+    added_->clear();
+    addedLine_->hide();
+}
+
+void TimelinePanes::setSimulatedSetup(const SimulatedSetup& setup) {
+    added_->setSetup(setup, simulated_->data());
+    addedLine_->setText(addedRanksNote(setup.world, added_->addedCount()));
+    addedLine_->setVisible(!added_->rows().empty());
 }
 
 void TimelinePanes::setMatches(const std::vector<std::vector<bool>>* matches) {
