@@ -351,6 +351,7 @@ void MainWindow::wireSession() {
 void MainWindow::showSimulation(const SimOutput& output) {
     const auto measured = sessions_->measured();
     panes_->setSimulated(output.timeline, {});
+    panes_->setSimulatedSetup(output.result->setup);
     pathTable_->setSimulation(output);
     sweep_->setGraph(sessions_->traceSet(), output.graph);
     sweep_->setBaseKnobs(knobs_->knobs());
