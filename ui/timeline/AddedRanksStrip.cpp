@@ -128,7 +128,7 @@ QSize AddedRanksStrip::sizeHint() const {
 }
 
 int AddedRanksStrip::firstVisibleRow() const {
-    return scroll_->isVisible() ? scroll_->value() : 0;
+    return scroll_->isHidden() ? 0 : scroll_->value();
 }
 
 void AddedRanksStrip::updateScrollBar() {
