@@ -221,7 +221,7 @@ QMenu* TimelineNavigator::trackMenu(int rank, int track, QWidget* parent) {
             [this, r, expanded] { tracks_->setRankExpanded(r, !expanded); });
         std::size_t hidden = 0;
         for (std::size_t k = 0; k < rk.tracks.size(); ++k)
-            hidden += tracks_->trackHidden(r, k) && rk.tracks[k].events.size() > 0 ? 1 : 0;
+            hidden += tracks_->trackHidden(r, k) && rk.tracks[k].events.size() > 0 ? 1U : 0U;
         add(QStringLiteral("showHidden"), tr("Show %n Hidden Track(s)", nullptr, static_cast<int>(hidden)),
             [this, r] {
                 {

@@ -194,7 +194,7 @@ private slots:
         for (const Rank& rank : f.set->ranks)
             for (const Track& track : rank.tracks)
                 for (std::size_t i = 0; i < track.events.size(); ++i)
-                    expected += rank.strings.str(track.events.name[i]) == "softmax_fwd" ? 1 : 0;
+                    expected += rank.strings.str(track.events.name[i]) == "softmax_fwd" ? 1U : 0U;
         QCOMPARE(part<FindBar>(w)->search().count(), expected);
         QCOMPARE(
             part<FindBar>(w)->search().match(static_cast<std::size_t>(part<FindBar>(w)->search().current())),
