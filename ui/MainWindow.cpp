@@ -43,6 +43,8 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -194,7 +196,16 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(chartsDock, structureDock);
     chartsDock->raise();
     knobs_ = new KnobPanel(this);
-    addDockWidget(Qt::LeftDockWidgetArea, dockOf(this, knobs_, tr("What-if knobs"), "knobsDock"));
+    // Scrolled: the registry's rows outgrow a laptop screen, and the panel's height must not set the
+    // window's minimum (on 1600x1000 the window did not fit and lost its status bar).
+    auto* knobScroll = new QScrollArea(this);
+    knobScroll->setWidget(knobs_);
+    knobScroll->setWidgetResizable(true);
+    knobScroll->setFrameShape(QFrame::NoFrame);
+    knobScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    knobScroll->setMinimumWidth(knobs_->minimumSizeHint().width() +
+                                knobScroll->verticalScrollBar()->sizeHint().width());
+    addDockWidget(Qt::LeftDockWidgetArea, dockOf(this, knobScroll, tr("What-if knobs"), "knobsDock"));
     // The scenarios sit at the bottom, left of their comparison table (the left column is the knobs'
     // and the tracks'); docs/WhatIfWorkbench.md.
     auto* scenarioList = new ScenarioList(this);

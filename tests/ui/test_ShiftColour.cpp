@@ -61,7 +61,7 @@ private slots:
 
     void fasterGpuShowsEarlierColours() {
         MainWindow w;
-        w.resize(1400, 900);
+        w.resize(1400, 1100); // panes as tall as the window had them before the knob panel scrolled
         w.show();
         w.sessions()->openTraces({QString::fromStdString(sltest::samplePath("02-dp4"))});
         QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
