@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -74,6 +75,14 @@ void printTable(const ExecutionGraph& g, const SimResult& res, const SimKnobs& k
                 static_cast<long long>(res.kernelStartError.count), res.kernelStartError.medianPct,
                 res.kernelStartError.p90Pct, 100.0 * res.kernelStartError.within1PctShare);
     if (replay) std::printf("what-if: %s\n", explainKnobEffect(g, *replay, res, knobs).note.c_str());
+    if (res.setup.edited) {
+        std::printf(
+            "setup: dp %d x tp %d x pp %d = %d ranks (%zu added, %lld measured ranks dropped)\n",
+            res.setup.dp, res.setup.tp, res.setup.pp, res.setup.world, res.setup.added(),
+            static_cast<long long>(std::count(res.setup.dropped.begin(), res.setup.dropped.end(), 1)));
+        for (const auto& n : res.setup.notes)
+            std::printf("  %s\n", n.c_str());
+    }
     std::printf("graph: %zu nodes, %zu edges, %lld collectives matched, %lld inferred cross-stream edges\n",
                 g.nodes.size(), g.edges.size(), static_cast<long long>(g.stats.collectivesMatched),
                 static_cast<long long>(g.stats.inferredCrossStream));

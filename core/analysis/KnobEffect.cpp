@@ -22,7 +22,10 @@ std::set<PathLabel> knobTargets(const SimKnobs& k) {
     if (k.cpuSpeedup != 1.0 || !k.cpuRegionSpeedup.empty()) t.insert(PathLabel::Cpu);
     if (!k.cpuRegionSpeedup.empty()) t.insert(PathLabel::Sync);
     if (k.launchLatencyUs >= 0) t.insert(PathLabel::LaunchLatency);
-    if (k.stragglerRank >= 0 && k.stragglerSlowdown != 1.0)
+    // A straggler and the setup edits (more or fewer replicas, layers, micro-batches) change every
+    // kind of time on the path, not one class of work.
+    const bool setupEdit = k.dpDegree > 0 || k.dpStrong || k.modelLayers > 0 || k.ppMicrobatches > 0;
+    if ((k.stragglerRank >= 0 && k.stragglerSlowdown != 1.0) || setupEdit)
         for (int l = 0; l < kPathLabelCount; ++l)
             t.insert(static_cast<PathLabel>(l));
     if (!k.gpuTarget.empty()) {

@@ -748,6 +748,22 @@ SimResult simulateWithBlockEdits(const ExecutionGraph& g, const SimKnobs& knobs,
     r.warnings.insert(r.warnings.begin(), edit.warnings.begin(), edit.warnings.end());
     r.setup.notes.insert(r.setup.notes.end(), edit.notes.begin(), edit.notes.end());
     if (!edit.active) return r;
+    // A block edit keeps the layout. Unless dp.degree already described the new job, report the
+    // recognised degrees and coordinates, not the defaults of an unedited setup (all 1).
+    if (!r.setup.edited) {
+        const ParallelStructure layout = recognizeStructure(*g.trace, &g, false);
+        if (layout.recognised) {
+            r.setup.dp = layout.dp;
+            r.setup.tp = layout.tp;
+            r.setup.pp = layout.pp;
+            for (auto& rank : r.setup.ranks)
+                if (rank.source < layout.places.size()) {
+                    rank.dp = layout.places[rank.source].dp;
+                    rank.tp = layout.places[rank.source].tp;
+                    rank.pp = layout.places[rank.source].pp;
+                }
+        }
+    }
     r.setup.edited = true;
     // Back onto the caller's graph: its nodes keep their times in the edited run; an edge the
     // edit made (or re-pointed) binds as the caller's edge it came from, a new one as none.

@@ -111,6 +111,15 @@ void checkPrediction(const SynthConfig& configA, const SynthConfig& configB, con
              change.c_str());
     // res.nodes stays parallel to A's graph.
     QCOMPARE(pred.nodes.size(), a->graph.nodes.size());
+    // The edited job keeps the generated layout (the configuration's degrees, not the unedited
+    // setup's defaults of 1), and rank r keeps its generator coordinates (Megatron order).
+    QCOMPARE(pred.setup.dp, configA.dp);
+    QCOMPARE(pred.setup.tp, configA.tp);
+    QCOMPARE(pred.setup.pp, configA.pp);
+    for (const auto& r : pred.setup.ranks) {
+        const RankCoord c = rankCoord(configA, r.rank);
+        QVERIFY(r.measured && r.dp == c.dp && r.tp == c.tp && r.pp == c.pp);
+    }
 
     double worst = 0;
     const std::string what = worstError(*a, pred, *b, bReplay, worst);

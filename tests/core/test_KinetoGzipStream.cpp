@@ -36,7 +36,8 @@ private slots:
                 options.report = &report;
                 Rank streamed = loadKinetoFile(gz, 0, options);
                 // Pieces of about chunk bytes: at least size / (chunk + 64 KB window) of them.
-                QVERIFY2(report.pieces >= static_cast<int>(inflated.size() / (chunk + 65536)),
+                QVERIFY2(report.pieces >=
+                             static_cast<int>(inflated.size() / static_cast<std::size_t>(chunk + 65536)),
                          qPrintable(QString::number(report.pieces)));
                 QVERIFY(!report.reparsed);
                 QCOMPARE(streamed.fileBytes, static_cast<std::int64_t>(inflated.size()));

@@ -42,6 +42,13 @@ private slots:
         QVERIFY(e.targetSharePct < 1.0);
         QVERIFY2(e.note.find("barely moves") != std::string::npos, e.note.c_str());
         QVERIFY2(e.note.find("cpu") != std::string::npos, e.note.c_str());
+        // A setup edit (dp.degree, model.layers, pp.microbatches) reshapes the job: it acts on the
+        // whole path, whatever the path is made of (here: host CPU work only).
+        for (const char* edit : {"dp.degree=8", "model.layers=48", "pp.microbatches=8"}) {
+            SimKnobs setup;
+            setKnobAssignment(setup, edit);
+            QVERIFY2(explainKnobEffect(f.graph, replay, replay, setup).targetSharePct > 99.9, edit);
+        }
         // Replay knobs: nothing to explain.
         QVERIFY(explainKnobEffect(f.graph, replay, replay, SimKnobs{}).note.empty());
     }
