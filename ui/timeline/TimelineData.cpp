@@ -1,5 +1,7 @@
 #include "TimelineData.h"
 
+#include "trace/EventClass.h"
+
 #include "Palette.h"
 #include "trace/Collective.h"
 
@@ -128,8 +130,9 @@ std::shared_ptr<const TimelineData> TimelineData::build(std::shared_ptr<const Tr
         rt.shade.resize(rank.strings.size());
         for (std::size_t s = 0; s < rank.strings.size(); ++s) {
             const std::string_view name = rank.strings.str(static_cast<StringId>(s));
-            rt.collective[s] = isCollectiveKernelName(name) || name.starts_with("c10d::") ||
-                               name.starts_with("nccl:") || name == "record_param_comms";
+            // The analysis' own rules (trace/EventClass.h): host ops by isCommunicationOpName, kernels
+            // also by isCommunicationKernelName (DeepEP, NVSHMEM, custom all-reduce move data too).
+            rt.collective[s] = isCommunicationOpName(name) || isCommunicationKernelName(name);
             rt.shade[s] = static_cast<std::uint8_t>(palette::shadeOfName(name));
         }
         rt.tracks.resize(rank.tracks.size());
