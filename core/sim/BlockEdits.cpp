@@ -341,7 +341,8 @@ BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs) {
     if (knobs.layers <= 0) return out;
     const TraceSet& set = *g.trace;
     const std::string knob = "model.layers=" + std::to_string(knobs.layers);
-    const ParallelStructure s = recognizeStructure(set, &g);
+    out.structure = recognizeStructure(set, &g);
+    const ParallelStructure& s = out.structure;
     std::vector<Target> targets = stageTargets(s, knobs.layers);
     if (targets.empty()) {
         std::string why = "no repeated layer blocks found";
@@ -390,7 +391,7 @@ BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs) {
                 out.warnings.push_back(knob + ": rank " + std::to_string(rank.rank) + " has blocks of " +
                                        std::to_string(c) + " layers, too few to drop " +
                                        std::to_string(-delta) + ": knob ignored");
-                return BlockEdit{false, {}, {}, {}, {}, 0, {}, out.warnings};
+                return BlockEdit{false, {}, {}, {}, {}, 0, {}, out.warnings, {}};
             }
             auto proc = procOf.find({r, lr.track});
             if (proc == procOf.end()) continue; // a thread without runtime calls: nothing to copy
@@ -517,7 +518,7 @@ BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs) {
         e.validate();
     } catch (const GraphError& err) {
         out.warnings.push_back(knob + ": the edited graph is not valid (" + err.what() + "): knob ignored");
-        return BlockEdit{false, {}, {}, {}, {}, 0, {}, out.warnings};
+        return BlockEdit{false, {}, {}, {}, {}, 0, {}, out.warnings, {}};
     }
     out.active = true;
 
@@ -611,7 +612,8 @@ BlockEdit editMicrobatches(const ExecutionGraph& g, int microbatches) {
     if (microbatches <= 0) return out;
     const TraceSet& set = *g.trace;
     const std::string knob = "pp.microbatches=" + std::to_string(microbatches);
-    const ParallelStructure s = recognizeStructure(set, &g);
+    out.structure = recognizeStructure(set, &g);
+    const ParallelStructure& s = out.structure;
     const int M = s.microbatches, N = microbatches;
     if (M == 0) {
         out.warnings.push_back(
@@ -749,9 +751,9 @@ SimResult simulateWithBlockEdits(const ExecutionGraph& g, const SimKnobs& knobs,
     r.setup.notes.insert(r.setup.notes.end(), edit.notes.begin(), edit.notes.end());
     if (!edit.active) return r;
     // A block edit keeps the layout. Unless dp.degree already described the new job, report the
-    // recognised degrees and coordinates, not the defaults of an unedited setup (all 1).
+    // degrees and coordinates the edit was planned on, not the defaults of an unedited setup (all 1).
     if (!r.setup.edited) {
-        const ParallelStructure layout = recognizeStructure(*g.trace, &g, false);
+        const ParallelStructure& layout = edit.structure;
         if (layout.recognised) {
             r.setup.dp = layout.dp;
             r.setup.tp = layout.tp;

@@ -10,6 +10,7 @@
 #include "graph/ExecutionGraph.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
+#include "structure/Structure.h"
 
 #include <string>
 #include <vector>
@@ -29,6 +30,7 @@ struct BlockEdit {
     std::size_t kept = 0;              // graph.nodes[0, kept) are the caller's nodes, the rest clones
     std::vector<std::string> notes;    // what the edit did
     std::vector<std::string> warnings; // why (part of) it could not be done
+    ParallelStructure structure;       // what the edit was planned on (the layout it keeps)
 };
 
 // The edit of `g` for the knobs (inactive when every block knob is as traced).

@@ -66,10 +66,6 @@ Repetition longestRepetition(const std::vector<std::uint32_t>& seq, int minBlock
 
 namespace {
 
-std::string lower(std::string_view s) {
-    return asciiLower(s);
-}
-
 // `w` appears in `s` as a word (no letter on either side): "pp" in "pp_fwd", not in "app".
 bool hasWord(const std::string& s, std::string_view w) {
     for (std::size_t p = s.find(w); p != std::string::npos; p = s.find(w, p + 1)) {
@@ -83,7 +79,7 @@ bool hasWord(const std::string& s, std::string_view w) {
 // The role a process-group description names (torch.distributed pg_desc, Megatron / the
 // generator's "dp", "tp", "pp_fwd", DeepSpeed's "data_parallel", ...).
 GroupRole roleFromDescription(std::string_view desc) {
-    const std::string l = lower(desc);
+    const std::string l = asciiLower(desc);
     if (l == "default_pg" || hasWord(l, "world") || hasWord(l, "default")) return GroupRole::World;
     if (hasWord(l, "pp") || l.find("pipe") != std::string::npos) return GroupRole::Pipeline;
     if (hasWord(l, "tp") || l.find("tensor") != std::string::npos) return GroupRole::Tensor;

@@ -1,5 +1,6 @@
 #include "trace/EventClass.h"
 
+#include "trace/AsciiText.h"
 #include "trace/Collective.h"
 
 #include <cctype>
@@ -87,13 +88,6 @@ bool isLiteralAlternation(const std::string& p) {
     return true;
 }
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (auto& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 bool startsWith(std::string_view s, std::string_view prefix) {
     return s.substr(0, prefix.size()) == prefix;
 }
@@ -133,7 +127,7 @@ void EventClassifier::setPattern(EventClass c, const std::string& pattern) {
     if (!isComputeKernel(c) || c == EventClass::OtherKernel) return;
     Matcher m;
     if (isLiteralAlternation(pattern)) {
-        std::string p = lower(pattern);
+        std::string p = asciiLower(pattern);
         std::size_t b = 0;
         while (b <= p.size()) {
             std::size_t e = p.find('|', b);
@@ -173,7 +167,7 @@ std::optional<EventClass> EventClassifier::tritonClass(std::string_view lowerNam
 }
 
 EventClass EventClassifier::computeKernelClass(std::string_view name) const {
-    std::string l = lower(name.substr(0, 512));
+    std::string l = asciiLower(name.substr(0, 512));
     std::string_view ln = l;
     if (startsWith(ln, "void ")) ln.remove_prefix(5);
     // 1. Triton (torch.compile / Inductor) names say what they are in their
