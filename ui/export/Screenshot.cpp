@@ -139,13 +139,10 @@ QString takeScreenshot(const ScreenshotRequest& request) {
     if (!focus.valid()) focus = interestingEvent(*sessions->measured());
     if (focus.valid()) sessions->selection()->setEvent(focus);
     QApplication::processEvents();
-    // The scenario table and the result card fill from the scenario runner, which normally starts
-    // from the window's own simulation; here the simulation ran above, so start it on that graph
-    // and wait, so the picture shows the comparison instead of "0 scenario(s)".
-    if (sim.graph) {
-        ScenarioController* scenarios = sessions->scenarios();
-        scenarios->runner()->run(sim.graph, scenarios->list()->scenarios());
-        scenarios->runner()->waitForIdle(60000);
+    // The scenario table and the result card fill from background simulations (started when the
+    // simulation above was shown): wait for them, so the picture shows the comparison.
+    if (ScenarioRunner* runner = sessions->scenarios()->runner(); runner->busy()) {
+        runner->waitForIdle(60000);
         QApplication::processEvents();
     }
     const QImage image = window.grab().toImage();

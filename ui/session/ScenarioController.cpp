@@ -22,7 +22,7 @@ ScenarioController::ScenarioController(ScenarioList* list, ScenarioRunner* runne
         emit modified();
     });
     connect(list_, &ScenarioList::listChanged, this, [this] {
-        rerun();
+        rerun(v_.sim->graph());
         emit modified();
     });
     connect(list_, &ScenarioList::knobsChanged, this, [this] { emit modified(); });
@@ -61,11 +61,13 @@ void ScenarioController::restore(const std::vector<Scenario>& scenarios, int cur
 void ScenarioController::simulationShown(const SimOutput& output, const SimKnobs& knobs) {
     runner_->offer(knobs, output);
     v_.panes->simulated()->setNote(tr("Scenario: %1").arg(list_->at(list_->current()).name));
-    rerun();
+    // The graph of the simulation shown, which need not come from the SimRunner (a screenshot
+    // simulates before its window exists).
+    rerun(output.graph);
 }
 
-void ScenarioController::rerun() {
-    if (const auto graph = v_.sim->graph()) runner_->run(graph, list_->scenarios());
+void ScenarioController::rerun(const std::shared_ptr<const ExecutionGraph>& graph) {
+    if (graph) runner_->run(graph, list_->scenarios());
 }
 
 const ScenarioResult* ScenarioController::result(int i) const {

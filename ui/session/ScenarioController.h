@@ -53,7 +53,8 @@ signals:
     void modified();
 
 private:
-    void rerun();
+    // Simulates every scenario on graph (none: nothing to run yet).
+    void rerun(const std::shared_ptr<const ExecutionGraph>& graph);
     void showResults();
     void updateTopPane();
 
