@@ -1,5 +1,6 @@
 #include "io/FileReader.h"
 
+#include "io/GzipIndex.h"
 #include "io/LoadError.h"
 
 #include <algorithm>
@@ -107,9 +108,10 @@ struct InflateSink {
 };
 
 // Inflates gzip data (concatenated members too) from source into sink. Throws LoadError on corrupt
-// or truncated data and when more than maxBytes come out.
+// or truncated data and when more than maxBytes come out. index: when given, gets a checkpoint at
+// a deflate block boundary about every index->spacing bytes of output (docs/Loader.md, "Lazy args").
 void inflateGzip(const std::string& path, const ByteSource& source, const ByteProgressFn& progress,
-                 std::int64_t maxBytes, const InflateSink& sink) {
+                 std::int64_t maxBytes, const InflateSink& sink, GzipIndex* index = nullptr) {
     z_stream zs{};
     if (inflateInit2(&zs, 15 + 32) != Z_OK) throw LoadError(path, "cannot initialise zlib");
     std::unique_ptr<z_stream, void (*)(z_stream*)> guard(&zs, [](z_stream* s) { inflateEnd(s); });
@@ -120,6 +122,8 @@ void inflateGzip(const std::string& path, const ByteSource& source, const BytePr
     std::int64_t consumed = 0;
     int ret = Z_OK;
     bool streamEnded = false;
+    std::size_t memberAt = 0; // output offset where the current member starts
+    std::vector<unsigned char> window(index ? GzipIndex::kWindowBytes : 0);
     for (;;) {
         if (zs.avail_in == 0) {
             std::size_t got = source(in.data(), in.size());
@@ -135,6 +139,7 @@ void inflateGzip(const std::string& path, const ByteSource& source, const BytePr
             // Concatenated gzip members: start the next one.
             if (inflateReset(&zs) != Z_OK) throw LoadError(path, "corrupt gzip data", consumed);
             streamEnded = false;
+            memberAt = produced;
         }
         if (produced > limit) tooLarge(path, maxBytes);
         std::size_t avail = 0;
@@ -142,10 +147,18 @@ void inflateGzip(const std::string& path, const ByteSource& source, const BytePr
         zs.avail_out = static_cast<uInt>(std::min<std::size_t>(avail, 1u << 30));
         uInt availBefore = zs.avail_in;
         std::size_t outBefore = zs.avail_out;
-        ret = inflate(&zs, Z_NO_FLUSH);
+        // With an index, inflate stops at each block boundary (Z_BLOCK) so that one can be recorded.
+        ret = inflate(&zs, index ? Z_BLOCK : Z_NO_FLUSH);
         consumed += availBefore - zs.avail_in;
         produced += outBefore - zs.avail_out;
         sink.wrote(outBefore - zs.avail_out);
+        // data_type: bit 128 at the end of a block or of the header, bit 64 in the last block
+        // (nothing follows to restart from), bits 0-2 the unused bits of the last byte read.
+        if (index && ret == Z_OK && (zs.data_type & 0xc0) == 0x80 && index->due(produced)) {
+            uInt have = 0;
+            if (produced > memberAt) inflateGetDictionary(&zs, window.data(), &have);
+            index->add(produced, consumed, zs.data_type & 7, window.data(), have);
+        }
         if (ret == Z_STREAM_END) {
             streamEnded = true;
             continue;
@@ -157,10 +170,11 @@ void inflateGzip(const std::string& path, const ByteSource& source, const BytePr
     }
     if (!streamEnded) throw LoadError(path, "truncated gzip data (stream ends early)", consumed);
     if (produced > limit) tooLarge(path, maxBytes);
+    if (index) index->finish(produced);
 }
 
 TraceBuffer readGzip(const std::string& path, const ByteSource& source, std::int64_t size,
-                     const ByteProgressFn& progress, std::int64_t maxBytes) {
+                     const ByteProgressFn& progress, std::int64_t maxBytes, GzipIndex* index = nullptr) {
     // Guess 8x expansion, typical for JSON; grows by doubling.
     std::string out;
     const auto limit = static_cast<std::size_t>(maxBytes);
@@ -175,7 +189,7 @@ TraceBuffer readGzip(const std::string& path, const ByteSource& source, std::int
         return out.data() + produced;
     };
     sink.wrote = [&](std::size_t n) { produced += n; };
-    inflateGzip(path, source, progress, maxBytes, sink);
+    inflateGzip(path, source, progress, maxBytes, sink, index);
     // Shrink the guess, keep zeroed padding after the data.
     out.resize(produced + simdjson::SIMDJSON_PADDING);
     std::fill(out.begin() + static_cast<std::ptrdiff_t>(produced), out.end(), '\0');
@@ -264,7 +278,8 @@ std::int64_t fileSizeOnDisk(const std::string& path) {
     return ec ? -1 : static_cast<std::int64_t>(size);
 }
 
-TraceBuffer readTraceFile(const std::string& path, const ByteProgressFn& progress, std::int64_t maxBytes) {
+TraceBuffer readTraceFile(const std::string& path, const ByteProgressFn& progress, std::int64_t maxBytes,
+                          GzipIndex* index) {
     maxBytes = std::min(maxBytes, kMaxUncompressedBytes);
     FilePtr f = openOrThrow(path);
     std::int64_t size = fileSizeOnDisk(path);
@@ -281,7 +296,7 @@ TraceBuffer readTraceFile(const std::string& path, const ByteProgressFn& progres
                 throw LoadError(path, std::string("read failed: ") + std::strerror(errno));
             return read;
         };
-        return readGzip(path, source, size, progress, maxBytes);
+        return readGzip(path, source, size, progress, maxBytes, index);
     }
     return readPlain(path, f.get(), size, progress, maxBytes);
 }
@@ -316,7 +331,8 @@ GzipBlocks::~GzipBlocks() {
     if (fd_ >= 0) ::close(fd_);
 }
 
-bool GzipBlocks::open(const std::string& path, std::int64_t maxBytes, const ByteProgressFn& progress) {
+bool GzipBlocks::open(const std::string& path, std::int64_t maxBytes, const ByteProgressFn& progress,
+                      std::shared_ptr<GzipIndex> index) {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -324,7 +340,8 @@ bool GzipBlocks::open(const std::string& path, std::int64_t maxBytes, const Byte
     unsigned char magic[2] = {0, 0};
     if (pread(fd_, magic, 2, 0) != 2 || magic[0] != 0x1f || magic[1] != 0x8b) return false;
     posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
-    producer_ = std::thread([this, path, maxBytes, progress] {
+    stamp_ = FileStamp::ofDescriptor(fd_);
+    producer_ = std::thread([this, path, maxBytes, progress, index = std::move(index)] {
         ByteSource source = [this, &path](unsigned char* buf, std::size_t n) -> std::size_t {
             for (;;) {
                 ssize_t got = ::read(fd_, buf, n);
@@ -357,7 +374,7 @@ bool GzipBlocks::open(const std::string& path, std::int64_t maxBytes, const Byte
         };
         sink.wrote = [&](std::size_t n) { filled += n; };
         try {
-            inflateGzip(path, source, progress, maxBytes, sink);
+            inflateGzip(path, source, progress, maxBytes, sink, index.get());
             hand(true);
         } catch (...) {
             std::lock_guard lock(mutex_);

@@ -4,6 +4,7 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -15,6 +16,8 @@
 #include "trace/LazyArgs.h"
 
 namespace sl {
+
+class GzipIndex;
 
 // Called with the bytes of the file consumed so far (compressed bytes for .gz). Return false to cancel.
 using ByteProgressFn = std::function<bool(std::int64_t bytesDone)>;
@@ -54,8 +57,9 @@ private:
 // Reads a whole file into a padded buffer for simdjson, inflating gzip (detected by its magic
 // bytes, not by the name). Throws LoadError with a one-line reason: unreadable, empty, corrupt gzip.
 // More than maxBytes of (uncompressed) data is refused with a LoadError naming the limit.
+// index: for a gzip file, filled with inflate checkpoints (io/GzipIndex.h); unused for a plain one.
 TraceBuffer readTraceFile(const std::string& path, const ByteProgressFn& progress = {},
-                          std::int64_t maxBytes = kMaxUncompressedBytes);
+                          std::int64_t maxBytes = kMaxUncompressedBytes, GzipIndex* index = nullptr);
 
 // The same for bytes already in memory (name is used in error messages only).
 TraceBuffer decodeTraceBytes(const std::string& name, std::string_view bytes,
@@ -93,8 +97,12 @@ public:
     GzipBlocks& operator=(const GzipBlocks&) = delete;
     ~GzipBlocks(); // stops and joins the producer
     // False when the file cannot be opened, is not a regular file or is not gzip; else starts the
-    // producer. progress gets the compressed bytes read so far (false cancels).
-    bool open(const std::string& path, std::int64_t maxBytes, const ByteProgressFn& progress = {});
+    // producer. progress gets the compressed bytes read so far (false cancels). index: filled with
+    // inflate checkpoints as the producer goes (complete once next() returned false).
+    bool open(const std::string& path, std::int64_t maxBytes, const ByteProgressFn& progress = {},
+              std::shared_ptr<GzipIndex> index = nullptr);
+    // The opened file's identity (trace/LazyArgs.h).
+    const FileStamp& stamp() const { return stamp_; }
     // Appends the next inflated block to out; false at the end of the data. Rethrows the
     // producer's LoadError (corrupt or truncated gzip, more than maxBytes) or LoadCancelled.
     bool next(std::string& out);
@@ -104,6 +112,7 @@ public:
 
 private:
     int fd_ = -1;
+    FileStamp stamp_;
     std::thread producer_;
     std::mutex mutex_;
     std::condition_variable changed_;

@@ -2,6 +2,7 @@
 
 #include "io/ChunkScanner.h"
 #include "io/FileReader.h"
+#include "io/GzipIndex.h"
 #include "io/LoadError.h"
 #include "io/NumberParse.h"
 #include "io/RankFinalizer.h"
@@ -969,12 +970,12 @@ void KinetoParser::absorb(KinetoParser& piece) {
              " events in one file (the documented maximum); split the trace or profile fewer steps");
 }
 
-// A plain file's args are read back from it on demand (docs/Loader.md, "Lazy args"): null for
-// inflated gzip and bytes in memory, whose offsets cannot be re-read cheaply.
+// A file's args are read back from it on demand (docs/Loader.md, "Lazy args"): a plain file with
+// pread, a gzip file through its inflate checkpoints; null for bytes in memory.
 using LazyArgs = std::shared_ptr<const LazyArgsFile>;
 
 // tryPieces: parse in pieces when the file is large enough (false when that was tried already).
-// lazy: buffer holds the plain file at lazy->path() as it is on disk.
+// lazy: buffer holds the contents of the file at lazy->path() as it is on disk.
 Rank loadKinetoBuffer(const std::string& path, const TraceBuffer& buffer, std::int64_t disk, int loadOrder,
                       const LoadOptions& options, bool tryPieces = true, const LazyArgs& lazy = nullptr);
 
@@ -1310,11 +1311,11 @@ std::optional<Rank> loadInPieces(const std::string& path, std::int64_t size, con
 // are in memory, never the inflated file. Returns nothing when the whole file must be parsed
 // instead (a head that is not a plain Kineto object, a piece that does not parse, corrupt gzip:
 // the whole-file parse words every error), with *small set when the file turned out smaller than
-// two pieces (its inflated bytes, to parse whole without inflating again). Throws only
-// LoadCancelled.
+// two pieces (its inflated bytes, to parse whole without inflating again) and then *lazy to read
+// its args back through the inflate checkpoints. Throws only LoadCancelled.
 std::optional<Rank> loadGzipInPieces(const std::string& path, std::int64_t disk, int loadOrder,
                                      const LoadOptions& options, std::int64_t maxBytes,
-                                     std::optional<TraceBuffer>& small) {
+                                     std::optional<TraceBuffer>& small, LazyArgs& lazy) {
     const std::int64_t pieceBytes = options.chunkBytes > 0 ? options.chunkBytes : kDefaultPieceBytes;
     std::atomic<bool> stop{false};
     GzipBlocks in;
@@ -1322,7 +1323,10 @@ std::optional<Rank> loadGzipInPieces(const std::string& path, std::int64_t disk,
     ByteProgressFn readProgress = [&](std::int64_t done) {
         return !stop && (!options.progress || options.progress(2 * done, 2 * disk));
     };
-    if (!in.open(path, maxBytes, readProgress)) return std::nullopt;
+    // The inflate records checkpoints (complete when the data has ended) for reading args back.
+    auto index = std::make_shared<GzipIndex>();
+    if (!in.open(path, maxBytes, readProgress, index)) return std::nullopt;
+    const LazyArgs fileArgs = std::make_shared<const LazyArgsFile>(path, in.stamp(), index);
     std::string pending;        // inflated bytes from file offset pendingAt on
     std::int64_t pendingAt = 0; // (uncompressed) file offset of pending[0]
     bool ended = false;
@@ -1340,6 +1344,7 @@ std::optional<Rank> loadGzipInPieces(const std::string& path, std::int64_t disk,
         const std::size_t n = pending.size();
         pending.resize(n + simdjson::SIMDJSON_PADDING, '\0');
         small.emplace(std::move(pending), n);
+        lazy = fileArgs;
         return std::nullopt;
     }
     if (!planHead(std::string_view(pending).substr(0, kHeadBytes), plan)) return std::nullopt;
@@ -1397,8 +1402,10 @@ std::optional<Rank> loadGzipInPieces(const std::string& path, std::int64_t disk,
     pool.start(threads, worker);
 
     Rank rank = newRank(path, 0, loadOrder);
+    rank.argsFile = fileArgs; // its index is complete once the data has ended, before the load returns
     std::size_t pieceCount = 0;
     KinetoParser whole(path, rank, options, keepGoing);
+    whole.setLazyArgs();
     return finishChunkedLoad(rank, whole, path, disk, options, [&] {
         od::parser parser;
         std::string buf;
@@ -1407,6 +1414,8 @@ std::optional<Rank> loadGzipInPieces(const std::string& path, std::int64_t disk,
                           std::string_view suffix, bool last) {
             auto p = std::make_unique<Piece>();
             p->parser = std::make_unique<KinetoParser>(path, p->rank, options, keepGoing);
+            p->parser->setLazyArgs();
+            p->parser->setFileBase(from - static_cast<std::int64_t>(prefix.size()));
             p->text.reserve(prefix.size() + len + suffix.size() + simdjson::SIMDJSON_PADDING);
             makePiece(p->text, prefix, fromPending, from, len, suffix);
             p->length = prefix.size() + len + suffix.size();
@@ -1530,14 +1539,21 @@ Rank loadKinetoFile(const std::string& path, int loadOrder, const LoadOptions& o
         }
     } else {
         // gzip: inflated in a producer thread and parsed in pieces as the data comes.
-        if (auto rank = loadGzipInPieces(path, disk, loadOrder, options, perFileLimit(budget), small))
+        if (auto rank = loadGzipInPieces(path, disk, loadOrder, options, perFileLimit(budget), small, lazy))
             return std::move(*rank);
         triedPieces = true;
     }
-    TraceBuffer buffer = small ? std::move(*small) : readTraceFile(path, readProgress, perFileLimit(budget));
-    // The whole-file read is the same plain file only if it did not change in between.
+    // A gzip file parsed whole after its pieces failed is inflated again, with new checkpoints.
+    std::shared_ptr<GzipIndex> index;
+    const FileStamp stampBefore = FileStamp::ofPath(path);
+    if (!lazy && !small) index = std::make_shared<GzipIndex>();
+    TraceBuffer buffer =
+        small ? std::move(*small) : readTraceFile(path, readProgress, perFileLimit(budget), index.get());
+    if (index && index->finished()) lazy = std::make_shared<const LazyArgsFile>(path, stampBefore, index);
+    // The whole-file read is the file the args are read back from only if it did not change in between.
     if (lazy && (FileStamp::ofPath(path) != lazy->stamp() ||
-                 static_cast<std::int64_t>(buffer.size()) != lazy->stamp().size))
+                 buffer.size() != (lazy->contents() ? lazy->contents()->size()
+                                                    : static_cast<std::uint64_t>(lazy->stamp().size))))
         lazy = nullptr;
     return loadKinetoBuffer(path, buffer, disk, loadOrder, options, !triedPieces, lazy);
 }

@@ -55,17 +55,24 @@ ArgsText LazyArgsFile::read(std::uint64_t offset, std::uint32_t length) const {
     if (file.fd < 0) return failed(std::string("cannot open the trace file (") + std::strerror(errno) + ")");
     if (FileStamp::ofDescriptor(file.fd) != stamp_)
         return failed("the trace file changed since it was loaded (reload it)");
-    if (offset + length > static_cast<std::uint64_t>(stamp_.size))
+    const std::uint64_t size = contents_ ? contents_->size() : static_cast<std::uint64_t>(stamp_.size);
+    if (offset + length > size)
         return failed("byte range " + std::to_string(offset) + "+" + std::to_string(length) +
                       " is past the end of the file");
     simdjson::padded_string text(length);
-    std::size_t done = 0;
-    while (done < length) {
-        ssize_t got = pread(file.fd, text.data() + done, length - done, static_cast<off_t>(offset + done));
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) return failed(std::string("read failed (") + std::strerror(errno) + ")");
-        if (got == 0) return failed("the trace file shrank since it was loaded (reload it)");
-        done += static_cast<std::size_t>(got);
+    if (contents_) {
+        std::string why;
+        if (!contents_->read(file.fd, offset, length, text.data(), why)) return failed(why);
+    } else {
+        std::size_t done = 0;
+        while (done < length) {
+            ssize_t got =
+                pread(file.fd, text.data() + done, length - done, static_cast<off_t>(offset + done));
+            if (got < 0 && errno == EINTR) continue;
+            if (got < 0) return failed(std::string("read failed (") + std::strerror(errno) + ")");
+            if (got == 0) return failed("the trace file shrank since it was loaded (reload it)");
+            done += static_cast<std::size_t>(got);
+        }
     }
     // The range was an args object when the file was parsed; parse it again in full (not only
     // its first token) so that a same-sized rewrite that kept the stamp cannot show garbage.
@@ -82,6 +89,10 @@ ArgsText LazyArgsFile::read(std::uint64_t offset, std::uint32_t length) const {
 std::size_t LazyArgsFile::cachedBytes() const {
     std::lock_guard lock(mutex_);
     return cachedBytes_;
+}
+
+std::size_t LazyArgsFile::memoryBytes() const {
+    return cachedBytes() + (contents_ ? contents_->memoryBytes() : 0);
 }
 
 } // namespace sl

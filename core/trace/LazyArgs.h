@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -28,27 +29,49 @@ struct FileStamp {
     static FileStamp ofPath(const std::string& path);
 };
 
-// A plain trace file whose events keep only the byte range of their args: reads a range with
-// pread(), checks with simdjson that it is still one JSON object, and caches it, so the args
-// text of shown events is all that stays in memory. Thread-safe (the details panel and exports
-// may read from any thread); returned views stay valid for the object's life.
+// The contents of a trace file when they are not its bytes on disk: the inflated text of a gzip
+// file, read back through inflate checkpoints (io/GzipIndex.h; docs/Loader.md, "Lazy args").
+class FileContents {
+public:
+    virtual ~FileContents() = default;
+    // Bytes of contents there are.
+    virtual std::uint64_t size() const = 0;
+    // Bytes [offset, offset + length) of the contents (offset + length <= size()) into dst, read
+    // from the open file fd. False on failure, with why set to a one-line reason (no file name).
+    virtual bool read(int fd, std::uint64_t offset, std::uint32_t length, char* dst,
+                      std::string& why) const = 0;
+    // Bytes held in memory to read the contents back (an index, a cache).
+    virtual std::size_t memoryBytes() const = 0;
+};
+
+// A trace file whose events keep only the byte range of their args in its contents: reads a range
+// (with pread() from a plain file, through contents for gzip), checks with simdjson that it is
+// still one JSON object, and caches it, so the args text of shown events is all that stays in
+// memory. Thread-safe (the details panel and exports may read from any thread); returned views
+// stay valid for the object's life.
 class LazyArgsFile {
 public:
-    LazyArgsFile(std::string path, FileStamp stamp) : path_(std::move(path)), stamp_(stamp) {}
+    // contents: null for a plain file (offsets are the file's bytes), else how to read them back.
+    LazyArgsFile(std::string path, FileStamp stamp, std::shared_ptr<const FileContents> contents = nullptr)
+        : path_(std::move(path)), stamp_(stamp), contents_(std::move(contents)) {}
     LazyArgsFile(const LazyArgsFile&) = delete;
     LazyArgsFile& operator=(const LazyArgsFile&) = delete;
 
     const std::string& path() const { return path_; }
     const FileStamp& stamp() const { return stamp_; }
+    const FileContents* contents() const { return contents_.get(); }
     ArgsText read(std::uint64_t offset, std::uint32_t length) const;
     // Bytes of args text held by the cache.
     std::size_t cachedBytes() const;
+    // Everything held in memory to read args back: the cache and the contents' index.
+    std::size_t memoryBytes() const;
 
 private:
     std::string path_;
     FileStamp stamp_;
+    std::shared_ptr<const FileContents> contents_;
     mutable std::mutex mutex_;
-    mutable std::unordered_map<std::uint64_t, std::string> cache_; // file offset -> text
+    mutable std::unordered_map<std::uint64_t, std::string> cache_; // offset in the contents -> text
     mutable std::size_t cachedBytes_ = 0;
 };
 

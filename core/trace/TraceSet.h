@@ -50,9 +50,9 @@ struct Rank {
     StringTable strings;
     std::vector<Track> tracks;
     std::string argsArena; // the "args" JSON the model reads, see EventColumns::argsOffset
-    // Set for a plain trace file: the full args of each event are read back from it on demand
-    // (EventColumns::argsFileOffset); null when argsArena holds every event's full args (gzip,
-    // bytes in memory, Chakra input). docs/Loader.md, "Lazy args".
+    // Set for a trace file (plain or gzip): the full args of each event are read back from it on
+    // demand (EventColumns::argsFileOffset); null when argsArena holds every event's full args
+    // (bytes in memory, Chakra input). docs/Loader.md, "Lazy args".
     std::shared_ptr<const LazyArgsFile> argsFile;
     // EventColumns::extra points into one of these, by the event's kind: kernels -> collectives,
     // cuda_sync -> syncs, CPU ops carrying collective metadata (record_param_comms) -> commCalls.

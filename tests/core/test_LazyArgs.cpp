@@ -219,18 +219,24 @@ private slots:
         QCOMPARE(r.tracks[0].events.size(), std::size_t{2});
     }
 
-    // gzip and bytes in memory keep every args object (offsets into inflated text cannot be
-    // re-read cheaply): no file behind them, fullArgs is the arena's text.
-    void gzipStaysEager() {
+    // gzip files read their args back through inflate checkpoints (test_LazyArgsGzip checks them
+    // in full); bytes in memory keep every args object: no file behind them, fullArgs is the
+    // arena's text.
+    void gzipLazyBytesEager() {
         SL_REQUIRE_TRACES();
-        Rank r = loadKinetoFile(sltest::tracePath("single-rank/a100-simple-add.json.gz"));
-        QVERIFY(!r.argsFile);
+        const std::string gz = sltest::tracePath("single-rank/a100-simple-add.json.gz");
+        Rank r = loadKinetoFile(gz);
+        QVERIFY(r.argsFile && r.argsFile->contents());
+        TraceBuffer inflated = readTraceFile(gz);
+        Rank eager = loadKinetoBytes(std::string_view(inflated.data(), inflated.size()), gz);
+        QVERIFY(!eager.argsFile);
         int withArgs = 0;
-        for (std::uint32_t t = 0; t < r.tracks.size(); ++t)
-            for (std::uint32_t i = 0; i < r.tracks[t].events.size(); ++i) {
-                const ArgsText full = r.fullArgs({t, i});
+        for (std::uint32_t t = 0; t < eager.tracks.size(); ++t)
+            for (std::uint32_t i = 0; i < eager.tracks[t].events.size(); ++i) {
+                const ArgsText full = eager.fullArgs({t, i});
                 QVERIFY(full.ok());
-                QCOMPARE(full.text, r.args({t, i}));
+                QCOMPARE(full.text, eager.args({t, i}));
+                QCOMPARE(r.fullArgs({t, i}).text, full.text);
                 withArgs += !full.text.empty();
             }
         QVERIFY(withArgs > 0);
