@@ -3,6 +3,7 @@
 #include "io/ChunkScanner.h"
 #include "io/FileReader.h"
 #include "io/GzipIndex.h"
+#include "io/KinetoFastScan.h"
 #include "io/LoadError.h"
 #include "io/NumberParse.h"
 #include "io/RankFinalizer.h"
@@ -45,12 +46,6 @@ const char* rawTokenStart(od::value& v) {
     return v.raw_json_token().data();
 }
 
-// Time values the model accepts (documented limits, see also platform/MemoryLimits.h): a start within
-// +-kMaxAbsStartNs (about year 2096 for epoch clocks) and a duration within [0, kMaxDurationNs]
-// (about 11.6 days). With these, start + duration and the difference of any two times in a set
-// stay far from int64 overflow, so later stages need no overflow checks of their own.
-constexpr TimeNs kMaxAbsStartNs = 4'000'000'000'000'000'000;
-constexpr TimeNs kMaxDurationNs = 1'000'000'000'000'000;
 // Rank numbers and group sizes beyond this are treated as absent (world sizes are far smaller).
 constexpr std::int64_t kMaxRank = 1 << 24;
 // Message sizes beyond this (elements) are treated as unknown: bytes = nelems x 8 must not overflow.
@@ -82,27 +77,6 @@ std::string_view trimToken(std::string_view tok) {
         tok.remove_suffix(1);
     return tok;
 }
-
-// Fields of one event's "args" that the model needs as values; the rest is kept as raw JSON text.
-struct ArgsFields {
-    std::int64_t correlation = -1;
-    std::int64_t device = -1;
-    std::int64_t stream = -1;
-    bool hasCollective = false;
-    std::string collectiveName;
-    std::int64_t inNelems = -1;
-    std::int64_t outNelems = -1;
-    std::int64_t groupSize = -1;
-    std::string dtype;
-    std::string processGroupName;
-    std::string processGroupRanks;
-    bool hasSync = false;
-    std::string syncKind;
-    std::int64_t waitOnStream = -1;
-    std::int64_t waitOnEventRecordCorrelation = -1;
-    std::int64_t waitOnCudaEventId = -1;
-    std::string metaName; // "name" of M events
-};
 
 // Thrown by a parser of one piece of a chunked load (docs/Loader.md, "Chunked parsing") when the
 // piece holds something only the whole-file parse handles exactly ("B"/"E" pairs, which may span
@@ -145,6 +119,7 @@ public:
     // Appends a piece parsed after everything absorbed so far, as if this parser had read it.
     void absorb(KinetoParser& piece);
     void markTraceEvents() { sawTraceEvents_ = true; }
+    std::int64_t fastEvents() const { return fastEvents_; } // read by the fast reader (LoadReport)
     // Warnings of the whole file and the model's columns (after parse() or the last absorb()).
     void finish();
 
@@ -169,6 +144,13 @@ private:
     void parseDistributedInfo(od::object info);
     std::int64_t intValue(od::value v, const char* field, const char* where);
     std::int64_t idValue(od::value v, const char* field, const char* where);
+    std::int64_t stringId(std::string_view s); // a pid / tid / id string: its number or synthetic id
+    std::int64_t numericId(std::int64_t n);    // a numeric pid / tid
+    std::int64_t resolveId(const IdToken& token);
+    // An event read by either reader enters the model (where: its '{', for messages).
+    void addEvent(const EventFields& f, const char* where);
+    // parseEventsPiece: the events from an event the fast reader does not take, by On-Demand.
+    void readRestOnDemand(od::parser& parser, simdjson::padded_string_view text, const char* from);
     std::uint32_t trackFor(const TrackKey& key);
     // Collective metadata of an event's args (record_param_comms CPU op or NCCL kernel).
     CollectiveMeta collectiveMetaFrom(const ArgsFields& args);
@@ -191,6 +173,7 @@ private:
     std::unordered_map<TrackKey, std::string, TrackKeyHash> threadNames_;
     std::unordered_map<TrackKey, std::vector<RawEvent>, TrackKeyHash> openBegins_;
     std::int64_t eventCount_ = 0;
+    std::int64_t fastEvents_ = 0;
     bool sawTraceEvents_ = false;
     std::string lastCategory_ = "\x01"; // matches no real category
     EventKind lastKind_ = EventKind::Other;
@@ -250,15 +233,19 @@ std::int64_t KinetoParser::intValue(od::value v, const char* field, const char* 
 // pid / tid: a number, or a string. Decimal and 0x hex strings are parsed; other strings ("Spans",
 // "Traces": the profiler's own rows) get a stable synthetic id below -999999, whose events are skipped.
 std::int64_t KinetoParser::idValue(od::value v, const char* field, const char* where) {
-    if (v.type() == od::json_type::string) {
-        std::string_view s = v.get_string();
-        std::int64_t n = 0;
-        if (parseIntegerId(s, n) && n > -1000000) return n;
-        auto [it, inserted] =
-            stringIds_.try_emplace(std::string(s), -1000000 - static_cast<std::int64_t>(stringIds_.size()));
-        return it->second;
-    }
-    std::int64_t n = intValue(v, field, where);
+    if (v.type() == od::json_type::string) return stringId(v.get_string());
+    return numericId(intValue(v, field, where));
+}
+
+std::int64_t KinetoParser::stringId(std::string_view s) {
+    std::int64_t n = 0;
+    if (parseIntegerId(s, n) && n > -1000000) return n;
+    auto [it, inserted] =
+        stringIds_.try_emplace(std::string(s), -1000000 - static_cast<std::int64_t>(stringIds_.size()));
+    return it->second;
+}
+
+std::int64_t KinetoParser::numericId(std::int64_t n) {
     // Numbers in the synthetic range (negative thread ids are common): absorb() must not take one
     // for a piece's own synthetic id; the largest is all it needs to know.
     if (chunkMode_ && n <= -1000000) largestLowId_ = std::max(largestLowId_, n);
@@ -292,15 +279,14 @@ void KinetoParser::parseArgs(od::object args, ArgsFields& out, const char* where
                 out.correlation = intValue(v, "correlation", where);
             else if (key == "cuda_sync_kind") {
                 out.hasSync = true;
-                if (v.type() == od::json_type::string)
-                    out.syncKind = std::string(std::string_view(v.get_string()));
+                if (v.type() == od::json_type::string) out.syncKind = v.get_string();
             }
             break;
         case 'd':
             if (key == "device")
                 out.device = intValue(v, "device", where);
             else if (key == "dtype" && v.type() == od::json_type::string)
-                out.dtype = std::string(std::string_view(v.get_string()));
+                out.dtype = v.get_string();
             break;
         case 's':
             if (key == "stream") out.stream = intValue(v, "stream", where);
@@ -318,13 +304,12 @@ void KinetoParser::parseArgs(od::object args, ArgsFields& out, const char* where
             }
             break;
         case 'n':
-            if (key == "name" && v.type() == od::json_type::string)
-                out.metaName = std::string(std::string_view(v.get_string()));
+            if (key == "name" && v.type() == od::json_type::string) out.metaName = v.get_string();
             break;
         case 'C':
             if (key == "Collective name" && v.type() == od::json_type::string) {
                 out.hasCollective = true;
-                out.collectiveName = std::string(std::string_view(v.get_string()));
+                out.collectiveName = v.get_string();
             } else if (key == "Concrete Inputs") {
                 keepField(key, v);
             }
@@ -357,9 +342,9 @@ void KinetoParser::parseArgs(od::object args, ArgsFields& out, const char* where
             break;
         case 'P':
             if (key == "Process Group Name" && v.type() == od::json_type::string)
-                out.processGroupName = std::string(std::string_view(v.get_string()));
+                out.processGroupName = v.get_string();
             else if (key == "Process Group Ranks" && v.type() == od::json_type::string)
-                out.processGroupRanks = std::string(std::string_view(v.get_string()));
+                out.processGroupRanks = v.get_string();
             break;
         default:
             break;
@@ -404,16 +389,8 @@ CollectiveMeta KinetoParser::collectiveMetaFrom(const ArgsFields& args) {
 }
 
 void KinetoParser::parseEvent(od::object event, const char* where, od::document& doc) {
-    char ph = 0;
     // Views into simdjson's string buffer: valid until the parser reads the next document.
-    std::string_view name, cat;
-    bool hasName = false, hasTs = false, hasDur = false, hasPid = false, hasTid = false;
-    std::int64_t pid = 0, tid = 0, flowId = -1;
-    TimeNs ts = 0, dur = 0;
-    ArgsFields args;
-    std::uint64_t argsOffset = 0, fileOffset = 0;
-    std::uint32_t argsLength = 0, fileLength = 0;
-
+    EventFields f;
     for (auto field : event) {
         std::string_view key = rawKey(field);
         od::value v = field.value();
@@ -421,14 +398,14 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
             std::string_view s;
             if (v.get_string().get(s) || s.empty())
                 fail("event has a \"ph\" that is not a non-empty string", where);
-            ph = s[0];
+            f.ph = s[0];
         } else if (key == "name") {
             if (v.type() != od::json_type::string) fail("event has a \"name\" that is not a string", where);
-            name = v.get_string();
-            hasName = true;
+            f.name = v.get_string();
+            f.hasName = true;
         } else if (key == "cat") {
             if (v.type() != od::json_type::string) fail("event has a \"cat\" that is not a string", where);
-            cat = v.get_string();
+            f.cat = v.get_string();
         } else if (key == "ts" || key == "dur") {
             if (v.type() != od::json_type::number)
                 fail(std::string("event has a \"") + std::string(key) + "\" that is not a number", where);
@@ -438,52 +415,76 @@ void KinetoParser::parseEvent(od::object event, const char* where, od::document&
             if (key == "ts") {
                 if (value > kMaxAbsStartNs || value < -kMaxAbsStartNs)
                     fail("event has an out-of-range \"ts\" (more than 4e15 us from 0)", where);
-                ts = value;
-                hasTs = true;
+                f.ts = value;
+                f.hasTs = true;
             } else {
                 if (value < 0) fail("event has a negative \"dur\"", where);
                 if (value > kMaxDurationNs)
                     fail("event has an out-of-range \"dur\" (more than 1e12 us, about 11.6 days)", where);
-                dur = value;
-                hasDur = true;
+                f.dur = value;
+                f.hasDur = true;
             }
         } else if (key == "pid") {
-            pid = idValue(v, "pid", where);
-            hasPid = true;
+            f.pid = idValue(v, "pid", where);
+            f.hasPid = true;
         } else if (key == "tid") {
-            tid = idValue(v, "tid", where);
-            hasTid = true;
+            f.tid = idValue(v, "tid", where);
+            f.hasTid = true;
         } else if (key == "id") {
             if (v.type() == od::json_type::number)
-                flowId = intValue(v, "id", where);
+                f.flowId = intValue(v, "id", where);
             else if (v.type() == od::json_type::string)
-                flowId = idValue(v, "id", where);
+                f.flowId = idValue(v, "id", where);
         } else if (key == "args") {
             if (v.type() != od::json_type::object) continue; // tolerate odd args, keep the event
             const char* begin = trimToken(v.raw_json_token()).data();
             keep_.clear();
-            parseArgs(v.get_object(), args, where);
+            parseArgs(v.get_object(), f.args, where);
             const char* end = doc.current_location().value_unsafe();
             if (end && end > begin) {
                 std::string_view raw(begin, static_cast<std::size_t>(end - begin));
                 while (!raw.empty() && raw.back() != '}')
                     raw.remove_suffix(1);
-                if (!lazyArgs_) {
-                    argsOffset = rank_.argsArena.size();
-                    argsLength = static_cast<std::uint32_t>(raw.size());
-                    rank_.argsArena.append(raw);
-                } else {
-                    // The whole object stays in the file; the fields analysis reads come here.
-                    fileOffset = static_cast<std::uint64_t>(fileBase_ + (begin - data_));
-                    fileLength = static_cast<std::uint32_t>(raw.size());
-                    if (!keep_.empty()) {
-                        argsOffset = rank_.argsArena.size();
-                        argsLength = static_cast<std::uint32_t>(keep_.size() + 2);
-                        rank_.argsArena += '{';
-                        rank_.argsArena += keep_;
-                        rank_.argsArena += '}';
-                    }
-                }
+                f.argsText = raw.data();
+                f.argsSize = static_cast<std::uint32_t>(raw.size());
+                f.kept = keep_;
+            }
+        }
+    }
+    addEvent(f, where);
+}
+
+// An id of the fast reader as idValue / intValue give it (the same synthetic ids, in the same order).
+std::int64_t KinetoParser::resolveId(const IdToken& token) {
+    if (token.isString) return stringId(token.text);
+    return token.slot == IdToken::FlowId ? token.number : numericId(token.number);
+}
+
+void KinetoParser::addEvent(const EventFields& f, const char* where) {
+    const char ph = f.ph;
+    const std::string_view name = f.name, cat = f.cat;
+    const bool hasName = f.hasName, hasTs = f.hasTs, hasDur = f.hasDur, hasPid = f.hasPid, hasTid = f.hasTid;
+    const std::int64_t pid = f.pid, tid = f.tid, flowId = f.flowId;
+    const TimeNs ts = f.ts;
+    TimeNs dur = f.dur;
+    const ArgsFields& args = f.args;
+    std::uint64_t argsOffset = 0, fileOffset = 0;
+    std::uint32_t argsLength = 0, fileLength = 0;
+    if (f.argsText) {
+        if (!lazyArgs_) {
+            argsOffset = rank_.argsArena.size();
+            argsLength = f.argsSize;
+            rank_.argsArena.append(f.argsText, f.argsSize);
+        } else {
+            // The whole object stays in the file; the fields analysis reads come here.
+            fileOffset = static_cast<std::uint64_t>(fileBase_ + (f.argsText - data_));
+            fileLength = f.argsSize;
+            if (!f.kept.empty()) {
+                argsOffset = rank_.argsArena.size();
+                argsLength = static_cast<std::uint32_t>(f.kept.size() + 2);
+                rank_.argsArena += '{';
+                rank_.argsArena += f.kept;
+                rank_.argsArena += '}';
             }
         }
     }
@@ -852,7 +853,55 @@ void KinetoParser::iterateRoot(od::parser& parser, simdjson::padded_string_view 
 }
 
 void KinetoParser::parseEventsPiece(od::parser& parser, simdjson::padded_string_view text) {
-    iterateRoot(parser, text, true);
+    data_ = text.data();
+    size_ = text.size();
+    // Invalid UTF-8 anywhere fails On-Demand's first stage: the whole piece goes to it.
+    if (text.padding() < kFastReadPadding || !simdjson::validate_utf8(text.data(), text.size())) {
+        iterateRoot(parser, text, true);
+        return;
+    }
+    sawTraceEvents_ = true;
+    FastEventReader reader(text, lazyArgs_);
+    ScannedEvent event;
+    std::int64_t counter = 0;
+    for (;;) {
+        switch (reader.next(event)) {
+        case FastEventReader::Step::Event:
+            break;
+        case FastEventReader::Step::End:
+            return;
+        case FastEventReader::Step::Malformed:
+            fail("a piece of the events array is not a list of objects", reader.resumeAt());
+        case FastEventReader::Step::Unhandled:
+            readRestOnDemand(parser, text, reader.resumeAt());
+            return;
+        }
+        EventFields& f = event.fields;
+        for (std::uint8_t i = 0; i < event.idCount; ++i) {
+            const IdToken& token = event.ids[i];
+            const std::int64_t id = resolveId(token);
+            (token.slot == IdToken::Pid ? f.pid : token.slot == IdToken::Tid ? f.tid : f.flowId) = id;
+        }
+        f.kept = reader.kept();
+        addEvent(f, event.where);
+        ++fastEvents_;
+        if ((++counter & 0x3fff) == 0 && progress_) {
+            if (!progress_(static_cast<std::int64_t>(event.where - data_))) throw LoadCancelled();
+        }
+    }
+}
+
+// The events from `from` (an event's start in text) to the end of the piece, read by On-Demand as
+// "[" + that text: file offsets and messages stay those of the piece.
+void KinetoParser::readRestOnDemand(od::parser& parser, simdjson::padded_string_view text, const char* from) {
+    thread_local std::string rest;
+    const auto skipped = static_cast<std::size_t>(from - text.data());
+    rest.assign("[");
+    rest.append(from, text.size() - skipped);
+    const std::size_t length = rest.size();
+    rest.resize(length + simdjson::SIMDJSON_PADDING, '\0');
+    fileBase_ += static_cast<std::int64_t>(skipped) - 1;
+    iterateRoot(parser, simdjson::padded_string_view(rest.data(), length, rest.size()), true);
 }
 
 void KinetoParser::parseRootPiece(od::parser& parser, simdjson::padded_string_view text) {
@@ -965,6 +1014,7 @@ void KinetoParser::absorb(KinetoParser& piece) {
     for (const auto& [category, count] : from.flowsByCategory)
         rank_.flowsByCategory[category] += count;
     eventCount_ += piece.eventCount_;
+    fastEvents_ += piece.fastEvents_;
     if (eventCount_ > options_.maxEventsPerFile)
         fail("more than " + std::to_string(options_.maxEventsPerFile) +
              " events in one file (the documented maximum); split the trace or profile fewer steps");
@@ -1096,7 +1146,10 @@ std::optional<Rank> finishChunkedLoad(Rank& rank, KinetoParser& whole, const std
         if (options.report) options.report->reparsed = true;
         return std::nullopt;
     }
-    if (options.report) options.report->pieces = static_cast<int>(pieces);
+    if (options.report) {
+        options.report->pieces = static_cast<int>(pieces);
+        options.report->fastEvents = whole.fastEvents();
+    }
     settleRank(rank, path, disk, options);
     return std::move(rank);
 }

@@ -16,9 +16,10 @@ using LoadProgressFn = std::function<bool(std::int64_t done, std::int64_t total)
 
 // How a file was parsed (see LoadOptions::report).
 struct LoadReport {
-    int pieces = 0;        // pieces parsed in parallel (0: the file was parsed whole)
-    int rejoined = 0;      // cuts found wrong (a piece did not parse) and undone by joining two pieces
-    bool reparsed = false; // the pieces did not all parse, so the whole file was parsed again
+    int pieces = 0;              // pieces parsed in parallel (0: the file was parsed whole)
+    int rejoined = 0;            // cuts found wrong (a piece did not parse) and undone by joining two pieces
+    bool reparsed = false;       // the pieces did not all parse, so the whole file was parsed again
+    std::int64_t fastEvents = 0; // events of pieces read by the fast reader (docs/Loader.md), not On-Demand
 };
 
 struct LoadOptions {

@@ -1,0 +1,706 @@
+#include "io/KinetoFastScan.h"
+
+#include "io/NumberParse.h"
+
+#include <simdjson.h>
+
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace sl::detail {
+
+namespace {
+
+// Thrown for anything the scanner does not read exactly as the On-Demand parser would; the piece
+// is then parsed by On-Demand. Never escapes scanEventArray.
+struct Unhandled {};
+
+[[noreturn]] void unhandled() {
+    throw Unhandled{};
+}
+
+constexpr int kMaxDepth = 256; // deeper values are left to On-Demand
+
+bool isSpace(char c) {
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
+bool isHex(char c) {
+    return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+// Eight ASCII digits at p (little-endian load) as their value, or false when one is not a digit:
+// the usual SWAR test and three multiply-shift steps that combine digit pairs, then fours, then eights.
+bool eightDigits(const char* p, std::uint64_t& value) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, p, 8);
+    if (((v & 0xF0F0F0F0F0F0F0F0u) | (((v + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) >> 4)) !=
+        0x3333333333333333u)
+        return false;
+    v = ((v & 0x0F0F0F0F0F0F0F0Fu) * 2561) >> 8;
+    v = ((v & 0x00FF00FF00FF00FFu) * 6553601) >> 16;
+    value = ((v & 0x0000FFFF0000FFFFu) * 42949672960001u) >> 32;
+    return true;
+}
+
+class Cursor {
+public:
+    Cursor(const char* p, const char* end, bool keepFields, std::string& kept)
+        : p_(p), end_(end), keepFields_(keepFields), kept_(kept) {}
+    const char* position() const { return p_; }
+
+    char peek() const {
+        if (p_ >= end_) unhandled();
+        return *p_;
+    }
+    char take() {
+        char c = peek();
+        ++p_;
+        return c;
+    }
+    void expect(char c) {
+        if (take() != c) unhandled();
+    }
+    void skipSpace() {
+        // Every JSON white space byte is <= ' ': one comparison for the common case (compact JSON).
+        // Reading *p_ at end_ is covered by the padding.
+        while (static_cast<unsigned char>(*p_) <= ' ' && p_ < end_ && isSpace(*p_))
+            ++p_;
+    }
+
+    // p_ is after an opening quote: moves past the closing one and returns the text between.
+    // escaped tells whether it holds a backslash escape (checked for form, not unescaped).
+    std::string_view scanString(bool& escaped) {
+        const char* begin = p_;
+        escaped = false;
+        for (;;) {
+#if defined(__SSE2__)
+            // 16 bytes at a time: a quote, a backslash or a control character (<= 0x1f) stops.
+            // Reading up to 15 bytes past end_ is covered by kFastScanPadding.
+            const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p_));
+            const __m128i quote = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('"'));
+            const __m128i backslash = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\'));
+            const __m128i control =
+                _mm_cmpeq_epi8(_mm_max_epu8(bytes, _mm_set1_epi8(0x1f)), _mm_set1_epi8(0x1f));
+            const int mask = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control));
+            if (mask == 0) {
+                p_ += 16;
+                if (p_ >= end_) unhandled();
+                continue;
+            }
+            p_ += __builtin_ctz(static_cast<unsigned>(mask));
+#else
+            while (p_ < end_ && *p_ != '"' && *p_ != '\\' && static_cast<unsigned char>(*p_) >= 0x20)
+                ++p_;
+#endif
+            if (p_ >= end_) unhandled();
+            const char c = *p_;
+            if (c == '"') {
+                std::string_view s(begin, static_cast<std::size_t>(p_ - begin));
+                ++p_;
+                return s;
+            }
+            if (c != '\\') unhandled(); // a raw control character: not JSON
+            escaped = true;
+            if (end_ - p_ < 2) unhandled();
+            switch (p_[1]) {
+            case '"':
+            case '\\':
+            case '/':
+            case 'b':
+            case 'f':
+            case 'n':
+            case 'r':
+            case 't':
+                p_ += 2;
+                break;
+            case 'u':
+                if (end_ - p_ < 6 || !isHex(p_[2]) || !isHex(p_[3]) || !isHex(p_[4]) || !isHex(p_[5]))
+                    unhandled();
+                p_ += 6;
+                break;
+            default:
+                unhandled();
+            }
+        }
+    }
+
+    // A string value whose text is needed: escapes are left to On-Demand, which unescapes.
+    std::string_view plainString() {
+        expect('"');
+        bool escaped = false;
+        std::string_view s = scanString(escaped);
+        if (escaped) unhandled();
+        return s;
+    }
+
+    // The digits at p_ added to value (value * 10^n + digits); false when value would pass max
+    // (p_ then stops within the digits). Eight at a time while value is small enough not to overflow.
+    bool addDigits(std::uint64_t& value, std::uint64_t max) {
+        std::uint64_t eight = 0;
+        while (value < 10'000'000'000u && end_ - p_ >= 8 && eightDigits(p_, eight)) {
+            value = value * 100'000'000u + eight;
+            p_ += 8;
+            if (value > max) return false;
+        }
+        for (; p_ < end_ && isDigit(*p_); ++p_) {
+            const auto digit = static_cast<std::uint64_t>(*p_ - '0');
+            // Below 10^18, value * 10 + 9 cannot wrap; above, the exact (slow) test.
+            if (value >= 1'000'000'000'000'000'000u && value > (max - digit) / 10) return false;
+            value = value * 10 + digit;
+            if (value > max) return false;
+        }
+        return true;
+    }
+    void skipDigits() {
+        std::uint64_t eight = 0;
+        while (end_ - p_ >= 8 && eightDigits(p_, eight))
+            p_ += 8;
+        while (p_ < end_ && isDigit(*p_))
+            ++p_;
+    }
+    bool atDelimiter() const {
+        return p_ >= end_ || isSpace(*p_) || *p_ == ',' || *p_ == '}' || *p_ == ']';
+    }
+
+    // A JSON number per the grammar; integer tells there is no fraction and no exponent.
+    std::string_view scanNumber(bool& integer) {
+        const char* begin = p_;
+        integer = true;
+        if (p_ < end_ && *p_ == '-') ++p_;
+        if (p_ >= end_) unhandled();
+        if (*p_ == '0') {
+            ++p_;
+        } else if (isDigit(*p_)) {
+            skipDigits();
+        } else {
+            unhandled();
+        }
+        if (p_ < end_ && *p_ == '.') {
+            integer = false;
+            ++p_;
+            if (p_ >= end_ || !isDigit(*p_)) unhandled();
+            skipDigits();
+        }
+        if (p_ < end_ && (*p_ == 'e' || *p_ == 'E')) {
+            integer = false;
+            ++p_;
+            if (p_ < end_ && (*p_ == '+' || *p_ == '-')) ++p_;
+            if (p_ >= end_ || !isDigit(*p_)) unhandled();
+            while (p_ < end_ && isDigit(*p_))
+                ++p_;
+        }
+        // A number ends at white space or structure ("12abc" is left to On-Demand).
+        if (!atDelimiter()) unhandled();
+        return {begin, static_cast<std::size_t>(p_ - begin)};
+    }
+
+    void literal(const char* word, std::size_t length) {
+        if (static_cast<std::size_t>(end_ - p_) < length || std::memcmp(p_, word, length) != 0) unhandled();
+        p_ += length;
+        if (!atDelimiter()) unhandled();
+    }
+
+    // Any JSON value, checked and skipped.
+    void skipValue(int depth) {
+        switch (peek()) {
+        case '"': {
+            ++p_;
+            bool escaped = false;
+            scanString(escaped);
+            return;
+        }
+        case '{': {
+            if (depth >= kMaxDepth) unhandled();
+            ++p_;
+            skipSpace();
+            if (peek() == '}') {
+                ++p_;
+                return;
+            }
+            for (;;) {
+                expect('"');
+                bool escaped = false;
+                scanString(escaped);
+                skipSpace();
+                expect(':');
+                skipSpace();
+                skipValue(depth + 1);
+                skipSpace();
+                char c = take();
+                if (c == '}') return;
+                if (c != ',') unhandled();
+                skipSpace();
+            }
+        }
+        case '[': {
+            if (depth >= kMaxDepth) unhandled();
+            ++p_;
+            skipSpace();
+            if (peek() == ']') {
+                ++p_;
+                return;
+            }
+            for (;;) {
+                skipValue(depth + 1);
+                skipSpace();
+                char c = take();
+                if (c == ']') return;
+                if (c != ',') unhandled();
+                skipSpace();
+            }
+        }
+        case 't':
+            literal("true", 4);
+            return;
+        case 'f':
+            literal("false", 5);
+            return;
+        case 'n':
+            literal("null", 4);
+            return;
+        default: {
+            bool integer = false;
+            scanNumber(integer);
+            return;
+        }
+        }
+    }
+
+    // A JSON integer that fits in 64 bits (values of 2^63 and above keep their bits, as On-Demand's
+    // get_uint64 does); fractions and exponents are left to On-Demand.
+    std::int64_t integerToken() {
+        const bool negative = p_ < end_ && *p_ == '-';
+        if (negative) ++p_;
+        if (p_ >= end_ || !isDigit(*p_)) unhandled();
+        std::uint64_t value = 0;
+        if (*p_ == '0')
+            ++p_;
+        else if (!addDigits(value, UINT64_MAX))
+            unhandled();
+        if (!atDelimiter()) unhandled(); // a fraction, an exponent or garbage
+        if (negative) {
+            if (value > static_cast<std::uint64_t>(INT64_MAX) + 1) unhandled();
+            return value == static_cast<std::uint64_t>(INT64_MAX) + 1 ? INT64_MIN
+                                                                      : -static_cast<std::int64_t>(value);
+        }
+        return static_cast<std::int64_t>(value);
+    }
+
+    // KinetoParser::intValue: a number, a decimal or 0x hex string, or null (-1).
+    std::int64_t intValue() {
+        char c = peek();
+        if (c == '"') {
+            std::int64_t value = 0;
+            if (!parseIntegerId(plainString(), value)) unhandled();
+            return value;
+        }
+        if (c == 'n') {
+            literal("null", 4);
+            return -1;
+        }
+        if (c == '-' || isDigit(c)) return integerToken();
+        unhandled();
+    }
+
+    bool atNumber() {
+        char c = peek();
+        return c == '-' || isDigit(c);
+    }
+
+    // A field read when it is a string (and ignored otherwise), as parseArgs does.
+    void stringIfString(std::string_view& out) {
+        if (peek() == '"')
+            out = plainString();
+        else
+            skipValue(1);
+    }
+    void intIfNumber(std::int64_t& out) {
+        if (atNumber())
+            out = integerToken();
+        else
+            skipValue(1);
+    }
+
+    // pid, tid and id: resolved in order when the event enters the model.
+    void idToken(ScannedEvent& event, IdToken::Slot slot, bool stringsToo) {
+        IdToken token;
+        token.slot = slot;
+        char c = peek();
+        if (c == '"') {
+            if (!stringsToo) unhandled();
+            token.isString = true;
+            token.text = plainString();
+        } else {
+            token.number = intValue();
+        }
+        if (event.idCount == 3) unhandled(); // repeated keys: left to On-Demand
+        event.ids[event.idCount++] = token;
+    }
+
+    // "key":value of a kept args field, as KinetoParser::keepField writes it.
+    void keep(std::string_view key, const char* valueBegin) {
+        if (!keepFields_) return;
+        if (!kept_.empty()) kept_ += ',';
+        kept_ += '"';
+        kept_ += key;
+        kept_ += "\":";
+        kept_.append(valueBegin, static_cast<std::size_t>(p_ - valueBegin));
+    }
+    void keptValue(std::string_view key) {
+        const char* begin = p_;
+        skipValue(1);
+        keep(key, begin);
+    }
+
+    void scanArgs(ArgsFields& out) {
+        expect('{');
+        skipSpace();
+        if (peek() == '}') {
+            ++p_;
+            return;
+        }
+        for (;;) {
+            expect('"');
+            bool escaped = false;
+            std::string_view key = scanString(escaped); // an escaped key matches nothing, as in rawKey
+            skipSpace();
+            expect(':');
+            skipSpace();
+            argsField(key, out);
+            skipSpace();
+            char c = take();
+            if (c == '}') return;
+            if (c != ',') unhandled();
+            skipSpace();
+        }
+    }
+
+    void argsField(std::string_view key, ArgsFields& out) {
+        if (key.empty()) {
+            skipValue(1);
+            return;
+        }
+        switch (key[0]) {
+        case 'c':
+            if (key == "correlation") {
+                out.correlation = intValue();
+                return;
+            }
+            if (key == "cuda_sync_kind") {
+                out.hasSync = true;
+                stringIfString(out.syncKind);
+                return;
+            }
+            break;
+        case 'd':
+            if (key == "device") {
+                out.device = intValue();
+                return;
+            }
+            if (key == "dtype") {
+                stringIfString(out.dtype);
+                return;
+            }
+            break;
+        case 's':
+            if (key == "stream") {
+                out.stream = intValue();
+                return;
+            }
+            break;
+        case 'w':
+            if (key == "wait_on_stream") {
+                out.hasSync = true;
+                out.waitOnStream = intValue();
+                return;
+            }
+            if (key == "wait_on_cuda_event_record_corr_id") {
+                out.hasSync = true;
+                out.waitOnEventRecordCorrelation = intValue();
+                return;
+            }
+            if (key == "wait_on_cuda_event_id") {
+                out.hasSync = true;
+                out.waitOnCudaEventId = intValue();
+                return;
+            }
+            break;
+        case 'n':
+            if (key == "name") {
+                stringIfString(out.metaName);
+                return;
+            }
+            break;
+        case 'C':
+            if (key == "Collective name") {
+                if (peek() == '"') {
+                    out.hasCollective = true;
+                    out.collectiveName = plainString();
+                } else {
+                    skipValue(1);
+                }
+                return;
+            }
+            if (key == "Concrete Inputs") {
+                keptValue(key);
+                return;
+            }
+            break;
+        case 'I':
+            if (key == "In msg nelems") {
+                intIfNumber(out.inNelems);
+                return;
+            }
+            if (key == "Input Dims" || key == "Input type") {
+                keptValue(key);
+                return;
+            }
+            break;
+        case 'E':
+            if (key == "Ev Idx") {
+                keptValue(key);
+                return;
+            }
+            break;
+        case 'R':
+            if (key == "Record function id") {
+                keptValue(key);
+                return;
+            }
+            break;
+        case 'b':
+            if (key == "bytes" || key == "blocks per SM") {
+                keptValue(key);
+                return;
+            }
+            break;
+        case 'g':
+            if (key == "grid") {
+                keptValue(key);
+                return;
+            }
+            break;
+        case 'O':
+            if (key == "Out msg nelems") {
+                intIfNumber(out.outNelems);
+                return;
+            }
+            break;
+        case 'G':
+            if (key == "Group size") {
+                intIfNumber(out.groupSize);
+                return;
+            }
+            break;
+        case 'P':
+            if (key == "Process Group Name") {
+                stringIfString(out.processGroupName);
+                return;
+            }
+            if (key == "Process Group Ranks") {
+                stringIfString(out.processGroupRanks);
+                return;
+            }
+            break;
+        default:
+            break;
+        }
+        skipValue(1);
+    }
+
+    // A time in microseconds, as parseMicrosecondsToNs reads it (io/NumberParse.h), in the same
+    // pass that checks the number's form; out of range is left to On-Demand, which words the error.
+    TimeNs timeValue() {
+        const char* begin = p_;
+        const bool negative = p_ < end_ && *p_ == '-';
+        if (negative) ++p_;
+        if (p_ >= end_ || !isDigit(*p_)) unhandled();
+        constexpr std::uint64_t kMaxMicros = INT64_MAX / 1000 - 1;
+        std::uint64_t whole = 0;
+        if (*p_ == '0')
+            ++p_;
+        else if (!addDigits(whole, kMaxMicros))
+            unhandled();
+        std::int64_t frac = 0; // nanoseconds from the first three decimals, the fourth rounds
+        int fracDigits = 0;
+        bool roundUp = false;
+        if (p_ < end_ && *p_ == '.') {
+            ++p_;
+            if (p_ >= end_ || !isDigit(*p_)) unhandled();
+            for (int i = 0; p_ < end_ && isDigit(*p_); ++p_, ++i) {
+                if (i < 3) {
+                    frac = frac * 10 + (*p_ - '0');
+                    ++fracDigits;
+                } else if (i == 3) {
+                    roundUp = *p_ >= '5';
+                }
+            }
+        }
+        if (p_ < end_ && (*p_ == 'e' || *p_ == 'E')) { // rare: the general function
+            p_ = begin;
+            bool integer = false;
+            std::string_view token = scanNumber(integer);
+            TimeNs value = 0;
+            if (!parseMicrosecondsToNs(token, value)) unhandled();
+            return value;
+        }
+        if (!atDelimiter()) unhandled();
+        for (; fracDigits < 3; ++fracDigits)
+            frac *= 10;
+        const std::int64_t value = static_cast<std::int64_t>(whole) * 1000 + frac + (roundUp ? 1 : 0);
+        return negative ? -value : value;
+    }
+
+    void readEvent(ScannedEvent& event) {
+        EventFields& f = event.fields;
+        event.where = p_;
+        expect('{');
+        kept_.clear();
+        skipSpace();
+        bool sawArgs = false;
+        if (peek() == '}') {
+            ++p_;
+        } else {
+            for (;;) {
+                expect('"');
+                bool escaped = false;
+                std::string_view key = scanString(escaped);
+                skipSpace();
+                expect(':');
+                skipSpace();
+                switch (key.size()) {
+                case 2:
+                    if (key == "ph") {
+                        std::string_view s = plainString();
+                        if (s.empty()) unhandled();
+                        f.ph = s[0];
+                    } else if (key == "ts") {
+                        TimeNs value = timeValue();
+                        if (value > kMaxAbsStartNs || value < -kMaxAbsStartNs) unhandled();
+                        f.ts = value;
+                        f.hasTs = true;
+                    } else if (key == "id") {
+                        char c = peek();
+                        if (c == '"' || c == '-' || isDigit(c))
+                            idToken(event, IdToken::FlowId, true);
+                        else
+                            skipValue(1);
+                    } else {
+                        skipValue(1);
+                    }
+                    break;
+                case 3:
+                    if (key == "cat") {
+                        f.cat = plainString();
+                    } else if (key == "dur") {
+                        TimeNs value = timeValue();
+                        if (value < 0 || value > kMaxDurationNs) unhandled();
+                        f.dur = value;
+                        f.hasDur = true;
+                    } else if (key == "pid") {
+                        idToken(event, IdToken::Pid, true);
+                        f.hasPid = true;
+                    } else if (key == "tid") {
+                        idToken(event, IdToken::Tid, true);
+                        f.hasTid = true;
+                    } else {
+                        skipValue(1);
+                    }
+                    break;
+                case 4:
+                    if (key == "name") {
+                        f.name = plainString();
+                        f.hasName = true;
+                    } else if (key == "args" && peek() == '{') {
+                        if (sawArgs) unhandled(); // a second args object: left to On-Demand
+                        sawArgs = true;
+                        const char* begin = p_;
+                        scanArgs(f.args);
+                        f.argsText = begin;
+                        f.argsSize = static_cast<std::uint32_t>(p_ - begin);
+                    } else {
+                        skipValue(1);
+                    }
+                    break;
+                default:
+                    skipValue(1);
+                    break;
+                }
+                skipSpace();
+                char c = take();
+                if (c == '}') break;
+                if (c != ',') unhandled();
+                skipSpace();
+            }
+        }
+    }
+
+private:
+    const char* p_;
+    const char* end_;
+    bool keepFields_;
+    std::string& kept_;
+};
+
+} // namespace
+
+FastEventReader::FastEventReader(std::string_view text, bool keepFields)
+    : p_(text.data()), end_(text.data() + text.size()), keepFields_(keepFields) {}
+
+// Moves past the white space and the ',' or ']' after an event (or the '[' before the first):
+// true when an event starts at p_.
+bool FastEventReader::readSeparator() {
+    Cursor c(p_, end_, keepFields_, kept_);
+    c.skipSpace();
+    bool more = false;
+    if (state_ == State::BeforeArray) {
+        c.expect('[');
+        c.skipSpace();
+        more = c.peek() != ']';
+        if (!more) c.take();
+    } else {
+        char sep = c.take();
+        if (sep != ',' && sep != ']') unhandled();
+        more = sep == ',';
+        c.skipSpace();
+    }
+    if (!more) {
+        c.skipSpace();
+        if (c.position() != end_) unhandled(); // content after the array
+    }
+    p_ = c.position();
+    return more;
+}
+
+FastEventReader::Step FastEventReader::next(ScannedEvent& out) {
+    if (state_ == State::Done) return Step::End;
+    try {
+        if (!readSeparator()) {
+            state_ = State::Done;
+            return Step::End;
+        }
+    } catch (const Unhandled&) {
+        state_ = State::Done;
+        return Step::Malformed;
+    }
+    state_ = State::AfterEvent;
+    eventStart_ = p_;
+    out = ScannedEvent{};
+    try {
+        Cursor c(p_, end_, keepFields_, kept_);
+        c.readEvent(out);
+        p_ = c.position();
+        return Step::Event;
+    } catch (const Unhandled&) {
+        state_ = State::Done;
+        return Step::Unhandled;
+    }
+}
+
+} // namespace sl::detail
