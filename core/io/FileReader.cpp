@@ -341,6 +341,8 @@ bool GzipBlocks::open(const std::string& path, std::int64_t maxBytes, const Byte
     if (pread(fd_, magic, 2, 0) != 2 || magic[0] != 0x1f || magic[1] != 0x8b) return false;
     posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
     stamp_ = FileStamp::ofDescriptor(fd_);
+    if (unsigned char size[4]; stamp_.size >= 18 && pread(fd_, size, 4, stamp_.size - 4) == 4)
+        statedSize_ = size[0] | size[1] << 8 | size[2] << 16 | std::int64_t{size[3]} << 24;
     producer_ = std::thread([this, path, maxBytes, progress, index = std::move(index)] {
         ByteSource source = [this, &path](unsigned char* buf, std::size_t n) -> std::size_t {
             for (;;) {

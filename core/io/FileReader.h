@@ -103,6 +103,9 @@ public:
               std::shared_ptr<GzipIndex> index = nullptr);
     // The opened file's identity (trace/LazyArgs.h).
     const FileStamp& stamp() const { return stamp_; }
+    // The inflated size the file's last 4 bytes state (gzip's ISIZE: exact for a file of one
+    // member under 4 GiB, only the last member's for several): an estimate, 0 when unreadable.
+    std::int64_t statedSize() const { return statedSize_; }
     // Appends the next inflated block to out; false at the end of the data. Rethrows the
     // producer's LoadError (corrupt or truncated gzip, more than maxBytes) or LoadCancelled.
     bool next(std::string& out);
@@ -113,6 +116,7 @@ public:
 private:
     int fd_ = -1;
     FileStamp stamp_;
+    std::int64_t statedSize_ = 0;
     std::thread producer_;
     std::mutex mutex_;
     std::condition_variable changed_;

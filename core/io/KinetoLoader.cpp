@@ -1172,7 +1172,9 @@ public:
         for (std::size_t t = 0; t < count; ++t)
             pool_.emplace_back(work);
     }
-    ~WorkerThreads() {
+    ~WorkerThreads() { stop(); }
+    // Stops and joins the workers now (their parsers' memory goes before the model is finished).
+    void stop() {
         {
             std::lock_guard lock(mutex_);
             stop_ = true;
@@ -1180,6 +1182,7 @@ public:
         wake_.notify_all();
         for (auto& t : pool_)
             t.join();
+        pool_.clear();
     }
 
 private:
@@ -1188,6 +1191,23 @@ private:
     std::condition_variable& wake_;
     std::vector<std::thread> pool_;
 };
+
+// The args text and the columns grow with the file: reserved once, after the first piece is
+// merged, from its share (scale: the file's size over the first piece's). A doubling vector would
+// copy itself, and the copies' pages stay resident in malloc's heap; reserved pages not written
+// cost nothing.
+void reserveForFile(Rank& rank, double scale, bool lazy) {
+    scale *= 1.05;
+    rank.argsArena.reserve(static_cast<std::size_t>(static_cast<double>(rank.argsArena.size()) * scale));
+    for (auto& track : rank.tracks) {
+        auto n = static_cast<std::size_t>(static_cast<double>(track.events.size()) * scale);
+        track.events.reserve(n);
+        if (lazy) {
+            track.events.argsFileOffset.reserve(n);
+            track.events.argsFileLength.reserve(n);
+        }
+    }
+}
 
 // Parses the file in pieces on options.threads threads; the caller parses the whole file when
 // this returns nothing (a piece that does not parse, a file too small to cut, or a file whose
@@ -1314,23 +1334,10 @@ std::optional<Rank> loadInPieces(const std::string& path, std::int64_t size, con
             }
             if (piece->error) std::rethrow_exception(piece->error);
             whole.absorb(*piece->parser);
-            if (i == 0) {
-                // The args text and the columns grow with the file: reserve once, from the first
-                // piece's share (a doubling vector would copy itself, and the copies' pages stay
-                // resident in malloc's heap; reserved pages not written cost nothing).
-                const double scale =
-                    static_cast<double>(size) / static_cast<double>(plan.ends[last] - plan.starts[0]) * 1.05;
-                rank.argsArena.reserve(
-                    static_cast<std::size_t>(static_cast<double>(rank.argsArena.size()) * scale));
-                for (auto& track : rank.tracks) {
-                    auto n = static_cast<std::size_t>(static_cast<double>(track.events.size()) * scale);
-                    track.events.reserve(n);
-                    if (lazy) {
-                        track.events.argsFileOffset.reserve(n);
-                        track.events.argsFileLength.reserve(n);
-                    }
-                }
-            }
+            if (i == 0)
+                reserveForFile(
+                    rank, static_cast<double>(size) / static_cast<double>(plan.ends[last] - plan.starts[0]),
+                    lazy != nullptr);
             if (last + 1 == pieces) tailAt = piece->tailAt;
 #if defined(__GLIBC__)
             // A merged piece's memory goes back to the worker thread's malloc arena, which keeps
@@ -1413,6 +1420,7 @@ std::optional<Rank> loadGzipInPieces(const std::string& path, std::int64_t disk,
         std::size_t length = 0;
         bool last = false;
         std::size_t tail = 0; // last piece: where the root's remainder starts in text
+        std::int64_t end = 0; // where the piece ends in the inflated file
         bool done = false;
     };
     std::deque<std::unique_ptr<Piece>> inFlight; // cut, not merged yet, in file order
@@ -1457,6 +1465,7 @@ std::optional<Rank> loadGzipInPieces(const std::string& path, std::int64_t disk,
     Rank rank = newRank(path, 0, loadOrder);
     rank.argsFile = fileArgs; // its index is complete once the data has ended, before the load returns
     std::size_t pieceCount = 0;
+    std::size_t merged = 0;
     KinetoParser whole(path, rank, options, keepGoing);
     whole.setLazyArgs();
     return finishChunkedLoad(rank, whole, path, disk, options, [&] {
@@ -1472,6 +1481,7 @@ std::optional<Rank> loadGzipInPieces(const std::string& path, std::int64_t disk,
             p->text.reserve(prefix.size() + len + suffix.size() + simdjson::SIMDJSON_PADDING);
             makePiece(p->text, prefix, fromPending, from, len, suffix);
             p->length = prefix.size() + len + suffix.size();
+            p->end = from + static_cast<std::int64_t>(len);
             p->last = last;
             std::lock_guard lock(mutex);
             jobs.push_back(p.get());
@@ -1492,6 +1502,10 @@ std::optional<Rank> loadGzipInPieces(const std::string& path, std::int64_t disk,
             }
             if (p->error) std::rethrow_exception(p->error);
             whole.absorb(*p->parser);
+            // The size the gzip trailer states (exact for one member) scales the first piece's share.
+            if (++merged == 1 && in.statedSize() > p->end)
+                reserveForFile(rank, static_cast<double>(in.statedSize()) / static_cast<double>(p->end),
+                               true);
             if (p->last)
                 whole.parseRootPiece(parser,
                                      makePiece(
@@ -1500,6 +1514,11 @@ std::optional<Rank> loadGzipInPieces(const std::string& path, std::int64_t disk,
                                              std::memcpy(dst, p->text.data() + offset, len);
                                          },
                                          static_cast<std::int64_t>(p->tail), p->length - p->tail, ""));
+#if defined(__GLIBC__)
+            // As in loadInPieces: the worker arenas keep merged pieces' memory unless trimmed.
+            p.reset();
+            if (merged % 4 == 0) malloc_trim(0);
+#endif
             return true;
         };
         std::int64_t start = plan.headEnd;
@@ -1537,6 +1556,7 @@ std::optional<Rank> loadGzipInPieces(const std::string& path, std::int64_t disk,
         std::string().swap(pending);
         while (mergeFront(true)) {
         }
+        pool.stop();
         return pieceCount;
     });
 }
