@@ -11,7 +11,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -76,10 +75,9 @@ void printTable(const ExecutionGraph& g, const SimResult& res, const SimKnobs& k
                 res.kernelStartError.p90Pct, 100.0 * res.kernelStartError.within1PctShare);
     if (replay) std::printf("what-if: %s\n", explainKnobEffect(g, *replay, res, knobs).note.c_str());
     if (res.setup.edited) {
-        std::printf(
-            "setup: dp %d x tp %d x pp %d = %d ranks (%zu added, %lld measured ranks dropped)\n",
-            res.setup.dp, res.setup.tp, res.setup.pp, res.setup.world, res.setup.added(),
-            static_cast<long long>(std::count(res.setup.dropped.begin(), res.setup.dropped.end(), 1)));
+        std::printf("setup: dp %d x tp %d x pp %d = %d ranks (%zu added, %zu measured ranks dropped)\n",
+                    res.setup.dp, res.setup.tp, res.setup.pp, res.setup.world, res.setup.added(),
+                    res.setup.droppedCount());
         for (const auto& n : res.setup.notes)
             std::printf("  %s\n", n.c_str());
     }

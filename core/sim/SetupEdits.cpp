@@ -13,6 +13,10 @@ std::size_t SimulatedSetup::added() const {
         std::count_if(ranks.begin(), ranks.end(), [](const SimulatedRank& r) { return !r.measured; }));
 }
 
+std::size_t SimulatedSetup::droppedCount() const {
+    return static_cast<std::size_t>(std::count(dropped.begin(), dropped.end(), std::uint8_t{1}));
+}
+
 SimulatedSetup measuredSetup(const ExecutionGraph& g) {
     SimulatedSetup s;
     const auto& set = *g.trace;

@@ -43,7 +43,8 @@ struct SimulatedSetup {
     std::vector<std::uint8_t> dropped; // per TraceSet rank: 1 when the edit removed it
     std::vector<std::string> notes;    // what each edit did
 
-    std::size_t added() const;
+    std::size_t added() const;        // ranks the edit cloned (not measured)
+    std::size_t droppedCount() const; // measured ranks the edit removed
     bool isDropped(std::size_t traceRank) const { return traceRank < dropped.size() && dropped[traceRank]; }
 };
 

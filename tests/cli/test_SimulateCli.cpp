@@ -86,6 +86,21 @@ private slots:
         QVERIFY(t["traceEvents"].toArray().size() > 1000);
     }
 
+    // The text output names the simulated job of a setup edit (sample 02-dp4: 4 replicas).
+    void tableNamesTheSimulatedSetup() {
+        const QString sample = QString::fromStdString(sltest::samplePath("02-dp4"));
+        Run shrunk = cli({"simulate", sample, "--set", "dp.degree=2"});
+        QCOMPARE(shrunk.code, 0);
+        QVERIFY2(
+            shrunk.out.contains("setup: dp 2 x tp 1 x pp 1 = 2 ranks (0 added, 2 measured ranks dropped)"),
+            shrunk.out.constData());
+        Run grown = cli({"simulate", sample, "--set", "dp.degree=8"});
+        QCOMPARE(grown.code, 0);
+        QVERIFY2(
+            grown.out.contains("setup: dp 8 x tp 1 x pp 1 = 8 ranks (4 added, 0 measured ranks dropped)"),
+            grown.out.constData());
+    }
+
     void tableAndStep() {
         SL_REQUIRE_TRACES();
         Run r = cli({"simulate", trace("dlrm-8rank-v100/kineto"), "--step", "10"});

@@ -64,12 +64,23 @@ std::map<int, std::set<int>> allReduceSizes(const Loaded& l, const SetupEditPlan
 class TestSetupEdits : public QObject {
     Q_OBJECT
 private slots:
+    // The counts read the plan's own lists: clones are the ranks not measured, drops the 1s.
+    void countsOfAHandWrittenSetup() {
+        SimulatedSetup s;
+        s.ranks = {{0, 0, true, 0, 0, 0}, {1, 0, false, 1, 0, 0}, {2, 1, false, 2, 0, 0}};
+        s.dropped = {0, 1, 1, 0, 1};
+        QCOMPARE(s.added(), std::size_t{2});
+        QCOMPARE(s.droppedCount(), std::size_t{3});
+        QCOMPARE(SimulatedSetup{}.droppedCount(), std::size_t{0});
+    }
+
     void noKnobNoEdit() {
         Loaded l = load(sltest::samplePath("02-dp4"));
         SetupEditPlan p = plan(l, 0);
         QVERIFY(!p.active);
         QCOMPARE(p.setup.ranks.size(), std::size_t{4});
         QCOMPARE(p.setup.added(), std::size_t{0});
+        QCOMPARE(p.setup.droppedCount(), std::size_t{0});
         SetupEditPlan strongOnly = plan(l, 0, true);
         QVERIFY(!strongOnly.active);
         QCOMPARE(strongOnly.warnings.size(), std::size_t{1});
@@ -91,6 +102,7 @@ private slots:
             QCOMPARE(ranks[r].second, r < 4);
         }
         QCOMPARE(p.setup.added(), std::size_t{4});
+        QCOMPARE(p.setup.droppedCount(), std::size_t{0});
         auto sizes = allReduceSizes(l, p, CollectiveType::AllReduce);
         QCOMPARE(sizes.size(), std::size_t{1});
         QCOMPARE(sizes[4], (std::set<int>{8}));
@@ -121,6 +133,8 @@ private slots:
         QCOMPARE(p.setup.ranks.size(), std::size_t{2});
         QVERIFY(!p.setup.isDropped(0) && !p.setup.isDropped(1));
         QVERIFY(p.setup.isDropped(2) && p.setup.isDropped(3));
+        QCOMPARE(p.setup.droppedCount(), std::size_t{2});
+        QCOMPARE(p.setup.added(), std::size_t{0});
         QCOMPARE(allReduceSizes(l, p, CollectiveType::AllReduce)[4], (std::set<int>{2}));
     }
 

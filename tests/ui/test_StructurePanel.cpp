@@ -43,6 +43,13 @@ private slots:
         QVERIFY2(panel.simulationNote().contains("16 ranks, not the 8 measured"),
                  qPrintable(panel.simulationNote()));
         QVERIFY(panel.simulationNote().contains("8 ranks added"));
+        QVERIFY(!panel.simulationNote().contains("dropped"));
+        // dp 1: replica 1 (ranks 2, 3, 6, 7) is dropped.
+        k.dpDegree = 1;
+        panel.setSimulatedSetup(simulate(g, k).setup);
+        QVERIFY2(panel.simulationNote().contains("4 measured ranks dropped."),
+                 qPrintable(panel.simulationNote()));
+        QVERIFY(!panel.simulationNote().contains("added"));
         panel.setSimulatedSetup(simulate(g).setup);
         QVERIFY(panel.simulationNote().isEmpty());
         panel.clear();

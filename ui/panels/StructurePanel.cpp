@@ -5,8 +5,6 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include <algorithm>
-
 #include <map>
 #include <vector>
 
@@ -97,7 +95,7 @@ void StructurePanel::setSimulatedSetup(const SimulatedSetup& setup) {
         simulated_->hide();
         return;
     }
-    const int dropped = static_cast<int>(std::count(setup.dropped.begin(), setup.dropped.end(), 1));
+    const std::size_t dropped = setup.droppedCount();
     QString text = tr("Simulated job: dp %1 x tp %2 x pp %3 = %4 ranks, not the %5 measured.")
                        .arg(setup.dp)
                        .arg(setup.tp)
