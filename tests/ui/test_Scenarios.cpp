@@ -39,6 +39,21 @@ class TestScenarios : public QObject {
             QVERIFY(ctl(w)->runner()->waitForIdle(60'000));
         }
     }
+    static SimKnobs fastGpu() {
+        SimKnobs k;
+        k.computeSpeedup = 2;
+        return k;
+    }
+    // Shows `w` with the sample loaded, then edits the baseline to GPU 2x (fastGpu(): a new
+    // what-if scenario) and waits for both simulations.
+    static void openSampleWithFastGpu(MainWindow& w) {
+        w.show();
+        w.sessions()->openTraces({sample()});
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
+        settle(w);
+        w.sessions()->knobs()->setKnobs(fastGpu());
+        settle(w);
+    }
     static nlohmann::json cli(const QStringList& sets) {
         QStringList args{QStringLiteral("simulate"), sample(), QStringLiteral("--json")};
         for (const QString& s : sets)
@@ -130,14 +145,8 @@ private slots:
 
     void deltaTableAndCardMatchTheCli() {
         MainWindow w;
-        w.show();
-        w.sessions()->openTraces({sample()});
-        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
-        settle(w);
-        SimKnobs fast;
-        fast.computeSpeedup = 2;
-        w.sessions()->knobs()->setKnobs(fast); // an edit of the baseline: a new what-if
-        settle(w);
+        openSampleWithFastGpu(w);
+        const SimKnobs fast = fastGpu();
         ScenarioList* list = ctl(w)->list();
         QCOMPARE(list->count(), 2);
         QCOMPARE(list->current(), 1);
@@ -223,14 +232,7 @@ private slots:
     // change against the baseline, with the iterations `sightline-cli simulate --json` gives.
     void reportHasTheScenarioTable() {
         MainWindow w;
-        w.show();
-        w.sessions()->openTraces({sample()});
-        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
-        settle(w);
-        SimKnobs fast;
-        fast.computeSpeedup = 2;
-        w.sessions()->knobs()->setKnobs(fast);
-        settle(w);
+        openSampleWithFastGpu(w);
         const nlohmann::json rows = w.sessions()->scenarioTableJson();
         QCOMPARE(rows.size(), std::size_t{2});
         const double base = cli({})["iteration"]["simulated_us"].get<double>();
