@@ -1,7 +1,8 @@
 #include "analysis/Breakdown.h"
 
+#include "trace/AsciiText.h"
+
 #include <algorithm>
-#include <cctype>
 #include <limits>
 #include <map>
 #include <string>
@@ -327,10 +328,7 @@ std::vector<double> htaOverlapPct(const TraceSet& set) {
                 if (ev.start[i] >= cutoff) continue;
                 auto [it, fresh] = ncclByName.try_emplace(ev.name[i], false);
                 if (fresh) {
-                    std::string lower(rank.strings.str(ev.name[i]));
-                    for (char& c : lower)
-                        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-                    it->second = lower.find("nccl") != std::string::npos;
+                    it->second = asciiLower(rank.strings.str(ev.name[i])).find("nccl") != std::string::npos;
                 }
                 (it->second ? comm : compute).push_back({ev.start[i], ev.end(i)});
             }

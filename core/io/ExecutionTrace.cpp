@@ -2,6 +2,7 @@
 
 #include "io/FileReader.h"
 #include "io/LoadError.h"
+#include "trace/AsciiText.h"
 
 #include <nlohmann/json.hpp>
 
@@ -206,9 +207,7 @@ EtCollective collectiveOf(const EtNode& n, const json& raw) {
     if (!c.outSplits.empty()) c.outNelems = sumOf(c.outSplits);
     if (c.groupSize <= 0 && !c.inSplits.empty()) c.groupSize = static_cast<int>(c.inSplits.size());
     c.type = collectiveTypeFromMetadata(c.name);
-    std::string lower = c.name;
-    for (auto& ch : lower)
-        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const std::string lower = asciiLower(c.name);
     bool notATransfer = lower == "wait" || lower.find("barrier") != std::string::npos ||
                         lower.find("init") != std::string::npos;
     c.valid = !notATransfer && c.type != CollectiveType::Unknown && c.inNelems >= 0 && !c.dtype.empty();
@@ -218,8 +217,7 @@ EtCollective collectiveOf(const EtNode& n, const json& raw) {
 std::string lowerAlnum(std::string_view s) {
     std::string out;
     for (char ch : s)
-        if (std::isalnum(static_cast<unsigned char>(ch)))
-            out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        if (std::isalnum(static_cast<unsigned char>(ch))) out += asciiLower(ch);
     return out;
 }
 
@@ -303,9 +301,7 @@ int rankFromEtFileName(const std::string& path) {
         if (stem.size() > e.size() && stem.compare(stem.size() - e.size(), e.size(), e) == 0)
             stem.resize(stem.size() - e.size());
     }
-    std::string lower = stem;
-    for (auto& ch : lower)
-        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const std::string lower = asciiLower(stem);
     for (const char* key : {"rank", "worker"}) {
         auto p = lower.rfind(key);
         if (p == std::string::npos) continue;

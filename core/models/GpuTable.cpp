@@ -1,9 +1,10 @@
 #include "models/GpuTable.h"
 
+#include "trace/AsciiText.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <set>
 
@@ -59,15 +60,7 @@ namespace {
 std::string key(std::string_view s) {
     std::string k;
     for (char c : s)
-        if (c != ' ' && c != '-' && c != '_')
-            k += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return k;
-}
-
-std::string lower(std::string_view s) {
-    std::string k(s);
-    for (auto& c : k)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (c != ' ' && c != '-' && c != '_') k += asciiLower(c);
     return k;
 }
 
@@ -158,7 +151,7 @@ const GpuSpec* GpuTable::find(std::string_view name) const {
 }
 
 const GpuSpec* GpuTable::match(const DeviceProperties& device) const {
-    const std::string dev = lower(device.name);
+    const std::string dev = asciiLower(device.name);
     if (dev.empty()) return nullptr;
     const GpuSpec* best = nullptr;
     std::size_t bestLen = 0;
@@ -166,7 +159,7 @@ const GpuSpec* GpuTable::match(const DeviceProperties& device) const {
     const double memGB = static_cast<double>(device.totalGlobalMem) / 1e9;
     for (const auto& g : gpus_)
         for (const auto& d : g.deviceNames) {
-            if (d.empty() || dev.find(lower(d)) == std::string::npos) continue;
+            if (d.empty() || dev.find(asciiLower(d)) == std::string::npos) continue;
             // The longest device-name match wins; equal ones (A100 40 GB / 80 GB) by the memory size.
             double memDiff = device.totalGlobalMem > 0 ? std::abs(memGB - g.memoryGB) : 0;
             if (!best || d.size() > bestLen || (d.size() == bestLen && memDiff < bestMemDiff)) {

@@ -116,6 +116,8 @@ private slots:
         QCOMPARE(rankFromEtFileName("/x/dlrm_eg_3.json.gz"), 3);
         QCOMPARE(rankFromEtFileName("et/rank-5.json"), 5);
         QCOMPARE(rankFromEtFileName("worker12_et.json"), 12);
+        QCOMPARE(rankFromEtFileName("et/RANK-7.json"), 7); // the key in any case (ASCII)
+        QCOMPARE(rankFromEtFileName("Worker3_et.json"), 3);
         QCOMPARE(rankFromEtFileName("a100-simple-add-small.et.json.gz"), -1);
         QCOMPARE(rankFromEtFileName("trace.json"), -1);
     }

@@ -85,6 +85,9 @@ private slots:
         QCOMPARE(m("NVIDIA H200", 150.0), std::string("H200"));
         QCOMPARE(m("AMD Instinct MI300X", 205.0), std::string("MI300X"));
         QCOMPARE(m("NVIDIA GeForce RTX 2080 Ti", 11.0), std::string("-"));
+        // Device names compare case-blind (ASCII).
+        QCOMPARE(m("nvidia h100 80gb hbm3", 85.5), std::string("H100-SXM"));
+        QCOMPARE(m("amd instinct mi300x", 205.0), std::string("MI300X"));
     }
 
     void dataTypeFallbacks() {
