@@ -1,8 +1,8 @@
 #include "CliCommon.h"
 #include "SimSetup.h"
 
-#include "analysis/Breakdown.h"
 #include "analysis/CriticalPath.h"
+#include "analysis/JobExposedComm.h"
 #include "sim/Simulator.h"
 
 #include <nlohmann/json.hpp>
@@ -48,18 +48,10 @@ void run(const ExecutionGraph& g, const TraceSet& set, Point& p) {
     SimResult res = simulate(g, p.knobs);
     p.iteration = res.simulatedIteration;
     p.warnings = res.warnings;
-    auto bd = simulatedBreakdown(set, res.timeline);
-    // Over the ranks of the simulated job: after dp.degree, clones count with their source's
-    // numbers and dropped ranks not at all (sim/SetupEdits.h).
-    double sum = 0, mx = 0;
-    for (const auto& r : res.setup.ranks) {
-        const auto& b = bd[r.source];
-        sum += static_cast<double>(b.exposedCommunication);
-        mx = std::max(mx, static_cast<double>(b.exposedCommunication));
-    }
-    p.ranks = res.setup.ranks.size();
-    p.exposedMeanUs = p.ranks == 0 ? 0 : std::round(sum / static_cast<double>(p.ranks) / 10.0) / 100.0;
-    p.exposedMaxUs = std::round(mx / 10.0) / 100.0;
+    const JobExposedComm exposed = jobExposedComm(set, res);
+    p.ranks = exposed.ranks;
+    p.exposedMeanUs = std::round(exposed.meanNs / 10.0) / 100.0;
+    p.exposedMaxUs = us(exposed.maxNs);
     p.path = criticalPath(g, res);
 }
 

@@ -1,5 +1,6 @@
 #include "SweepView.h"
 
+#include "analysis/JobExposedComm.h"
 #include "sim/KnobRegistry.h"
 #include "sim/Simulator.h"
 
@@ -150,11 +151,7 @@ bool SweepView::run(const QString& key, const std::vector<double>& values) {
                     const SimResult r = simulate(*graph, k, options);
                     if (r.complete && !*cancel) {
                         p.iteration = r.simulatedIteration;
-                        const auto bd = simulatedBreakdown(*set, r.timeline);
-                        double sum = 0;
-                        for (const RankBreakdown& b : bd)
-                            sum += static_cast<double>(b.exposedCommunication);
-                        p.exposedMeanUs = bd.empty() ? 0 : sum / static_cast<double>(bd.size()) / 1000.0;
+                        p.exposedMeanUs = jobExposedComm(*set, r).meanNs / 1000.0;
                         p.done = true;
                     }
                 } catch (const std::exception&) {

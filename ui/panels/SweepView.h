@@ -2,8 +2,9 @@
 // The sweep view (docs/WhatIfWorkbench.md, "Sweep"): the GUI's counterpart of `sightline-cli sweep`.
 // Pick a knob of the registry and a list of values; every value is simulated on top of the current
 // scenario's knobs in the worker pool (QThreadPool), with progress and cancel, and a line chart
-// shows the iteration and the exposed communication (mean over ranks, as `sweep` prints it) against
-// the value. A newer run supersedes an older one by generation number.
+// shows the iteration and the exposed communication (mean over the ranks of the simulated job, as
+// `sweep` prints it: analysis/JobExposedComm.h) against the value. A newer run supersedes an older
+// one by generation number.
 #include "analysis/Breakdown.h"
 #include "graph/ExecutionGraph.h"
 #include "sim/Knobs.h"
@@ -26,7 +27,7 @@ namespace sl::ui {
 struct SweepPoint {
     double value = 0;
     TimeNs iteration = 0;     // simulated
-    double exposedMeanUs = 0; // exposed communication, mean over ranks
+    double exposedMeanUs = 0; // exposed communication, mean over the simulated job's ranks
     bool done = false;
 };
 

@@ -1,0 +1,27 @@
+#pragma once
+// Exposed communication over the ranks of the simulated job, as a sweep reports it per value
+// (`sightline-cli sweep` and the GUI's sweep view, docs/WhatIfWorkbench.md "Sweep"). After a setup
+// edit (dp.degree, docs/Structure.md) the job is not the loaded ranks: a clone counts with the
+// numbers of the rank it copies and a dropped rank does not count (sim/SetupEdits.h).
+#include "analysis/Breakdown.h"
+#include "sim/SetupEdits.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace sl {
+
+struct SimResult;
+
+struct JobExposedComm {
+    double meanNs = 0;     // mean over the ranks of the job (0 for a job without ranks)
+    TimeNs maxNs = 0;      // the largest of them
+    std::size_t ranks = 0; // ranks of the job
+};
+
+// `breakdown` is per TraceSet rank (simulatedBreakdown), indexed by SimulatedRank::source.
+JobExposedComm jobExposedComm(const std::vector<RankBreakdown>& breakdown, const SimulatedSetup& setup);
+// The same of a simulation's timeline and setup.
+JobExposedComm jobExposedComm(const TraceSet& set, const SimResult& result);
+
+} // namespace sl
