@@ -15,8 +15,6 @@ namespace sl {
 
 namespace {
 
-const std::vector<std::string> kClasses = {"gemm",      "attention", "elementwise",
-                                           "reduction", "memory",    "other"};
 const std::vector<std::string> kCommTypes = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all",
                                              "broadcast",  "reduce",     "send_recv"};
 const std::vector<std::string> kCommParams = {"intra_node_GBps", "inter_node_GBps", "latency_us",
@@ -291,21 +289,33 @@ std::vector<KnobSpec> buildSpecs() {
     return specs;
 }
 
+// The <class> of compute.speedup.<class> and kernel.class.<class>: the names of the kernel classes
+// (models/KernelClass.h), in their order, which the simulator looks the knobs up by.
+std::vector<std::string> kernelClassNames(bool withOther) {
+    std::vector<std::string> names;
+    for (int i = 0; i < kKernelClassCount; ++i) {
+        const auto c = static_cast<KernelClass>(i);
+        if (withOther || c != KernelClass::Other) names.emplace_back(kernelClassName(c));
+    }
+    return names;
+}
+
 std::vector<KnobFamily> buildFamilies() {
     std::vector<KnobFamily> f;
-    f.push_back({"compute.speedup.<" + joined(kClasses, "|") + ">",
-                 "Kernels of one class run duration / factor, on top of compute.speedup.",
-                 prefixed("compute.speedup."),
-                 [](SimKnobs& k, const std::string& key, const std::string& cls, const std::string& value) {
-                     if (!contains(kClasses, cls))
-                         throw KnobError("knob " + key + ": unknown kernel class (" + joined(kClasses, ", ") +
-                                         ")");
-                     k.computeClassSpeedup[cls] = parseSpeedup(key, value);
-                 },
-                 [](const SimKnobs& k, nlohmann::json& j) {
-                     for (const auto& [c, v] : k.computeClassSpeedup)
-                         j["compute.speedup." + c] = v;
-                 }});
+    const std::vector<std::string> classes = kernelClassNames(true);
+    f.push_back(
+        {"compute.speedup.<" + joined(classes, "|") + ">",
+         "Kernels of one class run duration / factor, on top of compute.speedup.",
+         prefixed("compute.speedup."),
+         [classes](SimKnobs& k, const std::string& key, const std::string& cls, const std::string& value) {
+             if (!contains(classes, cls))
+                 throw KnobError("knob " + key + ": unknown kernel class (" + joined(classes, ", ") + ")");
+             k.computeClassSpeedup[cls] = parseSpeedup(key, value);
+         },
+         [](const SimKnobs& k, nlohmann::json& j) {
+             for (const auto& [c, v] : k.computeClassSpeedup)
+                 j["compute.speedup." + c] = v;
+         }});
     f.push_back({"kernel.speedup[<regex>]",
                  "Kernels whose name matches (ECMAScript search) run duration / factor; applied in order, on "
                  "top of the class speed-ups.",
@@ -318,7 +328,7 @@ std::vector<KnobFamily> buildFamilies() {
                      for (const auto& [re, v] : k.kernelSpeedup)
                          j["kernel.speedup[" + re + "]"] = v;
                  }});
-    std::vector<std::string> patternClasses(kClasses.begin(), kClasses.end() - 1); // "other" matches none
+    const std::vector<std::string> patternClasses = kernelClassNames(false); // "other" matches none
     f.push_back({"kernel.class.<" + joined(patternClasses, "|") + ">",
                  "A regular expression that replaces the default name pattern of a kernel class.",
                  prefixed("kernel.class."),

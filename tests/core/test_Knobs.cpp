@@ -7,6 +7,7 @@
 #include "graph/ExecutionGraph.h"
 #include "io/KinetoLoader.h"
 #include "models/KernelClass.h"
+#include "sim/KnobRegistry.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
 
@@ -162,6 +163,24 @@ private slots:
         c.setPattern(KernelClass::Gemm, "^my_.*kernel$");
         QCOMPARE(c.classify("my_custom_kernel", EventKind::Kernel), KernelClass::Gemm);
         QCOMPARE(c.classify("ampere_sgemm_128x64_tn", EventKind::Kernel), KernelClass::Other);
+    }
+
+    // The <class> of the class knobs are the kernel classes' names (models/KernelClass.h), as the
+    // knob reference documents them; "other" takes a speed-up but no name pattern.
+    void classKnobKeysAreTheKernelClasses() {
+        QStringList patterns;
+        for (const KnobFamily& f : knobFamilies())
+            patterns << QString::fromStdString(f.pattern);
+        QVERIFY(patterns.contains("compute.speedup.<gemm|attention|elementwise|reduction|memory|other>"));
+        QVERIFY(patterns.contains("kernel.class.<gemm|attention|elementwise|reduction|memory>"));
+        for (int i = 0; i < kKernelClassCount; ++i) {
+            const auto c = static_cast<KernelClass>(i);
+            const std::string name(kernelClassName(c));
+            SimKnobs k;
+            setKnobAssignment(k, "compute.speedup." + name + "=2");
+            QCOMPARE(k.computeClassSpeedup.at(name), 2.0);
+            QCOMPARE(knobError(("kernel.class." + name + "=^x").c_str()).empty(), c != KernelClass::Other);
+        }
     }
 
     // compute.speedup 1 -> 1.5 -> 2 -> 4: the iteration never grows and compute on the critical
