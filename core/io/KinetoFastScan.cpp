@@ -650,8 +650,9 @@ private:
 
 } // namespace
 
-FastEventReader::FastEventReader(std::string_view text, bool keepFields)
-    : p_(text.data()), end_(text.data() + text.size()), keepFields_(keepFields) {}
+FastEventReader::FastEventReader(std::string_view text, bool keepFields, bool moreAfterArray)
+    : p_(text.data()), end_(text.data() + text.size()), keepFields_(keepFields),
+      moreAfterArray_(moreAfterArray) {}
 
 // Moves past the white space and the ',' or ']' after an event (or the '[' before the first):
 // true when an event starts at p_.
@@ -671,8 +672,9 @@ bool FastEventReader::readSeparator() {
         c.skipSpace();
     }
     if (!more) {
+        arrayEnd_ = c.position();
         c.skipSpace();
-        if (c.position() != end_) unhandled(); // content after the array
+        if (!moreAfterArray_ && c.position() != end_) unhandled(); // content after the array
     }
     p_ = c.position();
     return more;

@@ -19,7 +19,9 @@ public:
     // text must be `[` events `]` (white space allowed around and between), valid UTF-8, with
     // kFastReadPadding readable bytes after its end. keepFields: collect the kept args fields
     // (lazy args; see KinetoParser::keepField).
-    FastEventReader(std::string_view text, bool keepFields);
+    // moreAfterArray: text may go on after the array's ']' (the last piece: the rest of the root
+    // object); End then leaves arrayEnd() just past the ']'.
+    FastEventReader(std::string_view text, bool keepFields, bool moreAfterArray = false);
 
     enum class Step {
         Event,     // out holds the next event; kept() its kept args fields
@@ -29,6 +31,7 @@ public:
     };
     Step next(ScannedEvent& out);
     const char* resumeAt() const { return eventStart_; }
+    const char* arrayEnd() const { return arrayEnd_; }
     // "key":value,... of the last event's kept args fields, in file order.
     std::string_view kept() const { return kept_; }
 
@@ -39,7 +42,9 @@ private:
     const char* p_;
     const char* end_;
     const char* eventStart_ = nullptr;
+    const char* arrayEnd_ = nullptr;
     bool keepFields_;
+    bool moreAfterArray_;
     State state_ = State::BeforeArray;
     std::string kept_;
 };

@@ -151,6 +151,9 @@ private:
     void addEvent(const EventFields& f, const char* where);
     // parseEventsPiece: the events from an event the fast reader does not take, by On-Demand.
     void readRestOnDemand(od::parser& parser, simdjson::padded_string_view text, const char* from);
+    // The events the fast reader takes, into the model; returns the step it stopped at.
+    FastEventReader::Step readFast(FastEventReader& reader);
+    std::size_t parseLastPieceOnDemand(od::parser& parser, simdjson::padded_string_view text, bool rootIsArray);
     std::uint32_t trackFor(const TrackKey& key);
     // Collective metadata of an event's args (record_param_comms CPU op or NCCL kernel).
     CollectiveMeta collectiveMetaFrom(const ArgsFields& args);
@@ -862,20 +865,23 @@ void KinetoParser::parseEventsPiece(od::parser& parser, simdjson::padded_string_
     }
     sawTraceEvents_ = true;
     FastEventReader reader(text, lazyArgs_);
+    switch (readFast(reader)) {
+    case FastEventReader::Step::End:
+        return;
+    case FastEventReader::Step::Unhandled:
+        readRestOnDemand(parser, text, reader.resumeAt());
+        return;
+    default:
+        fail("a piece of the events array is not a list of objects", reader.resumeAt());
+    }
+}
+
+FastEventReader::Step KinetoParser::readFast(FastEventReader& reader) {
     ScannedEvent event;
     std::int64_t counter = 0;
     for (;;) {
-        switch (reader.next(event)) {
-        case FastEventReader::Step::Event:
-            break;
-        case FastEventReader::Step::End:
-            return;
-        case FastEventReader::Step::Malformed:
-            fail("a piece of the events array is not a list of objects", reader.resumeAt());
-        case FastEventReader::Step::Unhandled:
-            readRestOnDemand(parser, text, reader.resumeAt());
-            return;
-        }
+        const FastEventReader::Step step = reader.next(event);
+        if (step != FastEventReader::Step::Event) return step;
         EventFields& f = event.fields;
         for (std::uint8_t i = 0; i < event.idCount; ++i) {
             const IdToken& token = event.ids[i];
@@ -910,6 +916,46 @@ void KinetoParser::parseRootPiece(od::parser& parser, simdjson::padded_string_vi
 
 std::size_t KinetoParser::parseLastPiece(od::parser& parser, simdjson::padded_string_view text,
                                          bool rootIsArray) {
+    data_ = text.data();
+    size_ = text.size();
+    // The events by the fast reader (docs/Loader.md, "Fast reader"), from the array's '['.
+    const std::string_view prefix = rootIsArray ? "[" : "{\"traceEvents\":[";
+    if (text.padding() < kFastReadPadding || text.size() < prefix.size() ||
+        std::string_view(text.data(), prefix.size()) != prefix ||
+        !simdjson::validate_utf8(text.data(), text.size()))
+        return parseLastPieceOnDemand(parser, text, rootIsArray);
+    sawTraceEvents_ = true;
+    const std::size_t arrayAt = prefix.size() - 1;
+    FastEventReader reader(std::string_view(text.data() + arrayAt, text.size() - arrayAt), lazyArgs_, true);
+    switch (readFast(reader)) {
+    case FastEventReader::Step::End: {
+        const char* tail = reader.arrayEnd();
+        while (tail < data_ + size_ && (*tail == ' ' || *tail == '\n' || *tail == '\r' || *tail == '\t'))
+            ++tail;
+        return tail >= data_ + size_ ? text.size() : static_cast<std::size_t>(tail - data_);
+    }
+    case FastEventReader::Step::Unhandled: {
+        // The rest from that event, read by On-Demand as prefix + rest (offsets mapped back).
+        const char* from = reader.resumeAt();
+        const auto skipped = static_cast<std::size_t>(from - text.data());
+        thread_local std::string rest;
+        rest.assign(prefix);
+        rest.append(from, text.size() - skipped);
+        const std::size_t length = rest.size();
+        rest.resize(length + simdjson::SIMDJSON_PADDING, '\0');
+        const auto shift = static_cast<std::int64_t>(skipped) - static_cast<std::int64_t>(prefix.size());
+        fileBase_ += shift;
+        const std::size_t tail =
+            parseLastPieceOnDemand(parser, simdjson::padded_string_view(rest.data(), length, rest.size()), rootIsArray);
+        return tail >= length ? text.size() : static_cast<std::size_t>(static_cast<std::int64_t>(tail) + shift);
+    }
+    default:
+        fail("the events array is not a list of objects", reader.resumeAt());
+    }
+}
+
+std::size_t KinetoParser::parseLastPieceOnDemand(od::parser& parser, simdjson::padded_string_view text,
+                                                 bool rootIsArray) {
     data_ = text.data();
     size_ = text.size();
     od::document doc = parser.iterate(text);
