@@ -153,7 +153,8 @@ private:
     void readRestOnDemand(od::parser& parser, simdjson::padded_string_view text, const char* from);
     // The events the fast reader takes, into the model; returns the step it stopped at.
     FastEventReader::Step readFast(FastEventReader& reader);
-    std::size_t parseLastPieceOnDemand(od::parser& parser, simdjson::padded_string_view text, bool rootIsArray);
+    std::size_t parseLastPieceOnDemand(od::parser& parser, simdjson::padded_string_view text,
+                                       bool rootIsArray);
     std::uint32_t trackFor(const TrackKey& key);
     // Collective metadata of an event's args (record_param_comms CPU op or NCCL kernel).
     CollectiveMeta collectiveMetaFrom(const ArgsFields& args);
@@ -945,9 +946,10 @@ std::size_t KinetoParser::parseLastPiece(od::parser& parser, simdjson::padded_st
         rest.resize(length + simdjson::SIMDJSON_PADDING, '\0');
         const auto shift = static_cast<std::int64_t>(skipped) - static_cast<std::int64_t>(prefix.size());
         fileBase_ += shift;
-        const std::size_t tail =
-            parseLastPieceOnDemand(parser, simdjson::padded_string_view(rest.data(), length, rest.size()), rootIsArray);
-        return tail >= length ? text.size() : static_cast<std::size_t>(static_cast<std::int64_t>(tail) + shift);
+        const std::size_t tail = parseLastPieceOnDemand(
+            parser, simdjson::padded_string_view(rest.data(), length, rest.size()), rootIsArray);
+        return tail >= length ? text.size()
+                              : static_cast<std::size_t>(static_cast<std::int64_t>(tail) + shift);
     }
     default:
         fail("the events array is not a list of objects", reader.resumeAt());
