@@ -1610,10 +1610,11 @@ std::optional<Rank> loadGzipInPieces(const std::string& path, std::int64_t disk,
 }
 
 // The most uncompressed JSON one file may hold within a memory budget (see platform/MemoryLimits.h).
-std::int64_t perFileLimit(std::int64_t budget) {
+// perJsonByte: kWholeParseMemoryPerJsonByte for a file read whole.
+std::int64_t perFileLimit(std::int64_t budget, double perJsonByte = kMemoryPerJsonByte) {
     if (budget < 0) return kMaxUncompressedBytes;
     return std::min(kMaxUncompressedBytes,
-                    static_cast<std::int64_t>(static_cast<double>(budget) / kMemoryPerJsonByte));
+                    static_cast<std::int64_t>(static_cast<double>(budget) / perJsonByte));
 }
 
 } // namespace
@@ -1664,12 +1665,16 @@ Rank loadKinetoFile(const std::string& path, int loadOrder, const LoadOptions& o
             return std::move(*rank);
         triedPieces = true;
     }
+    // The whole text, its index and the model at once (platform/MemoryLimits.h, limit 4).
+    if (!small) checkMemoryForWholeParse(path, estimateUncompressedBytes(path), budget);
     // A gzip file parsed whole after its pieces failed is inflated again, with new checkpoints.
     std::shared_ptr<GzipIndex> index;
     const FileStamp stampBefore = FileStamp::ofPath(path);
     if (!lazy && !small) index = std::make_shared<GzipIndex>();
-    TraceBuffer buffer =
-        small ? std::move(*small) : readTraceFile(path, readProgress, perFileLimit(budget), index.get());
+    TraceBuffer buffer = small
+                             ? std::move(*small)
+                             : readTraceFile(path, readProgress,
+                                             perFileLimit(budget, kWholeParseMemoryPerJsonByte), index.get());
     if (index && index->finished()) lazy = std::make_shared<const LazyArgsFile>(path, stampBefore, index);
     // The whole-file read is the file the args are read back from only if it did not change in between.
     if (lazy && (FileStamp::ofPath(path) != lazy->stamp() ||

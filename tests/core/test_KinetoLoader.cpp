@@ -1013,7 +1013,7 @@ private slots:
             minimalTrace(R"({"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":1,"dur":2})");
         auto path = sltest::writeFile(dir, "a.json", body);
         LoadOptions options;
-        options.memoryLimitBytes = 10; // far less than 1.5 x the file
+        options.memoryLimitBytes = 10; // far less than 0.75 x the file
         try {
             loadTraceSet({path}, options);
             QFAIL("expected a LoadError");
@@ -1026,6 +1026,30 @@ private slots:
         options.memoryLimitBytes = 0; // MemAvailable: a small file fits
         QCOMPARE(loadTraceSet({path}, options).ranks.size(), std::size_t(1));
         QVERIFY(availableMemoryBytes() != 0);
+    }
+    // A file whose pieces do not parse ("B"/"E" pairs may span pieces) is parsed whole, which needs
+    // about 3x its JSON: a budget that fits a load in pieces but not that gives its own error.
+    void memoryLimitOfWholeParse() {
+        QTemporaryDir dir;
+        QByteArray events;
+        for (int i = 0; i < 2000; ++i)
+            events += QByteArray(i ? "," : "") + "{\"ph\":\"B\",\"name\":\"op\",\"pid\":1,\"tid\":1,\"ts\":" +
+                      QByteArray::number(i * 10) +
+                      "},{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":" + QByteArray::number(i * 10 + 5) + "}";
+        const QByteArray body = minimalTrace(events);
+        auto path = sltest::writeFile(dir, "be.json", body);
+        LoadOptions options;
+        options.chunkBytes = 4096;
+        options.memoryLimitBytes = body.size() * 2; // pieces: 0.75 x fits; whole: 3 x does not
+        try {
+            loadTraceSet({path}, options);
+            QFAIL("expected a LoadError");
+        } catch (const LoadError& e) {
+            QVERIFY2(QString(e.what()).contains("must be parsed whole"), e.what());
+            QVERIFY2(QString(e.what()).startsWith(QString::fromStdString(path)), e.what());
+        }
+        options.memoryLimitBytes = body.size() * 4;
+        QCOMPARE(loadTraceSet({path}, options).ranks.front().eventCount(), std::int64_t(2000));
     }
     void badInput() {
         QFETCH(QByteArray, content);
