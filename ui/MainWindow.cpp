@@ -62,11 +62,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), sessions_(new Ses
     help_ = new HelpSheets(this);
     buildCentral();
     status_ = new QLabel(tr("No trace loaded"), this);
+    progressLabel_ = new QLabel(this);
+    progressLabel_->setObjectName(QStringLiteral("progressLabel"));
     progress_ = new QProgressBar(this);
+    progress_->setObjectName(QStringLiteral("progress"));
     progress_->setRange(0, 1000);
     progress_->setMaximumWidth(240);
     cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setObjectName(QStringLiteral("progressCancel"));
     statusBar()->addWidget(status_, 1);
+    statusBar()->addPermanentWidget(progressLabel_);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
     setLoading(false);
@@ -114,6 +119,11 @@ void MainWindow::buildCentral() {
 }
 
 namespace {
+QString detailsCancelledText() {
+    return MainWindow::tr("Details cancelled: the measured timeline is complete; the dependency arrows, "
+                          "critical path, simulation, charts and scenario comparison are not computed.");
+}
+
 QDockWidget* dockOf(QMainWindow* window, QWidget* widget, const QString& title, const char* name) {
     auto* dock = new QDockWidget(title, window);
     dock->setObjectName(QLatin1String(name));
@@ -256,7 +266,14 @@ void MainWindow::wireSession() {
     });
     connect(menus_->shiftAction(), &QAction::toggled, this, &MainWindow::updateShiftColour);
     // Loading: the status line, the progress bar and its cancel button, errors in the message bar.
-    connect(cancel_, &QPushButton::clicked, s->loader(), &TraceLoader::cancel);
+    // Cancel stops the load, else the details of the set shown (docs/Loader.md, "GUI: timeline
+    // first, details later").
+    connect(cancel_, &QPushButton::clicked, this, [s] {
+        if (s->loader()->busy())
+            s->loader()->cancel();
+        else
+            s->cancelDetails();
+    });
     connect(s->loader(), &TraceLoader::progress, this,
             [this](double f) { progress_->setValue(static_cast<int>(std::clamp(f, 0.0, 1.0) * 1000)); });
     connect(s, &SessionController::loadStarted, this, [this](const QString& what) {
@@ -264,6 +281,26 @@ void MainWindow::wireSession() {
         status_->setText(what);
     });
     connect(s, &SessionController::loadingChanged, this, &MainWindow::setLoading);
+    // The details phase: the same bar says what is being computed; a cancel leaves the timeline
+    // and says what is missing, with a way to compute it.
+    connect(s, &SessionController::detailsStarted, this, [this] {
+        showProgress(tr("Details: starting"), 0.0);
+        if (messageBar_->text() == detailsCancelledText()) messageBar_->hide();
+    });
+    connect(s, &SessionController::detailsProgress, this, [this, s](const QString& what, double fraction) {
+        if (!s->loader()->busy()) showProgress(tr("Details: %1").arg(what), fraction); // else: the load's
+    });
+    connect(s, &SessionController::detailsFinished, this, [this, s] {
+        if (!s->loader()->busy()) hideProgress();
+    });
+    connect(s, &SessionController::detailsCancelled, this, [this, s] {
+        if (!s->loader()->busy()) hideProgress();
+        panes_->simulated()->setNote({});
+        panes_->simulated()->setEmptyText(
+            tr("Details cancelled: no simulation yet (Compute details, or change a knob)"));
+        messageBar_->showMessage(detailsCancelledText(), MessageBar::Level::Info, tr("Compute details"),
+                                 [s] { s->computeDetails(); });
+    });
     connect(s, &SessionController::loadFailed, this,
             [this, s](const QString& error, const QStringList& paths, bool good) {
                 const QString text = tr("Could not open: %1").arg(error);
@@ -392,9 +429,24 @@ void MainWindow::updateStatus() {
 }
 
 void MainWindow::setLoading(bool loading) {
-    progress_->setVisible(loading);
-    cancel_->setVisible(loading);
-    if (loading) progress_->setValue(0);
+    if (loading)
+        showProgress(tr("Reading events"), 0.0);
+    else
+        hideProgress();
+}
+
+void MainWindow::showProgress(const QString& what, double fraction) {
+    progressLabel_->setText(what);
+    progress_->setValue(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 1000));
+    progressLabel_->show();
+    progress_->show();
+    cancel_->show();
+}
+
+void MainWindow::hideProgress() {
+    progressLabel_->hide();
+    progress_->hide();
+    cancel_->hide();
 }
 
 QString MainWindow::reportError(const QString& error) {

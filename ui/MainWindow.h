@@ -68,6 +68,9 @@ private:
     void updateShiftColour();
     void updateStatus();
     void setLoading(bool loading);
+    // The progress bar with what it measures, and its cancel button (shown: loading or details).
+    void showProgress(const QString& what, double fraction);
+    void hideProgress();
     QString reportError(const QString& error);
 
     SessionController* sessions_;
@@ -97,6 +100,7 @@ private:
     SweepView* sweep_ = nullptr;
     HelpSheets* help_ = nullptr;
     QLabel* status_ = nullptr;
+    QLabel* progressLabel_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;
 };

@@ -34,13 +34,14 @@ SessionController::SessionController(QObject* parent)
     tracks_->setObjectName(QStringLiteral("trackState"));
     highlights_->setObjectName(QStringLiteral("highlights"));
     connect(loader_, &TraceLoader::loaded, this,
-            [this](std::shared_ptr<const TraceSet> set, QStringList paths) {
+            [this](std::shared_ptr<const TraceSet> set, QStringList paths,
+                   std::shared_ptr<const TimelineData> measured) {
                 emit loadingChanged(false);
                 std::optional<Session> session;
                 QString path;
                 if (pending_ && pending_->traces == paths) session = std::move(pending_), path = pendingPath_;
                 pending_.reset();
-                showLoaded(std::move(set), paths, session ? &*session : nullptr);
+                showLoaded(std::move(set), paths, session ? &*session : nullptr, std::move(measured));
                 if (session && !path.isEmpty()) sessionPath_ = path;
                 setModified(false);
             });
@@ -73,6 +74,10 @@ SessionController::SessionController(QObject* parent)
     connect(etAttach_, &EtAttach::failed, this,
             [this](const QString& error) { emit message(error, MessageBar::Level::Error); });
     connect(sim_, &SimRunner::finished, this, &SessionController::showSimulation);
+    connect(sim_, &SimRunner::stage, this, [this](const QString& what, double fraction) {
+        if (details_ == Details::Running) emit detailsProgress(what, fraction);
+    });
+    connect(sim_, &SimRunner::failed, this, &SessionController::endDetails);
     connect(highlights_, &HighlightModel::exposedChanged, tracks_, &TrackState::setExposedLanes);
     // Edits of the view state are edits of the session.
     connect(tracks_, &TrackState::changed, this, &SessionController::markDirty);
@@ -95,6 +100,8 @@ void SessionController::setScenarios(ScenarioController* scenarios, KnobPanel* k
     knobs_ = knobs;
     connect(scenarios_, &ScenarioController::modified, this, &SessionController::markDirty);
     connect(knobs_, &KnobPanel::changed, this, [this](const SimKnobs& k) {
+        // After a cancel, a knob change computes the details again (with the progress bar).
+        if (autoSimulate_ && set_ && details_ == Details::Cancelled) startDetails();
         if (autoSimulate_ && set_) sim_->request(k);
         markDirty();
     });
@@ -129,12 +136,37 @@ void SessionController::attachEt(const QStringList& etPaths) {
     etAttach_->start(set_, paths_, etPaths);
 }
 
-void SessionController::showTraceSet(std::shared_ptr<const TraceSet> set, const QStringList& paths) {
-    showLoaded(std::move(set), paths, nullptr);
+void SessionController::showTraceSet(std::shared_ptr<const TraceSet> set, const QStringList& paths,
+                                     std::shared_ptr<const TimelineData> measured) {
+    showLoaded(std::move(set), paths, nullptr, std::move(measured));
+}
+
+void SessionController::startDetails() {
+    details_ = Details::Running;
+    emit detailsStarted();
+}
+
+void SessionController::endDetails() {
+    if (details_ != Details::Running) return;
+    details_ = Details::Done;
+    emit detailsFinished();
+}
+
+void SessionController::cancelDetails() {
+    if (details_ != Details::Running) return;
+    sim_->cancel();
+    details_ = Details::Cancelled;
+    emit detailsCancelled();
+}
+
+void SessionController::computeDetails() {
+    if (!set_ || details_ == Details::Running) return;
+    startDetails();
+    sim_->request(knobs_->knobs(), 0);
 }
 
 void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QStringList& paths,
-                                   const Session* session) {
+                                   const Session* session, std::shared_ptr<const TimelineData> measured) {
     // Re-loading the same traces keeps the track tree as the user arranged it.
     const bool same = !paths.isEmpty() && paths == paths_ && set_;
     const std::vector<TrackState::RankState> keep =
@@ -151,9 +183,11 @@ void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QS
     highlights_->clear();
     emit aboutToSwitch();
     simulation_ = {};
+    details_ = Details::None; // the old set's, stopped with its simulation above
 
     set_ = std::move(set);
-    measured_ = TimelineData::measured(set_);
+    measured_ =
+        measured && &measured->set() == set_.get() ? std::move(measured) : TimelineData::measured(set_);
     tracks_->reset(*set_);
     if (!keep.empty()) tracks_->restore(keep);
     emit switched(set_, measured_);
@@ -192,6 +226,8 @@ void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QS
     } else {
         emit message({}, MessageBar::Level::Info);
     }
+    // The timeline is shown; the details follow in the background (the request above).
+    if (autoSimulate_) startDetails();
 }
 
 void SessionController::showSimulation(const SimOutput& output) {
@@ -202,6 +238,7 @@ void SessionController::showSimulation(const SimOutput& output) {
     highlights_->setSimulation(output);
     // Not while a newer request waits: the knobs in the panel are then not the ones simulated.
     if (!sim_->busy()) scenarios_->simulationShown(output, knobs_->knobs());
+    endDetails();
     if (!output.result->warnings.empty())
         emit message(tr("Simulation: %1").arg(QString::fromStdString(output.result->warnings.front())),
                      MessageBar::Level::Info);

@@ -58,12 +58,25 @@ public:
     // Attaches execution traces to the open set (EtAttach.h): the re-linked set replaces it with the
     // knobs, scenarios and view kept.
     void attachEt(const QStringList& etPaths);
-    // Shows a loaded set (what a finished load does).
-    void showTraceSet(std::shared_ptr<const TraceSet> set, const QStringList& paths = {});
+    // Shows a loaded set (what a finished load does); measured: its timeline when already indexed
+    // (TraceLoader does it in its worker), else it is indexed here.
+    void showTraceSet(std::shared_ptr<const TraceSet> set, const QStringList& paths = {},
+                      std::shared_ptr<const TimelineData> measured = {});
     // A simulation of the set that is open: kept, and announced (simulationShown).
     void showSimulation(const SimOutput& output);
     // Whether showing a set and changing a knob start a simulation (off for screenshots).
     void setAutoSimulate(bool on) { autoSimulate_ = on; }
+
+    // The details of a shown set (docs/Loader.md, "GUI: timeline first, details later"): the
+    // measured timeline is shown as soon as the events are parsed; the execution graph (dependency
+    // arrows, critical path), the simulation and what derives from it come afterwards in the
+    // background. None: not started (no set, or no automatic simulation).
+    enum class Details { None, Running, Done, Cancelled };
+    Details details() const { return details_; }
+    // Stops the details of the set shown; the timeline and the view state stay.
+    void cancelDetails();
+    // Computes the details again after a cancel (with the knobs in the panel).
+    void computeDetails();
 
     std::shared_ptr<const TraceSet> traceSet() const { return set_; }
     std::shared_ptr<const TimelineData> measured() const { return measured_; }
@@ -111,6 +124,12 @@ signals:
     // The set is shown and everything restored (paths empty when it came from no files).
     void shown(QStringList paths);
     void simulationShown(sl::ui::SimOutput output);
+    // The details phase: started (after shown()), its stage and share done, finished (the first
+    // simulation shown, or failed), cancelled.
+    void detailsStarted();
+    void detailsProgress(QString what, double fraction);
+    void detailsFinished();
+    void detailsCancelled();
     // Something for the message bar (empty text: hide it). A failed load of several files offers
     // to open the ranks that load (goodRanks).
     void message(QString text, sl::ui::MessageBar::Level level);
@@ -120,7 +139,10 @@ signals:
     void saved(QString path);
 
 private:
-    void showLoaded(std::shared_ptr<const TraceSet> set, const QStringList& paths, const Session* session);
+    void showLoaded(std::shared_ptr<const TraceSet> set, const QStringList& paths, const Session* session,
+                    std::shared_ptr<const TimelineData> measured = {});
+    void startDetails();
+    void endDetails();
     void applyViewState(const Session& session);
     void setModified(bool modified);
     void startLoad(const QStringList& paths, const QString& what, bool skipBadFiles = false);
@@ -145,6 +167,7 @@ private:
     std::optional<Session> pending_;
     QString pendingPath_;
     bool autoSimulate_ = true;
+    Details details_ = Details::None;
     bool switching_ = false; // the view changes of a switch are the new set's defaults, not edits
     bool modified_ = false;
     std::array<bool, 3> toggles_{}; // critical path, exposed, arrows as last seen

@@ -28,6 +28,8 @@ std::shared_ptr<const TimelineData> timelineOf(const std::shared_ptr<const Trace
 void analyze(SimOutput& out, const std::shared_ptr<const TraceSet>& set) {
     out.timeline = timelineOf(set, out.result);
     auto analysis = std::make_shared<const SimAnalysis>(analyzeSimulation(*out.graph, *out.result));
+    out.pathByName =
+        std::make_shared<const std::vector<PathNameShare>>(criticalPathByName(*out.graph, analysis->path));
     out.measuredHighlights =
         std::make_shared<const PaneHighlights>(buildPaneHighlights(*out.graph, *analysis, nullptr));
     out.simulatedHighlights = std::make_shared<const PaneHighlights>(
@@ -89,6 +91,15 @@ SimOutput SimRunner::simulateOn(const std::shared_ptr<const TraceSet>& set,
     return out;
 }
 
+void SimRunner::cancel() {
+    const bool any = busy();
+    if (cancel_) *cancel_ = true;
+    debounce_->stop();
+    pendingRequest_ = false;
+    ++generation_; // a result already on its way is dropped
+    if (any) emit cancelled();
+}
+
 void SimRunner::launch() {
     pendingRequest_ = false;
     if (!set_) return;
@@ -104,12 +115,21 @@ void SimRunner::launch() {
         SimOutput out;
         QString error;
         const auto t0 = std::chrono::steady_clock::now();
+        // Shares of a first run on a 200 MB trace (graph about 55%, simulation 15%, analyses 30%).
+        const auto stage = [self, generation](const char* what, double fraction) {
+            QMetaObject::invokeMethod(qApp, [self, generation, text = QString::fromUtf8(what), fraction] {
+                if (self && generation == self->generation_) emit self->stage(text, fraction);
+            });
+        };
         try {
+            if (!graph) stage("building the execution graph", 0.0);
             out.graph = graph ? graph : std::make_shared<const ExecutionGraph>(buildExecutionGraph(*set));
+            if (!*cancel) stage("simulating", graph ? 0.0 : 0.55);
             SimOptions options;
             options.cancel = cancel.get();
             auto result = std::make_shared<const SimResult>(simulate(*out.graph, knobs, options));
             if (!*cancel && result->complete) {
+                stage("analysing (critical path, breakdown, highlights)", graph ? 0.3 : 0.7);
                 out.result = result;
                 analyze(out, set);
             }
@@ -122,6 +142,9 @@ void SimRunner::launch() {
         QMetaObject::invokeMethod(qApp, [self, out, error, generation] {
             if (!self) return;
             --self->running_;
+            // A graph built for this set is kept even when the run was cancelled: resuming is quicker.
+            if (out.graph && out.setGeneration == self->setGeneration_ && !self->graph_)
+                self->graph_ = out.graph;
             // A newer run, or another trace set, superseded it.
             if (generation != self->generation_ || out.setGeneration != self->setGeneration_) return;
             if (!error.isEmpty())

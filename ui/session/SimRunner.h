@@ -24,6 +24,8 @@ struct SimOutput {
     std::shared_ptr<const SimAnalysis> analysis;
     std::shared_ptr<const PaneHighlights> measuredHighlights;
     std::shared_ptr<const PaneHighlights> simulatedHighlights;
+    // The critical path grouped by op name (the critical-path table's grouped rows).
+    std::shared_ptr<const std::vector<PathNameShare>> pathByName;
     std::uint64_t generation = 0;
     // SimRunner::setGeneration() when the run started: the trace set it belongs to.
     std::uint64_t setGeneration = 0;
@@ -32,7 +34,9 @@ struct SimOutput {
 
 // Runs the simulator off the UI thread. The graph is built once per trace set; each knob change
 // (request()) is debounced, then simulated in a worker thread with a generation number: a newer
-// request cancels the running one, and results of older generations are dropped.
+// request cancels the running one, and results of older generations are dropped. The worker says
+// which stage it is in (stage()); cancel() stops the run (docs/Loader.md, "GUI: timeline first,
+// details later").
 class SimRunner : public QObject {
     Q_OBJECT
 public:
@@ -43,6 +47,9 @@ public:
     // Simulates with knobs after the debounce delay (0: at the next event loop turn).
     void request(const SimKnobs& knobs, int debounceMs = 150);
     bool busy() const { return running_ > 0 || pendingRequest_; }
+    // Stops the running and the pending run: no result comes (cancelled() is emitted). A graph the
+    // run had finished building is kept for the next request.
+    void cancel();
     std::uint64_t generation() const { return generation_; }
     // Counts setTraceSet() calls: a result whose setGeneration differs is of another set.
     std::uint64_t setGeneration() const { return setGeneration_; }
@@ -59,6 +66,10 @@ public:
 
 signals:
     void started(std::uint64_t generation);
+    // The stage the running simulation is in (for the progress bar): what it does, and the share of
+    // the run done before this stage (0..1; the graph build is most of a first run).
+    void stage(QString what, double fraction);
+    void cancelled();
     void finished(sl::ui::SimOutput output);
     void failed(QString message);
 

@@ -1,4 +1,5 @@
 #pragma once
+#include "TimelineData.h"
 #include "trace/TraceSet.h"
 
 #include <QObject>
@@ -14,7 +15,9 @@ namespace sl::ui {
 
 // Loads a trace set off the UI thread. The core loader reports progress from its worker threads
 // into atomics; a UI-thread timer turns them into progress() signals. cancel() makes the next
-// progress callback return false. One load at a time: start() cancels a running one.
+// progress callback return false. One load at a time: start() cancels a running one. The worker
+// also indexes the measured timeline for drawing, so that the window can paint it at once
+// (docs/Loader.md, "GUI: timeline first, details later").
 class TraceLoader : public QObject {
     Q_OBJECT
 public:
@@ -34,7 +37,8 @@ public:
 
 signals:
     void progress(double fraction);
-    void loaded(std::shared_ptr<const sl::TraceSet> set, QStringList paths);
+    void loaded(std::shared_ptr<const sl::TraceSet> set, QStringList paths,
+                std::shared_ptr<const sl::ui::TimelineData> measured);
     void failed(QString message, QStringList paths);
     void cancelled();
 
