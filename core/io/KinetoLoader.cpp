@@ -122,6 +122,8 @@ public:
     std::int64_t fastEvents() const { return fastEvents_; } // read by the fast reader (LoadReport)
     // Warnings of the whole file and the model's columns (after parse() or the last absorb()).
     void finish();
+    // Threads finish() may use for the per-track work (a chunked load's threads).
+    void setFinishThreads(std::size_t threads) { finishThreads_ = threads; }
 
 private:
     [[noreturn]] void fail(const std::string& what, const char* where = nullptr) const {
@@ -178,6 +180,7 @@ private:
     std::unordered_map<TrackKey, std::vector<RawEvent>, TrackKeyHash> openBegins_;
     std::int64_t eventCount_ = 0;
     std::int64_t fastEvents_ = 0;
+    std::size_t finishThreads_ = 1;
     bool sawTraceEvents_ = false;
     std::string lastCategory_ = "\x01"; // matches no real category
     EventKind lastKind_ = EventKind::Other;
@@ -838,7 +841,7 @@ void KinetoParser::finish() {
         if (!open.empty())
             rank_.warnings.push_back(std::to_string(open.size()) + " \"B\" events without an \"E\"");
 
-    finalizeRank(rank_, {rawByTrack_, flows_, processNames_, threadNames_});
+    finalizeRank(rank_, {rawByTrack_, flows_, processNames_, threadNames_}, finishThreads_);
 }
 
 // Pieces of a chunked load: any simdjson error propagates (the caller then parses the whole file,
@@ -1174,6 +1177,12 @@ void parseHead(KinetoParser& whole, od::parser& parser, std::string& buf, const 
                                                static_cast<std::size_t>(plan.headEnd - plan.skip), "]}"));
 }
 
+// Threads a load uses: options.threads, or one per core.
+std::size_t loadThreads(const LoadOptions& options) {
+    return options.threads > 0 ? static_cast<std::size_t>(options.threads)
+                               : std::max(1u, std::thread::hardware_concurrency());
+}
+
 // Runs merge (parses the pieces and merges them into whole, returns how many there were), then
 // finishes the model; nothing when anything but a cancellation failed (the caller then parses the
 // whole file, which words the error).
@@ -1183,6 +1192,7 @@ std::optional<Rank> finishChunkedLoad(Rank& rank, KinetoParser& whole, const std
     std::size_t pieces = 0;
     try {
         pieces = merge();
+        whole.setFinishThreads(loadThreads(options));
         whole.finish();
 #if defined(__GLIBC__)
         // The pieces' memory went back to malloc, which keeps it; give it back to the system.
@@ -1200,12 +1210,6 @@ std::optional<Rank> finishChunkedLoad(Rank& rank, KinetoParser& whole, const std
     }
     settleRank(rank, path, disk, options);
     return std::move(rank);
-}
-
-// Threads a load uses: options.threads, or one per core.
-std::size_t loadThreads(const LoadOptions& options) {
-    return options.threads > 0 ? static_cast<std::size_t>(options.threads)
-                               : std::max(1u, std::thread::hardware_concurrency());
 }
 
 // The worker threads of a chunked load: when the load ends, however it ends, stop is set (under

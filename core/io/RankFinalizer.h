@@ -66,7 +66,8 @@ void appendRawEvents(EventColumns& columns, const std::vector<detail::RawEvent>&
 
 // Sorts each track by start, fills the columns, computes nesting, names tracks, links GPU ops to
 // their launch calls by correlation and attaches collective metadata from enclosing CPU ops.
-void finalizeRank(Rank& rank, detail::ParsedRank parsed);
+// threads: the tracks are sorted and nested on up to this many threads (they are independent).
+void finalizeRank(Rank& rank, detail::ParsedRank parsed, std::size_t threads = 1);
 
 // Orders ranks and warns about duplicate and missing ranks and different clock bases.
 void finalizeTraceSet(TraceSet& set);
