@@ -188,6 +188,12 @@ void recoverCorrelationsFromFlows(Rank& rank, FlowSegments& flows) {
 
 void linkLaunches(Rank& rank) {
     std::unordered_map<std::int64_t, EventRef> launchByCorrelation;
+    std::size_t calls = 0; // reserved once: rehashing a map of a million launches costs more
+    for (const auto& t : rank.tracks)
+        if (!t.isGpu())
+            calls += static_cast<std::size_t>(
+                std::count_if(t.events.kind.begin(), t.events.kind.end(), isRuntimeCall));
+    launchByCorrelation.reserve(calls);
     std::int64_t reused = 0;
     for (std::uint32_t ti = 0; ti < rank.tracks.size(); ++ti) {
         const auto& ev = rank.tracks[ti].events;
