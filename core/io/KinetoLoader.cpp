@@ -1413,6 +1413,7 @@ std::optional<Rank> loadInPieces(const std::string& path, std::int64_t size, con
         // The root's fields after the events array.
         whole.parseRootPiece(parser, makePiece(buf, plan.rootIsArray ? "[]" : "{\"traceEvents\":[]", read,
                                                tailAt, static_cast<std::size_t>(size - tailAt), ""));
+        pool.stop(); // the workers' parsers and buffers go before the model is finished
         return pieces;
     });
 }

@@ -24,6 +24,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -39,6 +40,15 @@ std::int64_t procStatusKb(const char* field) {
     while (std::getline(in, line))
         if (line.rfind(field, 0) == 0) return std::stoll(line.substr(std::string(field).size()));
     return -1;
+}
+
+// Waits until a file just written is on disk: reading it while the kernel still writes it back
+// made the first loads slower and their times vary (200 MB of dirty pages).
+void settleOnDisk(const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDONLY);
+    if (fd < 0) return;
+    ::fsync(fd);
+    ::close(fd);
 }
 
 // Builds (once) a >= 200 MB trace by replicating the events of a real trace.
@@ -83,6 +93,8 @@ const std::string& largeTracePath() {
         }
     }
     out << "]}";
+    out.close();
+    settleOnDisk(path);
     return path;
 }
 
@@ -92,7 +104,10 @@ const std::string& largeGzipPath() {
     static std::string path;
     if (!path.empty() || largeTracePath().empty()) return path;
     std::string gz = largeTracePath() + ".gz";
-    if (std::system(("gzip -6 -c '" + largeTracePath() + "' > '" + gz + "'").c_str()) == 0) path = gz;
+    if (std::system(("gzip -6 -c '" + largeTracePath() + "' > '" + gz + "'").c_str()) == 0) {
+        settleOnDisk(gz);
+        path = gz;
+    }
     return path;
 }
 
