@@ -38,6 +38,29 @@ struct ArgsFields {
     std::string_view metaName; // "name" of M events
 };
 
+// The args keys the model reads, for both readers: one list, so a field added here reaches both.
+// Kept: copied as text into Rank::args (lazy args; KinetoParser::keepField says who reads them).
+enum class ArgsKey : std::uint8_t {
+    Other,
+    Correlation,
+    CudaSyncKind,
+    Device,
+    Dtype,
+    Stream,
+    WaitOnStream,
+    WaitOnEventRecordCorrelation,
+    WaitOnCudaEventId,
+    MetaName,
+    CollectiveName,
+    InMsgNelems,
+    OutMsgNelems,
+    GroupSize,
+    ProcessGroupName,
+    ProcessGroupRanks,
+    Kept,
+};
+ArgsKey argsKeyOf(std::string_view key);
+
 struct EventFields {
     char ph = 0;
     std::string_view name, cat;

@@ -381,137 +381,70 @@ public:
         }
     }
 
+    // One args field, as KinetoParser::parseArgs reads it (the same key table, io/KinetoEventFields.h).
     void argsField(std::string_view key, ArgsFields& out) {
-        if (key.empty()) {
+        switch (argsKeyOf(key)) {
+        case ArgsKey::Correlation:
+            out.correlation = intValue();
+            return;
+        case ArgsKey::CudaSyncKind:
+            out.hasSync = true;
+            stringIfString(out.syncKind);
+            return;
+        case ArgsKey::Device:
+            out.device = intValue();
+            return;
+        case ArgsKey::Dtype:
+            stringIfString(out.dtype);
+            return;
+        case ArgsKey::Stream:
+            out.stream = intValue();
+            return;
+        case ArgsKey::WaitOnStream:
+            out.hasSync = true;
+            out.waitOnStream = intValue();
+            return;
+        case ArgsKey::WaitOnEventRecordCorrelation:
+            out.hasSync = true;
+            out.waitOnEventRecordCorrelation = intValue();
+            return;
+        case ArgsKey::WaitOnCudaEventId:
+            out.hasSync = true;
+            out.waitOnCudaEventId = intValue();
+            return;
+        case ArgsKey::MetaName:
+            stringIfString(out.metaName);
+            return;
+        case ArgsKey::CollectiveName:
+            if (peek() == '"') {
+                out.hasCollective = true;
+                out.collectiveName = plainString();
+            } else {
+                skipValue(1);
+            }
+            return;
+        case ArgsKey::InMsgNelems:
+            intIfNumber(out.inNelems);
+            return;
+        case ArgsKey::OutMsgNelems:
+            intIfNumber(out.outNelems);
+            return;
+        case ArgsKey::GroupSize:
+            intIfNumber(out.groupSize);
+            return;
+        case ArgsKey::ProcessGroupName:
+            stringIfString(out.processGroupName);
+            return;
+        case ArgsKey::ProcessGroupRanks:
+            stringIfString(out.processGroupRanks);
+            return;
+        case ArgsKey::Kept:
+            keptValue(key);
+            return;
+        case ArgsKey::Other:
             skipValue(1);
             return;
         }
-        switch (key[0]) {
-        case 'c':
-            if (key == "correlation") {
-                out.correlation = intValue();
-                return;
-            }
-            if (key == "cuda_sync_kind") {
-                out.hasSync = true;
-                stringIfString(out.syncKind);
-                return;
-            }
-            break;
-        case 'd':
-            if (key == "device") {
-                out.device = intValue();
-                return;
-            }
-            if (key == "dtype") {
-                stringIfString(out.dtype);
-                return;
-            }
-            break;
-        case 's':
-            if (key == "stream") {
-                out.stream = intValue();
-                return;
-            }
-            break;
-        case 'w':
-            if (key == "wait_on_stream") {
-                out.hasSync = true;
-                out.waitOnStream = intValue();
-                return;
-            }
-            if (key == "wait_on_cuda_event_record_corr_id") {
-                out.hasSync = true;
-                out.waitOnEventRecordCorrelation = intValue();
-                return;
-            }
-            if (key == "wait_on_cuda_event_id") {
-                out.hasSync = true;
-                out.waitOnCudaEventId = intValue();
-                return;
-            }
-            break;
-        case 'n':
-            if (key == "name") {
-                stringIfString(out.metaName);
-                return;
-            }
-            break;
-        case 'C':
-            if (key == "Collective name") {
-                if (peek() == '"') {
-                    out.hasCollective = true;
-                    out.collectiveName = plainString();
-                } else {
-                    skipValue(1);
-                }
-                return;
-            }
-            if (key == "Concrete Inputs") {
-                keptValue(key);
-                return;
-            }
-            break;
-        case 'I':
-            if (key == "In msg nelems") {
-                intIfNumber(out.inNelems);
-                return;
-            }
-            if (key == "Input Dims" || key == "Input type") {
-                keptValue(key);
-                return;
-            }
-            break;
-        case 'E':
-            if (key == "Ev Idx") {
-                keptValue(key);
-                return;
-            }
-            break;
-        case 'R':
-            if (key == "Record function id") {
-                keptValue(key);
-                return;
-            }
-            break;
-        case 'b':
-            if (key == "bytes" || key == "blocks per SM") {
-                keptValue(key);
-                return;
-            }
-            break;
-        case 'g':
-            if (key == "grid") {
-                keptValue(key);
-                return;
-            }
-            break;
-        case 'O':
-            if (key == "Out msg nelems") {
-                intIfNumber(out.outNelems);
-                return;
-            }
-            break;
-        case 'G':
-            if (key == "Group size") {
-                intIfNumber(out.groupSize);
-                return;
-            }
-            break;
-        case 'P':
-            if (key == "Process Group Name") {
-                stringIfString(out.processGroupName);
-                return;
-            }
-            if (key == "Process Group Ranks") {
-                stringIfString(out.processGroupRanks);
-                return;
-            }
-            break;
-        default:
-            break;
-        }
-        skipValue(1);
     }
 
     // A time in microseconds, as parseMicrosecondsToNs reads it (io/NumberParse.h), in the same

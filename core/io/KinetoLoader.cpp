@@ -140,7 +140,8 @@ private:
     // as text through Rank::args (models/KernelCost, graph/SmContention, io/EtLinker,
     // analysis/BenchmarkExport, the details panel's operator shapes): ops' "Input Dims",
     // "Input type", "Concrete Inputs", "Ev Idx", "Record function id"; copies' "bytes"; kernels'
-    // "grid" and "blocks per SM". A consumer that needs another field adds it in parseArgs.
+    // "grid" and "blocks per SM". A consumer that needs another field adds it to argsKeyOf
+    // (io/KinetoEventFields.cpp), which both readers use.
     void keepField(std::string_view key, od::value& v);
     void parseDeviceProperties(od::array devices);
     void parseDistributedInfo(od::object info);
@@ -279,81 +280,63 @@ void KinetoParser::parseArgs(od::object args, ArgsFields& out, const char* where
     for (auto field : args) {
         std::string_view key = rawKey(field);
         od::value v = field.value();
-        if (key.empty()) continue;
-        switch (key[0]) {
-        case 'c':
-            if (key == "correlation")
-                out.correlation = intValue(v, "correlation", where);
-            else if (key == "cuda_sync_kind") {
-                out.hasSync = true;
-                if (v.type() == od::json_type::string) out.syncKind = v.get_string();
-            }
+        switch (argsKeyOf(key)) {
+        case ArgsKey::Correlation:
+            out.correlation = intValue(v, "correlation", where);
             break;
-        case 'd':
-            if (key == "device")
-                out.device = intValue(v, "device", where);
-            else if (key == "dtype" && v.type() == od::json_type::string)
-                out.dtype = v.get_string();
+        case ArgsKey::CudaSyncKind:
+            out.hasSync = true;
+            if (v.type() == od::json_type::string) out.syncKind = v.get_string();
             break;
-        case 's':
-            if (key == "stream") out.stream = intValue(v, "stream", where);
+        case ArgsKey::Device:
+            out.device = intValue(v, "device", where);
             break;
-        case 'w':
-            if (key == "wait_on_stream") {
-                out.hasSync = true;
-                out.waitOnStream = intValue(v, "wait_on_stream", where);
-            } else if (key == "wait_on_cuda_event_record_corr_id") {
-                out.hasSync = true;
-                out.waitOnEventRecordCorrelation = intValue(v, "wait_on_cuda_event_record_corr_id", where);
-            } else if (key == "wait_on_cuda_event_id") {
-                out.hasSync = true;
-                out.waitOnCudaEventId = intValue(v, "wait_on_cuda_event_id", where);
-            }
+        case ArgsKey::Dtype:
+            if (v.type() == od::json_type::string) out.dtype = v.get_string();
             break;
-        case 'n':
-            if (key == "name" && v.type() == od::json_type::string) out.metaName = v.get_string();
+        case ArgsKey::Stream:
+            out.stream = intValue(v, "stream", where);
             break;
-        case 'C':
-            if (key == "Collective name" && v.type() == od::json_type::string) {
+        case ArgsKey::WaitOnStream:
+            out.hasSync = true;
+            out.waitOnStream = intValue(v, "wait_on_stream", where);
+            break;
+        case ArgsKey::WaitOnEventRecordCorrelation:
+            out.hasSync = true;
+            out.waitOnEventRecordCorrelation = intValue(v, "wait_on_cuda_event_record_corr_id", where);
+            break;
+        case ArgsKey::WaitOnCudaEventId:
+            out.hasSync = true;
+            out.waitOnCudaEventId = intValue(v, "wait_on_cuda_event_id", where);
+            break;
+        case ArgsKey::MetaName:
+            if (v.type() == od::json_type::string) out.metaName = v.get_string();
+            break;
+        case ArgsKey::CollectiveName:
+            if (v.type() == od::json_type::string) {
                 out.hasCollective = true;
                 out.collectiveName = v.get_string();
-            } else if (key == "Concrete Inputs") {
-                keepField(key, v);
             }
             break;
-        case 'I':
-            if (key == "In msg nelems" && v.type() == od::json_type::number)
-                out.inNelems = intValue(v, "In msg nelems", where);
-            else if (key == "Input Dims" || key == "Input type")
-                keepField(key, v);
+        case ArgsKey::InMsgNelems:
+            if (v.type() == od::json_type::number) out.inNelems = intValue(v, "In msg nelems", where);
             break;
-        case 'E':
-            if (key == "Ev Idx") keepField(key, v);
+        case ArgsKey::OutMsgNelems:
+            if (v.type() == od::json_type::number) out.outNelems = intValue(v, "Out msg nelems", where);
             break;
-        case 'R':
-            if (key == "Record function id") keepField(key, v);
+        case ArgsKey::GroupSize:
+            if (v.type() == od::json_type::number) out.groupSize = intValue(v, "Group size", where);
             break;
-        case 'b':
-            if (key == "bytes" || key == "blocks per SM") keepField(key, v);
+        case ArgsKey::ProcessGroupName:
+            if (v.type() == od::json_type::string) out.processGroupName = v.get_string();
             break;
-        case 'g':
-            if (key == "grid") keepField(key, v);
+        case ArgsKey::ProcessGroupRanks:
+            if (v.type() == od::json_type::string) out.processGroupRanks = v.get_string();
             break;
-        case 'O':
-            if (key == "Out msg nelems" && v.type() == od::json_type::number)
-                out.outNelems = intValue(v, "Out msg nelems", where);
+        case ArgsKey::Kept:
+            keepField(key, v);
             break;
-        case 'G':
-            if (key == "Group size" && v.type() == od::json_type::number)
-                out.groupSize = intValue(v, "Group size", where);
-            break;
-        case 'P':
-            if (key == "Process Group Name" && v.type() == od::json_type::string)
-                out.processGroupName = v.get_string();
-            else if (key == "Process Group Ranks" && v.type() == od::json_type::string)
-                out.processGroupRanks = v.get_string();
-            break;
-        default:
+        case ArgsKey::Other:
             break;
         }
     }
