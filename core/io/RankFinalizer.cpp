@@ -18,6 +18,32 @@ namespace {
 // Writes a track's raw events (a whole-file parse's; the pieces of a chunked parse are appended as
 // they are merged) after its columns, freeing each segment once written, then sorts the columns
 // by start (ties: longer first). Raw events and columns are never both whole in memory.
+// A stable sort for what profilers write: a thread's events in order but for a few (on a 200 MB
+// Kineto trace 3 to 12 out of place in 100,000). The ordered runs are merged pairwise (stable, so
+// the result is std::stable_sort's), O(n log runs); many runs go to std::stable_sort.
+template <typename Before> void stableSortNearlySorted(std::vector<std::uint32_t>& order, Before before) {
+    std::vector<std::size_t> bounds{0};
+    for (std::size_t i = 1; i < order.size(); ++i)
+        if (before(order[i], order[i - 1])) bounds.push_back(i);
+    bounds.push_back(order.size());
+    if (bounds.size() > 1025) {
+        std::stable_sort(order.begin(), order.end(), before);
+        return;
+    }
+    while (bounds.size() > 2) {
+        std::vector<std::size_t> merged{0};
+        for (std::size_t r = 0; r + 1 < bounds.size(); r += 2) {
+            const std::size_t end = r + 2 < bounds.size() ? bounds[r + 2] : bounds[r + 1];
+            if (r + 2 < bounds.size())
+                std::inplace_merge(order.begin() + static_cast<std::ptrdiff_t>(bounds[r]),
+                                   order.begin() + static_cast<std::ptrdiff_t>(bounds[r + 1]),
+                                   order.begin() + static_cast<std::ptrdiff_t>(end), before);
+            merged.push_back(end);
+        }
+        bounds.swap(merged);
+    }
+}
+
 void fillColumns(Rank& rank, std::uint32_t trackIdx, RawSegments& segments) {
     Track& track = rank.tracks[trackIdx];
     EventColumns& ev = track.events;
@@ -44,9 +70,10 @@ void fillColumns(Rank& rank, std::uint32_t trackIdx, RawSegments& segments) {
         // one index per event plus one column).
         std::vector<std::uint32_t> order(n);
         std::iota(order.begin(), order.end(), 0u);
-        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        auto before = [&](std::uint32_t a, std::uint32_t b) {
             return ev.start[a] != ev.start[b] ? ev.start[a] < ev.start[b] : ev.duration[a] > ev.duration[b];
-        });
+        };
+        stableSortNearlySorted(order, before);
         auto permute = [&](auto& column) {
             if (column.empty()) return;
             std::remove_reference_t<decltype(column)> out;

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <optional>
+#include <tuple>
 
 using namespace sl;
 using sltest::modelDifference;
@@ -1027,6 +1028,38 @@ private slots:
         QCOMPARE(loadTraceSet({path}, options).ranks.size(), std::size_t(1));
         QVERIFY(availableMemoryBytes() != 0);
     }
+    // A thread's events out of order are sorted by start, longer first at the same start, and in
+    // file order when both are equal (runs of ordered events are merged; many runs: a full sort).
+    void eventsOutOfOrderAreSorted_data() {
+        QTest::addColumn<int>("copies");
+        QTest::newRow("few runs") << 1;
+        QTest::newRow("more runs than merged") << 400;
+    }
+    void eventsOutOfOrderAreSorted() {
+        QFETCH(int, copies);
+        // (ts, dur, name) in file order; the expected order below.
+        const std::vector<std::tuple<int, int, const char*>> events = {
+            {50, 1, "e"}, {10, 5, "b"}, {30, 2, "d"}, {10, 9, "a"}, {10, 5, "c"}, {70, 1, "g"}, {60, 1, "f"}};
+        QByteArray text;
+        for (int c = 0; c < copies; ++c)
+            for (const auto& [ts, dur, name] : events)
+                text += QByteArray(text.isEmpty() ? "" : ",") +
+                        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"" + name +
+                        "\",\"pid\":1,\"tid\":1,\"ts\":" + QByteArray::number(ts + c * 100) +
+                        ",\"dur\":" + QByteArray::number(dur) + "}";
+        Rank r = loadKinetoBytes(minimalTrace(text).toStdString(), "order.json");
+        QCOMPARE(r.tracks.size(), std::size_t(1));
+        const auto& ev = r.tracks[0].events;
+        QCOMPARE(ev.size(), std::size_t(7 * copies));
+        std::string names;
+        for (std::size_t i = 0; i < ev.size(); ++i)
+            names += r.strings.str(ev.name[i]);
+        std::string expected;
+        for (int c = 0; c < copies; ++c)
+            expected += "abcdefg";
+        QCOMPARE(QString::fromStdString(names), QString::fromStdString(expected));
+    }
+
     // A file whose pieces do not parse ("B"/"E" pairs may span pieces) is parsed whole, which needs
     // about 3x its JSON: a budget that fits a load in pieces but not that gives its own error.
     void memoryLimitOfWholeParse() {
