@@ -603,6 +603,8 @@ bool FastEventReader::readSeparator() {
         if (sep != ',' && sep != ']') unhandled();
         more = sep == ',';
         c.skipSpace();
+        // A comma before the ']' is not JSON, but "[" + "]" would be: never resumed from there.
+        if (more && c.peek() == ']') unhandled();
     }
     if (!more) {
         arrayEnd_ = c.position();
