@@ -141,8 +141,10 @@ private slots:
                                                  << "een";
         QTest::newRow("missing comma") << "[{\"ph\":\"X\"} {\"ph\":\"X\"}]"
                                        << "em";
-        QTest::newRow("trailing comma") << "[{\"ph\":\"X\"}, ]" << "em";
-        QTest::newRow("comma at the end") << "[{\"ph\":\"X\"}," << "em";
+        QTest::newRow("trailing comma") << "[{\"ph\":\"X\"}, ]"
+                                        << "em";
+        QTest::newRow("comma at the end") << "[{\"ph\":\"X\"},"
+                                          << "em";
         QTest::newRow("content after the array") << "[{\"ph\":\"X\"}] x"
                                                  << "em";
         QTest::newRow("not an array") << "{\"ph\":\"X\"}"
