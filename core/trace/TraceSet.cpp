@@ -52,7 +52,7 @@ std::string Rank::deviceName() const {
 
 std::size_t Rank::memoryBytes() const {
     std::size_t bytes = strings.memoryBytes() + argsArena.size(); // reserved but untouched pages cost nothing
-    if (argsFile) bytes += argsFile->memoryBytes(); // its cache and a gzip file's checkpoints
+    if (argsFile) bytes += argsFile->memoryBytes();               // its cache and a gzip file's checkpoints
     for (const auto& t : tracks)
         bytes += t.events.memoryBytes() + sizeof(Track);
     bytes += collectives.capacity() * sizeof(CollectiveMeta) + syncs.capacity() * sizeof(SyncMeta);
