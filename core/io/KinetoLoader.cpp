@@ -183,9 +183,12 @@ private:
     std::int64_t fastEvents_ = 0;
     std::size_t finishThreads_ = 1;
     bool sawTraceEvents_ = false;
-    std::string lastCategory_ = "\x01"; // matches no real category
-    EventKind lastKind_ = EventKind::Other;
-    bool lastKnown_ = false;
+    struct CategoryKind {
+        std::string name;
+        EventKind kind = EventKind::Other;
+        bool known = false;
+    };
+    std::vector<CategoryKind> categories_; // the categories seen, classified (at most 32)
     bool chunkMode_ = false;
     std::int64_t largestLowId_ = std::numeric_limits<std::int64_t>::min();
     bool lazyArgs_ = false;
@@ -522,13 +525,24 @@ void KinetoParser::addEvent(const EventFields& f, const char* where) {
     bool known = true;
     EventKind kind = EventKind::Instant;
     if (ph != 'i' && ph != 'I') {
-        // A trace has a handful of categories: remember the last one instead of classifying each event.
-        if (cat != lastCategory_) {
-            lastCategory_.assign(cat);
-            lastKind_ = eventKindFromCategory(cat, &lastKnown_);
+        // A trace has a handful of categories, interleaved (cpu_op, cuda_runtime, kernel, ...):
+        // each is classified once and found again by a short linear search.
+        const CategoryKind* hit = nullptr;
+        for (const CategoryKind& c : categories_)
+            if (c.name == cat) {
+                hit = &c;
+                break;
+            }
+        if (!hit) {
+            CategoryKind c;
+            c.name.assign(cat);
+            c.kind = eventKindFromCategory(cat, &c.known);
+            if (categories_.size() >= 32) categories_.erase(categories_.begin()); // not a Kineto trace
+            categories_.push_back(std::move(c));
+            hit = &categories_.back();
         }
-        kind = lastKind_;
-        known = lastKnown_;
+        kind = hit->kind;
+        known = hit->known;
     }
     if (!known) {
         if (cat.empty())
