@@ -114,6 +114,9 @@ QString takeScreenshot(const ScreenshotRequest& request) {
     sessions->setAutoSimulate(false);
     window.resize(request.width, request.height);
     sessions->showTraceSet(set, {});
+    // A session's scenarios, as opening it shows them (the comparison below waits for them).
+    if (session && !session->scenarios.empty())
+        sessions->scenarios()->restore(session->scenarios, session->currentScenario, session->knobs);
     sessions->knobs()->setKnobs(knobs);
     if (sim.timeline) sessions->showSimulation(sim);
     const bool criticalPath = request.criticalPath || (session && session->criticalPath);
