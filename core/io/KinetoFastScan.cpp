@@ -14,8 +14,8 @@ namespace sl::detail {
 
 namespace {
 
-// Thrown for anything the scanner does not read exactly as the On-Demand parser would; the piece
-// is then parsed by On-Demand. Never escapes scanEventArray.
+// Thrown for anything the reader does not read exactly as the On-Demand parser would; On-Demand then
+// reads the rest of the piece. Never escapes FastEventReader::next.
 struct Unhandled {};
 
 [[noreturn]] void unhandled() {
@@ -81,7 +81,7 @@ public:
         for (;;) {
 #if defined(__SSE2__)
             // 16 bytes at a time: a quote, a backslash or a control character (<= 0x1f) stops.
-            // Reading up to 15 bytes past end_ is covered by kFastScanPadding.
+            // Reading up to 15 bytes past end_ is covered by kFastReadPadding.
             const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p_));
             const __m128i quote = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('"'));
             const __m128i backslash = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\'));
@@ -206,6 +206,31 @@ public:
         if (!atDelimiter()) unhandled();
     }
 
+    // An object at p_, checked: onField(key) reads each value (the key as written, escapes and all:
+    // an escaped key matches no known key, as in KinetoParser's rawKey).
+    template <typename OnField> void readObject(OnField onField) {
+        expect('{');
+        skipSpace();
+        if (peek() == '}') {
+            ++p_;
+            return;
+        }
+        for (;;) {
+            expect('"');
+            bool escaped = false;
+            const std::string_view key = scanString(escaped);
+            skipSpace();
+            expect(':');
+            skipSpace();
+            onField(key);
+            skipSpace();
+            const char c = take();
+            if (c == '}') return;
+            if (c != ',') unhandled();
+            skipSpace();
+        }
+    }
+
     // Any JSON value, checked and skipped.
     void skipValue(int depth) {
         switch (peek()) {
@@ -215,29 +240,10 @@ public:
             scanString(escaped);
             return;
         }
-        case '{': {
+        case '{':
             if (depth >= kMaxDepth) unhandled();
-            ++p_;
-            skipSpace();
-            if (peek() == '}') {
-                ++p_;
-                return;
-            }
-            for (;;) {
-                expect('"');
-                bool escaped = false;
-                scanString(escaped);
-                skipSpace();
-                expect(':');
-                skipSpace();
-                skipValue(depth + 1);
-                skipSpace();
-                char c = take();
-                if (c == '}') return;
-                if (c != ',') unhandled();
-                skipSpace();
-            }
-        }
+            readObject([&](std::string_view) { skipValue(depth + 1); });
+            return;
         case '[': {
             if (depth >= kMaxDepth) unhandled();
             ++p_;
@@ -328,12 +334,10 @@ public:
     }
 
     // pid, tid and id: resolved in order when the event enters the model.
-    void idToken(ScannedEvent& event, IdToken::Slot slot, bool stringsToo) {
+    void idToken(ScannedEvent& event, IdToken::Slot slot) {
         IdToken token;
         token.slot = slot;
-        char c = peek();
-        if (c == '"') {
-            if (!stringsToo) unhandled();
+        if (peek() == '"') {
             token.isString = true;
             token.text = plainString();
         } else {
@@ -343,42 +347,21 @@ public:
         event.ids[event.idCount++] = token;
     }
 
-    // "key":value of a kept args field, as KinetoParser::keepField writes it.
-    void keep(std::string_view key, const char* valueBegin) {
+    // A kept args field: its value is checked and skipped, and "key":value appended to kept_ as
+    // KinetoParser::keepField writes it (lazy args only).
+    void keptValue(std::string_view key) {
+        const char* begin = p_;
+        skipValue(1);
         if (!keepFields_) return;
         if (!kept_.empty()) kept_ += ',';
         kept_ += '"';
         kept_ += key;
         kept_ += "\":";
-        kept_.append(valueBegin, static_cast<std::size_t>(p_ - valueBegin));
-    }
-    void keptValue(std::string_view key) {
-        const char* begin = p_;
-        skipValue(1);
-        keep(key, begin);
+        kept_.append(begin, static_cast<std::size_t>(p_ - begin));
     }
 
     void scanArgs(ArgsFields& out) {
-        expect('{');
-        skipSpace();
-        if (peek() == '}') {
-            ++p_;
-            return;
-        }
-        for (;;) {
-            expect('"');
-            bool escaped = false;
-            std::string_view key = scanString(escaped); // an escaped key matches nothing, as in rawKey
-            skipSpace();
-            expect(':');
-            skipSpace();
-            argsField(key, out);
-            skipSpace();
-            char c = take();
-            if (c == '}') return;
-            if (c != ',') unhandled();
-            skipSpace();
-        }
+        readObject([&](std::string_view key) { argsField(key, out); });
     }
 
     // One args field, as KinetoParser::parseArgs reads it (the same key table, io/KinetoEventFields.h).
@@ -491,87 +474,82 @@ public:
     }
 
     void readEvent(ScannedEvent& event) {
-        EventFields& f = event.fields;
         event.where = p_;
-        expect('{');
         kept_.clear();
-        skipSpace();
         bool sawArgs = false;
-        if (peek() == '}') {
-            ++p_;
-        } else {
-            for (;;) {
-                expect('"');
-                bool escaped = false;
-                std::string_view key = scanString(escaped);
-                skipSpace();
-                expect(':');
-                skipSpace();
-                switch (key.size()) {
-                case 2:
-                    if (key == "ph") {
-                        std::string_view s = plainString();
-                        if (s.empty()) unhandled();
-                        f.ph = s[0];
-                    } else if (key == "ts") {
-                        TimeNs value = timeValue();
-                        if (value > kMaxAbsStartNs || value < -kMaxAbsStartNs) unhandled();
-                        f.ts = value;
-                        f.hasTs = true;
-                    } else if (key == "id") {
-                        char c = peek();
-                        if (c == '"' || c == '-' || isDigit(c))
-                            idToken(event, IdToken::FlowId, true);
-                        else
-                            skipValue(1);
-                    } else {
-                        skipValue(1);
-                    }
-                    break;
-                case 3:
-                    if (key == "cat") {
-                        f.cat = plainString();
-                    } else if (key == "dur") {
-                        TimeNs value = timeValue();
-                        if (value < 0 || value > kMaxDurationNs) unhandled();
-                        f.dur = value;
-                        f.hasDur = true;
-                    } else if (key == "pid") {
-                        idToken(event, IdToken::Pid, true);
-                        f.hasPid = true;
-                    } else if (key == "tid") {
-                        idToken(event, IdToken::Tid, true);
-                        f.hasTid = true;
-                    } else {
-                        skipValue(1);
-                    }
-                    break;
-                case 4:
-                    if (key == "name") {
-                        f.name = plainString();
-                        f.hasName = true;
-                    } else if (key == "args" && peek() == '{') {
-                        if (sawArgs) unhandled(); // a second args object: left to On-Demand
-                        sawArgs = true;
-                        const char* begin = p_;
-                        scanArgs(f.args);
-                        f.argsText = begin;
-                        f.argsSize = static_cast<std::uint32_t>(p_ - begin);
-                    } else {
-                        skipValue(1);
-                    }
-                    break;
-                default:
-                    skipValue(1);
-                    break;
-                }
-                skipSpace();
-                char c = take();
-                if (c == '}') break;
-                if (c != ',') unhandled();
-                skipSpace();
+        readObject([&](std::string_view key) { eventField(key, event, sawArgs); });
+    }
+
+    // One top-level field of an event, as KinetoParser::parseEvent reads it.
+    void eventField(std::string_view key, ScannedEvent& event, bool& sawArgs) {
+        EventFields& f = event.fields;
+        switch (key.size()) {
+        case 2:
+            if (key == "ph") {
+                std::string_view s = plainString();
+                if (s.empty()) unhandled();
+                f.ph = s[0];
+                return;
             }
+            if (key == "ts") {
+                TimeNs value = timeValue();
+                if (value > kMaxAbsStartNs || value < -kMaxAbsStartNs) unhandled();
+                f.ts = value;
+                f.hasTs = true;
+                return;
+            }
+            if (key == "id") {
+                const char c = peek();
+                if (c == '"' || c == '-' || isDigit(c))
+                    idToken(event, IdToken::FlowId);
+                else
+                    skipValue(1);
+                return;
+            }
+            break;
+        case 3:
+            if (key == "cat") {
+                f.cat = plainString();
+                return;
+            }
+            if (key == "dur") {
+                TimeNs value = timeValue();
+                if (value < 0 || value > kMaxDurationNs) unhandled();
+                f.dur = value;
+                f.hasDur = true;
+                return;
+            }
+            if (key == "pid") {
+                idToken(event, IdToken::Pid);
+                f.hasPid = true;
+                return;
+            }
+            if (key == "tid") {
+                idToken(event, IdToken::Tid);
+                f.hasTid = true;
+                return;
+            }
+            break;
+        case 4:
+            if (key == "name") {
+                f.name = plainString();
+                f.hasName = true;
+                return;
+            }
+            if (key == "args" && peek() == '{') {
+                if (sawArgs) unhandled(); // a second args object: left to On-Demand
+                sawArgs = true;
+                const char* begin = p_;
+                scanArgs(f.args);
+                f.argsText = begin;
+                f.argsSize = static_cast<std::uint32_t>(p_ - begin);
+                return;
+            }
+            break;
+        default:
+            break;
         }
+        skipValue(1);
     }
 
 private:
