@@ -152,8 +152,12 @@ private:
     std::int64_t resolveId(const IdToken& token);
     // An event read by either reader enters the model (where: its '{', for messages).
     void addEvent(const EventFields& f, const char* where);
-    // parseEventsPiece: the events from an event the fast reader does not take, by On-Demand.
-    void readRestOnDemand(od::parser& parser, simdjson::padded_string_view text, const char* from);
+    // Whether the fast reader may read text (padded enough, valid UTF-8).
+    static bool fastReadable(simdjson::padded_string_view text);
+    // The text from `from` (an event the fast reader does not take) to the end, as prefix + that
+    // text, for On-Demand; fileBase_ moves so that file offsets stay those of the piece.
+    simdjson::padded_string_view restOnDemand(std::string_view prefix, simdjson::padded_string_view text,
+                                              const char* from);
     // The events the fast reader takes, into the model; returns the step it stopped at.
     FastEventReader::Step readFast(FastEventReader& reader);
     std::size_t parseLastPieceOnDemand(od::parser& parser, simdjson::padded_string_view text,
@@ -859,8 +863,7 @@ void KinetoParser::iterateRoot(od::parser& parser, simdjson::padded_string_view 
 void KinetoParser::parseEventsPiece(od::parser& parser, simdjson::padded_string_view text) {
     data_ = text.data();
     size_ = text.size();
-    // Invalid UTF-8 anywhere fails On-Demand's first stage: the whole piece goes to it.
-    if (text.padding() < kFastReadPadding || !simdjson::validate_utf8(text.data(), text.size())) {
+    if (!fastReadable(text)) {
         iterateRoot(parser, text, true);
         return;
     }
@@ -870,7 +873,7 @@ void KinetoParser::parseEventsPiece(od::parser& parser, simdjson::padded_string_
     case FastEventReader::Step::End:
         return;
     case FastEventReader::Step::Unhandled:
-        readRestOnDemand(parser, text, reader.resumeAt());
+        iterateRoot(parser, restOnDemand("[", text, reader.resumeAt()), true);
         return;
     default:
         fail("a piece of the events array is not a list of objects", reader.resumeAt());
@@ -898,17 +901,21 @@ FastEventReader::Step KinetoParser::readFast(FastEventReader& reader) {
     }
 }
 
-// The events from `from` (an event's start in text) to the end of the piece, read by On-Demand as
-// "[" + that text: file offsets and messages stay those of the piece.
-void KinetoParser::readRestOnDemand(od::parser& parser, simdjson::padded_string_view text, const char* from) {
+bool KinetoParser::fastReadable(simdjson::padded_string_view text) {
+    // Invalid UTF-8 anywhere fails On-Demand's first stage: such a piece goes to it whole.
+    return text.padding() >= kFastReadPadding && simdjson::validate_utf8(text.data(), text.size());
+}
+
+simdjson::padded_string_view KinetoParser::restOnDemand(std::string_view prefix,
+                                                        simdjson::padded_string_view text, const char* from) {
     thread_local std::string rest;
     const auto skipped = static_cast<std::size_t>(from - text.data());
-    rest.assign("[");
+    rest.assign(prefix);
     rest.append(from, text.size() - skipped);
     const std::size_t length = rest.size();
     rest.resize(length + simdjson::SIMDJSON_PADDING, '\0');
-    fileBase_ += static_cast<std::int64_t>(skipped) - 1;
-    iterateRoot(parser, simdjson::padded_string_view(rest.data(), length, rest.size()), true);
+    fileBase_ += static_cast<std::int64_t>(skipped) - static_cast<std::int64_t>(prefix.size());
+    return simdjson::padded_string_view(rest.data(), length, rest.size());
 }
 
 void KinetoParser::parseRootPiece(od::parser& parser, simdjson::padded_string_view text) {
@@ -921,35 +928,26 @@ std::size_t KinetoParser::parseLastPiece(od::parser& parser, simdjson::padded_st
     size_ = text.size();
     // The events by the fast reader (docs/Loader.md, "Fast reader"), from the array's '['.
     const std::string_view prefix = rootIsArray ? "[" : "{\"traceEvents\":[";
-    if (text.padding() < kFastReadPadding || text.size() < prefix.size() ||
-        std::string_view(text.data(), prefix.size()) != prefix ||
-        !simdjson::validate_utf8(text.data(), text.size()))
+    if (std::string_view(text).substr(0, prefix.size()) != prefix || !fastReadable(text))
         return parseLastPieceOnDemand(parser, text, rootIsArray);
     sawTraceEvents_ = true;
     const std::size_t arrayAt = prefix.size() - 1;
     FastEventReader reader(std::string_view(text.data() + arrayAt, text.size() - arrayAt), lazyArgs_, true);
     switch (readFast(reader)) {
     case FastEventReader::Step::End: {
-        const char* tail = reader.arrayEnd();
-        while (tail < data_ + size_ && (*tail == ' ' || *tail == '\n' || *tail == '\r' || *tail == '\t'))
-            ++tail;
-        return tail >= data_ + size_ ? text.size() : static_cast<std::size_t>(tail - data_);
+        // Where the root's remainder starts: the token after the ']' (as On-Demand's location).
+        const std::size_t tail = std::string_view(text).find_first_not_of(
+            " \n\r\t", static_cast<std::size_t>(reader.arrayEnd() - data_));
+        return tail == std::string_view::npos ? text.size() : tail;
     }
     case FastEventReader::Step::Unhandled: {
         // The rest from that event, read by On-Demand as prefix + rest (offsets mapped back).
-        const char* from = reader.resumeAt();
-        const auto skipped = static_cast<std::size_t>(from - text.data());
-        thread_local std::string rest;
-        rest.assign(prefix);
-        rest.append(from, text.size() - skipped);
-        const std::size_t length = rest.size();
-        rest.resize(length + simdjson::SIMDJSON_PADDING, '\0');
-        const auto shift = static_cast<std::int64_t>(skipped) - static_cast<std::int64_t>(prefix.size());
-        fileBase_ += shift;
-        const std::size_t tail = parseLastPieceOnDemand(
-            parser, simdjson::padded_string_view(rest.data(), length, rest.size()), rootIsArray);
-        return tail >= length ? text.size()
-                              : static_cast<std::size_t>(static_cast<std::int64_t>(tail) + shift);
+        const std::int64_t fileBaseBefore = fileBase_;
+        const simdjson::padded_string_view rest = restOnDemand(prefix, text, reader.resumeAt());
+        const std::size_t tail = parseLastPieceOnDemand(parser, rest, rootIsArray);
+        return tail >= rest.size()
+                   ? text.size()
+                   : static_cast<std::size_t>(static_cast<std::int64_t>(tail) + fileBase_ - fileBaseBefore);
     }
     default:
         fail("the events array is not a list of objects", reader.resumeAt());
