@@ -34,20 +34,6 @@ bool isHex(char c) {
     return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-// Eight ASCII digits at p (little-endian load) as their value, or false when one is not a digit:
-// the usual SWAR test and three multiply-shift steps that combine digit pairs, then fours, then eights.
-bool eightDigits(const char* p, std::uint64_t& value) {
-    std::uint64_t v = 0;
-    std::memcpy(&v, p, 8);
-    if (((v & 0xF0F0F0F0F0F0F0F0u) | (((v + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) >> 4)) !=
-        0x3333333333333333u)
-        return false;
-    v = ((v & 0x0F0F0F0F0F0F0F0Fu) * 2561) >> 8;
-    v = ((v & 0x00FF00FF00FF00FFu) * 6553601) >> 16;
-    value = ((v & 0x0000FFFF0000FFFFu) * 42949672960001u) >> 32;
-    return true;
-}
-
 class Cursor {
 public:
     Cursor(const char* p, const char* end, bool keepFields, std::string& kept)
@@ -143,7 +129,7 @@ public:
     // (p_ then stops within the digits). Eight at a time while value is small enough not to overflow.
     bool addDigits(std::uint64_t& value, std::uint64_t max) {
         std::uint64_t eight = 0;
-        while (value < 10'000'000'000u && end_ - p_ >= 8 && eightDigits(p_, eight)) {
+        while (value < 10'000'000'000u && end_ - p_ >= 8 && parseEightDigits(p_, eight)) {
             value = value * 100'000'000u + eight;
             p_ += 8;
             if (value > max) return false;
@@ -159,7 +145,7 @@ public:
     }
     void skipDigits() {
         std::uint64_t eight = 0;
-        while (end_ - p_ >= 8 && eightDigits(p_, eight))
+        while (end_ - p_ >= 8 && parseEightDigits(p_, eight))
             p_ += 8;
         while (p_ < end_ && isDigit(*p_))
             ++p_;
@@ -430,47 +416,18 @@ public:
         }
     }
 
-    // A time in microseconds, as parseMicrosecondsToNs reads it (io/NumberParse.h), in the same
-    // pass that checks the number's form; out of range is left to On-Demand, which words the error.
+    // A time in microseconds, read in place by parseMicrosecondsToNs's own parser (io/NumberParse.h);
+    // what it refuses, out of range included, and JSON's leading zeros are left to On-Demand.
     TimeNs timeValue() {
-        const char* begin = p_;
-        const bool negative = p_ < end_ && *p_ == '-';
-        if (negative) ++p_;
-        if (p_ >= end_ || !isDigit(*p_)) unhandled();
-        constexpr std::uint64_t kMaxMicros = INT64_MAX / 1000 - 1;
-        std::uint64_t whole = 0;
-        if (*p_ == '0')
-            ++p_;
-        else if (!addDigits(whole, kMaxMicros))
-            unhandled();
-        std::int64_t frac = 0; // nanoseconds from the first three decimals, the fourth rounds
-        int fracDigits = 0;
-        bool roundUp = false;
-        if (p_ < end_ && *p_ == '.') {
-            ++p_;
-            if (p_ >= end_ || !isDigit(*p_)) unhandled();
-            for (int i = 0; p_ < end_ && isDigit(*p_); ++p_, ++i) {
-                if (i < 3) {
-                    frac = frac * 10 + (*p_ - '0');
-                    ++fracDigits;
-                } else if (i == 3) {
-                    roundUp = *p_ >= '5';
-                }
-            }
-        }
-        if (p_ < end_ && (*p_ == 'e' || *p_ == 'E')) { // rare: the general function
-            p_ = begin;
-            bool integer = false;
-            std::string_view token = scanNumber(integer);
-            TimeNs value = 0;
-            if (!parseMicrosecondsToNs(token, value)) unhandled();
-            return value;
-        }
+        if (!atNumber()) unhandled();
+        const char* digits = *p_ == '-' ? p_ + 1 : p_;
+        if (*digits == '0' && digits + 1 < end_ && isDigit(digits[1])) unhandled();
+        TimeNs value = 0;
+        const char* after = parseMicrosecondsPrefix(p_, end_, value);
+        if (!after) unhandled();
+        p_ = after;
         if (!atDelimiter()) unhandled();
-        for (; fracDigits < 3; ++fracDigits)
-            frac *= 10;
-        const std::int64_t value = static_cast<std::int64_t>(whole) * 1000 + frac + (roundUp ? 1 : 0);
-        return negative ? -value : value;
+        return value;
     }
 
     void readEvent(ScannedEvent& event) {

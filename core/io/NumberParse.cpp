@@ -7,56 +7,71 @@
 
 namespace sl {
 
-bool parseMicrosecondsToNs(std::string_view tok, std::int64_t& ns) {
-    if (tok.empty()) return false;
-    std::size_t i = 0;
-    bool negative = false;
-    if (tok[0] == '-') {
-        negative = true;
-        i = 1;
-    }
+const char* parseMicrosecondsPrefix(const char* begin, const char* end, std::int64_t& ns) {
+    auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
+    const char* p = begin;
+    const bool negative = p < end && *p == '-';
+    if (negative) ++p;
     constexpr std::int64_t kMaxMicros = std::numeric_limits<std::int64_t>::max() / 1000 - 1;
     std::int64_t whole = 0;
-    std::size_t digits = 0;
-    for (; i < tok.size() && tok[i] >= '0' && tok[i] <= '9'; ++i, ++digits) {
-        whole = whole * 10 + (tok[i] - '0');
-        if (whole > kMaxMicros) return false;
+    const char* firstDigit = p;
+    // Epoch timestamps have 16 digits: eight at a time while whole stays far from the limit.
+    for (std::uint64_t eight = 0; whole < 10'000'000'000 && end - p >= 8 && parseEightDigits(p, eight);
+         p += 8) {
+        whole = whole * 100'000'000 + static_cast<std::int64_t>(eight);
+        if (whole > kMaxMicros) return nullptr;
     }
-    if (digits == 0) return false;
+    for (; p < end && isDigit(*p); ++p) {
+        whole = whole * 10 + (*p - '0');
+        if (whole > kMaxMicros) return nullptr;
+    }
+    if (p == firstDigit) return nullptr;
     std::int64_t frac = 0; // nanoseconds from the first three decimals
     int fracDigits = 0;
     bool roundUp = false;
-    if (i < tok.size() && tok[i] == '.') {
-        ++i;
-        std::size_t firstDecimal = i;
-        for (; i < tok.size() && tok[i] >= '0' && tok[i] <= '9'; ++i) {
+    if (p < end && *p == '.') {
+        ++p;
+        const char* firstDecimal = p;
+        for (; p < end && isDigit(*p); ++p) {
             if (fracDigits < 3) {
-                frac = frac * 10 + (tok[i] - '0');
+                frac = frac * 10 + (*p - '0');
                 ++fracDigits;
-            } else if (i == firstDecimal + 3) {
-                roundUp = tok[i] >= '5';
+            } else if (p == firstDecimal + 3) {
+                roundUp = *p >= '5';
             }
         }
-        if (i == firstDecimal) return false;
+        if (p == firstDecimal) return nullptr;
     }
-    if (i < tok.size() && (tok[i] == 'e' || tok[i] == 'E')) {
-        // Rare exponent form: fall back to double, which is exact enough at this magnitude.
-        std::string copy(tok);
-        char* end = nullptr;
-        double us = std::strtod(copy.c_str(), &end);
-        if (end != copy.c_str() + copy.size() || !std::isfinite(us)) return false;
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        // Rare exponent form: the number up to its exponent's last digit through double, which is
+        // exact enough at this magnitude.
+        const char* q = p + 1;
+        if (q < end && (*q == '+' || *q == '-')) ++q;
+        const char* firstExponentDigit = q;
+        while (q < end && isDigit(*q))
+            ++q;
+        if (q == firstExponentDigit) return nullptr;
+        const std::string copy(begin, q);
+        char* parsedEnd = nullptr;
+        double us = std::strtod(copy.c_str(), &parsedEnd);
+        if (parsedEnd != copy.c_str() + copy.size() || !std::isfinite(us)) return nullptr;
         double value = std::round(us * 1000.0);
-        if (std::fabs(value) >= 9.2e18) return false;
+        if (std::fabs(value) >= 9.2e18) return nullptr;
         ns = static_cast<std::int64_t>(value);
-        return true;
+        return q;
     }
-    if (i != tok.size()) return false;
-    while (fracDigits < 3) {
+    for (; fracDigits < 3; ++fracDigits)
         frac *= 10;
-        ++fracDigits;
-    }
-    std::int64_t value = whole * 1000 + frac + (roundUp ? 1 : 0);
+    const std::int64_t value = whole * 1000 + frac + (roundUp ? 1 : 0);
     ns = negative ? -value : value;
+    return p;
+}
+
+bool parseMicrosecondsToNs(std::string_view tok, std::int64_t& ns) {
+    const char* end = tok.data() + tok.size();
+    std::int64_t value = 0;
+    if (tok.empty() || parseMicrosecondsPrefix(tok.data(), end, value) != end) return false;
+    ns = value;
     return true;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 namespace sl {
@@ -9,6 +10,24 @@ namespace sl {
 // even for epoch-sized timestamps. Returns false for anything that is not a finite number that
 // fits in int64 nanoseconds.
 bool parseMicrosecondsToNs(std::string_view token, std::int64_t& ns);
+
+// Eight ASCII digits at p (eight readable bytes) as their value, or false when one is not a digit:
+// the usual SWAR test, then three multiply-shift steps that combine digit pairs, fours and eights.
+inline bool parseEightDigits(const char* p, std::uint64_t& value) {
+    std::uint64_t v = 0;
+    std::memcpy(&v, p, 8); // little-endian: the first digit in the lowest byte
+    if (((v & 0xF0F0F0F0F0F0F0F0u) | (((v + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) >> 4)) !=
+        0x3333333333333333u)
+        return false;
+    v = ((v & 0x0F0F0F0F0F0F0F0Fu) * 2561) >> 8;
+    v = ((v & 0x00FF00FF00FF00FFu) * 6553601) >> 16;
+    value = ((v & 0x0000FFFF0000FFFFu) * 42949672960001u) >> 32;
+    return true;
+}
+
+// The same for the number at the start of [begin, end) (the fast reader reads in place): returns
+// where the number ends, or nullptr for what parseMicrosecondsToNs refuses; ns is set on success.
+const char* parseMicrosecondsPrefix(const char* begin, const char* end, std::int64_t& ns);
 
 // Parses an integer id written as text: decimal ("7", "-1") or hexadecimal with a 0x / 0X prefix
 // ("0x0", "0x7f3a2c000b70", as ROCm writes HIP stream handles). Hexadecimal takes up to 16 digits
