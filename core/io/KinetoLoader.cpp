@@ -50,6 +50,9 @@ const char* rawTokenStart(od::value& v) {
 constexpr std::int64_t kMaxRank = 1 << 24;
 // Message sizes beyond this (elements) are treated as unknown: bytes = nelems x 8 must not overflow.
 constexpr std::int64_t kMaxNelems = std::int64_t{1} << 50;
+// Fewer bytes than a Kineto event takes ("ph", "cat", "name", "pid", "tid", "ts", "dur" and
+// their values): a piece's tracks reserve room for its size over this many events (more grow).
+constexpr std::size_t kSmallestEventBytes = 128;
 
 std::int64_t sanitizeNelems(std::int64_t n) {
     return n >= 0 && n <= kMaxNelems ? n : -1;
@@ -194,6 +197,11 @@ private:
     };
     std::vector<CategoryKind> categories_; // the categories seen, classified (at most 32)
     bool chunkMode_ = false;
+    // A piece's first tracks reserve room for this many events each (a bound from the piece's
+    // size): a doubling vector would copy itself into new pages as it grows, and room not written
+    // costs no memory. The first few only, as a trace may have many threads.
+    std::size_t eventsPerTrackBound_ = 0;
+    static constexpr std::size_t kTracksReserved = 4;
     std::int64_t largestLowId_ = std::numeric_limits<std::int64_t>::min();
     bool lazyArgs_ = false;
     std::int64_t fileBase_ = 0;
@@ -277,6 +285,7 @@ std::uint32_t KinetoParser::trackFor(const TrackKey& key) {
         t.tid = key.b;
         rank_.tracks.push_back(std::move(t));
         rawByTrack_.emplace_back(1); // one segment: this parser's own events
+        if (rawByTrack_.size() <= kTracksReserved) rawByTrack_.back().back().reserve(eventsPerTrackBound_);
     }
     lastKey_ = key;
     lastTrack_ = it->second;
@@ -863,6 +872,7 @@ void KinetoParser::iterateRoot(od::parser& parser, simdjson::padded_string_view 
 void KinetoParser::parseEventsPiece(od::parser& parser, simdjson::padded_string_view text) {
     data_ = text.data();
     size_ = text.size();
+    eventsPerTrackBound_ = size_ / kSmallestEventBytes;
     if (!fastReadable(text)) {
         iterateRoot(parser, text, true);
         return;
@@ -926,6 +936,7 @@ std::size_t KinetoParser::parseLastPiece(od::parser& parser, simdjson::padded_st
                                          bool rootIsArray) {
     data_ = text.data();
     size_ = text.size();
+    eventsPerTrackBound_ = size_ / kSmallestEventBytes;
     // The events by the fast reader (docs/Loader.md, "Fast reader"), from the array's '['.
     const std::string_view prefix = rootIsArray ? "[" : "{\"traceEvents\":[";
     if (std::string_view(text).substr(0, prefix.size()) != prefix || !fastReadable(text))
@@ -1187,6 +1198,12 @@ std::optional<Rank> finishChunkedLoad(Rank& rank, KinetoParser& whole, const std
     std::size_t pieces = 0;
     try {
         pieces = merge();
+#if defined(__GLIBC__)
+        // The merged pieces' memory stayed in the malloc arenas of the threads that parsed them,
+        // for the next pieces (no page faults on it again); the model's finish, the load's peak,
+        // goes without it.
+        malloc_trim(0);
+#endif
         whole.setFinishThreads(loadThreads(options));
         whole.finish();
 #if defined(__GLIBC__)
@@ -1386,12 +1403,7 @@ std::optional<Rank> loadInPieces(const std::string& path, std::int64_t size, con
                     rank, static_cast<double>(size) / static_cast<double>(plan.ends[last] - plan.starts[0]),
                     lazy != nullptr);
             if (last + 1 == pieces) tailAt = piece->tailAt;
-#if defined(__GLIBC__)
-            // A merged piece's memory goes back to the worker thread's malloc arena, which keeps
-            // it: hand it back to the system now and then, or the peak keeps every arena's high water.
-            piece.reset();
-            if (i % 4 == 3) malloc_trim(0);
-#endif
+            piece.reset(); // before the workers go on: the next pieces reuse its memory
             if (options.progress &&
                 !options.progress(static_cast<std::int64_t>(2.0 * static_cast<double>(disk) *
                                                             static_cast<double>(plan.ends[last]) /
@@ -1562,11 +1574,7 @@ std::optional<Rank> loadGzipInPieces(const std::string& path, std::int64_t disk,
                                              std::memcpy(dst, p->text.data() + offset, len);
                                          },
                                          static_cast<std::int64_t>(p->tail), p->length - p->tail, ""));
-#if defined(__GLIBC__)
-            // As in loadInPieces: the worker arenas keep merged pieces' memory unless trimmed.
             p.reset();
-            if (merged % 4 == 0) malloc_trim(0);
-#endif
             return true;
         };
         std::int64_t start = plan.headEnd;

@@ -15,6 +15,12 @@ using namespace detail;
 
 namespace {
 
+// The order of a track's events: by start, the longer first at equal starts (a parent before the
+// children that start with it).
+bool startsBefore(TimeNs start, TimeNs duration, TimeNs otherStart, TimeNs otherDuration) {
+    return start != otherStart ? start < otherStart : duration > otherDuration;
+}
+
 // Writes a track's raw events (a whole-file parse's; the pieces of a chunked parse are appended as
 // they are merged) after its columns, freeing each segment once written, then sorts the columns
 // by start (ties: longer first). Raw events and columns are never both whole in memory.
@@ -34,10 +40,16 @@ template <typename Before> void stableSortNearlySorted(std::vector<std::uint32_t
         std::vector<std::size_t> merged{0};
         for (std::size_t r = 0; r + 1 < bounds.size(); r += 2) {
             const std::size_t end = r + 2 < bounds.size() ? bounds[r + 2] : bounds[r + 1];
-            if (r + 2 < bounds.size())
-                std::inplace_merge(order.begin() + static_cast<std::ptrdiff_t>(bounds[r]),
-                                   order.begin() + static_cast<std::ptrdiff_t>(bounds[r + 1]),
-                                   order.begin() + static_cast<std::ptrdiff_t>(end), before);
+            if (r + 2 < bounds.size()) {
+                // Only where the two runs overlap: their first and last events stay where they are
+                // (the first run's events not after the second's first, the second's not before the
+                // first's last). Runs of a profiler's track overlap by a few events.
+                const auto first = order.begin() + static_cast<std::ptrdiff_t>(bounds[r]);
+                const auto middle = order.begin() + static_cast<std::ptrdiff_t>(bounds[r + 1]);
+                const auto last = order.begin() + static_cast<std::ptrdiff_t>(end);
+                std::inplace_merge(std::upper_bound(first, middle, *middle, before), middle,
+                                   std::lower_bound(middle, last, *(middle - 1), before), before);
+            }
             merged.push_back(end);
         }
         bounds.swap(merged);
@@ -62,36 +74,35 @@ void fillColumns(Rank& rank, std::uint32_t trackIdx, RawSegments& segments) {
     // Profilers mostly write a thread's events in order already: checking is cheaper than sorting.
     bool sorted = true;
     for (std::size_t i = 1; i < n && sorted; ++i)
-        sorted = ev.start[i - 1] < ev.start[i] ||
-                 (ev.start[i - 1] == ev.start[i] && ev.duration[i - 1] >= ev.duration[i]);
+        sorted = !startsBefore(ev.start[i], ev.duration[i], ev.start[i - 1], ev.duration[i - 1]);
     ev.link.assign(n, kNoLink);
     if (!sorted) {
         // A stable sort of the event order, applied to one column at a time (the extra memory is
-        // one index per event plus one column).
+        // one index per event plus one column of each type).
         std::vector<std::uint32_t> order(n);
         std::iota(order.begin(), order.end(), 0u);
         auto before = [&](std::uint32_t a, std::uint32_t b) {
-            return ev.start[a] != ev.start[b] ? ev.start[a] < ev.start[b] : ev.duration[a] > ev.duration[b];
+            return startsBefore(ev.start[a], ev.duration[a], ev.start[b], ev.duration[b]);
         };
         stableSortNearlySorted(order, before);
-        auto permute = [&](auto& column) {
-            if (column.empty()) return;
-            std::remove_reference_t<decltype(column)> out;
-            out.reserve(n);
-            for (std::uint32_t i : order)
-                out.push_back(column[i]);
-            column.swap(out);
+        // Each column gathered into a buffer of its type, which then takes the column's place; the
+        // column's old buffer serves the next column of that type (fewer page faults than a new
+        // buffer per column).
+        auto permute = [&](auto&... columns) {
+            std::remove_reference_t<decltype((columns, ...))> out;
+            auto gather = [&](auto& column) {
+                if (column.empty()) return;
+                out.resize(n);
+                for (std::size_t i = 0; i < n; ++i)
+                    out[i] = column[order[i]];
+                column.swap(out);
+            };
+            (gather(columns), ...);
         };
-        permute(ev.start);
-        permute(ev.duration);
-        permute(ev.name);
+        permute(ev.start, ev.duration, ev.correlation);
+        permute(ev.argsOffset, ev.argsFileOffset);
+        permute(ev.name, ev.extra, ev.argsLength, ev.argsFileLength);
         permute(ev.kind);
-        permute(ev.correlation);
-        permute(ev.extra);
-        permute(ev.argsOffset);
-        permute(ev.argsLength);
-        permute(ev.argsFileOffset);
-        permute(ev.argsFileLength);
     }
     for (std::size_t i = 0; i < n; ++i) {
         const std::uint32_t extra = ev.extra[i];
