@@ -224,25 +224,105 @@ void recoverCorrelationsFromFlows(Rank& rank, FlowSegments& flows) {
     }
 }
 
-void linkLaunches(Rank& rank) {
-    std::unordered_map<std::int64_t, EventRef> launchByCorrelation;
-    std::size_t calls = 0; // reserved once: rehashing a map of a million launches costs more
-    for (const auto& t : rank.tracks)
-        if (!t.isGpu())
-            calls += static_cast<std::size_t>(
-                std::count_if(t.events.kind.begin(), t.events.kind.end(), isRuntimeCall));
-    launchByCorrelation.reserve(calls);
-    std::int64_t reused = 0;
-    for (std::uint32_t ti = 0; ti < rank.tracks.size(); ++ti) {
-        const auto& ev = rank.tracks[ti].events;
-        if (rank.tracks[ti].isGpu()) continue;
-        for (std::uint32_t i = 0; i < ev.size(); ++i)
-            if (isRuntimeCall(ev.kind[i]) && ev.correlation[i] >= 0)
-                reused += launchByCorrelation.emplace(ev.correlation[i], EventRef{ti, i}).second ? 0 : 1;
+// The launch call of each correlation id: the first call, when ids repeat (a map of a 200 MB
+// trace's 220,000 launches took its load 15-20 ms, serial). Kineto numbers correlations upward
+// from 1, so most ids fall in few pages of 1024 consecutive ids: a slot per id of those pages
+// (an index into the calls), found without hashing but for a page change. Ids spread thinner than
+// 12 slots per call use a map.
+class LaunchIndex {
+public:
+    explicit LaunchIndex(const Rank& rank) {
+        std::int64_t runtimeCalls = 0;
+        for (std::size_t k = 0; k < rank.eventsByKind.size(); ++k)
+            if (isRuntimeCall(static_cast<EventKind>(k))) runtimeCalls += rank.eventsByKind[k];
+        calls_.reserve(static_cast<std::size_t>(runtimeCalls));
+        for (std::uint32_t ti = 0; ti < rank.tracks.size(); ++ti) {
+            if (rank.tracks[ti].isGpu()) continue;
+            const auto& ev = rank.tracks[ti].events;
+            for (std::uint32_t i = 0; i < ev.size(); ++i)
+                if (isRuntimeCall(ev.kind[i]) && ev.correlation[i] >= 0)
+                    calls_.push_back({ev.correlation[i], EventRef{ti, i}.packed()});
+        }
+        const std::size_t maxPages = 12 * calls_.size() / kPageIds + 1;
+        bool thin = false;
+        std::int64_t last = -1;
+        for (std::size_t c = 0; c < calls_.size() && !thin; ++c)
+            if (const std::int64_t page = calls_[c].correlation >> kPageBits; page != last) {
+                last = page;
+                thin = pageAt_.try_emplace(page, 0).second && pageAt_.size() > maxPages;
+            }
+        if (thin) {
+            pageAt_.clear();
+            byId_.reserve(calls_.size()); // rehashing a map of a million launches costs more
+            for (std::uint32_t c = 0; c < calls_.size(); ++c)
+                reused_ += byId_.emplace(calls_[c].correlation, c).second ? 0 : 1;
+            return;
+        }
+        std::uint32_t base = 0;
+        for (auto& [page, at] : pageAt_) {
+            at = base;
+            base += kPageIds;
+        }
+        slots_.assign(base, kNone);
+        for (std::uint32_t c = 0; c < calls_.size(); ++c) {
+            std::uint32_t& slot = slots_[slotOf(calls_[c].correlation)];
+            if (slot == kNone)
+                slot = c;
+            else
+                ++reused_;
+        }
     }
+    // EventRef::packed() of the call with this id, kNoLink when none.
+    std::uint64_t find(std::int64_t correlation) {
+        if (correlation < 0) return kNoLink;
+        std::uint32_t c = kNone;
+        if (slots_.empty()) {
+            auto it = byId_.find(correlation);
+            if (it != byId_.end()) c = it->second;
+        } else if (pageOf(correlation)) {
+            c = slots_[slotOf(correlation)];
+        }
+        return c == kNone ? kNoLink : calls_[c].packed;
+    }
+    // Calls whose id an earlier call has.
+    std::int64_t reused() const { return reused_; }
+
+private:
+    struct Call {
+        std::int64_t correlation;
+        std::uint64_t packed;
+    };
+    static constexpr int kPageBits = 10;
+    static constexpr std::size_t kPageIds = std::size_t{1} << kPageBits;
+    static constexpr std::uint32_t kNone = 0xffffffffu;
+    // Whether id's page has slots (and it is then the cached page).
+    bool pageOf(std::int64_t id) {
+        const std::int64_t page = id >> kPageBits;
+        if (page == cachedPage_) return true;
+        auto it = pageAt_.find(page);
+        if (it == pageAt_.end()) return false;
+        cachedPage_ = page;
+        cachedBase_ = it->second;
+        return true;
+    }
+    std::size_t slotOf(std::int64_t id) {
+        pageOf(id);
+        return cachedBase_ + static_cast<std::size_t>(id & static_cast<std::int64_t>(kPageIds - 1));
+    }
+    std::vector<Call> calls_; // in track order, then event order: "first" is the first here
+    std::unordered_map<std::int64_t, std::uint32_t> pageAt_; // page -> its first slot
+    std::vector<std::uint32_t> slots_;                       // index into calls_, kNone
+    std::unordered_map<std::int64_t, std::uint32_t> byId_;   // when ids are spread thin
+    std::int64_t cachedPage_ = -1;
+    std::uint32_t cachedBase_ = 0;
+    std::int64_t reused_ = 0;
+};
+
+void linkLaunches(Rank& rank) {
+    LaunchIndex launches(rank);
     // Contradictory ids: said once, with a count (GPU ops link to the first call of an id).
-    if (reused > 0)
-        rank.warnings.push_back(std::to_string(reused) +
+    if (launches.reused() > 0)
+        rank.warnings.push_back(std::to_string(launches.reused()) +
                                 " runtime calls reuse the correlation id of an earlier call (GPU ops link to "
                                 "the first)");
     for (std::uint32_t ti = 0; ti < rank.tracks.size(); ++ti) {
@@ -253,16 +333,16 @@ void linkLaunches(Rank& rank) {
             EventKind k = ev.kind[i];
             // GPU ops, cuda_sync and cuda_event records link to their call (only ops link back).
             if (!isGpuOp(k) && k != EventKind::CudaSync && k != EventKind::GpuEvent) continue;
-            auto it = ev.correlation[i] >= 0 ? launchByCorrelation.find(ev.correlation[i])
-                                             : launchByCorrelation.end();
-            if (it == launchByCorrelation.end()) {
+            const std::uint64_t call = launches.find(ev.correlation[i]);
+            if (call == kNoLink) {
                 if (isGpuOp(k)) ++rank.gpuOpsWithoutLaunch;
                 continue;
             }
-            ev.link[i] = it->second.packed();
-            auto& launch = rank.tracks[it->second.track].events;
-            if (launch.link[it->second.index] == kNoLink && isGpuOp(k))
-                launch.link[it->second.index] = EventRef{ti, i}.packed();
+            ev.link[i] = call;
+            const EventRef launch = EventRef::unpack(call);
+            auto& calls = rank.tracks[launch.track].events;
+            if (calls.link[launch.index] == kNoLink && isGpuOp(k))
+                calls.link[launch.index] = EventRef{ti, i}.packed();
         }
     }
 }

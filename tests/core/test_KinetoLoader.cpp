@@ -907,6 +907,48 @@ private slots:
         QCOMPARE(said, 1);
     }
 
+    // Launch linking finds each op's call however the ids are spread: consecutive (a slot per id),
+    // across a page of ids, huge, or one per thousand (a map); calls on two threads, ops in order.
+    void launchesLinkWhateverTheIds_data() {
+        QTest::addColumn<qint64>("first");
+        QTest::addColumn<qint64>("step");
+        QTest::newRow("consecutive") << qint64(1) << qint64(1);
+        QTest::newRow("across pages") << qint64(1000) << qint64(4);
+        QTest::newRow("huge") << (qint64(1) << 62) << qint64(7);
+        QTest::newRow("spread thin") << qint64(5) << qint64(100'003);
+    }
+    void launchesLinkWhateverTheIds() {
+        QFETCH(qint64, first);
+        QFETCH(qint64, step);
+        constexpr int kCalls = 400;
+        QByteArray events;
+        for (int i = 0; i < kCalls; ++i) {
+            const QByteArray id = QByteArray::number(first + step * i);
+            // Escaped strings, not raw ones: moc mis-reads raw strings with unbalanced braces.
+            events += "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,"
+                      "\"tid\":" +
+                      QByteArray::number(1 + i % 2) + ",\"ts\":" + QByteArray::number(100 + 10 * i) +
+                      ",\"dur\":2,\"args\":{\"correlation\":" + id + "}},";
+            events += "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k" + QByteArray::number(i) +
+                      "\",\"pid\":0,\"tid\":7,\"ts\":" + QByteArray::number(105 + 10 * i) +
+                      ",\"dur\":3,\"args\":{\"device\":0,\"stream\":7,\"correlation\":" + id + "}},";
+        }
+        events.chop(1);
+        Rank r = loadKinetoBytes(minimalTrace(events).toStdString(), "ids.json");
+        QCOMPARE(r.gpuOpsWithoutLaunch, 0);
+        for (int i = 0; i < kCalls; ++i) {
+            auto [track, k] = gpuOp(r, "k" + std::to_string(i));
+            QVERIFY(track);
+            const EventRef launch = EventRef::unpack(track->events.link[k]);
+            QVERIFY(launch.valid());
+            const auto& calls = r.tracks[launch.track].events;
+            QCOMPARE(calls.correlation[launch.index], first + step * i);
+            QCOMPARE(calls.link[launch.index], (EventRef{static_cast<std::uint32_t>(track - r.tracks.data()),
+                                                         static_cast<std::uint32_t>(k)}
+                                                    .packed()));
+        }
+    }
+
     // Garbage where an integer id belongs: one line naming the file, the field and the value.
     void garbageIds_data() {
         QTest::addColumn<QByteArray>("args");
