@@ -8,6 +8,9 @@
 #include <thread>
 #include <type_traits>
 #include <unordered_map>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace sl {
 
@@ -231,7 +234,7 @@ void recoverCorrelationsFromFlows(Rank& rank, FlowSegments& flows) {
 // 12 slots per call use a map.
 class LaunchIndex {
 public:
-    explicit LaunchIndex(const Rank& rank) {
+    explicit LaunchIndex(const Rank& rank) : rank_(rank) {
         std::int64_t runtimeCalls = 0;
         for (std::size_t k = 0; k < rank.eventsByKind.size(); ++k)
             if (isRuntimeCall(static_cast<EventKind>(k))) runtimeCalls += rank.eventsByKind[k];
@@ -241,13 +244,13 @@ public:
             const auto& ev = rank.tracks[ti].events;
             for (std::uint32_t i = 0; i < ev.size(); ++i)
                 if (isRuntimeCall(ev.kind[i]) && ev.correlation[i] >= 0)
-                    calls_.push_back({ev.correlation[i], EventRef{ti, i}.packed()});
+                    calls_.push_back(EventRef{ti, i}.packed());
         }
         const std::size_t maxPages = 12 * calls_.size() / kPageIds + 1;
         bool thin = false;
         std::int64_t last = -1;
         for (std::size_t c = 0; c < calls_.size() && !thin; ++c)
-            if (const std::int64_t page = calls_[c].correlation >> kPageBits; page != last) {
+            if (const std::int64_t page = correlationOf(c) >> kPageBits; page != last) {
                 last = page;
                 thin = pageAt_.try_emplace(page, 0).second && pageAt_.size() > maxPages;
             }
@@ -255,7 +258,7 @@ public:
             pageAt_.clear();
             byId_.reserve(calls_.size()); // rehashing a map of a million launches costs more
             for (std::uint32_t c = 0; c < calls_.size(); ++c)
-                reused_ += byId_.emplace(calls_[c].correlation, c).second ? 0 : 1;
+                reused_ += byId_.emplace(correlationOf(c), c).second ? 0 : 1;
             return;
         }
         std::uint32_t base = 0;
@@ -265,7 +268,7 @@ public:
         }
         slots_.assign(base, kNone);
         for (std::uint32_t c = 0; c < calls_.size(); ++c) {
-            std::uint32_t& slot = slots_[slotOf(calls_[c].correlation)];
+            std::uint32_t& slot = slots_[slotOf(correlationOf(c))];
             if (slot == kNone)
                 slot = c;
             else
@@ -282,16 +285,12 @@ public:
         } else if (pageOf(correlation)) {
             c = slots_[slotOf(correlation)];
         }
-        return c == kNone ? kNoLink : calls_[c].packed;
+        return c == kNone ? kNoLink : calls_[c];
     }
     // Calls whose id an earlier call has.
     std::int64_t reused() const { return reused_; }
 
 private:
-    struct Call {
-        std::int64_t correlation;
-        std::uint64_t packed;
-    };
     static constexpr int kPageBits = 10;
     static constexpr std::size_t kPageIds = std::size_t{1} << kPageBits;
     static constexpr std::uint32_t kNone = 0xffffffffu;
@@ -309,7 +308,13 @@ private:
         pageOf(id);
         return cachedBase_ + static_cast<std::size_t>(id & static_cast<std::int64_t>(kPageIds - 1));
     }
-    std::vector<Call> calls_; // in track order, then event order: "first" is the first here
+    std::int64_t correlationOf(std::size_t call) const {
+        const EventRef ref = EventRef::unpack(calls_[call]);
+        return rank_.tracks[ref.track].events.correlation[ref.index];
+    }
+    const Rank& rank_;
+    // EventRef::packed() of the calls in track order, then event order: "first" is the first here.
+    std::vector<std::uint64_t> calls_;
     std::unordered_map<std::int64_t, std::uint32_t> pageAt_; // page -> its first slot
     std::vector<std::uint32_t> slots_;                       // index into calls_, kNone
     std::unordered_map<std::int64_t, std::uint32_t> byId_;   // when ids are spread thin
@@ -441,6 +446,11 @@ void finalizeRank(Rank& rank, ParsedRank parsed, std::size_t threads) {
     work();
     for (auto& h : helpers)
         h.join();
+#if defined(__GLIBC__)
+    // The helpers' sort buffers stay in their malloc arenas unless handed back, under the launch
+    // index built next (the finish's peak).
+    if (!helpers.empty()) malloc_trim(0);
+#endif
     recoverCorrelationsFromFlows(rank, parsed.flows);
     linkLaunches(rank);
     attachCollectiveMetadata(rank);
