@@ -11,6 +11,7 @@
 #include "platform/MemoryLimits.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cctype>
 #include <charconv>
@@ -196,6 +197,14 @@ private:
         bool known = false;
     };
     std::vector<CategoryKind> categories_; // the categories seen, classified (at most 32)
+    // The event names interned last, one per slot of a hash of their length and ends: a trace
+    // repeats a few hundred names, and a hit costs one comparison instead of hashing the name.
+    struct CachedName {
+        std::string_view text; // the table's copy (stable)
+        StringId id = StringTable::kNone;
+    };
+    std::array<CachedName, 256> nameCache_{};
+    StringId internName(std::string_view name);
     bool chunkMode_ = false;
     // A piece's first tracks reserve room for this many events each (a bound from the piece's
     // size): a doubling vector would copy itself into new pages as it grows, and room not written
@@ -273,6 +282,25 @@ std::int64_t KinetoParser::numericId(std::int64_t n) {
     // for a piece's own synthetic id; the largest is all it needs to know.
     if (chunkMode_ && n <= -1000000) largestLowId_ = std::max(largestLowId_, n);
     return n;
+}
+
+StringId KinetoParser::internName(std::string_view name) {
+    std::uint64_t ends = name.size();
+    if (name.size() >= 8) {
+        std::uint64_t head = 0, tail = 0;
+        std::memcpy(&head, name.data(), 8);
+        std::memcpy(&tail, name.data() + name.size() - 8, 8);
+        ends ^= head * 0x9e3779b97f4a7c15u ^ tail * 0xc2b2ae3d27d4eb4fu;
+    } else if (!name.empty()) {
+        std::uint64_t bytes = 0;
+        std::memcpy(&bytes, name.data(), name.size());
+        ends ^= bytes * 0x9e3779b97f4a7c15u;
+    }
+    CachedName& cached = nameCache_[(ends >> 56) ^ (ends >> 24 & 0xff)];
+    if (cached.id != StringTable::kNone && cached.text == name) return cached.id;
+    cached.id = rank_.strings.intern(name);
+    cached.text = rank_.strings.str(cached.id);
+    return cached.id;
 }
 
 std::uint32_t KinetoParser::trackFor(const TrackKey& key) {
@@ -577,8 +605,8 @@ void KinetoParser::addEvent(const EventFields& f, const char* where) {
         if (chunkMode_) throw ChunkAbort{}; // a pair may span two pieces
         auto& open = openBegins_[key];
         if (ph == 'B') {
-            open.push_back({ts, 0, rank_.strings.intern(name), kind, args.correlation, argsOffset, argsLength,
-                            kNoExtra, fileOffset, fileLength});
+            open.push_back({ts, 0, internName(name), kind, args.correlation, argsOffset, argsLength, kNoExtra,
+                            fileOffset, fileLength});
             return;
         }
         if (open.empty()) {
@@ -616,8 +644,8 @@ void KinetoParser::addEvent(const EventFields& f, const char* where) {
         rank_.commCalls.push_back(collectiveMetaFrom(args));
     }
 
-    rawByTrack_[trackIdx].back().push_back({ts, dur, rank_.strings.intern(name), kind, args.correlation,
-                                            argsOffset, argsLength, extra, fileOffset, fileLength});
+    rawByTrack_[trackIdx].back().push_back({ts, dur, internName(name), kind, args.correlation, argsOffset,
+                                            argsLength, extra, fileOffset, fileLength});
     ++rank_.eventsByKind[static_cast<int>(kind)];
     if (++eventCount_ > options_.maxEventsPerFile)
         fail("more than " + std::to_string(options_.maxEventsPerFile) +

@@ -907,6 +907,30 @@ private slots:
         QCOMPARE(said, 1);
     }
 
+    // Names alike in length and in their first and last 8 bytes (the loader's name cache keys on
+    // those) keep their own names, alternating or not.
+    void namesAlikeAtTheEndsStayApart() {
+        QByteArray events;
+        std::vector<std::string> names;
+        for (int i = 0; i < 600; ++i) {
+            names.push_back("aten::prefix_" + std::to_string(100 + (i * 7) % 300) + "_suffix::op");
+            events += "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"" +
+                      QByteArray::fromStdString(names.back()) +
+                      "\",\"pid\":1,\"tid\":1,\"ts\":" + QByteArray::number(10 * i) + ",\"dur\":5},";
+        }
+        events.chop(1);
+        for (std::int64_t chunk : {std::int64_t{0}, std::int64_t{4000}}) {
+            LoadOptions options;
+            options.chunkBytes = chunk;
+            Rank r = loadKinetoBytes(minimalTrace(events).toStdString(), "alike.json", 0, options);
+            QCOMPARE(r.tracks.size(), std::size_t{1});
+            const auto& ev = r.tracks[0].events;
+            QCOMPARE(ev.size(), names.size());
+            for (std::size_t i = 0; i < names.size(); ++i)
+                QCOMPARE(std::string(r.strings.str(ev.name[i])), names[i]);
+        }
+    }
+
     // Launch linking finds each op's call however the ids are spread: consecutive (a slot per id),
     // across a page of ids, huge, or one per thousand (a map); calls on two threads, ops in order.
     void launchesLinkWhateverTheIds_data() {
