@@ -5,6 +5,8 @@
 #include <simdjson.h>
 
 #include <cstring>
+#include <type_traits>
+#include <utility>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -516,6 +518,26 @@ private:
     std::string& kept_;
 };
 
+// out = ScannedEvent{}, 16 bytes at a time: the assignment (and memcpy from a blank event) compiled
+// to `rep stos` / `rep movs`, whose start-up cost was 8% of the reader's time (416 bytes an event).
+void clear(ScannedEvent& out) {
+    static_assert(std::is_trivially_copyable_v<ScannedEvent>);
+    static const ScannedEvent blank{};
+#if defined(__SSE2__)
+    if constexpr (sizeof(ScannedEvent) % sizeof(__m128i) == 0) {
+        auto* to = reinterpret_cast<__m128i*>(&out);
+        const auto* from = reinterpret_cast<const __m128i*>(&blank);
+        // Written out, not a loop: GCC turns a copy loop back into `rep movs`.
+        [&]<std::size_t... i>(std::index_sequence<i...>) {
+            (_mm_storeu_si128(to + i, _mm_loadu_si128(from + i)), ...);
+        }
+        (std::make_index_sequence<sizeof(ScannedEvent) / sizeof(__m128i)>());
+        return;
+    }
+#endif
+    std::memcpy(&out, &blank, sizeof out);
+}
+
 } // namespace
 
 FastEventReader::FastEventReader(std::string_view text, bool keepFields, bool moreAfterArray)
@@ -563,7 +585,7 @@ FastEventReader::Step FastEventReader::next(ScannedEvent& out) {
     }
     state_ = State::AfterEvent;
     eventStart_ = p_;
-    out = ScannedEvent{};
+    clear(out);
     try {
         Cursor c(p_, end_, keepFields_, kept_);
         c.readEvent(out);
