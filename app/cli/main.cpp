@@ -1,8 +1,6 @@
 // sightline-cli: the command-line front end of the headless core library.
 #include "CliCommon.h"
 
-#include "platform/HugePageMalloc.h"
-
 #include <iostream>
 #include <string>
 #include <vector>
@@ -36,8 +34,6 @@ int main(int argc, char** argv) {
             std::cout << c.help;
             return sl::cli::kExitOk;
         }
-        // Only a command that runs pays for the re-execution (usage and --help do not).
-        sl::reexecWithHugePageMalloc(argv);
         return sl::cli::runGuarded([&] { return c.run(rest); });
     }
     std::cerr << "usage error: unknown command '" << args[0] << "'\n";

@@ -11,7 +11,6 @@
 #include "Screenshot.h"
 #include "SessionController.h"
 
-#include "platform/HugePageMalloc.h"
 #include "sim/Knobs.h"
 
 #include <QAction>
@@ -39,7 +38,6 @@ int main(int argc, char** argv) {
         cli.parser.process(app);
         return 0;
     }
-    sl::reexecWithHugePageMalloc(argv); // faster loading of large traces (see HugePageMalloc.h)
     bool screenshot = false;
     for (int i = 1; i < argc; ++i)
         screenshot = screenshot || std::strcmp(argv[i], "--screenshot") == 0 ||

@@ -16,7 +16,6 @@
 //                starts on the heap the previous model left
 #include "io/FileReader.h"
 #include "io/KinetoLoader.h"
-#include "platform/HugePageMalloc.h"
 
 #include <benchmark/benchmark.h>
 #include <nlohmann/json.hpp>
@@ -119,8 +118,8 @@ struct ChildLoad {
     double modelMb = -1; // VmRSS after the load minus before: the model
 };
 ChildLoad loadInChild(const std::string& path, int threads, std::int64_t chunkBytes) {
-    std::string command = "SIGHTLINE_NO_REEXEC=1 /proc/" + std::to_string(getpid()) + "/exe --load-once '" +
-                          path + "' " + std::to_string(threads) + " " + std::to_string(chunkBytes);
+    std::string command = "/proc/" + std::to_string(getpid()) + "/exe --load-once '" + path + "' " +
+                          std::to_string(threads) + " " + std::to_string(chunkBytes);
     ChildLoad out;
     if (FILE* pipe = popen(command.c_str(), "r")) {
         if (std::fscanf(pipe, "%lf %lf %lf", &out.seconds, &out.peakMb, &out.modelMb) != 3) out = {};
@@ -281,7 +280,6 @@ BENCHMARK(BM_LoadDlrmEightRanks)->Unit(benchmark::kMillisecond)->UseRealTime();
 int main(int argc, char** argv) {
     if (argc == 5 && std::string(argv[1]) == "--load-once")
         return loadOnce(argv[2], std::atoi(argv[3]), std::atoll(argv[4]));
-    sl::reexecWithHugePageMalloc(argv);
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

@@ -7,7 +7,6 @@
 #include "TestSupport.h"
 
 #include <QCoreApplication>
-#include <QProcessEnvironment>
 #include <QStandardPaths>
 
 #include <cstdio>
@@ -26,11 +25,6 @@ struct Run {
 
 Run run(const QString& program, const QStringList& args) {
     QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    // The CLI re-executes itself once (platform/HugePageMalloc.h); under qemu-user that execve would
-    // start the program natively and escape the emulated CPU.
-    env.insert(QStringLiteral("SIGHTLINE_NO_REEXEC"), QStringLiteral("1"));
-    p.setProcessEnvironment(env);
     p.start(program, args);
     Run r;
     if (!p.waitForStarted(kTimeoutMs)) return r;
