@@ -1,5 +1,6 @@
 #include "io/NumberParse.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -43,14 +44,51 @@ const char* parseMicrosecondsPrefix(const char* begin, const char* end, std::int
         if (p == firstDecimal) return nullptr;
     }
     if (p < end && (*p == 'e' || *p == 'E')) {
-        // Rare exponent form: the number up to its exponent's last digit through double, which is
-        // exact enough at this magnitude.
         const char* q = p + 1;
+        const bool exponentNegative = q < end && *q == '-';
         if (q < end && (*q == '+' || *q == '-')) ++q;
         const char* firstExponentDigit = q;
-        while (q < end && isDigit(*q))
-            ++q;
+        int exponent = 0;
+        for (; q < end && isDigit(*q); ++q)
+            exponent = std::min(exponent * 10 + (*q - '0'), 100'000);
         if (q == firstExponentDigit) return nullptr;
+        // Exactly, from the digits (JSON writers that print every number as a double put epoch
+        // times as 1.68918045356334e+15): the significant digits as one integer, times a power of 10.
+        std::uint64_t digits = 0;
+        int scale = (exponentNegative ? -exponent : exponent) + 3; // to nanoseconds
+        bool fits = true;
+        for (const char* d = firstDigit; d < p && fits; ++d) {
+            if (*d == '.') {
+                scale -= static_cast<int>(p - d - 1); // the decimals
+                continue;
+            }
+            fits = digits <= (std::numeric_limits<std::uint64_t>::max() - 9) / 10;
+            digits = digits * 10 + static_cast<std::uint64_t>(*d - '0');
+        }
+        if (fits) {
+            constexpr std::uint64_t kMaxNs = 9'200'000'000'000'000'000u;
+            std::uint64_t value = digits;
+            if (digits != 0 && scale > 0) {
+                for (int i = 0; i < scale; ++i) {
+                    if (value > kMaxNs / 10) return nullptr;
+                    value *= 10;
+                }
+            } else if (scale < 0) {
+                // Rounded half away from zero, as the decimals above and std::round.
+                value = 0;
+                if (scale >= -19) {
+                    std::uint64_t divisor = 1;
+                    for (int i = 0; i < -scale; ++i)
+                        divisor *= 10;
+                    const std::uint64_t rest = digits % divisor;
+                    value = digits / divisor + (rest >= divisor - rest ? 1 : 0);
+                }
+            }
+            if (value > kMaxNs) return nullptr;
+            ns = negative ? -static_cast<std::int64_t>(value) : static_cast<std::int64_t>(value);
+            return q;
+        }
+        // More than 19 significant digits: through double, exact enough at this magnitude.
         const std::string copy(begin, q);
         char* parsedEnd = nullptr;
         double us = std::strtod(copy.c_str(), &parsedEnd);

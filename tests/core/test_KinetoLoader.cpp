@@ -346,6 +346,17 @@ private slots:
         QTest::newRow("rounds 4th decimal") << "0.0105" << true << qint64(11);
         QTest::newRow("negative") << "-3" << true << qint64(-3000);
         QTest::newRow("exponent") << "1.5e3" << true << qint64(1500000);
+        QTest::newRow("epoch as a double") << "1.68918045356334e+15" << true << qint64(1689180453563340000);
+        QTest::newRow("upper-case exponent") << "1E2" << true << qint64(100000);
+        QTest::newRow("negative exponent") << "1500e-3" << true << qint64(1500);
+        QTest::newRow("exponent rounds down") << "2.5e-4" << true << qint64(0);
+        QTest::newRow("exponent rounds half up") << "5e-4" << true << qint64(1);
+        QTest::newRow("exponent rounds away from zero") << "-5e-4" << true << qint64(-1);
+        QTest::newRow("tiny") << "7e-30" << true << qint64(0);
+        QTest::newRow("zero, large exponent") << "0e400" << true << qint64(0);
+        QTest::newRow("exponent overflow") << "1e19" << false << qint64(0);
+        QTest::newRow("huge exponent") << "1e400" << false << qint64(0);
+        QTest::newRow("digits beyond 19") << "1.2345678901234567890123e3" << true << qint64(1234568);
         QTest::newRow("overflow") << "99999999999999999999" << false << qint64(0);
         QTest::newRow("garbage") << "12a" << false << qint64(0);
         QTest::newRow("empty") << "" << false << qint64(0);
