@@ -2,106 +2,111 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cmath>
 #include <limits>
 #include <string>
 
 namespace sl {
 
+namespace {
+
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
+
+// Moves p past the digits at p, eight at a time where it can.
+const char* skipDigits(const char* p, const char* end) {
+    for (std::uint64_t eight = 0; end - p >= 8 && parseEightDigits(p, eight);)
+        p += 8;
+    while (p < end && isDigit(*p))
+        ++p;
+    return p;
+}
+
+// The number whose digits are the integer digits then the decimals, with its decimal point moved
+// `shift` places right, rounded half away from zero (the first digit dropped decides), as an
+// unsigned integer; false past INT64_MAX. Exact whatever the number of digits.
+bool shiftedDecimal(std::string_view integer, std::string_view decimals, std::int64_t shift,
+                    std::uint64_t& out) {
+    const std::int64_t whole = static_cast<std::int64_t>(integer.size()) + shift; // digits kept
+    auto digit = [&](std::int64_t i) -> std::uint64_t {
+        const auto k = static_cast<std::size_t>(i);
+        if (k < integer.size()) return static_cast<std::uint64_t>(integer[k] - '0');
+        if (k - integer.size() < decimals.size())
+            return static_cast<std::uint64_t>(decimals[k - integer.size()] - '0');
+        return 0;
+    };
+    const auto digits = static_cast<std::int64_t>(integer.size() + decimals.size());
+    constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+    std::uint64_t value = 0;
+    for (std::int64_t i = 0; i < whole; ++i) {
+        if (i >= digits && value == 0) break; // zeros all the way
+        const std::uint64_t d = digit(i);
+        if (value > (kMax - d) / 10) return false;
+        value = value * 10 + d;
+    }
+    if (whole >= 0 && whole < digits && digit(whole) >= 5) {
+        if (value == kMax) return false;
+        ++value;
+    }
+    out = value;
+    return true;
+}
+
+} // namespace
+
 const char* parseMicrosecondsPrefix(const char* begin, const char* end, std::int64_t& ns) {
-    auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
     const char* p = begin;
     const bool negative = p < end && *p == '-';
     if (negative) ++p;
     constexpr std::int64_t kMaxMicros = std::numeric_limits<std::int64_t>::max() / 1000 - 1;
+    // The integer part: epoch timestamps have 16 digits, eight at a time while whole stays far
+    // from the limit (past it, only an exponent can still make the number fit).
     std::int64_t whole = 0;
+    bool wholeFits = true;
     const char* firstDigit = p;
-    // Epoch timestamps have 16 digits: eight at a time while whole stays far from the limit.
     for (std::uint64_t eight = 0; whole < 10'000'000'000 && end - p >= 8 && parseEightDigits(p, eight);
-         p += 8) {
+         p += 8)
         whole = whole * 100'000'000 + static_cast<std::int64_t>(eight);
-        if (whole > kMaxMicros) return nullptr;
-    }
     for (; p < end && isDigit(*p); ++p) {
-        whole = whole * 10 + (*p - '0');
-        if (whole > kMaxMicros) return nullptr;
+        wholeFits = wholeFits && whole <= kMaxMicros;
+        if (wholeFits) whole = whole * 10 + (*p - '0');
     }
-    if (p == firstDigit) return nullptr;
-    std::int64_t frac = 0; // nanoseconds from the first three decimals
-    int fracDigits = 0;
-    bool roundUp = false;
+    wholeFits = wholeFits && whole <= kMaxMicros;
+    const std::string_view integer(firstDigit, static_cast<std::size_t>(p - firstDigit));
+    if (integer.empty()) return nullptr;
+    std::string_view decimals;
     if (p < end && *p == '.') {
-        ++p;
-        const char* firstDecimal = p;
-        for (; p < end && isDigit(*p); ++p) {
-            if (fracDigits < 3) {
-                frac = frac * 10 + (*p - '0');
-                ++fracDigits;
-            } else if (p == firstDecimal + 3) {
-                roundUp = *p >= '5';
-            }
-        }
+        const char* firstDecimal = ++p;
+        p = skipDigits(p, end);
         if (p == firstDecimal) return nullptr;
+        decimals = std::string_view(firstDecimal, static_cast<std::size_t>(p - firstDecimal));
     }
+    std::int64_t exponent = 0;
     if (p < end && (*p == 'e' || *p == 'E')) {
+        // JSON writers that print every number as a double write epoch times as 1.68918045356334e+15.
         const char* q = p + 1;
         const bool exponentNegative = q < end && *q == '-';
         if (q < end && (*q == '+' || *q == '-')) ++q;
         const char* firstExponentDigit = q;
-        int exponent = 0;
         for (; q < end && isDigit(*q); ++q)
-            exponent = std::min(exponent * 10 + (*q - '0'), 100'000);
+            exponent = std::min<std::int64_t>(exponent * 10 + (*q - '0'), 1'000'000);
         if (q == firstExponentDigit) return nullptr;
-        // Exactly, from the digits (JSON writers that print every number as a double put epoch
-        // times as 1.68918045356334e+15): the significant digits as one integer, times a power of 10.
-        std::uint64_t digits = 0;
-        int scale = (exponentNegative ? -exponent : exponent) + 3; // to nanoseconds
-        bool fits = true;
-        for (const char* d = firstDigit; d < p && fits; ++d) {
-            if (*d == '.') {
-                scale -= static_cast<int>(p - d - 1); // the decimals
-                continue;
-            }
-            fits = digits <= (std::numeric_limits<std::uint64_t>::max() - 9) / 10;
-            digits = digits * 10 + static_cast<std::uint64_t>(*d - '0');
-        }
-        if (fits) {
-            constexpr std::uint64_t kMaxNs = 9'200'000'000'000'000'000u;
-            std::uint64_t value = digits;
-            if (digits != 0 && scale > 0) {
-                for (int i = 0; i < scale; ++i) {
-                    if (value > kMaxNs / 10) return nullptr;
-                    value *= 10;
-                }
-            } else if (scale < 0) {
-                // Rounded half away from zero, as the decimals above and std::round.
-                value = 0;
-                if (scale >= -19) {
-                    std::uint64_t divisor = 1;
-                    for (int i = 0; i < -scale; ++i)
-                        divisor *= 10;
-                    const std::uint64_t rest = digits % divisor;
-                    value = digits / divisor + (rest >= divisor - rest ? 1 : 0);
-                }
-            }
-            if (value > kMaxNs) return nullptr;
-            ns = negative ? -static_cast<std::int64_t>(value) : static_cast<std::int64_t>(value);
-            return q;
-        }
-        // More than 19 significant digits: through double, exact enough at this magnitude.
-        const std::string copy(begin, q);
-        char* parsedEnd = nullptr;
-        double us = std::strtod(copy.c_str(), &parsedEnd);
-        if (parsedEnd != copy.c_str() + copy.size() || !std::isfinite(us)) return nullptr;
-        double value = std::round(us * 1000.0);
-        if (std::fabs(value) >= 9.2e18) return nullptr;
-        ns = static_cast<std::int64_t>(value);
-        return q;
+        if (exponentNegative) exponent = -exponent;
+        p = q;
+    } else if (wholeFits) {
+        // No exponent (the common case): whole microseconds, then three decimals and the fourth rounding.
+        std::int64_t frac = 0;
+        for (std::size_t i = 0; i < 3; ++i)
+            frac = frac * 10 + (i < decimals.size() ? decimals[i] - '0' : 0);
+        const std::int64_t value = whole * 1000 + frac + (decimals.size() > 3 && decimals[3] >= '5' ? 1 : 0);
+        ns = negative ? -value : value;
+        return p;
+    } else {
+        return nullptr;
     }
-    for (; fracDigits < 3; ++fracDigits)
-        frac *= 10;
-    const std::int64_t value = whole * 1000 + frac + (roundUp ? 1 : 0);
-    ns = negative ? -value : value;
+    std::uint64_t value = 0;
+    if (!shiftedDecimal(integer, decimals, exponent + 3, value)) return nullptr;
+    ns = negative ? -static_cast<std::int64_t>(value) : static_cast<std::int64_t>(value);
     return p;
 }
 

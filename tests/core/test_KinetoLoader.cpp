@@ -357,6 +357,9 @@ private slots:
         QTest::newRow("exponent overflow") << "1e19" << false << qint64(0);
         QTest::newRow("huge exponent") << "1e400" << false << qint64(0);
         QTest::newRow("digits beyond 19") << "1.2345678901234567890123e3" << true << qint64(1234568);
+        QTest::newRow("integer beyond int64, scaled down")
+            << "12345678901234567890123e-20" << true << qint64(123457);
+        QTest::newRow("integer beyond int64") << "12345678901234567890123" << false << qint64(0);
         QTest::newRow("overflow") << "99999999999999999999" << false << qint64(0);
         QTest::newRow("garbage") << "12a" << false << qint64(0);
         QTest::newRow("empty") << "" << false << qint64(0);
