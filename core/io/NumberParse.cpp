@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -22,30 +23,47 @@ const char* skipDigits(const char* p, const char* end) {
     return p;
 }
 
+constexpr auto kMaxValue = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+
+// value * 10^n + the n digits at p; false past INT64_MAX.
+bool appendDigits(std::uint64_t& value, const char* p, std::size_t n) {
+    for (std::uint64_t eight = 0; n >= 8 && value < 10'000'000'000u && parseEightDigits(p, eight);
+         p += 8, n -= 8)
+        value = value * 100'000'000 + eight;
+    for (; n > 0; ++p, --n) {
+        const auto d = static_cast<std::uint64_t>(*p - '0');
+        if (value >= kMaxValue / 10 && (value > kMaxValue / 10 || d > kMaxValue % 10)) return false;
+        value = value * 10 + d;
+    }
+    return true;
+}
+
 // The number whose digits are the integer digits then the decimals, with its decimal point moved
 // `shift` places right, rounded half away from zero (the first digit dropped decides), as an
 // unsigned integer; false past INT64_MAX. Exact whatever the number of digits.
 bool shiftedDecimal(std::string_view integer, std::string_view decimals, std::int64_t shift,
                     std::uint64_t& out) {
     const std::int64_t whole = static_cast<std::int64_t>(integer.size()) + shift; // digits kept
-    auto digit = [&](std::int64_t i) -> std::uint64_t {
-        const auto k = static_cast<std::size_t>(i);
-        if (k < integer.size()) return static_cast<std::uint64_t>(integer[k] - '0');
-        if (k - integer.size() < decimals.size())
-            return static_cast<std::uint64_t>(decimals[k - integer.size()] - '0');
-        return 0;
-    };
-    const auto digits = static_cast<std::int64_t>(integer.size() + decimals.size());
-    constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
     std::uint64_t value = 0;
-    for (std::int64_t i = 0; i < whole; ++i) {
-        if (i >= digits && value == 0) break; // zeros all the way
-        const std::uint64_t d = digit(i);
-        if (value > (kMax - d) / 10) return false;
-        value = value * 10 + d;
+    if (whole > 0) {
+        const auto kept = static_cast<std::uint64_t>(whole);
+        const std::size_t fromInteger = std::min<std::uint64_t>(kept, integer.size());
+        const std::size_t fromDecimals = std::min<std::uint64_t>(kept - fromInteger, decimals.size());
+        if (!appendDigits(value, integer.data(), fromInteger) ||
+            !appendDigits(value, decimals.data(), fromDecimals))
+            return false;
+        for (std::uint64_t zeros = kept - fromInteger - fromDecimals; zeros > 0 && value != 0; --zeros) {
+            if (value > kMaxValue / 10) return false;
+            value *= 10;
+        }
     }
-    if (whole >= 0 && whole < digits && digit(whole) >= 5) {
-        if (value == kMax) return false;
+    const auto next = static_cast<std::uint64_t>(whole); // the first digit dropped
+    const char dropped = whole < 0                                 ? '0'
+                         : next < integer.size()                   ? integer[next]
+                         : next - integer.size() < decimals.size() ? decimals[next - integer.size()]
+                                                                   : '0';
+    if (dropped >= '5') {
+        if (value == kMaxValue) return false;
         ++value;
     }
     out = value;
