@@ -1284,19 +1284,27 @@ private:
     std::vector<std::thread> pool_;
 };
 
-// The args text and the columns grow with the file: reserved once, after the first piece is
-// merged, from its share (scale: the file's size over the first piece's). A doubling vector would
-// copy itself, and the copies' pages stay resident in malloc's heap; reserved pages not written
-// cost nothing.
+// The args text and the columns grow with the file. After each merged piece, those about to run
+// out of room get room for their share of the whole file, projected from the part merged so far
+// (scale: the file's size over the bytes merged). A doubling vector would copy itself over and
+// over (the tracks first seen after the first piece did), and the copies' pages stay resident in
+// malloc's heap; room reserved and not written costs nothing.
 void reserveForFile(Rank& rank, double scale, bool lazy) {
     scale *= 1.05;
-    rank.argsArena.reserve(static_cast<std::size_t>(static_cast<double>(rank.argsArena.size()) * scale));
+    std::size_t projected = 0;
+    // Less room left than a sixteenth of the projection: several pieces' worth.
+    auto shortOfRoom = [&](std::size_t size, std::size_t capacity) {
+        projected = static_cast<std::size_t>(static_cast<double>(size) * scale);
+        return capacity < projected && capacity - size < projected / 16;
+    };
+    if (shortOfRoom(rank.argsArena.size(), rank.argsArena.capacity())) rank.argsArena.reserve(projected);
     for (auto& track : rank.tracks) {
-        auto n = static_cast<std::size_t>(static_cast<double>(track.events.size()) * scale);
-        track.events.reserve(n);
+        EventColumns& ev = track.events;
+        if (!shortOfRoom(ev.size(), ev.start.capacity())) continue;
+        ev.reserve(projected);
         if (lazy) {
-            track.events.argsFileOffset.reserve(n);
-            track.events.argsFileLength.reserve(n);
+            ev.argsFileOffset.reserve(projected);
+            ev.argsFileLength.reserve(projected);
         }
     }
 }
@@ -1426,10 +1434,9 @@ std::optional<Rank> loadInPieces(const std::string& path, std::int64_t size, con
             }
             if (piece->error) std::rethrow_exception(piece->error);
             whole.absorb(*piece->parser);
-            if (i == 0)
-                reserveForFile(
-                    rank, static_cast<double>(size) / static_cast<double>(plan.ends[last] - plan.starts[0]),
-                    lazy != nullptr);
+            reserveForFile(rank,
+                           static_cast<double>(size) / static_cast<double>(plan.ends[last] - plan.starts[0]),
+                           lazy != nullptr);
             if (last + 1 == pieces) tailAt = piece->tailAt;
             piece.reset(); // before the workers go on: the next pieces reuse its memory
             if (options.progress &&
@@ -1553,7 +1560,6 @@ std::optional<Rank> loadGzipInPieces(const std::string& path, std::int64_t disk,
     Rank rank = newRank(path, 0, loadOrder);
     rank.argsFile = fileArgs; // its index is complete once the data has ended, before the load returns
     std::size_t pieceCount = 0;
-    std::size_t merged = 0;
     KinetoParser whole(path, rank, options, keepGoing);
     whole.setLazyArgs();
     return finishChunkedLoad(rank, whole, path, disk, options, [&] {
@@ -1590,8 +1596,8 @@ std::optional<Rank> loadGzipInPieces(const std::string& path, std::int64_t disk,
             }
             if (p->error) std::rethrow_exception(p->error);
             whole.absorb(*p->parser);
-            // The size the gzip trailer states (exact for one member) scales the first piece's share.
-            if (++merged == 1 && in.statedSize() > p->end)
+            // The size the gzip trailer states (exact for one member) scales the share merged so far.
+            if (in.statedSize() > p->end)
                 reserveForFile(rank, static_cast<double>(in.statedSize()) / static_cast<double>(p->end),
                                true);
             if (p->last)
