@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <map>
 #include <numeric>
 #include <set>
@@ -400,6 +401,22 @@ void addLoaderWarnings(Rank& rank) {
                                 " GPU ops overlap the previous op on their stream");
 }
 
+// Runs work(0) .. work(count - 1) on up to `threads` threads (this one included), taken in that
+// order.
+void runParallel(std::size_t threads, std::size_t count, const std::function<void(std::size_t)>& work) {
+    std::atomic<std::size_t> next{0};
+    auto take = [&] {
+        for (std::size_t i = next++; i < count; i = next++)
+            work(i);
+    };
+    std::vector<std::thread> helpers;
+    for (std::size_t t = 1; t < std::min(threads, count); ++t)
+        helpers.emplace_back(take);
+    take();
+    for (auto& h : helpers)
+        h.join();
+}
+
 } // namespace
 
 void appendRawEvents(EventColumns& ev, const std::vector<RawEvent>& raw, bool lazyArgs) {
@@ -433,26 +450,21 @@ void finalizeRank(Rank& rank, ParsedRank parsed, std::size_t threads) {
     };
     std::stable_sort(order.begin(), order.end(),
                      [&](std::uint32_t a, std::uint32_t b) { return rawSize(a) > rawSize(b); });
-    std::atomic<std::size_t> next{0};
-    auto work = [&] {
-        for (std::size_t i = next++; i < order.size(); i = next++) {
-            fillColumns(rank, order[i], parsed.rawByTrack[order[i]]);
-            computeNesting(rank.tracks[order[i]]);
-        }
-    };
-    std::vector<std::thread> helpers;
-    for (std::size_t t = 1; t < std::min(threads, order.size()); ++t)
-        helpers.emplace_back(work);
-    work();
-    for (auto& h : helpers)
-        h.join();
+    runParallel(threads, order.size(),
+                [&](std::size_t i) { fillColumns(rank, order[i], parsed.rawByTrack[order[i]]); });
 #if defined(__GLIBC__)
-    // The helpers' sort buffers stay in their malloc arenas unless handed back, under the launch
-    // index built next (the finish's peak).
-    if (!helpers.empty()) malloc_trim(0);
+    // The sort's buffers stay in the helper threads' malloc arenas unless handed back, under the
+    // launch index built next (the finish's peak).
+    if (threads > 1) malloc_trim(0);
 #endif
     recoverCorrelationsFromFlows(rank, parsed.flows);
-    linkLaunches(rank);
+    // Launch linking (link columns) beside the nesting of each track (depth and parent columns).
+    runParallel(threads, order.size() + 1, [&](std::size_t i) {
+        if (i == 0)
+            linkLaunches(rank);
+        else
+            computeNesting(rank.tracks[order[i - 1]]);
+    });
     attachCollectiveMetadata(rank);
     addLoaderWarnings(rank);
     if (rank.worldSize < 0 && !rank.processGroups.empty()) {
