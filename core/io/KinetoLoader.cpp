@@ -1138,6 +1138,7 @@ using ReadAt = std::function<void(std::int64_t offset, std::size_t len, char* ds
 constexpr std::int64_t kDefaultPieceBytes = 2 << 20;
 constexpr std::size_t kHeadBytes = 1 << 20; // the events array must start within this
 constexpr std::size_t kCutWindow = 1 << 16; // searched for an event start at each cut
+constexpr std::size_t kCutProbe = 1 << 12;  // read first, as it usually holds one
 
 // prefix + file[offset, offset + len) + suffix, followed by simdjson's padding, in buf (reused
 // from piece to piece, so its pages are touched once).
@@ -1189,9 +1190,16 @@ std::optional<PiecePlan> planPieces(std::int64_t size, const ReadAt& read, std::
         // Never before the previous cut (its search may have run past this one's place).
         const std::int64_t at = std::max(plan.headEnd + span / count * k, plan.starts.back() + 1);
         if (at >= size) break;
-        window.resize(static_cast<std::size_t>(std::min<std::int64_t>(kCutWindow, size - at)));
+        // The first few KB settle most cuts. Their answer is the whole window's when they hold a
+        // newline (both scans start after it) and an event start (the scan stops at the first).
+        window.resize(static_cast<std::size_t>(std::min<std::int64_t>(kCutProbe, size - at)));
         read(at, window.size(), window.data());
         std::size_t open = chunk::findEventStart(window);
+        if (open == chunk::kNotFound || window.find('\n') == std::string::npos) {
+            window.resize(static_cast<std::size_t>(std::min<std::int64_t>(kCutWindow, size - at)));
+            read(at, window.size(), window.data());
+            open = chunk::findEventStart(window);
+        }
         if (open == chunk::kNotFound) continue; // one piece fewer
         plan.ends.push_back(at + static_cast<std::int64_t>(window.rfind(',', open)));
         plan.starts.push_back(at + static_cast<std::int64_t>(open));

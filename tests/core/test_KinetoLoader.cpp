@@ -143,6 +143,37 @@ private slots:
         QCOMPARE(QString::fromStdString(modelDifference(a, b)), QString());
     }
 
+    // The cutter reads the first few KB at each cut, then the whole window when they hold no newline
+    // (the scan would start at a guess, maybe inside a string) or no event start: events longer and
+    // shorter than those KB cut as with the whole window (none wrong, the model the whole file's).
+    void cutsPastTheFirstKilobytes_data() {
+        QTest::addColumn<int>("eventBytes");
+        QTest::newRow("longer") << 6000;
+        QTest::newRow("shorter") << 1500;
+    }
+    void cutsPastTheFirstKilobytes() {
+        QFETCH(int, eventBytes);
+        // Strings holding what looks like an event boundary to a scan that starts inside them.
+        auto note = [](int bytes) {
+            QByteArray text;
+            while (text.size() < bytes)
+                text += QByteArray(400, 'x') + "},{";
+            return text;
+        };
+        QByteArray events;
+        for (int i = 0; i < 60; ++i) {
+            if (i > 0) events += ",\n";
+            events += "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"op" + QByteArray::number(i) +
+                      "\",\"pid\":1,\"tid\":1,\"ts\":" + QByteArray::number(10 * i) +
+                      ",\"dur\":5,\"args\":{\"note\":\"" + note(eventBytes + 37 * i) + "\"}}";
+        }
+        WholeAndPieces r = loadBothWays(minimalTrace(events).toStdString(), "long.json", 12 * eventBytes);
+        QVERIFY2(r.report.pieces >= 4, qPrintable(QString::number(r.report.pieces)));
+        QCOMPARE(r.report.rejoined, 0);
+        QVERIFY(!r.report.reparsed);
+        QCOMPARE(QString::fromStdString(modelDifference(r.whole, r.pieces)), QString());
+    }
+
     // Cuts at every place of events whose strings and args hold what a careless cutter takes for
     // event boundaries: '}', ']', "},{", escaped quotes and backslashes, nested args objects and
     // arrays of objects, string pids, metadata, flows, collectives and cuda_sync records.
