@@ -18,14 +18,13 @@ void EventColumns::reserve(std::size_t n) {
     argsLength.reserve(n);
 }
 
+// The columns' elements, not their capacity: the loader gives columns room for their projected
+// share of the file, and room never written is never resident.
 std::size_t EventColumns::memoryBytes() const {
-    return start.capacity() * sizeof(TimeNs) + duration.capacity() * sizeof(TimeNs) +
-           name.capacity() * sizeof(StringId) + kind.capacity() * sizeof(EventKind) +
-           depth.capacity() * sizeof(std::uint16_t) + parent.capacity() * sizeof(std::int32_t) +
-           correlation.capacity() * sizeof(std::int64_t) + link.capacity() * sizeof(std::uint64_t) +
-           extra.capacity() * sizeof(std::uint32_t) + argsOffset.capacity() * sizeof(std::uint64_t) +
-           argsLength.capacity() * sizeof(std::uint32_t) + argsFileOffset.capacity() * sizeof(std::uint64_t) +
-           argsFileLength.capacity() * sizeof(std::uint32_t);
+    auto bytes = [](const auto& column) { return column.size() * sizeof(column[0]); };
+    return bytes(start) + bytes(duration) + bytes(name) + bytes(kind) + bytes(depth) + bytes(parent) +
+           bytes(correlation) + bytes(link) + bytes(extra) + bytes(argsOffset) + bytes(argsLength) +
+           bytes(argsFileOffset) + bytes(argsFileLength);
 }
 
 TimeNs Track::lastEnd() const {
