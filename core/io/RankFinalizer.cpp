@@ -25,9 +25,6 @@ bool startsBefore(TimeNs start, TimeNs duration, TimeNs otherStart, TimeNs other
     return start != otherStart ? start < otherStart : duration > otherDuration;
 }
 
-// Writes a track's raw events (a whole-file parse's; the pieces of a chunked parse are appended as
-// they are merged) after its columns, freeing each segment once written, then sorts the columns
-// by start (ties: longer first). Raw events and columns are never both whole in memory.
 // A stable sort for what profilers write: a thread's events in order but for a few (on a 200 MB
 // Kineto trace 3 to 12 out of place in 100,000). The ordered runs are merged pairwise (stable, so
 // the result is std::stable_sort's), O(n log runs); many runs go to std::stable_sort.
@@ -60,6 +57,9 @@ template <typename Before> void stableSortNearlySorted(std::vector<std::uint32_t
     }
 }
 
+// Writes a track's raw events (a whole-file parse's; the pieces of a chunked parse are appended as
+// they are merged) after its columns, freeing each segment once written, then sorts the columns
+// by start (ties: longer first). Raw events and columns are never both whole in memory.
 void fillColumns(Rank& rank, std::uint32_t trackIdx, RawSegments& segments) {
     Track& track = rank.tracks[trackIdx];
     EventColumns& ev = track.events;
@@ -82,7 +82,7 @@ void fillColumns(Rank& rank, std::uint32_t trackIdx, RawSegments& segments) {
     ev.link.assign(n, kNoLink);
     if (!sorted) {
         // A stable sort of the event order, applied to one column at a time (the extra memory is
-        // one index per event plus one column of each type).
+        // one index per event plus one column).
         std::vector<std::uint32_t> order(n);
         std::iota(order.begin(), order.end(), 0u);
         auto before = [&](std::uint32_t a, std::uint32_t b) {
@@ -269,7 +269,9 @@ public:
         }
         slots_.assign(base, kNone);
         for (std::uint32_t c = 0; c < calls_.size(); ++c) {
-            std::uint32_t& slot = slots_[slotOf(correlationOf(c))];
+            const std::int64_t id = correlationOf(c);
+            pageOf(id); // every call's page has slots
+            std::uint32_t& slot = slots_[slotOnPage(id)];
             if (slot == kNone)
                 slot = c;
             else
@@ -284,7 +286,7 @@ public:
             auto it = byId_.find(correlation);
             if (it != byId_.end()) c = it->second;
         } else if (pageOf(correlation)) {
-            c = slots_[slotOf(correlation)];
+            c = slots_[slotOnPage(correlation)];
         }
         return c == kNone ? kNoLink : calls_[c];
     }
@@ -305,8 +307,8 @@ private:
         cachedBase_ = it->second;
         return true;
     }
-    std::size_t slotOf(std::int64_t id) {
-        pageOf(id);
+    // id's slot, its page being the cached one.
+    std::size_t slotOnPage(std::int64_t id) const {
         return cachedBase_ + static_cast<std::size_t>(id & static_cast<std::int64_t>(kPageIds - 1));
     }
     std::int64_t correlationOf(std::size_t call) const {
