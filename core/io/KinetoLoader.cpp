@@ -206,10 +206,9 @@ private:
     std::array<CachedName, 256> nameCache_{};
     StringId internName(std::string_view name);
     bool chunkMode_ = false;
-    // A piece's first tracks reserve room for this many events each (a bound from the piece's
-    // size): a doubling vector would copy itself into new pages as it grows, and room not written
-    // costs no memory. The first few only, as a trace may have many threads.
-    std::size_t eventsPerTrackBound_ = 0;
+    // A piece's first tracks reserve room for size_ / kSmallestEventBytes events each: a doubling
+    // vector would copy itself into new pages as it grows, and room not written costs no memory.
+    // The first few only, as a trace may have many threads.
     static constexpr std::size_t kTracksReserved = 4;
     std::int64_t largestLowId_ = std::numeric_limits<std::int64_t>::min();
     bool lazyArgs_ = false;
@@ -313,7 +312,8 @@ std::uint32_t KinetoParser::trackFor(const TrackKey& key) {
         t.tid = key.b;
         rank_.tracks.push_back(std::move(t));
         rawByTrack_.emplace_back(1); // one segment: this parser's own events
-        if (rawByTrack_.size() <= kTracksReserved) rawByTrack_.back().back().reserve(eventsPerTrackBound_);
+        if (chunkMode_ && rawByTrack_.size() <= kTracksReserved)
+            rawByTrack_.back().back().reserve(size_ / kSmallestEventBytes);
     }
     lastKey_ = key;
     lastTrack_ = it->second;
@@ -900,7 +900,6 @@ void KinetoParser::iterateRoot(od::parser& parser, simdjson::padded_string_view 
 void KinetoParser::parseEventsPiece(od::parser& parser, simdjson::padded_string_view text) {
     data_ = text.data();
     size_ = text.size();
-    eventsPerTrackBound_ = size_ / kSmallestEventBytes;
     if (!fastReadable(text)) {
         iterateRoot(parser, text, true);
         return;
@@ -964,7 +963,6 @@ std::size_t KinetoParser::parseLastPiece(od::parser& parser, simdjson::padded_st
                                          bool rootIsArray) {
     data_ = text.data();
     size_ = text.size();
-    eventsPerTrackBound_ = size_ / kSmallestEventBytes;
     // The events by the fast reader (docs/Loader.md, "Fast reader"), from the array's '['.
     const std::string_view prefix = rootIsArray ? "[" : "{\"traceEvents\":[";
     if (std::string_view(text).substr(0, prefix.size()) != prefix || !fastReadable(text))
@@ -1243,7 +1241,8 @@ std::optional<Rank> finishChunkedLoad(Rank& rank, KinetoParser& whole, const std
         whole.setFinishThreads(loadThreads(options));
         whole.finish();
 #if defined(__GLIBC__)
-        // The pieces' memory went back to malloc, which keeps it; give it back to the system.
+        // The finish's own buffers (sort orders, the launch index) went back to malloc, which keeps
+        // them; give them back to the system.
         malloc_trim(0);
 #endif
     } catch (const LoadCancelled&) {
