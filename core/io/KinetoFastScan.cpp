@@ -145,13 +145,6 @@ public:
         }
         return true;
     }
-    void skipDigits() {
-        std::uint64_t eight = 0;
-        while (end_ - p_ >= 8 && parseEightDigits(p_, eight))
-            p_ += 8;
-        while (p_ < end_ && isDigit(*p_))
-            ++p_;
-    }
     bool atDelimiter() const {
         return p_ >= end_ || isSpace(*p_) || *p_ == ',' || *p_ == '}' || *p_ == ']';
     }
@@ -165,7 +158,7 @@ public:
         if (*p_ == '0') {
             ++p_;
         } else if (isDigit(*p_)) {
-            skipDigits();
+            p_ = skipDigits(p_, end_);
         } else {
             unhandled();
         }
@@ -173,7 +166,7 @@ public:
             integer = false;
             ++p_;
             if (p_ >= end_ || !isDigit(*p_)) unhandled();
-            skipDigits();
+            p_ = skipDigits(p_, end_);
         }
         if (p_ < end_ && (*p_ == 'e' || *p_ == 'E')) {
             integer = false;

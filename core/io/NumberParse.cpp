@@ -13,15 +13,6 @@ bool isDigit(char c) {
     return c >= '0' && c <= '9';
 }
 
-// Moves p past the digits at p, eight at a time where it can.
-const char* skipDigits(const char* p, const char* end) {
-    for (std::uint64_t eight = 0; end - p >= 8 && parseEightDigits(p, eight);)
-        p += 8;
-    while (p < end && isDigit(*p))
-        ++p;
-    return p;
-}
-
 constexpr auto kMaxValue = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
 
 // value * 10^n + the n digits at p; false past INT64_MAX.

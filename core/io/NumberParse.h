@@ -25,6 +25,15 @@ inline bool parseEightDigits(const char* p, std::uint64_t& value) {
     return true;
 }
 
+// Past the digits at p (up to end), eight at a time where it can.
+inline const char* skipDigits(const char* p, const char* end) {
+    for (std::uint64_t eight = 0; end - p >= 8 && parseEightDigits(p, eight);)
+        p += 8;
+    while (p < end && *p >= '0' && *p <= '9')
+        ++p;
+    return p;
+}
+
 // The same for the number at the start of [begin, end) (the fast reader reads in place): returns
 // where the number ends, or nullptr for what parseMicrosecondsToNs refuses; ns is set on success.
 const char* parseMicrosecondsPrefix(const char* begin, const char* end, std::int64_t& ns);
