@@ -1,6 +1,7 @@
-// Times in microseconds as JSON writes them, read to exact nanoseconds (io/NumberParse.h): every
-// way of writing one value (plain decimals, mantissa and exponent, leading and trailing zeros)
-// reads back the same integer, and a digit past the nanoseconds rounds half away from zero.
+// The number parsing of the loader (io/NumberParse.h): integer ids (decimal and 0x hex), and times in
+// microseconds as JSON writes them, read to exact nanoseconds: every way of writing one value
+// (plain decimals, mantissa and exponent, leading and trailing zeros) reads back the same integer,
+// and a digit past the nanoseconds rounds half away from zero.
 #include "TestSupport.h"
 
 #include "io/NumberParse.h"
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+using sl::parseIntegerId;
 using sl::parseMicrosecondsToNs;
 
 namespace {
@@ -56,6 +58,74 @@ class TestNumberParse : public QObject {
     Q_OBJECT
 
 private slots:
+    void microsecondsParse_data() {
+        QTest::addColumn<QString>("token");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<qint64>("ns");
+        QTest::newRow("integer") << "1712867402348628" << true << qint64(1712867402348628000);
+        QTest::newRow("ns decimals") << "4458676522690.655" << true << qint64(4458676522690655);
+        QTest::newRow("one decimal") << "2.5" << true << qint64(2500);
+        QTest::newRow("rounds 4th decimal") << "0.0105" << true << qint64(11);
+        QTest::newRow("negative") << "-3" << true << qint64(-3000);
+        QTest::newRow("exponent") << "1.5e3" << true << qint64(1500000);
+        QTest::newRow("epoch as a double") << "1.68918045356334e+15" << true << qint64(1689180453563340000);
+        QTest::newRow("upper-case exponent") << "1E2" << true << qint64(100000);
+        QTest::newRow("negative exponent") << "1500e-3" << true << qint64(1500);
+        QTest::newRow("exponent rounds down") << "2.5e-4" << true << qint64(0);
+        QTest::newRow("exponent rounds half up") << "5e-4" << true << qint64(1);
+        QTest::newRow("exponent rounds away from zero") << "-5e-4" << true << qint64(-1);
+        QTest::newRow("tiny") << "7e-30" << true << qint64(0);
+        QTest::newRow("zero, large exponent") << "0e400" << true << qint64(0);
+        QTest::newRow("exponent overflow") << "1e19" << false << qint64(0);
+        QTest::newRow("huge exponent") << "1e400" << false << qint64(0);
+        QTest::newRow("digits beyond 19") << "1.2345678901234567890123e3" << true << qint64(1234568);
+        QTest::newRow("integer beyond int64, scaled down")
+            << "12345678901234567890123e-20" << true << qint64(123457);
+        QTest::newRow("integer beyond int64") << "12345678901234567890123" << false << qint64(0);
+        QTest::newRow("overflow") << "99999999999999999999" << false << qint64(0);
+        QTest::newRow("garbage") << "12a" << false << qint64(0);
+        QTest::newRow("empty") << "" << false << qint64(0);
+    }
+    void microsecondsParse() {
+        QFETCH(QString, token);
+        QFETCH(bool, ok);
+        QFETCH(qint64, ns);
+        std::int64_t out = 0;
+        QCOMPARE(parseMicrosecondsToNs(token.toStdString(), out), ok);
+        if (ok) QCOMPARE(out, ns);
+    }
+
+    void integerIds_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<qint64>("value");
+        QTest::newRow("decimal") << "7" << true << qint64(7);
+        QTest::newRow("negative") << "-1" << true << qint64(-1);
+        QTest::newRow("hex zero") << "0x0" << true << qint64(0);
+        QTest::newRow("hex pointer") << "0x55d1c4a3f2b0" << true << qint64(0x55d1c4a3f2b0);
+        QTest::newRow("hex upper") << "0XFF" << true << qint64(255);
+        QTest::newRow("hex 64 bits") << "0xffffffffffffffff" << true << qint64(-1);
+        QTest::newRow("hex 17 digits") << "0x1ffffffffffffffff" << false << qint64(0);
+        QTest::newRow("hex no digits") << "0x" << false << qint64(0);
+        QTest::newRow("hex bad digit") << "0x1g" << false << qint64(0);
+        QTest::newRow("hex negative") << "0x-1" << false << qint64(0);
+        QTest::newRow("word") << "default" << false << qint64(0);
+        QTest::newRow("x7") << "x7" << false << qint64(0);
+        QTest::newRow("empty") << "" << false << qint64(0);
+        QTest::newRow("space") << " 7" << false << qint64(0);
+        QTest::newRow("plus") << "+7" << false << qint64(0);
+        QTest::newRow("trailing") << "7a" << false << qint64(0);
+        QTest::newRow("decimal overflow") << "9223372036854775808" << false << qint64(0);
+    }
+    void integerIds() {
+        QFETCH(QString, text);
+        QFETCH(bool, ok);
+        QFETCH(qint64, value);
+        std::int64_t out = 0;
+        QCOMPARE(parseIntegerId(text.toStdString(), out), ok);
+        if (ok) QCOMPARE(out, value);
+    }
+
     void everySpellingReadsTheSameNanoseconds() {
         std::mt19937_64 random(20261123);
         std::vector<std::int64_t> values = {0,
