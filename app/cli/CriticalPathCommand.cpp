@@ -40,9 +40,14 @@ Command makeCriticalPathCommand() {
         "Times are microseconds from the simulated origin (the first event of the job).\n"
         "\n"
         "  --rank R     end the path at the last node of rank R (default: the job's last node)\n"
-        "  --by name    sum the path by op name (which ops bound the step), longest first\n"
+        "  --by name    sum the path by name (which ops bound the step), longest first: CPU time\n"
+        "               between calls under the innermost cpu_op / python_function / annotation\n"
+        "               that ran then (before a rank's first call too), time no op covers under\n"
+        "               unexplained_wait (late_start before the rank's first event), other gaps\n"
+        "               under the event that waited\n"
         "  --step N     restrict to ProfilerStep#N\n"
-        "  --json       print {length_us, by_kind, segments[]} instead of the table\n"
+        "  --json       print {length_us, by_kind, segments[]} instead of the table (a segment's\n"
+        "               name is its event, op the innermost op that ran in a CPU gap)\n"
         "  --config F   knobs from a JSON file;  --set key=value  one knob (repeatable)\n"
         "  --et F|DIR   PyTorch execution traces for collective sizes (see simulate --help)\n",
         [](Args& args) {
@@ -109,18 +114,20 @@ Command makeCriticalPathCommand() {
                          {"track", trackName(g, s.node)},
                          {"edge", s.edge == kNoEdge ? std::string()
                                                     : std::string(edgeKindName(res.edge(g, s.edge).kind))},
-                         {"name", std::string(g.nodeName(s.node))}});
+                         {"name", std::string(g.nodeName(s.node))},
+                         {"op", s.op.valid() ? std::string(g.rankOf(s.node).name(s.op)) : std::string()}});
                 j["segments"] = segs;
                 std::cout << j.dump(2) << "\n";
                 return kExitOk;
             }
             std::printf("%12s %10s %6s  %-15s %4s  %-12s %s\n", "start_us", "dur_us", "%", "kind", "rank",
-                        "track", "event (for gaps: the event that waited)");
+                        "track", "event (CPU gaps: the op that ran; other gaps: the event that waited)");
             for (const auto& s : cp.segments) {
                 double share = cp.length > 0 ? 100.0 * static_cast<double>(s.end - s.start) /
                                                    static_cast<double>(cp.length)
                                              : 0.0;
-                std::string name(g.nodeName(s.node).substr(0, 70));
+                std::string name(
+                    (s.op.valid() ? g.rankOf(s.node).name(s.op) : g.nodeName(s.node)).substr(0, 70));
                 std::printf("%12.2f %10.2f %6.2f  %-15s %4d  %-12s %s\n", us(s.start - origin),
                             us(s.end - s.start), share, std::string(pathLabelName(s.label)).c_str(),
                             g.rankOf(s.node).rank, trackName(g, s.node).c_str(), name.c_str());

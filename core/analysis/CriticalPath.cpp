@@ -1,6 +1,9 @@
 #include "analysis/CriticalPath.h"
 
+#include "graph/CpuCoverage.h"
+
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 
 namespace sl {
@@ -63,7 +66,49 @@ PathLabel gapLabel(EdgeKind k) {
     }
 }
 
+// One stretch of a CPU thread's time and the innermost CPU-work op running in it (-1: none).
+struct OpPiece {
+    TimeNs start = 0, end = 0;
+    std::int64_t index = -1;
+};
+
+// The innermost CPU-work op (graph/CpuCoverage.h) of a thread track at each time of [a, b), in time
+// order, adjacent pieces of one op merged. With properly nested events the ops covering t are the
+// last event starting at or before t and its ancestors, so one binary search and a parent walk
+// find each piece.
+std::vector<OpPiece> innermostOps(const Rank& rank, const Track& track, TimeNs a, TimeNs b) {
+    const EventColumns& ev = track.events;
+    const bool hasParents = ev.parent.size() == ev.size();
+    std::vector<OpPiece> out;
+    for (TimeNs t = a; t < b;) {
+        const std::size_t next = static_cast<std::size_t>(
+            std::upper_bound(ev.start.begin(), ev.start.end(), t) - ev.start.begin());
+        std::int64_t c = static_cast<std::int64_t>(next) - 1;
+        while (c >= 0 && !(ev.end(static_cast<std::size_t>(c)) > t &&
+                           isCpuWorkEvent(rank, track, static_cast<std::size_t>(c)))) {
+            const std::int64_t up = hasParents ? ev.parent[static_cast<std::size_t>(c)] : -1;
+            c = up < c ? up : -1; // a parent precedes its child; anything else ends the walk
+        }
+        TimeNs end = b;
+        if (next < ev.size()) end = std::min(end, ev.start[next]);
+        if (c >= 0) end = std::min(end, ev.end(static_cast<std::size_t>(c)));
+        if (!out.empty() && out.back().index == c && out.back().end == t)
+            out.back().end = end;
+        else
+            out.push_back({t, end, c});
+        t = end;
+    }
+    return out;
+}
+
 } // namespace
+
+std::string_view pathSegmentName(const ExecutionGraph& g, const PathSegment& s) {
+    if (s.label == PathLabel::UnexplainedWait) return pathLabelName(s.label);
+    if (s.op.valid()) return g.rankOf(s.node).name(s.op);
+    if (s.label == PathLabel::LateStart) return pathLabelName(s.label);
+    return g.nodeName(s.node);
+}
 
 CriticalPath criticalPath(const ExecutionGraph& g, const SimResult& r, std::size_t topCount) {
     return criticalPathFrom(g, r, r.lastNode, topCount);
@@ -76,7 +121,7 @@ std::vector<PathNameShare> criticalPathByName(const ExecutionGraph& g, const Cri
     };
     std::unordered_map<std::string_view, Acc> acc;
     for (const auto& s : cp.segments) {
-        Acc& a = acc[g.nodeName(s.node)];
+        Acc& a = acc[pathSegmentName(g, s)];
         a.byLabel[static_cast<std::size_t>(s.label)] += s.end - s.start;
         ++a.segments;
     }
@@ -113,9 +158,57 @@ NodeId lastNodeOfRank(const ExecutionGraph& g, const SimResult& r, std::uint32_t
 CriticalPath criticalPathFrom(const ExecutionGraph& g, const SimResult& r, NodeId end, std::size_t topCount) {
     CriticalPath cp;
     if (end == kNoNode || end >= g.nodes.size() || r.nodes.size() != g.nodes.size()) return cp;
-    auto add = [&](NodeId n, EdgeId e, TimeNs s, TimeNs t, PathLabel l) {
+    auto add = [&](NodeId n, EdgeId e, TimeNs s, TimeNs t, PathLabel l, EventRef op = {}) {
         if (t <= s) return;
-        cp.segments.push_back({n, e, s, t, l});
+        cp.segments.push_back({n, e, s, t, l, op});
+    };
+    // The segments are collected backwards (reversed at the end), so pieces go in from the last.
+    auto addPieces = [&](NodeId n, EdgeId e, const std::vector<PathSegment>& pieces) {
+        for (auto it = pieces.rbegin(); it != pieces.rend(); ++it)
+            add(n, e, it->start, it->end, it->label, it->op);
+    };
+    // Simulated CPU time [from, to) of node n's thread, named by the ops that ran in its measured
+    // counterpart [ma, mb): pieces covered by an op are `covered` time (scaled together to
+    // coveredSim, or as measured when it is negative), the rest is `uncovered` (scaled to the rest of
+    // the gap), in measured order.
+    auto splitByOps = [&](NodeId n, TimeNs from, TimeNs to, TimeNs ma, TimeNs mb, TimeNs coveredSim,
+                          PathLabel covered, PathLabel uncovered) {
+        const Rank& rank = g.rankOf(n);
+        const std::uint32_t track = g.nodes[n].event.track;
+        const std::vector<OpPiece> ops = innermostOps(rank, rank.tracks[track], ma, mb);
+        TimeNs cm = 0, um = 0;
+        for (const OpPiece& p : ops)
+            (p.index >= 0 ? cm : um) += p.end - p.start;
+        if (coveredSim < 0) coveredSim = std::min(cm, to - from);
+        // Without measured time of one kind, the other takes the whole gap.
+        if (cm == 0) coveredSim = 0;
+        if (um == 0) coveredSim = to - from;
+        const TimeNs uncoveredSim = to - from - coveredSim;
+        std::vector<PathSegment> pieces;
+        TimeNs cAcc = 0, uAcc = 0, at = from;
+        auto scale = [](TimeNs v, TimeNs num, TimeNs den) {
+            return den > 0
+                       ? static_cast<TimeNs>(std::llround(static_cast<double>(v) * static_cast<double>(num) /
+                                                          static_cast<double>(den)))
+                       : 0;
+        };
+        for (const OpPiece& p : ops) {
+            (p.index >= 0 ? cAcc : uAcc) += p.end - p.start;
+            const TimeNs next =
+                std::min(to, from + scale(cAcc, coveredSim, cm) + scale(uAcc, uncoveredSim, um));
+            if (next <= at) continue;
+            EventRef op = p.index >= 0 ? EventRef{track, static_cast<std::uint32_t>(p.index)} : EventRef{};
+            if (!pieces.empty() && pieces.back().op == op)
+                pieces.back().end = next;
+            else
+                pieces.push_back({n, kNoEdge, at, next, p.index >= 0 ? covered : uncovered, op});
+            at = next;
+        }
+        if (at < to && !pieces.empty())
+            pieces.back().end = to; // rounding
+        else if (at < to)
+            pieces.push_back({n, kNoEdge, at, to, uncovered, {}});
+        return pieces;
     };
     NodeId cur = end;
     bool atStart = false;
@@ -152,20 +245,28 @@ CriticalPath criticalPathFrom(const ExecutionGraph& g, const SimResult& r, NodeI
         EdgeId e = nt.startBoundBy;
         if (e == kNoEdge) { // the node's own release time: a boundary condition (the rank's root,
                             // a pre-window op): the time before it is the rank starting late
-            TimeNs origin = g.ranks[g.nodes[cur].rank].origin;
-            add(cur, kNoEdge, std::min(origin, nt.start), nt.start, PathLabel::LateStart);
+            // On a CPU thread the ops that ran before the call (loading data) name that time; the
+            // node starts at its measured time here, so simulated and measured times agree.
+            const TimeNs origin = std::min(g.ranks[g.nodes[cur].rank].origin, nt.start);
+            if (g.nodes[cur].kind == NodeKind::GpuOp || g.nodes[cur].kind == NodeKind::Collective)
+                add(cur, kNoEdge, origin, nt.start, PathLabel::LateStart);
+            else
+                addPieces(cur, kNoEdge,
+                          splitByOps(cur, origin, nt.start, origin, nt.start, -1, PathLabel::LateStart,
+                                     PathLabel::LateStart));
             break;
         }
         const GraphEdge& edge = r.edge(g, e);
         const NodeTiming& from = r.nodes[edge.from];
         TimeNs trig = edge.triggeredByStart() ? from.start : from.end;
-        if ((edge.kind == EdgeKind::ThreadOrder || edge.kind == EdgeKind::ThreadStart) && edge.delay > 0 &&
-            edge.cpuWork < edge.delay && nt.start > trig) {
-            // The gap holds CPU work and an unexplained wait; the wait is a fixed part of the delay
-            // (docs/ARCHITECTURE.md, "CPU gaps"), shown last.
-            TimeNs wait = std::min(nt.start - trig, edge.delay - edge.cpuWork);
-            add(cur, e, nt.start - wait, nt.start, PathLabel::UnexplainedWait);
-            add(cur, e, trig, nt.start - wait, PathLabel::Cpu);
+        if ((edge.kind == EdgeKind::ThreadOrder || edge.kind == EdgeKind::ThreadStart) && nt.start > trig) {
+            // The gap holds CPU work (named by the innermost op that ran) and an unexplained wait,
+            // which is a fixed part of the delay (docs/ARCHITECTURE.md, "CPU gaps"); both are laid
+            // out in the measured order of the gap on the waiting thread.
+            const TimeNs wait = std::clamp<TimeNs>(edge.delay - edge.cpuWork, 0, nt.start - trig);
+            addPieces(cur, e,
+                      splitByOps(cur, trig, nt.start, g.measuredEnd(edge.from), g.measuredStart(edge.to),
+                                 nt.start - trig - wait, PathLabel::Cpu, PathLabel::UnexplainedWait));
         } else {
             add(cur, e, trig, nt.start, gapLabel(edge.kind));
         }

@@ -34,7 +34,16 @@ struct PathSegment {
     TimeNs start = 0;      // simulated, in the node's rank clock
     TimeNs end = 0;
     PathLabel label = PathLabel::Idle;
+    // CPU time between calls and before a rank's first call: the innermost profiled op (cpu_op,
+    // python_function, user_annotation; graph/CpuCoverage.h) that ran then, on the node's rank and
+    // thread; invalid where no op ran (unexplained_wait, or late_start before the rank's first event).
+    EventRef op;
 };
+
+// What a segment's time is named after (`critical-path --by name`, the path table): the op that
+// ran for CPU time between calls, "unexplained_wait" for such time that no op covers, "late_start"
+// before a rank's first event, otherwise the node (for other gaps: the node that waited).
+std::string_view pathSegmentName(const ExecutionGraph& graph, const PathSegment& segment);
 
 struct CriticalPath {
     TimeNs length = 0; // sum of segment lengths
@@ -59,8 +68,8 @@ CriticalPath criticalPath(const ExecutionGraph& graph, const SimResult& result, 
 CriticalPath criticalPathFrom(const ExecutionGraph& graph, const SimResult& result, NodeId end,
                               std::size_t topCount = 10);
 
-// The path summed by op name (for gaps: the name of the node that waited, under the gap's label),
-// longest first: which ops bound the step.
+// The path summed by pathSegmentName (CPU time between calls under the op that ran, uncovered time
+// as unexplained_wait, other gaps under the node that waited), longest first: which ops bound the step.
 struct PathNameShare {
     std::string name;
     PathLabel label = PathLabel::Idle; // the label holding most of this name's time

@@ -6,6 +6,8 @@
 #include "analysis/CriticalPath.h"
 #include "sim/Simulator.h"
 
+#include <map>
+
 using namespace sl;
 using namespace slgraph;
 
@@ -58,6 +60,62 @@ private slots:
         CriticalPath fast = criticalPath(f.graph, simulate(f.graph, k));
         QCOMPARE(label(fast, PathLabel::GpuCompute), us(55));
         QCOMPARE(fast.length, us(85));
+    }
+
+    // CPU time is named by the innermost op that ran, not by the call that ends the gap. forward
+    // (python) [0,45] holds aten::linear [0,40], which holds aten::addmm [5,25] and the launch of k1
+    // [10,15]; then nothing is recorded for 17,995 us until cudaEventRecord [18040,18045], a 5 us
+    // unrecorded gap and the launch of k2 [18050,18055] (k2 [18065,18075]).
+    void byNameNamesTheOpThatRan() {
+        Fixture f;
+        f.load(
+            {trace({cpu("model.py(12): forward", 0, 45, 101, 1, "python_function"),
+                    cpu("aten::linear", 0, 40, 102, 1, "cpu_op"), cpu("aten::addmm", 5, 20, 103, 1, "cpu_op"),
+                    cpu("cudaLaunchKernel", 10, 5, 1), cpu("cudaEventRecord", 18040, 5, 2),
+                    cpu("cudaLaunchKernel", 18050, 5, 3), gpu("k1", 20, 10, 1), gpu("k2", 18065, 10, 3)})});
+        SimResult r = simulate(f.graph);
+        CriticalPath cp = criticalPath(f.graph, r);
+        checkContiguous(cp);
+        auto byName = [&](const CriticalPath& p) {
+            std::map<std::string, std::pair<TimeNs, PathLabel>> m;
+            for (const auto& sh : criticalPathByName(f.graph, p))
+                m[sh.name] = {sh.time, sh.label};
+            return m;
+        };
+        auto names = byName(cp);
+        // The 17,995 + 5 us that no op covers are unexplained, not cudaEventRecord's or the launch's.
+        QCOMPARE(names["unexplained_wait"].first, us(18000));
+        QCOMPARE(names["unexplained_wait"].second, PathLabel::UnexplainedWait);
+        QCOMPARE(criticalPathByName(f.graph, cp).front().name, std::string("unexplained_wait"));
+        QCOMPARE(names["cudaEventRecord"].first, us(5));
+        QCOMPARE(names["cudaEventRecord"].second, PathLabel::Cpu);
+        // Before the first call [0,10]: linear then addmm (late start); after it [15,45]: addmm
+        // [15,25], linear [25,40], forward [40,45].
+        QCOMPARE(names["aten::addmm"].first, us(15));
+        QCOMPARE(names["aten::linear"].first, us(20));
+        QCOMPARE(names["model.py(12): forward"].first, us(5));
+        QCOMPARE(names["model.py(12): forward"].second, PathLabel::Cpu);
+        QCOMPARE(label(cp, PathLabel::LateStart), us(10));
+        QCOMPARE(label(cp, PathLabel::UnexplainedWait), us(18000));
+        // The gap's pieces lie in measured order on the path, each carrying its op.
+        std::vector<std::string> gap;
+        for (const auto& s : cp.segments)
+            if (s.start >= us(15) && s.end <= us(18040))
+                gap.push_back(std::string(pathSegmentName(f.graph, s)));
+        QCOMPARE(gap, (std::vector<std::string>{"aten::addmm", "aten::linear", "model.py(12): forward",
+                                                "unexplained_wait"}));
+        for (const auto& s : cp.segments)
+            if (s.label == PathLabel::Cpu && s.edge != kNoEdge) QVERIFY(s.op.valid());
+
+        // Twice as fast a host: the named CPU work between calls halves, the unexplained wait stays.
+        SimKnobs k;
+        k.cpuSpeedup = 2;
+        CriticalPath fast = criticalPath(f.graph, simulate(f.graph, k));
+        checkContiguous(fast);
+        auto fastNames = byName(fast);
+        QCOMPARE(fastNames["unexplained_wait"].first, us(18000));
+        QCOMPARE(fastNames["aten::addmm"].first, us(5) + us(5)); // late start 5 + half of 10
+        QCOMPARE(fastNames["model.py(12): forward"].first, us(2.5));
     }
 
     // Two ranks, one all-reduce. Rank 1 is a straggler (x2): rank 0's collective ends when rank 1
