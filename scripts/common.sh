@@ -6,7 +6,7 @@ SIGHTLINE_PACKAGES=(
   libsimdjson-dev nlohmann-json3-dev zlib1g-dev libbenchmark-dev
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libgl-dev qt6-qpa-plugins
   xvfb xauth
-  libprotobuf-dev protobuf-compiler
+  libprotobuf-dev protobuf-compiler python3-protobuf
   qemu-user
   clang-format
 )

@@ -185,6 +185,10 @@ OpClass opClassOf(const Rank& rank, EventRef event) {
     // Only compute vs communication matters here, so the kind and the communication-name rule
     // suffice (no kernel name patterns).
     const EventKind k = rank.tracks[event.track].events.kind[event.index];
+    // A Chakra node is communication by its node type, whatever its name (docs/Chakra.md).
+    if (!rank.hasMeasuredTimes && k == EventKind::Kernel &&
+        rank.args(event).find("\"chakra_type\":\"COMM_") != std::string_view::npos)
+        return OpClass::Communication;
     return opClassOf(
         eventClassByKind(k, k == EventKind::Kernel && isCommunicationKernelName(rank.name(event))));
 }

@@ -1,10 +1,15 @@
 #include "analysis/ChakraExport.h"
 
+#include "graph/ChakraGraph.h"
 #include "models/CollectiveModel.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <queue>
+#include <set>
 #include <unordered_map>
 
 namespace sl {
@@ -16,9 +21,137 @@ struct Dep {
     TimeNs delay; // kept as a delay node when possible
 };
 
+bool isPointToPoint(CollectiveType t) {
+    return t == CollectiveType::Send || t == CollectiveType::Recv;
+}
+
+// The bandwidth and latency a size estimate divides by: the set's own fit for the type and
+// locality when it has sized collectives, else its pooled fit, else the defaults the importer
+// times unsized Chakra collectives with (graph/ChakraGraph.h).
+AlphaBeta estimateParams(const Calibration& cal, CollectiveType type, bool inter, bool* calibrated) {
+    if (const CalibrationFit* f = cal.ofGroup(commParamGroup(type), inter); f && f->fit.valid()) {
+        *calibrated = true;
+        return f->fit;
+    }
+    if (const CalibrationFit* f = cal.pooled(inter); f && f->fit.valid()) {
+        *calibrated = true;
+        return f->fit;
+    }
+    return AlphaBeta{kChakraLatencyUs, inter ? kChakraInterNodeGBps : kChakraIntraNodeGBps};
+}
+
 } // namespace
 
-ChakraFile chakraFromGraph(const ExecutionGraph& g, std::uint32_t rankIndex, ChakraExportStats* statsOut) {
+ChakraExportPlan planChakraExport(const ExecutionGraph& g) {
+    ChakraExportPlan plan;
+    const TraceSet& set = *g.trace;
+    std::vector<CollectiveCall> calls = collectiveCalls(g);
+    std::unordered_map<NodeId, const CollectiveCall*> callOf;
+    for (const auto& c : calls)
+        callOf[c.node] = &c;
+
+    // Process groups: the member ranks each key names (or its matched collectives show). A group
+    // of every rank of the job is ASTRA-sim's default communicator (""); any other gets an
+    // integer id and an entry in the comm-group JSON.
+    std::set<int> allRanks;
+    for (const auto& r : set.ranks)
+        allRanks.insert(r.rank);
+    int world = static_cast<int>(set.ranks.size());
+    for (const auto& r : set.ranks)
+        world = std::max(world, r.worldSize);
+    std::map<std::string, std::set<int>> ranksOf;
+    for (const auto& c : calls) {
+        if (isPointToPoint(c.type)) continue;
+        auto& rs = ranksOf[c.processGroup];
+        rs.insert(c.ranks.begin(), c.ranks.end());
+        rs.insert(g.rankOf(c.node).rank);
+    }
+    for (const auto& [key, rs] : ranksOf) {
+        const bool everyRank = static_cast<int>(rs.size()) >= world || (rs == allRanks && world <= 1);
+        if (everyRank) {
+            plan.pgNameOf[key] = "";
+            continue;
+        }
+        ChakraCommGroup grp;
+        grp.id = static_cast<int>(plan.groups.size()) + 1;
+        grp.ranks.assign(rs.begin(), rs.end());
+        grp.key = key;
+        // Two keys over the same ranks stay apart (two communicators), as in the trace.
+        plan.pgNameOf[key] = std::to_string(grp.id);
+        plan.groups.push_back(std::move(grp));
+    }
+
+    const Calibration cal = calibrate(g, gpusPerNodeOf(set, 0));
+    const int gpn = gpusPerNodeOf(set, 0);
+    auto estimate = [&](const CollectiveCall& c, double transferNs) {
+        const AlphaBeta p = estimateParams(cal, c.type, c.spansNodes(gpn), &plan.estimateCalibrated);
+        if (!c.spansNodes(gpn)) {
+            plan.estimateGBps = p.GBps;
+            plan.estimateLatencyUs = p.latencyUs;
+        }
+        const double wire = std::max(0.0, transferNs - p.latencyUs * 1000.0) * p.GBps;
+        // comm_size 0 reads as "no size" to ASTRA-sim's feeders: at least one byte.
+        return std::max<std::int64_t>(1, std::llround(wire / busFactor(c.type, c.groupSize)));
+    };
+
+    // Sends and receives: the two members of a matched point-to-point pair; the tag counts the
+    // messages from src to dst, so both files name the same one.
+    std::map<std::pair<int, int>, int> nextTag;
+    std::set<NodeId> paired;
+    for (const auto& grp : g.collectives) {
+        if (grp.members.size() != 2 || !grp.complete) continue;
+        const CollectiveCall* a = callOf.count(grp.members[0]) ? callOf[grp.members[0]] : nullptr;
+        const CollectiveCall* b = callOf.count(grp.members[1]) ? callOf[grp.members[1]] : nullptr;
+        if (!a || !b || !isPointToPoint(a->type) || !isPointToPoint(b->type) || a->type == b->type) continue;
+        if (a->type == CollectiveType::Recv) std::swap(a, b);
+        ChakraP2p p;
+        p.src = g.rankOf(a->node).rank;
+        p.dst = g.rankOf(b->node).rank;
+        p.tag = nextTag[{p.src, p.dst}]++;
+        p.bytes = grp.bytes >= 0 ? grp.bytes : std::max(a->bytes, b->bytes);
+        if (p.bytes < 0) {
+            p.bytes =
+                estimate(*a, (static_cast<double>(a->transfer) + static_cast<double>(b->transfer)) / 2.0);
+            plan.estimatedBytes[a->node] = plan.estimatedBytes[b->node] = p.bytes;
+        }
+        plan.p2p[a->node] = plan.p2p[b->node] = p;
+        paired.insert(a->node);
+        paired.insert(b->node);
+    }
+    // Unsized collectives: one estimate per matched collective (the mean transfer of its
+    // members), so that every rank's file carries the same size and the import matches them.
+    std::map<std::uint32_t, std::pair<double, int>> transferOfGroup;
+    for (const auto& c : calls)
+        if (c.bytes < 0 && !isPointToPoint(c.type) && g.nodes[c.node].kind == NodeKind::Collective &&
+            g.nodes[c.node].collective < g.collectives.size()) {
+            auto& acc = transferOfGroup[g.nodes[c.node].collective];
+            acc.first += static_cast<double>(c.transfer);
+            ++acc.second;
+        }
+    for (const auto& c : calls) {
+        if (isPointToPoint(c.type)) {
+            if (!paired.count(c.node)) ++plan.unmatchedP2p;
+            continue;
+        }
+        if (c.bytes >= 0) continue;
+        double transfer = static_cast<double>(c.transfer);
+        if (auto it = transferOfGroup.find(g.nodes[c.node].collective);
+            g.nodes[c.node].kind == NodeKind::Collective && it != transferOfGroup.end())
+            transfer = it->second.first / it->second.second;
+        plan.estimatedBytes[c.node] = estimate(c, transfer);
+    }
+    return plan;
+}
+
+std::string chakraCommGroupJson(const ChakraExportPlan& plan) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    for (const auto& grp : plan.groups)
+        j[std::to_string(grp.id)] = grp.ranks;
+    return j.dump(2) + "\n";
+}
+
+ChakraFile chakraFromGraph(const ExecutionGraph& g, std::uint32_t rankIndex, const ChakraExportPlan& plan,
+                           ChakraExportStats* statsOut) {
     ChakraExportStats stats;
     const Rank& rank = g.trace->ranks[rankIndex];
     ChakraFile f;
@@ -168,18 +301,42 @@ ChakraFile chakraFromGraph(const ExecutionGraph& g, std::uint32_t rankIndex, Cha
         std::sort(c.dataDeps.begin(), c.dataDeps.end());
         if (auto it = callOf.find(n); it != callOf.end()) {
             const CollectiveCall& call = *it->second;
-            ++stats.collectives;
-            c.type = call.type == CollectiveType::Send   ? ChakraNodeType::CommSend
-                     : call.type == CollectiveType::Recv ? ChakraNodeType::CommRecv
-                                                         : ChakraNodeType::CommColl;
             // Send/recv pairs of one call (NCCL's all-to-all) are an all-to-all in Chakra's terms.
-            c.commType = call.type == CollectiveType::SendRecv ? static_cast<int>(ChakraCommType::AllToAll)
-                                                               : chakraCommTypeOf(call.type);
-            if (call.bytes >= 0)
-                c.commSize = call.bytes;
-            else
-                ++stats.unsized;
-            c.commGroup = call.processGroup;
+            const int commType = call.type == CollectiveType::SendRecv
+                                     ? static_cast<int>(ChakraCommType::AllToAll)
+                                     : chakraCommTypeOf(call.type);
+            auto estimated = plan.estimatedBytes.find(n);
+            if (isPointToPoint(call.type)) {
+                // A send or receive is written as one only with its peer: ASTRA-sim waits for the
+                // other side forever. Without one it stays GPU work of its measured duration.
+                if (auto p = plan.p2p.find(n); p != plan.p2p.end()) {
+                    ++stats.collectives;
+                    c.type = call.type == CollectiveType::Send ? ChakraNodeType::CommSend
+                                                               : ChakraNodeType::CommRecv;
+                    c.commSrc = p->second.src;
+                    c.commDst = p->second.dst;
+                    c.commTag = p->second.tag;
+                    c.commSize = p->second.bytes;
+                    c.commSizeEstimated = estimated != plan.estimatedBytes.end();
+                } else {
+                    ++stats.unmatchedP2p;
+                }
+            } else if (commType >= 0) {
+                ++stats.collectives;
+                c.type = ChakraNodeType::CommColl;
+                c.commType = commType;
+                if (call.bytes >= 0) {
+                    c.commSize = call.bytes;
+                } else if (estimated != plan.estimatedBytes.end()) {
+                    c.commSize = estimated->second;
+                    c.commSizeEstimated = true;
+                }
+                if (auto pg = plan.pgNameOf.find(call.processGroup); pg != plan.pgNameOf.end())
+                    c.commGroup = pg->second;
+            }
+            if (c.commSizeEstimated) ++stats.estimated;
+            // Communication runs on the GPU in ASTRA-sim ("Comm node should not be on CPU").
+            if (c.type != ChakraNodeType::Comp) c.isCpuOp = false;
         }
         f.nodes.push_back(std::move(c));
         ++stats.nodes;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 namespace sl {
@@ -23,6 +24,8 @@ struct NodeInfo {
     std::vector<std::uint64_t> dataDeps;
     bool durationInFile = true;
     std::int64_t startNs = -1; // start_time_micros, when the file gives one
+    std::int64_t commSrc = -1, commDst = -1, commTag = -1;
+    std::string pgName;
 };
 
 CollectiveModel defaultModel() {
@@ -86,6 +89,10 @@ ExecutionGraph buildChakraGraph(const TraceSet& set, const GraphOptions& options
                 ni.dataDeps = j.value("data_deps", std::vector<std::uint64_t>{});
                 ni.durationInFile = j.value("duration_in_file", true);
                 ni.startNs = j.value("start_ns", std::int64_t{-1});
+                ni.commSrc = j.value("comm_src", std::int64_t{-1});
+                ni.commDst = j.value("comm_dst", std::int64_t{-1});
+                ni.commTag = j.value("comm_tag", std::int64_t{-1});
+                ni.pgName = j.value("pg_name", std::string());
                 const auto id = static_cast<NodeId>(g.nodes.size());
                 idx[i] = id;
                 byId[r][ni.chakraId] = id;
@@ -132,25 +139,75 @@ ExecutionGraph buildChakraGraph(const TraceSet& set, const GraphOptions& options
         }
     }
 
-    // Collectives: the k-th sized communication node (by Chakra id) of a process group on each rank.
+    // Collectives: the k-th sized communication node (by Chakra id) of a process group on each
+    // rank. Sends and receives pair up by (comm_src, comm_dst, comm_tag) instead (below).
     struct Member {
         std::uint64_t chakraId;
         NodeId node;
     };
     std::map<std::string, std::vector<std::vector<Member>>> byGroup; // group -> rank -> members
+    std::vector<Member> p2pNodes;
+    // Ranks that carry nodes of a process group: its participants when the name is not the
+    // default communicator ("" / "0" = every rank, as in ASTRA-sim).
+    std::map<std::string, std::set<std::uint32_t>> ranksOfGroup;
+    auto metaOf = [&](NodeId n) -> const CollectiveMeta& {
+        const Rank& rank = g.rankOf(n);
+        return rank.collectives[rank.tracks[g.nodes[n].event.track].events.extra[g.nodes[n].event.index]];
+    };
     for (NodeId n = 0; n < g.nodes.size(); ++n) {
         const Rank& rank = g.rankOf(n);
         const auto extra = rank.tracks[g.nodes[n].event.track].events.extra[g.nodes[n].event.index];
         if (extra == kNoExtra || extra >= rank.collectives.size()) continue;
         const CollectiveMeta& m = rank.collectives[extra];
-        auto& perRank = byGroup[std::string(rank.strings.str(m.processGroupName))];
+        const std::string group(rank.strings.str(m.processGroupName));
+        ranksOfGroup[group].insert(g.nodes[n].rank);
+        if (m.type == CollectiveType::Send || m.type == CollectiveType::Recv) {
+            p2pNodes.push_back({info[n].chakraId, n});
+            continue;
+        }
+        auto& perRank = byGroup[group];
         perRank.resize(set.ranks.size());
         perRank[g.nodes[n].rank].push_back({info[n].chakraId, n});
     }
     const CollectiveModel model = defaultModel();
     const int rankCount = static_cast<int>(set.ranks.size());
-    const bool spans = rankCount > model.gpusPerNode;
+    auto participantsOf = [&](const std::string& group) {
+        if (group.empty() || group == "0") return rankCount;
+        return static_cast<int>(ranksOfGroup[group].size());
+    };
+    auto spansNodes = [&](const std::vector<NodeId>& members) {
+        std::set<int> nodes;
+        for (NodeId m : members)
+            nodes.insert(g.rankOf(m).rank / model.gpusPerNode);
+        return nodes.size() > 1;
+    };
     std::int64_t modelled = 0, mismatched = 0;
+    auto addGroup = [&](CollectiveGroup grp) {
+        const auto gi = static_cast<std::uint32_t>(g.collectives.size());
+        for (NodeId n : grp.members) {
+            g.nodes[n].kind = NodeKind::Collective;
+            g.nodes[n].collective = gi;
+        }
+        for (NodeId a : grp.members)
+            for (NodeId b : grp.members)
+                if (a != b) addEdge(b, a, EdgeKind::Collective, g.nodes[a].duration);
+        if (grp.complete)
+            ++g.stats.collectivesMatched;
+        else
+            ++g.stats.collectivesUnmatched;
+        g.collectives.push_back(std::move(grp));
+    };
+    // Durations: the file's, else the cost model's for the group as loaded.
+    auto modelTimes = [&](const CollectiveGroup& grp, int groupSize) {
+        for (NodeId n : grp.members) {
+            if (info[n].durationInFile) continue;
+            TimeNs d = model.time(grp.type, std::max<std::int64_t>(0, grp.bytes), groupSize,
+                                  spansNodes(grp.members) || groupSize > model.gpusPerNode);
+            if (d < 0) d = static_cast<TimeNs>(kChakraLatencyUs * 1000.0);
+            g.nodes[n].duration = d;
+            ++modelled;
+        }
+    };
     for (auto& [group, perRank] : byGroup) {
         std::size_t rounds = 0;
         for (auto& members : perRank) {
@@ -158,18 +215,17 @@ ExecutionGraph buildChakraGraph(const TraceSet& set, const GraphOptions& options
                       [](const Member& a, const Member& b) { return a.chakraId < b.chakraId; });
             rounds = std::max(rounds, members.size());
         }
+        const int participants = participantsOf(group);
         for (std::size_t k = 0; k < rounds; ++k) {
             CollectiveGroup grp;
             grp.processGroup = group.empty() ? "default" : group;
-            grp.expectedParticipants = rankCount;
+            grp.expectedParticipants = participants;
             bool agree = true;
             for (auto& members : perRank) {
                 if (k >= members.size()) continue;
                 const NodeId n = members[k].node;
-                const Rank& rank = g.rankOf(n);
-                const auto& m = rank.collectives[rank.tracks[g.nodes[n].event.track]
-                                                     .events.extra[g.nodes[n].event.index]];
-                const std::int64_t bytes = m.bytes(rank.strings);
+                const CollectiveMeta& m = metaOf(n);
+                const std::int64_t bytes = m.bytes(g.rankOf(n).strings);
                 if (grp.members.empty()) {
                     grp.type = m.type;
                     grp.bytes = bytes;
@@ -178,48 +234,96 @@ ExecutionGraph buildChakraGraph(const TraceSet& set, const GraphOptions& options
                 }
                 grp.members.push_back(n);
             }
-            // Durations: the file's, else the cost model's for the group as loaded.
-            for (NodeId n : grp.members) {
-                if (info[n].durationInFile) continue;
-                TimeNs d = model.time(grp.type, std::max<std::int64_t>(0, grp.bytes), rankCount, spans);
-                if (d < 0) d = static_cast<TimeNs>(kChakraLatencyUs * 1000.0);
-                g.nodes[n].duration = d;
-                ++modelled;
-            }
+            modelTimes(grp, participants);
             if (!agree) {
                 ++mismatched;
                 ++g.stats.collectivesUnmatched;
                 continue;
             }
-            grp.complete = static_cast<int>(grp.members.size()) == rankCount;
-            const auto gi = static_cast<std::uint32_t>(g.collectives.size());
-            for (NodeId n : grp.members) {
-                g.nodes[n].kind = NodeKind::Collective;
-                g.nodes[n].collective = gi;
-            }
-            for (NodeId a : grp.members)
-                for (NodeId b : grp.members)
-                    if (a != b) addEdge(b, a, EdgeKind::Collective, g.nodes[a].duration);
-            if (grp.complete)
-                ++g.stats.collectivesMatched;
-            else
-                ++g.stats.collectivesUnmatched;
-            g.collectives.push_back(std::move(grp));
+            grp.complete = static_cast<int>(grp.members.size()) == participants;
+            addGroup(std::move(grp));
         }
     }
-    if (modelled)
-        g.warnings.push_back(
-            std::to_string(modelled) +
-            " collectives have no duration in the file: timed by the alpha-beta model from their "
-            "type and size (" +
-            std::to_string(static_cast<int>(kChakraIntraNodeGBps)) + " GB/s intra-node, " +
-            std::to_string(static_cast<int>(kChakraInterNodeGBps)) + " GB/s inter-node, " +
-            std::to_string(static_cast<int>(kChakraLatencyUs)) + " us; group of " +
-            std::to_string(rankCount) + " ranks)");
-    if (mismatched)
-        g.warnings.push_back(
-            std::to_string(mismatched) +
-            " collectives differ in type or size across ranks: not matched (each keeps its own time)");
+    // Sends and receives: a send from a to b with tag t meets the receive at b from a with tag t;
+    // without tags, the k-th send meets the k-th receive (by Chakra id). A node without comm_src /
+    // comm_dst runs on its own rank and, in a process group of two ranks, talks to the other one.
+    std::set<std::int64_t> rankIds;
+    for (const auto& r : set.ranks)
+        rankIds.insert(r.rank);
+    std::sort(p2pNodes.begin(), p2pNodes.end(), [&](const Member& a, const Member& b) {
+        return g.nodes[a.node].rank != g.nodes[b.node].rank ? g.nodes[a.node].rank < g.nodes[b.node].rank
+                                                            : a.chakraId < b.chakraId;
+    });
+    struct Queues {
+        std::vector<NodeId> sends, recvs;
+    };
+    std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t>, Queues> byPeers;
+    std::int64_t p2pWithoutPeer = 0, p2pUnpaired = 0;
+    for (const Member& mb : p2pNodes) {
+        const NodeId n = mb.node;
+        const bool send = metaOf(n).type == CollectiveType::Send;
+        const std::int64_t self = g.rankOf(n).rank;
+        std::int64_t src = info[n].commSrc, dst = info[n].commDst;
+        if (send && src < 0) src = self;
+        if (!send && dst < 0) dst = self;
+        std::int64_t& peer = send ? dst : src;
+        if (peer < 0) {
+            const auto& rs = ranksOfGroup[info[n].pgName];
+            if (!info[n].pgName.empty() && rs.size() == 2)
+                for (std::uint32_t r : rs)
+                    if (set.ranks[r].rank != self) peer = set.ranks[r].rank;
+        }
+        // A peer outside the set, the rank itself (its send would wait for its own receive), or a
+        // node that names another rank as its own side (ASTRA-sim rejects it too).
+        if (peer < 0 || peer == self || !rankIds.count(peer) || (send ? src : dst) != self) {
+            ++p2pWithoutPeer;
+            ++g.stats.collectivesUnmatched;
+            continue;
+        }
+        auto& q = byPeers[{src, dst, info[n].commTag}];
+        (send ? q.sends : q.recvs).push_back(n);
+    }
+    for (auto& [peers, q] : byPeers) {
+        const std::size_t pairs = std::min(q.sends.size(), q.recvs.size());
+        p2pUnpaired += static_cast<std::int64_t>(q.sends.size() + q.recvs.size() - 2 * pairs);
+        g.stats.collectivesUnmatched +=
+            static_cast<std::int64_t>(q.sends.size() + q.recvs.size() - 2 * pairs);
+        for (std::size_t k = 0; k < pairs; ++k) {
+            CollectiveGroup grp;
+            grp.type = CollectiveType::SendRecv;
+            grp.processGroup =
+                "p2p:" + std::to_string(std::get<0>(peers)) + "->" + std::to_string(std::get<1>(peers));
+            grp.expectedParticipants = 2;
+            grp.members = {q.sends[k], q.recvs[k]};
+            const std::int64_t sb = metaOf(q.sends[k]).bytes(g.rankOf(q.sends[k]).strings);
+            const std::int64_t rb = metaOf(q.recvs[k]).bytes(g.rankOf(q.recvs[k]).strings);
+            grp.bytes = sb >= 0 ? sb : rb;
+            modelTimes(grp, 2);
+            if (sb >= 0 && rb >= 0 && sb != rb) {
+                ++mismatched;
+                g.stats.collectivesUnmatched += 2;
+                continue;
+            }
+            grp.complete = true;
+            addGroup(std::move(grp));
+        }
+    }
+    auto warnCount = [&](std::int64_t n, const std::string& what) {
+        if (n) g.warnings.push_back(std::to_string(n) + what);
+    };
+    warnCount(p2pWithoutPeer, " sends / receives name no peer in the set (no comm_src / comm_dst, not in a "
+                              "process group of two ranks): each keeps its own time");
+    warnCount(p2pUnpaired, " sends / receives have no counterpart (same comm_src, comm_dst and comm_tag) on "
+                           "the peer: each keeps its own time");
+    warnCount(modelled, " collectives have no duration in the file: timed by the alpha-beta model from their "
+                        "type and size (" +
+                            std::to_string(static_cast<int>(kChakraIntraNodeGBps)) + " GB/s intra-node, " +
+                            std::to_string(static_cast<int>(kChakraInterNodeGBps)) + " GB/s inter-node, " +
+                            std::to_string(static_cast<int>(kChakraLatencyUs)) +
+                            " us; the group: the ranks carrying its process group, every rank for the "
+                            "default one)");
+    warnCount(mismatched, " collectives (or send / receive pairs) differ in type or size across ranks: not "
+                          "matched (each keeps its own time)");
     for (const auto& rank : set.ranks)
         for (const auto& w : rank.warnings)
             g.warnings.push_back(rank.sourcePath + ": " + w);

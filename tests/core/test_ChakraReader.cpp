@@ -59,15 +59,67 @@ std::string node(std::uint64_t id, const std::string& name, int type,
     if (durUs) b += fVarint(7, durUs);
     return b + extra;
 }
-std::string file(std::initializer_list<std::string> nodes) {
-    std::string meta = fBytes(1, "0.0.4");
+std::string attrInt32(const std::string& name, std::uint64_t v) {
+    return fBytes(10, fBytes(1, name) + fVarint(7, v));
+}
+std::string attrString(const std::string& name, const std::string& v) {
+    return fBytes(10, fBytes(1, name) + fBytes(29, v));
+}
+std::string fileWithMeta(const std::string& meta, const std::vector<std::string>& nodes) {
     std::string out = varint(meta.size()) + meta;
     for (const auto& n : nodes)
         out += varint(n.size()) + n;
     return out;
 }
+std::string file(std::initializer_list<std::string> nodes) {
+    return fileWithMeta(fBytes(1, "0.0.4"), nodes);
+}
 
-constexpr int kComp = 4, kCommColl = 7;
+constexpr int kComp = 4, kCommSend = 5, kCommRecv = 6, kCommColl = 7;
+
+// The GlobalMetadata Chakra's PyTorch converter writes: no version, the schema and the host trace's
+// pid, time and timestamps as attributes (uint64 for the numbers).
+std::string converterMeta() {
+    auto u64 = [](const std::string& name, std::uint64_t v) {
+        return fBytes(2, fBytes(1, name) + fVarint(13, v));
+    };
+    auto str = [](const std::string& name, const std::string& v) {
+        return fBytes(2, fBytes(1, name) + fBytes(29, v));
+    };
+    return str("schema", "1.1.1-chakra.0.0.4") + u64("pid", 1234) + str("time", "2024-07-01 10:00:00") +
+           u64("start_ts", 100) + u64("finish_ts", 900);
+}
+
+// A ring all-reduce of 1 MiB over 8 ranks written as sends and receives: 2(n-1) = 14 steps; in
+// step s rank r sends a 128 KiB chunk to r+1 and receives one from r-1 (tag s), both after the
+// previous step's receive. Sends on stream 1, receives on stream 2 (as NCCL overlaps them).
+std::vector<std::string> ringRank(int r, bool tags, bool peers) {
+    std::vector<std::string> nodes;
+    const int n = 8, steps = 2 * (n - 1);
+    const std::uint64_t chunk = (1u << 20) / n;
+    for (int s = 0; s < steps; ++s) {
+        const std::uint64_t sendId = 2 * static_cast<std::uint64_t>(s) + 1, recvId = sendId + 1;
+        std::string common = attrBool("is_cpu_op", false) + attrInt("comm_size", chunk);
+        if (tags) common += attrInt32("comm_tag", static_cast<std::uint64_t>(s));
+        std::string sendAttr = common + attrInt("tid", 1), recvAttr = common + attrInt("tid", 2);
+        if (peers) {
+            sendAttr += attrInt32("comm_src", static_cast<std::uint64_t>(r)) +
+                        attrInt32("comm_dst", static_cast<std::uint64_t>((r + 1) % n));
+            recvAttr += attrInt32("comm_src", static_cast<std::uint64_t>((r + n - 1) % n)) +
+                        attrInt32("comm_dst", static_cast<std::uint64_t>(r));
+        }
+        std::string send = node(sendId, "send", kCommSend, {}, 0, sendAttr);
+        std::string recv = node(recvId, "recv", kCommRecv, {}, 0, recvAttr);
+        if (s > 0) {
+            // data_deps = [previous receive], appended after the attributes (field order is free).
+            send += fBytes(5, varint(sendId - 1));
+            recv += fBytes(5, varint(sendId - 1));
+        }
+        nodes.push_back(send);
+        nodes.push_back(recv);
+    }
+    return nodes;
+}
 
 QString errorOf(const std::string& bytes) {
     try {
@@ -225,6 +277,115 @@ private slots:
         QVERIFY2(err.startsWith("x.et: "), qPrintable(err));
         QVERIFY2(err.contains(expected), qPrintable(err));
         QVERIFY(!err.contains('\n'));
+    }
+
+    // Sends and receives pair by (comm_src, comm_dst, comm_tag): a ring all-reduce of 224 of them
+    // is 112 two-rank transfers, not 28 eight-rank "collectives".
+    void ringAllReduceAsSendRecv_data() {
+        QTest::addColumn<bool>("tags");
+        QTest::newRow("with comm_tag") << true;
+        QTest::newRow("pair order without comm_tag") << false;
+    }
+    void ringAllReduceAsSendRecv() {
+        QFETCH(bool, tags);
+        QTemporaryDir dir;
+        for (int r = 0; r < 8; ++r) {
+            auto nodes = ringRank(r, tags, true);
+            sltest::writeFile(dir, ("ring." + std::to_string(r) + ".et").c_str(),
+                              QByteArray::fromStdString(fileWithMeta(fBytes(1, "0.0.4"), nodes)));
+        }
+        TraceSet set = loadTraceSet({dir.path().toStdString()});
+        ExecutionGraph g = buildExecutionGraph(set);
+        QCOMPARE(g.stats.collectivesMatched, std::int64_t(112));
+        QCOMPARE(g.stats.collectivesUnmatched, std::int64_t(0));
+        QCOMPARE(g.collectives.size(), std::size_t(112));
+        for (const auto& c : g.collectives) {
+            QCOMPARE(c.members.size(), std::size_t(2));
+            // The send on rank r meets the receive on rank r+1.
+            const int from = g.rankOf(c.members[0]).rank, to = g.rankOf(c.members[1]).rank;
+            QCOMPARE(to, (from + 1) % 8);
+        }
+        // Each step is one 128 KiB transfer between two ranks by the default model: 5 us + 131072 B /
+        // 150 GB/s = 5873.8 ns; the 14 steps follow one another on every rank: 14 x 5874 = 82236 ns.
+        SimResult res = simulate(g);
+        QVERIFY(res.complete);
+        QCOMPARE(res.simulatedIteration, TimeNs(82236));
+    }
+
+    // Chakra's converter writes no comm_src / comm_dst / comm_tag: a send and a receive in a
+    // process group of two ranks talk to each other, in order.
+    void sendRecvPeersFromTwoRankGroup() {
+        QTemporaryDir dir;
+        const std::string pg =
+            attrString("pg_name", "4") + attrBool("is_cpu_op", false) + attrInt("comm_size", 4096);
+        sltest::writeFile(
+            dir, "pp.0.et",
+            QByteArray::fromStdString(file(
+                {node(1, "fwd", kComp, {}, 10), node(2, "ncclDevKernel_SendRecv", kCommSend, {1}, 3, pg)})));
+        sltest::writeFile(
+            dir, "pp.1.et",
+            QByteArray::fromStdString(file(
+                {node(1, "ncclDevKernel_SendRecv", kCommRecv, {}, 3, pg), node(2, "fwd", kComp, {1}, 10)})));
+        TraceSet set = loadTraceSet({dir.path().toStdString()});
+        ExecutionGraph g = buildExecutionGraph(set);
+        QCOMPARE(g.stats.collectivesMatched, std::int64_t(1));
+        // Rank 1's receive waits for rank 0's send: 10 + 3, then its own 10 us.
+        SimResult res = simulate(g);
+        QCOMPARE(res.simulatedIteration, TimeNs(23000));
+    }
+
+    // A converter-style file: GPU nodes carry the CPU thread in "tid" and their stream in "stream";
+    // the version is not set (the schema is an attribute). The kernel and the all-reduce run on
+    // streams 7 and 14 side by side: CPU mm [0,10], record_param_comms [10,12]; gemm [10,30] on 7,
+    // all-reduce [12,42] on 14: 42 us (one stream would give 60).
+    void converterStyleStreams() {
+        QTemporaryDir dir;
+        const std::string cpu = attrBool("is_cpu_op", true) + attrInt("tid", 1);
+        const std::string gpu = attrBool("is_cpu_op", false) + attrInt("tid", 1);
+        std::vector<std::string> nodes = {
+            node(1, "aten::mm", kComp, {}, 10, cpu), node(2, "record_param_comms", kComp, {1}, 2, cpu),
+            node(3, "ampere_sgemm_128x64_nn", kComp, {1}, 20, gpu + attrInt("stream", 7)),
+            node(4, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", kCommColl, {2}, 30,
+                 gpu + attrInt("stream", 14) + attrInt("comm_type", 0) + attrInt("comm_size", 1u << 20))};
+        const std::string path = sltest::writeFile(
+            dir, "chakra.0.et", QByteArray::fromStdString(fileWithMeta(converterMeta(), nodes)));
+        ChakraFile f = readChakraFile(path);
+        QCOMPARE(f.version, std::string());
+        QCOMPARE(f.metadata.front().second, std::string("1.1.1-chakra.0.0.4"));
+        QCOMPARE(f.nodes[2].stream, std::int64_t(7));
+        TraceSet set = loadTraceSet({path});
+        QCOMPARE(set.ranks[0].tracks.size(), std::size_t(3)); // thread 1, streams 7 and 14
+        ExecutionGraph g = buildExecutionGraph(set);
+        SimResult res = simulate(g);
+        QCOMPARE(res.simulatedIteration, TimeNs(42000));
+    }
+
+    // A CPU node far longer than the GPU work it launches most likely includes time blocked on the
+    // GPU (the converter's durations do): a warning with the count; none for an ordinary launch.
+    void blockingDurationsWarn_data() {
+        QTest::addColumn<int>("itemUs");
+        QTest::addColumn<bool>("warns");
+        QTest::newRow("aten::item 900 us around a 2 us copy") << 900 << true;
+        QTest::newRow("aten::item 15 us around a 2 us copy") << 15 << false;
+    }
+    void blockingDurationsWarn() {
+        QFETCH(int, itemUs);
+        QFETCH(bool, warns);
+        QTemporaryDir dir;
+        const std::string cpu = attrBool("is_cpu_op", true) + attrInt("tid", 1);
+        const std::string path = sltest::writeFile(
+            dir, "chakra.0.et",
+            QByteArray::fromStdString(fileWithMeta(
+                converterMeta(), {node(1, "aten::item", kComp, {}, static_cast<std::uint64_t>(itemUs), cpu),
+                                  node(2, "Memcpy DtoH (Device -> Pageable)", kComp, {1}, 2,
+                                       attrBool("is_cpu_op", false) + attrInt("stream", 7))})));
+        TraceSet set = loadTraceSet({path});
+        bool found = false;
+        for (const auto& w : set.ranks[0].warnings)
+            found = found || (w.find("1 CPU nodes last far longer than the GPU work they launch") !=
+                                  std::string::npos &&
+                              w.find("blocked") != std::string::npos);
+        QCOMPARE(found, warns);
     }
 
     void writerRoundTrip() {

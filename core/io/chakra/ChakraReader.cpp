@@ -239,6 +239,8 @@ ChakraNode toNode(const pb::Node& n, Reader& r) {
             out.isCpuOp = v && *v != 0;
         } else if (key == "tid") {
             if (v) out.tid = *v;
+        } else if (key == "stream") {
+            if (v) out.stream = *v;
         } else if (key == "comm_type") {
             if (!v || *v < 0 || *v >= kChakraCommTypeCount)
                 r.fail(idText + ": comm_type " + attrText(a) + " is not a collective type of the schema");
@@ -256,6 +258,8 @@ ChakraNode toNode(const pb::Node& n, Reader& r) {
             if (v) out.commDst = *v;
         } else if (key == "comm_tag") {
             if (v) out.commTag = *v;
+        } else if (key == "comm_size_estimated") {
+            out.commSizeEstimated = v && *v != 0;
         }
     }
     return out;
@@ -381,6 +385,12 @@ void setInt(pb::AttributeProto* a, const char* name, std::int64_t v) {
     a->set_int64_val(v);
 }
 
+void setInt32(pb::AttributeProto* a, const char* name, std::int64_t v) {
+    a->set_name(name);
+    a->set_int32_val(
+        static_cast<std::int32_t>(std::clamp<std::int64_t>(v, 0, std::numeric_limits<std::int32_t>::max())));
+}
+
 void appendDelimited(std::string& out, const google::protobuf::MessageLite& m) {
     std::string body = m.SerializeAsString();
     std::uint64_t n = body.size();
@@ -429,6 +439,7 @@ std::string chakraBytes(const ChakraFile& file) {
         cpu->set_name("is_cpu_op");
         cpu->set_bool_val(node.isCpuOp);
         if (node.tid >= 0) setInt(n.add_attr(), "tid", node.tid);
+        if (node.stream >= 0) setInt(n.add_attr(), "stream", node.stream);
         if (node.commType >= 0) setInt(n.add_attr(), "comm_type", node.commType);
         if (node.commSize >= 0) setInt(n.add_attr(), "comm_size", node.commSize);
         if (!node.commGroup.empty()) {
@@ -436,9 +447,15 @@ std::string chakraBytes(const ChakraFile& file) {
             a->set_name("pg_name");
             a->set_string_val(node.commGroup);
         }
-        if (node.commSrc >= 0) setInt(n.add_attr(), "comm_src", node.commSrc);
-        if (node.commDst >= 0) setInt(n.add_attr(), "comm_dst", node.commDst);
-        if (node.commTag >= 0) setInt(n.add_attr(), "comm_tag", node.commTag);
+        // Peers and tags as int32, the type Chakra's feeders read them as.
+        if (node.commSrc >= 0) setInt32(n.add_attr(), "comm_src", node.commSrc);
+        if (node.commDst >= 0) setInt32(n.add_attr(), "comm_dst", node.commDst);
+        if (node.commTag >= 0) setInt32(n.add_attr(), "comm_tag", node.commTag);
+        if (node.commSizeEstimated) {
+            auto* a = n.add_attr();
+            a->set_name("comm_size_estimated");
+            a->set_bool_val(true);
+        }
         appendDelimited(out, n);
     }
     return out;

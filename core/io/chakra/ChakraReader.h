@@ -57,10 +57,13 @@ struct ChakraNode {
     std::int64_t startNs = -1;    // start_time_micros when present (informative only)
     bool isCpuOp = false;         // "is_cpu_op" attribute
     std::int64_t tid = -1;        // "tid" attribute: CPU thread or GPU stream
+    std::int64_t stream = -1;     // "stream" attribute (Chakra's converter, GPU nodes)
     int commType = -1;            // "comm_type" (ChakraCommType), -1 when absent
     std::int64_t commSize = -1;   // "comm_size" in bytes, -1 when absent
     std::string commGroup;        // "pg_name" / "comm_group" / "process_group"
     std::int64_t commSrc = -1, commDst = -1, commTag = -1;
+    // "comm_size_estimated" (Sightline's export): comm_size derived from a measured transfer time.
+    bool commSizeEstimated = false;
     std::string inputShapes, inputTypes, outputShapes, outputTypes;
 
     bool isComm() const {

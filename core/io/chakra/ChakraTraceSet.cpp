@@ -23,11 +23,14 @@ struct Placement {
     bool collective = false;
 };
 
-// Where a node runs (docs/Chakra.md): CPU ops on their thread; GPU nodes on their stream ("tid"),
-// else on a default stream per role. A communication node with a size is a collective on a GPU
-// stream even when marked as a CPU op; one without a size is replayed as a plain op.
+// Where a node runs (docs/Chakra.md): CPU ops on their thread; GPU nodes on their stream
+// ("stream", as Chakra's converter writes it, else "tid"), else on a default stream per role. A communication
+// node with a size is a collective on a GPU stream even when marked as a CPU op; one without a size is
+// replayed as a plain op.
 Placement placeOf(const ChakraNode& n) {
     Placement p;
+    // The converter gives GPU nodes the stream in "stream"; its "tid" is not the stream there.
+    const std::int64_t stream = n.stream >= 0 ? n.stream : n.tid;
     const bool sized = n.isComm() && n.commSize >= 0;
     if (n.isCpuOp && !sized) {
         p.gpu = false;
@@ -39,13 +42,13 @@ Placement placeOf(const ChakraNode& n) {
     if (sized) {
         p.collective = true;
         p.kind = EventKind::Kernel;
-        p.id = !n.isCpuOp && n.tid >= 0 ? n.tid : kChakraCommStream;
+        p.id = !n.isCpuOp && stream >= 0 ? stream : kChakraCommStream;
     } else if (n.type == ChakraNodeType::MemLoad || n.type == ChakraNodeType::MemStore) {
         p.kind = EventKind::GpuMemcpy;
-        p.id = n.tid >= 0 ? n.tid : kChakraMemoryStream;
+        p.id = stream >= 0 ? stream : kChakraMemoryStream;
     } else {
         p.kind = EventKind::Kernel;
-        p.id = n.tid >= 0 ? n.tid : (n.isComm() ? kChakraCommStream : kChakraComputeStream);
+        p.id = stream >= 0 ? stream : (n.isComm() ? kChakraCommStream : kChakraComputeStream);
     }
     return p;
 }
@@ -76,6 +79,42 @@ std::vector<std::uint32_t> topologicalOrder(const ChakraFile& f) {
             if (--indeg[m] == 0) ready.push(m);
     }
     return order; // complete: readChakraBytes rejected cycles
+}
+
+// CPU COMP nodes that last far longer than the GPU nodes depending on them (the work they
+// launch): more than kBlockingFactor times it and kBlockingMinNs beyond it. A launch takes
+// microseconds; a node that long was most likely waiting for the GPU (a synchronising copy,
+// .item()), and a duration that includes the wait counts it twice in a replay that simulates it.
+constexpr std::int64_t kBlockingFactor = 10;
+constexpr std::int64_t kBlockingMinNs = 100'000;
+struct Blocking {
+    std::int64_t nodes = 0;
+    std::int64_t excessNs = 0;
+};
+Blocking blockingLooking(const ChakraFile& f) {
+    std::unordered_map<std::uint64_t, std::uint32_t> index;
+    for (std::uint32_t i = 0; i < f.nodes.size(); ++i)
+        index.emplace(f.nodes[i].id, i);
+    std::vector<std::int64_t> launched(f.nodes.size(), -1);
+    for (const auto& n : f.nodes) {
+        if (n.isCpuOp) continue;
+        for (std::uint64_t d : n.dataDeps) {
+            auto it = index.find(d);
+            if (it == index.end() || !f.nodes[it->second].isCpuOp) continue;
+            auto& l = launched[it->second];
+            l = std::max<std::int64_t>(l, 0) + std::max<std::int64_t>(0, n.durationNs);
+        }
+    }
+    Blocking b;
+    for (std::uint32_t i = 0; i < f.nodes.size(); ++i) {
+        const ChakraNode& n = f.nodes[i];
+        if (launched[i] < 0 || n.type != ChakraNodeType::Comp || n.durationNs <= 0) continue;
+        if (n.durationNs > kBlockingFactor * launched[i] && n.durationNs - launched[i] > kBlockingMinNs) {
+            ++b.nodes;
+            b.excessNs += n.durationNs - launched[i];
+        }
+    }
+    return b;
 }
 
 std::string streamName(std::int64_t id, bool hasTid) {
@@ -110,7 +149,7 @@ Rank chakraRank(const ChakraFile& file, int rankId, int worldSize) {
             t.kind = p.gpu ? TrackKind::GpuStream : TrackKind::CpuThread;
             t.pid = 0;
             t.tid = p.id;
-            t.name = p.gpu ? streamName(p.id, n.tid >= 0 && !(p.collective && n.isCpuOp))
+            t.name = p.gpu ? streamName(p.id, (n.stream >= 0 || n.tid >= 0) && !(p.collective && n.isCpuOp))
                            : "thread " + std::to_string(p.id);
             rank.tracks.push_back(std::move(t));
         }
@@ -126,6 +165,8 @@ Rank chakraRank(const ChakraFile& file, int rankId, int worldSize) {
         if (n.startNs >= 0) args["start_ns"] = n.startNs;
         args["is_cpu_op"] = n.isCpuOp;
         if (n.tid >= 0) args["tid"] = n.tid;
+        if (n.stream >= 0) args["stream"] = n.stream;
+        if (n.commSizeEstimated) args["comm_size_estimated"] = true;
         if (!n.inputShapes.empty()) args["Input Dims"] = n.inputShapes;
         if (!n.inputTypes.empty()) args["Input type"] = n.inputTypes;
         if (!n.outputShapes.empty()) args["Output Dims"] = n.outputShapes;
@@ -171,6 +212,12 @@ Rank chakraRank(const ChakraFile& file, int rankId, int worldSize) {
         rank.argsArena += text;
         ++rank.eventsByKind[static_cast<std::size_t>(p.kind)];
     }
+    if (auto b = blockingLooking(file); b.nodes > 0)
+        rank.warnings.push_back(
+            std::to_string(b.nodes) + " CPU nodes last far longer than the GPU work they launch (" +
+            std::to_string(b.excessNs / 1000) +
+            " us beyond it in all): their durations look like they include time blocked waiting for the "
+            "GPU (Chakra's converter keeps it), which the replay then adds to the waits it simulates");
     if (unsizedComm)
         rank.warnings.push_back(
             std::to_string(unsizedComm) +
