@@ -1,0 +1,149 @@
+#include "CliCommon.h"
+#include "SimSetup.h"
+
+#include "analysis/CollectiveArrivals.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+namespace sl::cli {
+
+namespace {
+
+double us(TimeNs ns) {
+    return std::round(static_cast<double>(ns) / 10.0) / 100.0;
+}
+
+std::string groupText(const CollectiveArrival& c) {
+    std::string s = c.processGroup.empty() ? std::string("-") : c.processGroup;
+    if (!c.groupRanks.empty()) {
+        s += " [";
+        for (std::size_t i = 0; i < c.groupRanks.size(); ++i)
+            s += (i ? "," : "") + std::to_string(c.groupRanks[i]);
+        s += "]";
+    }
+    return s;
+}
+
+// The rank that arrived last: null when all arrived together, "phantom" when peers outside the set
+// came last.
+nlohmann::json lastJson(const ExecutionGraph& g, const CollectiveArrival& c) {
+    if (c.spread == 0) return nullptr;
+    if (c.lastIsPhantom) return "phantom";
+    return g.ranks[c.last().rank].rankId;
+}
+
+Command makeCollectivesCommand() {
+    return {"collectives", "who waited for whom at every collective: arrivals, the last to arrive, waits",
+            "usage: sightline-cli collectives PATH... [--step N] [--json] [--et F|DIR]\n"
+            "\n"
+            "For every collective matched across the ranks of the set (and every one whose peers are\n"
+            "outside it: phantom peers), each rank's arrival, measured: when its kernel could start,\n"
+            "the latest of its launch reaching the GPU (launch call start + the rank's launch latency),\n"
+            "its stream predecessor's end and any cross-stream wait, never later than the kernel's\n"
+            "start. Times are microseconds from the job's first event. Per collective: type, process\n"
+            "group, size, bytes, the last rank to arrive (null / '-' when all arrived together,\n"
+            "'phantom' when peers outside the set came last) and spread_us (last - first arrival); per\n"
+            "rank: waited_us (time it waited for later arrivals) and made_others_wait_us (the waits of\n"
+            "its peers at the collectives it arrived last at). A rank row sorted first is the\n"
+            "straggler.\n"
+            "\n"
+            "  --step N     restrict to ProfilerStep#N\n"
+            "  --json       print {ranks[], collectives[]} (every rank's arrival) instead of the tables\n"
+            "  --et F|DIR   PyTorch execution traces for collective sizes (see simulate --help)\n",
+            [](Args& args) {
+                const bool json = args.flag("--json");
+                SimSetup setup = parseSimSetup(args, "collectives", false);
+                TraceSet set = loadWithProgress(setup.paths);
+                ExecutionGraph g = buildGraphForCli(set, setup);
+                const CollectiveArrivals a = collectiveArrivals(g);
+                std::vector<RankWaiting> ranks = a.ranks;
+                std::stable_sort(ranks.begin(), ranks.end(), [](const RankWaiting& x, const RankWaiting& y) {
+                    return x.madeOthersWait > y.madeOthersWait;
+                });
+                if (json) {
+                    nlohmann::json rj = nlohmann::json::array();
+                    for (const auto& w : ranks)
+                        rj.push_back({{"rank", w.rankId},
+                                      {"collectives", w.collectives},
+                                      {"times_last", w.timesLast},
+                                      {"waited_us", us(w.waited)},
+                                      {"made_others_wait_us", us(w.madeOthersWait)}});
+                    nlohmann::json cj = nlohmann::json::array();
+                    for (const auto& c : a.collectives) {
+                        nlohmann::json arr = nlohmann::json::array();
+                        for (const auto& r : c.ranks)
+                            arr.push_back({{"rank", g.ranks[r.rank].rankId},
+                                           {"arrival_us", us(r.arrival)},
+                                           {"start_us", us(r.start)},
+                                           {"end_us", us(r.end)},
+                                           {"waited_us", us(r.waited)}});
+                        nlohmann::json item = {{"type", std::string(collectiveTypeName(c.type))},
+                                               {"group", c.processGroup},
+                                               {"group_ranks", c.groupRanks},
+                                               {"size", c.size},
+                                               {"bytes", c.bytes},
+                                               {"first_us", us(c.first)},
+                                               {"last_rank", lastJson(g, c)},
+                                               {"spread_us", us(c.spread)},
+                                               {"phantom_peers", c.phantomPeers},
+                                               {"arrivals", arr}};
+                        if (c.phantomPeers > 0) item["phantom_arrival_us"] = us(c.phantomArrival);
+                        cj.push_back(std::move(item));
+                    }
+                    std::cout << nlohmann::json{{"ranks", rj},
+                                                {"waited_for_phantoms_us", us(a.waitedForPhantoms)},
+                                                {"collectives", cj}}
+                                     .dump(2)
+                              << "\n";
+                    return kExitOk;
+                }
+                std::printf("%6s %11s %10s %20s %12s\n", "rank", "collectives", "times_last",
+                            "made_others_wait_us", "waited_us");
+                for (const auto& w : ranks)
+                    std::printf("%6d %11lld %10lld %20.2f %12.2f\n", w.rankId,
+                                static_cast<long long>(w.collectives), static_cast<long long>(w.timesLast),
+                                us(w.madeOthersWait), us(w.waited));
+                if (a.waitedForPhantoms > 0)
+                    std::printf("waited for phantom peers (outside the set): %.2f us\n",
+                                us(a.waitedForPhantoms));
+                std::printf("\n%5s %12s %-15s %4s %12s %10s %10s  %s\n", "#", "first_us", "type", "size",
+                            "bytes", "last", "spread_us", "group (arrival order: rank +us after the first)");
+                for (std::size_t i = 0; i < a.collectives.size(); ++i) {
+                    const auto& c = a.collectives[i];
+                    const nlohmann::json lj = lastJson(g, c);
+                    const std::string last = lj.is_null()     ? std::string("-")
+                                             : lj.is_string() ? lj.get<std::string>()
+                                                              : "rank " + std::to_string(lj.get<int>());
+                    std::string order;
+                    for (const auto& r : c.ranks) {
+                        char buf[48];
+                        std::snprintf(buf, sizeof buf, " %d+%.0f", g.ranks[r.rank].rankId,
+                                      us(r.arrival - c.first));
+                        order += buf;
+                    }
+                    if (c.phantomPeers > 0) {
+                        char buf[64];
+                        std::snprintf(buf, sizeof buf, " phantom(%d)+%.0f", c.phantomPeers,
+                                      us(c.phantomArrival - c.first));
+                        order += buf;
+                    }
+                    std::printf("%5zu %12.2f %-15s %4d %12lld %10s %10.2f  %s:%s\n", i, us(c.first),
+                                std::string(collectiveTypeName(c.type)).c_str(), c.size,
+                                static_cast<long long>(c.bytes), last.c_str(), us(c.spread),
+                                groupText(c).c_str(), order.c_str());
+                }
+                std::printf("\n%zu collectives, %zu ranks\n", a.collectives.size(), a.ranks.size());
+                return kExitOk;
+            }};
+}
+
+CommandRegistrar registerCollectives{makeCollectivesCommand()};
+
+} // namespace
+
+} // namespace sl::cli
