@@ -1,5 +1,6 @@
 #include "CliCommon.h"
 
+#include "io/EtFolder.h"
 #include "io/KinetoLoader.h"
 #include "io/LoadError.h"
 
@@ -92,6 +93,16 @@ TraceSet loadWithProgress(const std::vector<std::string>& paths) {
         };
     }
     return loadTraceSet(paths, options);
+}
+
+std::vector<std::string> etPathsOrRunFolder(const std::vector<std::string>& paths,
+                                            std::vector<std::string> etPaths) {
+    if (!etPaths.empty() || paths.size() != 1 || !isRunFolder(paths.front())) return etPaths;
+    std::string et = etFolderBeside(paths.front());
+    if (et.empty()) return etPaths;
+    std::fprintf(stderr, "note: %s is a run folder: Kineto traces from kineto/, execution traces from et/\n",
+                 paths.front().c_str());
+    return {et};
 }
 
 int runGuarded(const std::function<int()>& body) {

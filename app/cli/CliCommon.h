@@ -41,6 +41,12 @@ int nonNegativeInt(const std::string& option, const std::string& text);
 // Loads traces with progress on stderr when stderr is a terminal.
 TraceSet loadWithProgress(const std::vector<std::string>& paths);
 
+// The execution traces of a run folder given alone (kineto/ and et/ inside, io/EtFolder.h), as
+// the GUI attaches them: {".../run/et"} with a note on stderr when `etPaths` is empty, else
+// `etPaths` as given.
+std::vector<std::string> etPathsOrRunFolder(const std::vector<std::string>& paths,
+                                            std::vector<std::string> etPaths);
+
 // Runs a command body, mapping LoadError to exit 2 ("error: FILE: what") and UsageError to exit 1.
 int runGuarded(const std::function<int()>& body);
 

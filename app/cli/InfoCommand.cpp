@@ -38,6 +38,7 @@ Command makeInfoCommand() {
                 auto etPaths = args.options("--et");
                 auto paths = args.positional();
                 if (paths.empty()) throw UsageError{"info needs at least one PATH"};
+                etPaths = etPathsOrRunFolder(paths, std::move(etPaths));
                 TraceSet set = loadWithProgress(paths);
                 EtApplied et = applyExecutionTraces(set, etPaths);
                 if (et.files > 0) std::fprintf(stderr, "note: %s\n", et.summary().c_str());

@@ -27,6 +27,7 @@ SimSetup parseSimSetup(Args& args, const std::string& command, bool withKnobs) {
     }
     s.paths = args.positional();
     if (s.paths.empty()) throw UsageError{command + " needs at least one PATH"};
+    s.etPaths = etPathsOrRunFolder(s.paths, std::move(s.etPaths));
     if (stepText) s.step = nonNegativeInt("--step", *stepText);
     if (config) {
         std::ifstream in(*config);

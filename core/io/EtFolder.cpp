@@ -101,7 +101,7 @@ std::string etFolderBeside(const std::string& kinetoPath) {
     std::error_code ec;
     fs::path p(kinetoPath);
     if (!fs::is_directory(p, ec)) p = p.parent_path();
-    fs::path et = p.parent_path() / "et";
+    fs::path et = isRunFolder(p.string()) ? p / "et" : p.parent_path() / "et";
     if (p.filename() == "et" || !fs::is_directory(et, ec)) return {};
     for (const auto& e : fs::directory_iterator(et, ec)) {
         std::string name = e.path().filename().string();
@@ -109,6 +109,17 @@ std::string etFolderBeside(const std::string& kinetoPath) {
             return et.string();
     }
     return {};
+}
+
+bool isRunFolder(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::is_directory(path, ec) || !fs::is_directory(fs::path(path) / "kineto", ec)) return false;
+    for (const auto& e : fs::directory_iterator(path, ec)) {
+        std::string name = e.path().filename().string();
+        if (e.is_regular_file(ec) && (endsWith(name, ".json") || endsWith(name, ".json.gz"))) return false;
+    }
+    return !ec;
 }
 
 } // namespace sl

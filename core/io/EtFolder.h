@@ -32,7 +32,13 @@ std::vector<std::string> expandEtPaths(const std::vector<std::string>& paths);
 EtApplied applyExecutionTraces(TraceSet& set, const std::vector<std::string>& etPaths);
 
 // The execution-trace folder that sits next to a Kineto folder: for ".../run/kineto" (or a file
-// in it) the folder ".../run/et" when it exists and holds .json / .json.gz files, else "".
+// in it), or the run folder ".../run" itself, the folder ".../run/et" when it exists and holds
+// .json / .json.gz files, else "".
 std::string etFolderBeside(const std::string& kinetoPath);
+
+// A run folder: a folder holding a kineto/ folder and no trace file (.json, .json.gz) of its own,
+// as ../shared/traces/dlrm-8rank-v100 (kineto/ and et/). Loading it loads its kineto/ folder; the
+// CLI and the GUI take its et/ folder as the execution traces.
+bool isRunFolder(const std::string& path);
 
 } // namespace sl

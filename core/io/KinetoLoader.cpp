@@ -1,6 +1,7 @@
 #include "io/KinetoLoader.h"
 
 #include "io/ChunkScanner.h"
+#include "io/EtFolder.h"
 #include "io/FileReader.h"
 #include "io/GzipIndex.h"
 #include "io/KinetoFastScan.h"
@@ -1795,6 +1796,12 @@ std::vector<std::string> expandTracePaths(const std::vector<std::string>& paths)
                 found.push_back(entry.path().string());
         }
         if (ec) throw LoadError(p, "cannot list folder: " + ec.message());
+        // A run folder (kineto/ and et/ inside, as ../shared/traces/dlrm-8rank-v100): its Kineto traces.
+        if (found.empty() && isRunFolder(p)) {
+            auto inner = expandTracePaths({(fs::path(p) / "kineto").string()});
+            files.insert(files.end(), inner.begin(), inner.end());
+            continue;
+        }
         if (found.empty()) throw LoadError(p, "folder contains no trace files (*.json, *.json.gz)");
         std::sort(found.begin(), found.end());
         files.insert(files.end(), found.begin(), found.end());

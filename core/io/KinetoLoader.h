@@ -49,7 +49,8 @@ Rank loadKinetoFile(const std::string& path, int loadOrder = 0, const LoadOption
 Rank loadKinetoBytes(std::string_view bytes, const std::string& name, int loadOrder = 0,
                      const LoadOptions& options = {});
 
-// Expands folders into the trace files they contain (sorted by name) and keeps files as given.
+// Expands folders into the trace files they contain (sorted by name) and keeps files as given; a
+// run folder (no trace files, a kineto/ folder inside: isRunFolder) into its kineto/ files.
 // Throws LoadError when a path does not exist or a folder holds no trace file.
 std::vector<std::string> expandTracePaths(const std::vector<std::string>& paths);
 

@@ -28,6 +28,15 @@ private slots:
         const std::string file = sltest::writeFile(dir, "run/kineto/worker0.json", "{}");
         QCOMPARE(etFolderBeside(file), et);
         QCOMPARE(etFolderBeside(et), std::string());
+        // The run folder itself (kineto/ and et/ inside): its et/, and its kineto/ files to load.
+        const std::string run = dir.filePath("run").toStdString();
+        QVERIFY(isRunFolder(run));
+        QVERIFY(!isRunFolder(kineto));
+        QCOMPARE(etFolderBeside(run), et);
+        QCOMPARE(expandTracePaths({run}), std::vector<std::string>{file});
+        // A trace file of its own makes it an ordinary trace folder.
+        sltest::writeFile(dir, "run/rank0.json", "{}");
+        QVERIFY(!isRunFolder(run));
     }
 
     void expandsSorted() {
