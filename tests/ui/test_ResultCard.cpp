@@ -2,7 +2,8 @@
 // bound: the CLI shows gpu_compute and gpu_comm holding 99% of its critical path) the baseline card
 // reads the CLI's measured and simulated iteration, a faster host barely moves the step and the card
 // says why (CPU work is not on the critical path), a faster GPU moves it and the card gives no
-// excuse; on a one-rank trace without collectives dp.scale cannot apply and its field says so.
+// excuse; on a one-rank trace without collectives dp.scale cannot apply and its field says so; the
+// card names the rank that limits the step (01-dp8-straggler: rank 5; DLRM: rank 7).
 #include "core/GraphFixture.h"
 
 #include "KnobPanel.h"
@@ -86,6 +87,31 @@ private slots:
         settle(w);
         QVERIFY2(!card->text().contains(QStringLiteral("Why so little change")), qPrintable(card->text()));
         QVERIFY(card->text().contains(QStringLiteral("faster)")));
+    }
+
+    // The card names the rank and what it did: the straggler sample's slow rank (not its 65 us late
+    // start), and on DLRM rank 7's late entry into the step.
+    void cardNamesTheRank() {
+        struct Case {
+            std::string path;
+            QString expected;
+        };
+        std::vector<Case> cases{
+            {sltest::samplePath("01-dp8-straggler"),
+             QStringLiteral("What limits this step: rank 5 runs 1.3x slower than the others "
+                            "and every collective waits for it")}};
+        if (sltest::haveTraces())
+            cases.push_back({sltest::tracePath("dlrm-8rank-v100/kineto"),
+                             QStringLiteral("What limits this step: rank 7 enters the step 7.5")});
+        for (const Case& c : cases) {
+            MainWindow w;
+            w.show();
+            w.sessions()->openTraces({QString::fromStdString(c.path)});
+            QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
+            settle(w);
+            const QString text = w.findChild<ResultCard*>()->text();
+            QVERIFY2(text.contains(c.expected), qPrintable(text));
+        }
     }
 
     void knobThatCannotApplySaysSo() {

@@ -1,5 +1,6 @@
 #include "ScenarioRunner.h"
 
+#include "analysis/LimitingCause.h"
 #include "analysis/StepExplanation.h"
 #include "report/SimulationReport.h"
 #include "sim/KnobRegistry.h"
@@ -63,8 +64,8 @@ void ScenarioRunner::explain(ScenarioResult& r, const ScenarioResult* baseline) 
             QString::fromStdString(v.is_string() ? v.get<std::string>() : v.dump()));
     }
     const CriticalPath& path = r.output.analysis->path;
-    const StepLimit limit = stepLimit(g, path);
-    r.limit = QString::fromStdString(limit.sentence);
+    // Named by rank and event (a late entry, a slow rank), else the kind holding most of the path.
+    r.limit = QString::fromStdString(limitingCause(g, path, res).sentence);
     r.pathNote = QString::fromStdString(pathVersusIteration(path, res));
     r.noEffect = isBaseline
                      ? QString()
