@@ -19,6 +19,7 @@
 #include "io/KinetoLoader.h"
 
 #include "TestSupport.h"
+#include "core/GraphFixture.h"
 
 #include <QAction>
 #include <QImage>
@@ -83,12 +84,12 @@ private slots:
                 }
             QCOMPARE(flagged, static_cast<std::int64_t>(onPath.size()));
         }
-        // The simulated pane has one bar per non-empty segment; the measured one per path node.
+        // Both panes have one bar per non-empty segment (the measured one at measured times).
         std::int64_t segments = 0;
         for (const PathSegment& s : path.segments)
             segments += s.node != kNoNode && s.end > s.start;
         QCOMPARE(sim_.simulatedHighlights->bars, segments);
-        QCOMPARE(sim_.measuredHighlights->bars, static_cast<std::int64_t>(onPath.size()));
+        QCOMPARE(sim_.measuredHighlights->bars, segments);
     }
 
     void labelOfAComputeKernelOnThePath() {
@@ -159,6 +160,77 @@ private slots:
         stats = renderer.paintEvents(p, *measured, layout, m, image.size(), 0, rs);
         QVERIFY(stats.pathBars > 0);
         p.end();
+    }
+
+    // Only the on-path slice of an event is painted in the path colour. Rank 0's all-reduce kernel
+    // [20,120] us waits inside for rank 1, which arrives at 60 us; rank 0's next kernel (the job's
+    // last) follows it, so the path runs through the kernel's last 60 us (the transfer) and crosses
+    // to rank 1 there. The measured pane paints 60% of the kernel in the GPU-comm path colour, from
+    // 60 us on, and the waiting part dimmed; rank 1's wait before its launch is striped.
+    void paintsOnlyTheOnPathSlice() {
+        const char* nccl = slgraph::kAllReduceKernel;
+        const QList<QByteArray> files{
+            slgraph::trace({slgraph::cpu("cudaLaunchKernel", 10, 5, 1),
+                            slgraph::cpu("cudaLaunchKernel", 16, 3, 2), slgraph::gpu(nccl, 20, 100, 1, 20),
+                            slgraph::gpu("k9", 121, 9, 2, 20)},
+                           0, 2),
+            slgraph::trace({slgraph::cpu("cudaLaunchKernel", 0, 5, 9),
+                            slgraph::cpu("cudaLaunchKernel", 50, 5, 1), slgraph::gpu("k0", 10, 5, 9),
+                            slgraph::gpu(nccl, 60, 60, 1, 20)},
+                           1, 2)};
+        QTemporaryDir dir;
+        std::vector<std::string> paths;
+        for (int i = 0; i < files.size(); ++i)
+            paths.push_back(sltest::writeFile(dir, QStringLiteral("rank-%1.json").arg(i), files[i]));
+        auto set = std::make_shared<const TraceSet>(loadTraceSet(paths));
+        const SimOutput sim = SimRunner::runNow(set, {});
+        TrackState state;
+        state.reset(*set);
+        RowLayout layout;
+        layout.build(*set, state);
+        auto measured = TimelineData::measured(set);
+        QImage image(1000, layout.height(), QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        TimelineRenderer renderer;
+        const auto m = TimeMapping::fromWindow(measured->start(), measured->end(), image.width());
+        RenderState rs;
+        rs.highlights = sim.measuredHighlights.get();
+        rs.criticalPath = true;
+        {
+            QPainter p(&image);
+            renderer.paintEvents(p, *measured, layout, m, image.size(), 0, rs);
+        }
+        const Rank& rank0 = set->ranks[0];
+        const Row* gpuRow = nullptr;
+        for (const Row& row : layout.rows())
+            if (row.isTrack() && row.rank == 0 && rank0.tracks[static_cast<std::size_t>(row.track)].isGpu())
+                gpuRow = &row;
+        QVERIFY(gpuRow);
+        const EventColumns& ev = rank0.tracks[static_cast<std::size_t>(gpuRow->track)].events;
+        std::size_t k = 0;
+        while (k < ev.size() && rank0.strings.str(ev.name[k]) != nccl)
+            ++k;
+        QVERIFY(k < ev.size());
+        const int y = gpuRow->y + RowLayout::laneY(0) + RowLayout::kLaneHeight / 2;
+        const QRgb comm = palette::pathColor(PathLabel::GpuComm).rgb();
+        const int x0 = static_cast<int>(std::ceil(m.x(ev.start[k]))) + 1;
+        const int x1 = static_cast<int>(std::floor(m.x(ev.end(k)))) - 1;
+        const int xMid = static_cast<int>(m.x(ev.start[k] + 40'000)); // 60 us: the transfer begins
+        int onPath = 0, early = 0;
+        for (int x = x0; x < x1; ++x) {
+            const bool c = image.pixel(x, y) == comm;
+            onPath += c;
+            early += c && x < xMid - 1;
+        }
+        const double share = static_cast<double>(onPath) / (x1 - x0);
+        QVERIFY2(std::abs(share - 0.6) < 0.03, qPrintable(QString::number(share)));
+        QCOMPARE(early, 0);
+        // The highlights hold the slice and the wait as bars: a striped wait on rank 1's thread.
+        bool striped = false;
+        for (const auto& th : sim.measuredHighlights->ranks[1].tracks)
+            for (const PathBar& b : th.bars)
+                striped = striped || b.wait;
+        QVERIFY(striped);
     }
 
     void arrowsOfASelectedKernel() {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 
 namespace sl::ui {
 
@@ -63,21 +64,48 @@ PaneHighlights buildPaneHighlights(const ExecutionGraph& graph, const SimAnalysi
         th.flags[node.event.index] =
             static_cast<std::uint8_t>(highlight::kOnPath | static_cast<std::uint8_t>(l));
         ++h.eventsOnPath;
-        if (!timeline) { // measured pane: the event's measured interval
-            const EventColumns& ev = set.ranks[node.rank].tracks[node.event.track].events;
-            th.bars.push_back({ev.start[node.event.index],
-                               ev.start[node.event.index] + ev.duration[node.event.index],
-                               ev.depth[node.event.index], l});
-        }
     }
-    if (timeline) { // simulated pane: every segment, waits included, on the track of its node
+    // Every segment, waits included, on the track of its node: in the simulated pane at its
+    // simulated times; in the measured pane the replay's path at measured times, each piece moved
+    // with its node, so only the slice of an event that is on the path is painted. A node's own
+    // pieces end where it ends (CriticalPath.cpp), so they move with its measured end; its waits end
+    // where it starts (a phantom wait begins there), so they move with its measured start.
+    auto isWait = [](const PathSegment& s) {
+        return s.edge != kNoEdge || s.label == PathLabel::LateStart || s.label == PathLabel::CollectiveWait ||
+               s.label == PathLabel::UnexplainedWait || s.label == PathLabel::Idle;
+    };
+    std::unordered_map<NodeId, TimeNs> simStart, simEnd;
+    if (!timeline)
         for (const PathSegment& s : analysis.path.segments) {
-            if (s.node == kNoNode || s.node >= graph.nodes.size() || s.end <= s.start) continue;
-            const GraphNode& node = graph.nodes[s.node];
-            const EventColumns& ev = set.ranks[node.rank].tracks[node.event.track].events;
-            h.ranks[node.rank].tracks[node.event.track].bars.push_back(
-                {s.start, s.end, ev.depth[node.event.index], s.label});
+            if (s.node == kNoNode || s.node >= graph.nodes.size()) continue;
+            if (!isWait(s)) {
+                auto [it, fresh] = simEnd.try_emplace(s.node, s.end);
+                if (!fresh) it->second = std::max(it->second, s.end);
+                continue;
+            }
+            const TimeNs at = s.edge == kNoEdge && s.label == PathLabel::CollectiveWait ? s.start : s.end;
+            auto [it, fresh] = simStart.try_emplace(s.node, at);
+            if (!fresh) it->second = std::max(it->second, at);
         }
+    for (const PathSegment& s : analysis.path.segments) {
+        if (s.node == kNoNode || s.node >= graph.nodes.size() || s.end <= s.start) continue;
+        const GraphNode& node = graph.nodes[s.node];
+        const EventColumns& ev = set.ranks[node.rank].tracks[node.event.track].events;
+        const bool wait = isWait(s);
+        TimeNs a = s.start, b = s.end;
+        if (!timeline) {
+            const TimeNs ms = graph.measuredStart(s.node), me = graph.measuredEnd(s.node);
+            const TimeNs shift = wait ? ms - simStart[s.node] : me - simEnd[s.node];
+            a += shift;
+            b += shift;
+            if (!wait) { // the node's own time stays inside its measured event
+                a = std::clamp(a, ms, me);
+                b = std::clamp(b, ms, me);
+            }
+            if (b <= a) continue;
+        }
+        h.ranks[node.rank].tracks[node.event.track].bars.push_back(
+            {a, b, ev.depth[node.event.index], s.label, wait});
     }
     for (auto& rh : h.ranks)
         for (auto& th : rh.tracks) {

@@ -20,13 +20,15 @@ inline PathLabel label(std::uint8_t f) {
 }
 } // namespace highlight
 
-// A piece of the critical path drawn under a lane of a track: a node's own time or the gap it
-// waited through, in the pane's times.
+// A piece of the critical path drawn over a lane of a track: the slice of a node's event that is on
+// the path, or the gap it waited through (a late start, a collective wait, an unexplained wait),
+// in the pane's times.
 struct PathBar {
     TimeNs start = 0;
     TimeNs end = 0;
     std::uint16_t depth = 0; // lane (nesting depth) of the node's event
     PathLabel label = PathLabel::Idle;
+    bool wait = false; // a wait, drawn striped: the node was not running
 };
 
 struct TrackHighlights {
@@ -56,9 +58,9 @@ struct PaneHighlights {
     static std::size_t firstBarEndingAfter(const TrackHighlights& t, TimeNs t0);
 };
 
-// Builds the highlights of the measured pane (timeline == nullptr: measured times of the path's
-// events, measured exposed communication) or of the simulated pane (simulated times, path segments
-// including waits, simulated exposed communication).
+// Builds the highlights of the measured pane (timeline == nullptr: the replay's path segments,
+// waits included, moved to their nodes' measured times; measured exposed communication) or of the
+// simulated pane (path segments at simulated times, simulated exposed communication).
 PaneHighlights buildPaneHighlights(const ExecutionGraph& graph, const SimAnalysis& analysis,
                                    const SimulatedTimeline* timeline);
 

@@ -89,10 +89,12 @@ void TimelineRenderer::paintLane(const TimelineData& data, int rank, const Track
         const Category cat = categoryOf(ev.kind[e], rt.collective[ev.name[e]] != 0);
         // Summary strips use one shade per category: neighbouring boxes then merge into few rectangles.
         int bucket = static_cast<int>(cat) * palette::kShades + (labels ? rt.shade[ev.name[e]] : 0);
+        // With the critical path shown every event is dimmed; the slices on the path are painted
+        // over them from the path bars (paintHighlights), so a long event with a short on-path
+        // slice shows only that slice in the path colour.
+        const bool onPath = dim && flags && highlight::onPath(flags[e]);
         if (dim) {
-            const std::uint8_t f = flags ? flags[e] : 0;
-            bucket = highlight::onPath(f) ? 2 * kNormalBuckets + static_cast<int>(highlight::label(f))
-                                          : kNormalBuckets + bucket;
+            bucket = kNormalBuckets + bucket;
         } else if (shiftRef_) {
             bucket = kShiftBase + shiftBin(track.start[e] - shiftRef_->start[e], shiftScale_);
         }
@@ -106,7 +108,7 @@ void TimelineRenderer::paintLane(const TimelineData& data, int rank, const Track
         if (matches && ev.name[e] < matches->size() && (*matches)[ev.name[e]] &&
             (matchRects_.empty() || matchRects_.back() != QRect(x0, top, x1 - x0, h)))
             matchRects_.emplace_back(x0, top, x1 - x0, h);
-        if (labels && x1 - x0 >= kMinLabelWidth && (!dim || bucket >= 2 * kNormalBuckets))
+        if (labels && x1 - x0 >= kMinLabelWidth && (!dim || onPath))
             pendingLabels_.push_back({QRect(std::max(x0, 0), top, std::min(x1, width) - std::max(x0, 0), h),
                                       rank, ev.name[e], cat});
     };
@@ -313,6 +315,8 @@ void TimelineRenderer::paintHighlights(QPainter& p, const RowLayout& layout, con
     const auto& rows = layout.rows();
     for (auto& b : pathBatches_)
         b.clear();
+    for (auto& b : waitBatches_)
+        b.clear();
     exposedRects_.clear();
     hatchRects_.clear();
     // Adds [a, b) as pixel columns to out, merging with the previous box when they touch.
@@ -346,20 +350,30 @@ void TimelineRenderer::paintHighlights(QPainter& p, const RowLayout& layout, con
             for (; it != rh.exposed.end() && it->start < t1; ++it)
                 if (addSpan(out, it->start, it->end, top, h, lastX1)) ++stats.exposedBoxes;
         }
-        // Critical path bars along the bottom of the lane of each node (its last shown lane).
-        if (state.criticalPath && row.isTrack()) {
-            const TrackHighlights& th = rh.tracks[static_cast<std::size_t>(row.track)];
-            if (th.bars.empty()) continue;
-            std::array<int, kPathLabelCount> lastX1;
-            lastX1.fill(std::numeric_limits<int>::min());
-            for (std::size_t b = PaneHighlights::firstBarEndingAfter(th, t0); b < th.bars.size(); ++b) {
-                const PathBar& bar = th.bars[b];
-                if (bar.start >= t1) break;
-                const int lane = std::min<int>(bar.depth, row.lanes - 1);
-                const int top = y + RowLayout::laneY(lane) + RowLayout::kLaneHeight - 4;
-                const auto l = static_cast<std::size_t>(bar.label);
-                if (addSpan(pathBatches_[l], bar.start, bar.end, top, 3, lastX1[l])) ++stats.pathBars;
-            }
+        // The critical path: the on-path slice of each event over its lane (its last shown lane),
+        // waits as striped spans; a collapsed rank shows every track's pieces in its summary strip.
+        if (state.criticalPath && (row.isTrack() || (row.header() && row.collapsed))) {
+            auto addBars = [&](const TrackHighlights& th, bool strip) {
+                std::array<int, 2 * kPathLabelCount> lastX1;
+                lastX1.fill(std::numeric_limits<int>::min());
+                for (std::size_t b = PaneHighlights::firstBarEndingAfter(th, t0); b < th.bars.size(); ++b) {
+                    const PathBar& bar = th.bars[b];
+                    if (bar.start >= t1) break;
+                    const int lane = strip ? 0 : std::min<int>(bar.depth, row.lanes - 1);
+                    const int top = strip ? y + 4 : y + RowLayout::laneY(lane);
+                    const int h = strip ? row.height - 8 : RowLayout::kLaneHeight - 1;
+                    const auto l = static_cast<std::size_t>(bar.label);
+                    auto& out = bar.wait ? waitBatches_[l] : pathBatches_[l];
+                    if (addSpan(out, bar.start, bar.end, top, h,
+                                lastX1[l + (bar.wait ? kPathLabelCount : 0)]))
+                        ++stats.pathBars;
+                }
+            };
+            if (row.isTrack())
+                addBars(rh.tracks[static_cast<std::size_t>(row.track)], false);
+            else
+                for (const TrackHighlights& th : rh.tracks)
+                    addBars(th, true);
         }
     }
     p.setPen(Qt::NoPen);
@@ -377,6 +391,18 @@ void TimelineRenderer::paintHighlights(QPainter& p, const RowLayout& layout, con
         auto& batch = pathBatches_[static_cast<std::size_t>(l)];
         if (batch.empty()) continue;
         p.setBrush(palette::pathColor(static_cast<PathLabel>(l)));
+        p.drawRects(batch.data(), static_cast<int>(batch.size()));
+    }
+    // Waits: a light wash of the label's colour under its stripes, so a span reads as time spent
+    // waiting, not as work.
+    for (int l = 0; l < kPathLabelCount; ++l) {
+        auto& batch = waitBatches_[static_cast<std::size_t>(l)];
+        if (batch.empty()) continue;
+        QColor wash = palette::pathColor(static_cast<PathLabel>(l));
+        wash.setAlpha(60);
+        p.setBrush(wash);
+        p.drawRects(batch.data(), static_cast<int>(batch.size()));
+        p.setBrush(QBrush(palette::pathColor(static_cast<PathLabel>(l)), Qt::BDiagPattern));
         p.drawRects(batch.data(), static_cast<int>(batch.size()));
     }
     p.setBrush(Qt::NoBrush);

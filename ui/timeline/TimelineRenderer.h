@@ -27,8 +27,8 @@ struct RenderState {
     TimeNs origin = 0;   // time shown as zero
     // Highlights (all optional): the pane's precomputed flags, path bars and exposed intervals.
     const PaneHighlights* highlights = nullptr;
-    bool criticalPath = false;             // events on the path in path colours, others dimmed, path bars
-    bool exposed = false;                  // exposed communication hatched on communication streams and lanes
+    bool criticalPath = false; // events dimmed, their on-path slices in path colours, waits striped
+    bool exposed = false;      // exposed communication hatched on communication streams and lanes
     const SelectionLinks* links = nullptr; // arrows of the selected event, collective links
     // Names to outline (find matches): matches[rank][name id]; ranks or ids it lacks are unmarked.
     const std::vector<std::vector<bool>>* matches = nullptr;
@@ -111,6 +111,7 @@ private:
     static constexpr int kBuckets = kShiftBase + kShiftBins;
     std::array<std::vector<QRect>, kBuckets> batches_;
     std::array<std::vector<QRect>, kPathLabelCount> pathBatches_;
+    std::array<std::vector<QRect>, kPathLabelCount> waitBatches_; // striped path waits
     std::vector<QRect> exposedRects_;
     std::vector<QRect> hatchRects_;
     std::vector<QRect> matchRects_;
