@@ -231,6 +231,29 @@ private slots:
             for (const PathBar& b : th.bars)
                 striped = striped || b.wait;
         QVERIFY(striped);
+        // Collapsed, rank 1 shows its path pieces in its summary strip: the strip differs with the
+        // path shown from the same strip dimmed without path pieces.
+        state.setRankExpanded(1, false);
+        layout.build(*set, state);
+        const Row* header = nullptr;
+        for (const Row& row : layout.rows())
+            if (row.header() && row.collapsed && row.rank == 1) header = &row;
+        QVERIFY(header);
+        auto strip = [&](const PaneHighlights& h) {
+            QImage img(1000, layout.height(), QImage::Format_ARGB32_Premultiplied);
+            img.fill(Qt::white);
+            RenderState s = rs;
+            s.highlights = &h;
+            QPainter p(&img);
+            renderer.paintEvents(p, *measured, layout, m, img.size(), 0, s);
+            return img.copy(0, header->y, img.width(), header->height);
+        };
+        PaneHighlights noBars = *sim.measuredHighlights;
+        for (auto& th : noBars.ranks[1].tracks) {
+            th.bars.clear();
+            th.barsMaxEnd.clear();
+        }
+        QVERIFY(strip(*sim.measuredHighlights) != strip(noBars));
     }
 
     void arrowsOfASelectedKernel() {

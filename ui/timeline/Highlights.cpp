@@ -70,9 +70,15 @@ PaneHighlights buildPaneHighlights(const ExecutionGraph& graph, const SimAnalysi
     // with its node, so only the slice of an event that is on the path is painted. A node's own
     // pieces end where it ends (CriticalPath.cpp), so they move with its measured end; its waits end
     // where it starts (a phantom wait begins there), so they move with its measured start.
+    // Time before the node started (a gap it waited through, its late start) moves with its start.
     auto isWait = [](const PathSegment& s) {
-        return s.edge != kNoEdge || s.label == PathLabel::LateStart || s.label == PathLabel::CollectiveWait ||
-               s.label == PathLabel::UnexplainedWait || s.label == PathLabel::Idle;
+        return s.edge != kNoEdge || s.label == PathLabel::LateStart || s.label == PathLabel::CollectiveWait;
+    };
+    // Drawn striped: nothing of the node's ran (CPU work between calls, named by its op, is solid).
+    auto striped = [](const PathSegment& s) {
+        return s.label == PathLabel::LateStart || s.label == PathLabel::CollectiveWait ||
+               s.label == PathLabel::UnexplainedWait || s.label == PathLabel::Idle ||
+               (s.edge != kNoEdge && s.label != PathLabel::Cpu);
     };
     std::unordered_map<NodeId, TimeNs> simStart, simEnd;
     if (!timeline)
@@ -105,7 +111,7 @@ PaneHighlights buildPaneHighlights(const ExecutionGraph& graph, const SimAnalysi
             if (b <= a) continue;
         }
         h.ranks[node.rank].tracks[node.event.track].bars.push_back(
-            {a, b, ev.depth[node.event.index], s.label, wait});
+            {a, b, ev.depth[node.event.index], s.label, striped(s)});
     }
     for (auto& rh : h.ranks)
         for (auto& th : rh.tracks) {
