@@ -53,6 +53,20 @@ private slots:
             sum += cliNs;
         }
         QVERIFY(std::abs(sum - cp["length_us"].get<double>() * 1000) <= 5.0 * (kPathLabelCount + 1));
+        // CPU time between calls shows the op that ran then, as the CLI's segments say.
+        const sltest::CliRun segs =
+            sltest::runCli({QStringLiteral("critical-path"), sample, QStringLiteral("--json")});
+        QCOMPARE(segs.code, 0);
+        const nlohmann::json segments = nlohmann::json::parse(segs.out.toStdString())["segments"];
+        QCOMPARE(static_cast<int>(segments.size()), m->rowCount());
+        int ops = 0;
+        for (int r = 0; r < m->rowCount(); ++r) {
+            const std::string op = segments[static_cast<std::size_t>(r)]["op"].get<std::string>();
+            if (op.empty()) continue;
+            ++ops;
+            QCOMPARE(m->data(m->index(r, CriticalPathModel::Op)).toString(), QString::fromStdString(op));
+        }
+        QVERIFY(ops > 0);
         // Grouped by op: the totals add up to the length again.
         m->setGrouped(true);
         TimeNs grouped = 0;

@@ -127,8 +127,10 @@ QVariant CriticalPathModel::data(const QModelIndex& index, int role) const {
         return rank.rank;
     case Track:
         return QString::fromStdString(rank.tracks[n.event.track].name);
-    case Op:
-        return QString::fromUtf8(g.nodeName(s.node).data(), static_cast<int>(g.nodeName(s.node).size()));
+    case Op: { // CPU time between calls: the op that ran then (analysis/CriticalPath.h)
+        const std::string_view name = s.op.valid() ? rank.name(s.op) : g.nodeName(s.node);
+        return QString::fromUtf8(name.data(), static_cast<int>(name.size()));
+    }
     default:
         return {};
     }
