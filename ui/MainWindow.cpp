@@ -20,6 +20,7 @@
 #include "ScenarioController.h"
 #include "ScenariosDock.h"
 #include "SessionController.h"
+#include "StragglersPanel.h"
 #include "StructurePanel.h"
 #include "SweepView.h"
 #include "TimelineNavigator.h"
@@ -81,6 +82,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), sessions_(new Ses
                                              menus_->criticalPathAction(), menus_->arrowsAction()},
                                             this);
     connect(pathTable_, &CriticalPathTable::eventActivated, navigator, &TimelineNavigator::revealEvent);
+    connect(stragglers_, &StragglersPanel::eventActivated, navigator, &TimelineNavigator::revealEvent);
     wireSession();
     resize(1600, 1000);
 }
@@ -239,6 +241,10 @@ void MainWindow::buildDocks() {
     pathDock_ = dockOf(this, pathTable_, tr("Critical path"), "criticalPathDock");
     addDockWidget(Qt::BottomDockWidgetArea, pathDock_);
     tabifyDockWidget(deltaDock, pathDock_);
+    stragglers_ = new StragglersPanel(this);
+    auto* stragglersDock = dockOf(this, stragglers_, tr("Stragglers"), "stragglersDock");
+    addDockWidget(Qt::BottomDockWidgetArea, stragglersDock);
+    tabifyDockWidget(deltaDock, stragglersDock);
     sweep_ = new SweepView(this);
     auto* sweepDock = dockOf(this, sweep_, tr("Sweep"), "sweepDock");
     addDockWidget(Qt::BottomDockWidgetArea, sweepDock);
@@ -322,6 +328,7 @@ void MainWindow::wireSession() {
         range_->setTimelines(nullptr, nullptr);
         charts_->clear();
         pathTable_->setSimulation({});
+        stragglers_->setGraph(nullptr);
         sweep_->setGraph(nullptr, nullptr);
         trackModel_->setTraceSet(nullptr);
         panes_->setMeasured(nullptr);
@@ -401,6 +408,7 @@ void MainWindow::showSimulation(const SimOutput& output) {
     panes_->setSimulated(output.timeline, {});
     panes_->setSimulatedSetup(output.result->setup);
     pathTable_->setSimulation(output);
+    stragglers_->setGraph(output.graph);
     sweep_->setGraph(sessions_->traceSet(), output.graph);
     sweep_->setBaseKnobs(knobs_->knobs());
     panes_->simulated()->setReference(measured);

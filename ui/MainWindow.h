@@ -13,6 +13,7 @@ namespace sl::ui {
 
 class ChartsPanel;
 class CriticalPathTable;
+class StragglersPanel;
 class DetailsPanel;
 class FindBar;
 class FindResultsModel;
@@ -96,6 +97,7 @@ private:
     StructurePanel* structure_ = nullptr;
     KnobPanel* knobs_ = nullptr;
     CriticalPathTable* pathTable_ = nullptr;
+    StragglersPanel* stragglers_ = nullptr;
     QDockWidget* pathDock_ = nullptr;
     SweepView* sweep_ = nullptr;
     HelpSheets* help_ = nullptr;
