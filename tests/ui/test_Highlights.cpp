@@ -196,10 +196,16 @@ private slots:
         RenderState rs;
         rs.highlights = sim.measuredHighlights.get();
         rs.criticalPath = true;
+        RenderStats stats;
         {
             QPainter p(&image);
-            renderer.paintEvents(p, *measured, layout, m, image.size(), 0, rs);
+            stats = renderer.paintEvents(p, *measured, layout, m, image.size(), 0, rs);
         }
+        // The path moves from rank 1 (its launch) to rank 0 (the transfer) once: one joint, drawn.
+        QCOMPARE(sim.measuredHighlights->joints.size(), std::size_t{1});
+        QCOMPARE(sim.measuredHighlights->joints[0].rank, 1);
+        QCOMPARE(sim.measuredHighlights->joints[0].toRank, 0);
+        QCOMPARE(stats.pathJoints, 1);
         const Rank& rank0 = set->ranks[0];
         const Row* gpuRow = nullptr;
         for (const Row& row : layout.rows())

@@ -93,6 +93,7 @@ PaneHighlights buildPaneHighlights(const ExecutionGraph& graph, const SimAnalysi
             auto [it, fresh] = simStart.try_emplace(s.node, at);
             if (!fresh) it->second = std::max(it->second, at);
         }
+    PathJoint last; // the previous painted piece: its end (from), rank, track and lane
     for (const PathSegment& s : analysis.path.segments) {
         if (s.node == kNoNode || s.node >= graph.nodes.size() || s.end <= s.start) continue;
         const GraphNode& node = graph.nodes[s.node];
@@ -112,6 +113,13 @@ PaneHighlights buildPaneHighlights(const ExecutionGraph& graph, const SimAnalysi
         }
         h.ranks[node.rank].tracks[node.event.track].bars.push_back(
             {a, b, ev.depth[node.event.index], s.label, striped(s)});
+        // Where the path moves to another rank (through a collective), a joint from where it left.
+        const PathJoint here{b, a, static_cast<int>(node.rank), static_cast<int>(node.event.track),
+                             ev.depth[node.event.index]};
+        if (last.rank >= 0 && last.rank != here.rank)
+            h.joints.push_back(
+                {last.from, a, last.rank, last.track, last.depth, here.rank, here.track, here.depth});
+        last = here;
     }
     for (auto& rh : h.ranks)
         for (auto& th : rh.tracks) {

@@ -31,6 +31,16 @@ struct PathBar {
     bool wait = false; // a wait, drawn striped: the node was not running
 };
 
+// Where consecutive pieces of the path lie on different ranks: a thin line from the end of the
+// one on rank `rank` to the start of the next on rank `toRank`, so the eye follows the path.
+struct PathJoint {
+    TimeNs from = 0, to = 0;
+    int rank = -1, track = -1;
+    std::uint16_t depth = 0;
+    int toRank = -1, toTrack = -1;
+    std::uint16_t toDepth = 0;
+};
+
 struct TrackHighlights {
     std::vector<std::uint8_t> flags; // per event of the track; empty: nothing on the path
     std::vector<PathBar> bars;       // sorted by start
@@ -47,6 +57,7 @@ struct RankHighlights {
 // only reads flags (no per-event lookups in the graph, no virtual calls).
 struct PaneHighlights {
     std::vector<RankHighlights> ranks; // parallel to TraceSet::ranks
+    std::vector<PathJoint> joints;     // in path order
     std::int64_t eventsOnPath = 0;
     std::int64_t bars = 0;
 

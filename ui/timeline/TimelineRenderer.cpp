@@ -405,7 +405,40 @@ void TimelineRenderer::paintHighlights(QPainter& p, const RowLayout& layout, con
         p.setBrush(QBrush(palette::pathColor(static_cast<PathLabel>(l)), Qt::BDiagPattern));
         p.drawRects(batch.data(), static_cast<int>(batch.size()));
     }
+    if (state.criticalPath) paintJoints(p, layout, m, size, scrollY, *state.highlights, stats);
     p.setBrush(Qt::NoBrush);
+}
+
+// The path's moves from rank to rank: a thin line from the lane (or the collapsed rank's strip) it
+// leaves to the one it enters.
+void TimelineRenderer::paintJoints(QPainter& p, const RowLayout& layout, const TimeMapping& m, QSize size,
+                                   int scrollY, const PaneHighlights& h, RenderStats& stats) {
+    if (h.joints.empty()) return;
+    const TimeNs t0 = m.start, t1 = m.end(size.width());
+    const auto& rows = layout.rows();
+    auto yOf = [&](int rank, int track, int depth) -> int {
+        const int i = layout.rowOf(rank, track);
+        if (i >= 0) {
+            const Row& row = rows[static_cast<std::size_t>(i)];
+            return row.y - scrollY + RowLayout::laneY(std::min(depth, row.lanes - 1)) +
+                   RowLayout::kLaneHeight / 2;
+        }
+        for (const Row& row : rows) // a collapsed (or hidden) track: its rank's header strip
+            if (row.header() && row.rank == rank) return row.y - scrollY + row.height / 2;
+        return std::numeric_limits<int>::min();
+    };
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(QPen(palette::text(), 1.2));
+    for (const PathJoint& j : h.joints) {
+        if (std::max(j.from, j.to) < t0 || std::min(j.from, j.to) >= t1) continue;
+        const int y0 = yOf(j.rank, j.track, j.depth), y1 = yOf(j.toRank, j.toTrack, j.toDepth);
+        if (y0 == std::numeric_limits<int>::min() || y1 == std::numeric_limits<int>::min()) continue;
+        if (std::max(y0, y1) < 0 || std::min(y0, y1) > size.height()) continue;
+        p.drawLine(QPointF(m.x(j.from), y0), QPointF(m.x(j.to), y1));
+        ++stats.pathJoints;
+    }
+    p.restore();
 }
 
 void TimelineRenderer::paintLinks(QPainter& p, const TimelineData& data, const RowLayout& layout,

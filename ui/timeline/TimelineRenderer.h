@@ -50,6 +50,7 @@ struct RenderStats {
     int boxes = 0;  // rectangles filled
     int labels = 0; // names drawn
     int pathBars = 0;
+    int pathJoints = 0; // lines where the path moves to another rank
     int exposedBoxes = 0;
     int arrows = 0;
     int matches = 0;      // boxes outlined as find matches
@@ -102,6 +103,8 @@ private:
                    bool labels = true);
     void paintHighlights(QPainter& p, const RowLayout& layout, const TimeMapping& m, QSize size, int scrollY,
                          int firstRow, int lastRow, const RenderState& state, RenderStats& stats);
+    void paintJoints(QPainter& p, const RowLayout& layout, const TimeMapping& m, QSize size, int scrollY,
+                     const PaneHighlights& h, RenderStats& stats);
     void paintLinks(QPainter& p, const TimelineData& data, const RowLayout& layout, const TimeMapping& m,
                     QSize size, int scrollY, const SelectionLinks& links, RenderStats& stats);
 
