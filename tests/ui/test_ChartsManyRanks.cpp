@@ -6,6 +6,8 @@
 #include "SimRunner.h"
 
 #include "SyntheticTrace.h"
+#include "TestSupport.h"
+#include "io/KinetoLoader.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -60,6 +62,30 @@ private slots:
         const auto few = chartRows(ranksWith({3, 1, 2}, {3, 1, 2}));
         QCOMPARE(few.size(), std::size_t{3});
         QCOMPARE(rowLabel(few[1]), QStringLiteral("r1"));
+    }
+
+    // Eight ranks in a dock-sized panel: the rank axis keeps its labels ("r5 M", never "...") and a
+    // bar's tooltip names its rank, part and value.
+    void labelsAndTooltips() {
+        const auto set =
+            std::make_shared<const TraceSet>(loadTraceSet({sltest::samplePath("01-dp8-straggler")}));
+        SimOutput out = SimRunner::runNow(set, {});
+        ChartsPanel panel;
+        panel.resize(320, 280);
+        panel.setSimulation(out);
+        for (QAbstractBarSeries* series : {static_cast<QAbstractBarSeries*>(panel.breakdownSeries()),
+                                           static_cast<QAbstractBarSeries*>(panel.iterationSeries())})
+            for (QAbstractAxis* axis : series->attachedAxes())
+                if (auto* c = qobject_cast<QBarCategoryAxis*>(axis)) QVERIFY(!c->truncateLabels());
+        const QStringList categories = categoriesOf(panel.breakdownSeries());
+        const int r5 = static_cast<int>(categories.indexOf(QStringLiteral("r5 M")));
+        QVERIFY(r5 >= 0);
+        QBarSet* compute = panel.breakdownSeries()->barSets().front();
+        QCOMPARE(panel.barTip(panel.breakdownSeries(), r5, compute),
+                 QStringLiteral("r5 M, %1: %2 ms").arg(compute->label()).arg(compute->at(r5), 0, 'f', 3));
+        QBarSet* measured = panel.iterationSeries()->barSets().front();
+        QVERIFY(panel.barTip(panel.iterationSeries(), 0, measured).startsWith(QStringLiteral("r0 ")));
+        QVERIFY(panel.barTip(panel.iterationSeries(), 99, measured).isEmpty());
     }
 
     // Tiny traces: the value axis has the decimals its range needs.

@@ -8,12 +8,14 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QCursor>
 #include <QHorizontalBarSeries>
 #include <QHorizontalStackedBarSeries>
 #include <QLegendMarker>
 #include <QPieSeries>
 #include <QPieSlice>
 #include <QTabWidget>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -47,8 +49,12 @@ void addBars(QChart* chart, QAbstractBarSeries* series, const QStringList& categ
     QFont small = rows->labelsFont();
     small.setPointSizeF(small.pointSizeF() * 0.75);
     rows->setLabelsFont(small);
+    // Rank labels are short ("r12 M", "slowest r9"): never elided to "..." in a narrow dock.
+    rows->setTruncateLabels(false);
     auto* values = new QValueAxis;
     values->setRange(0, top > 0 ? top * 1.05 : 1);
+    values->setLabelsFont(small);
+    values->setTickCount(3); // a narrow dock: end labels that do not run into each other
     // Enough decimals that small traces (a few microseconds, in ms) do not read "0.0" on every tick.
     int decimals = 1;
     for (double t = top; t > 0 && t < 1.0 && decimals < 6; t *= 10)
@@ -103,6 +109,21 @@ void ChartsPanel::clear() {
     rebuild();
 }
 
+QString ChartsPanel::barTip(QAbstractBarSeries* series, int index, const QBarSet* set) const {
+    if (!series || !set || index < 0 || index >= set->count()) return {};
+    QString category;
+    for (QAbstractAxis* axis : series->attachedAxes())
+        if (auto* c = qobject_cast<QBarCategoryAxis*>(axis); c && index < c->count()) category = c->at(index);
+    return tr("%1, %2: %3 ms").arg(category, set->label()).arg(set->at(index), 0, 'f', 3);
+}
+
+void ChartsPanel::showTip(bool on, const QString& text) {
+    if (on && !text.isEmpty())
+        QToolTip::showText(QCursor::pos(), text, this);
+    else
+        QToolTip::hideText();
+}
+
 void ChartsPanel::rebuild() {
     // Breakdown: two stacked bars per rank, measured (M) and simulated (S). With many ranks, only the
     // representative ones (a bar per rank would be a solid block at 64).
@@ -132,6 +153,8 @@ void ChartsPanel::rebuild() {
         top = std::max({top, m, s});
     }
     addBars(chart, breakdown_, categories, top);
+    connect(breakdown_, &QAbstractBarSeries::hovered, this,
+            [this](bool on, int index, QBarSet* set) { showTip(on, barTip(breakdown_, index, set)); });
 
     // Critical path composition.
     chart = pathView_->chart();
@@ -176,6 +199,8 @@ void ChartsPanel::rebuild() {
     iteration_->append(measured);
     iteration_->append(simulated);
     addBars(chart, iteration_, ranks, maxIter);
+    connect(iteration_, &QAbstractBarSeries::hovered, this,
+            [this](bool on, int index, QBarSet* set) { showTip(on, barTip(iteration_, index, set)); });
 }
 
 } // namespace sl::ui

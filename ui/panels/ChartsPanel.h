@@ -3,6 +3,8 @@
 
 #include <QWidget>
 
+class QAbstractBarSeries;
+class QBarSet;
 class QChartView;
 class QHorizontalBarSeries;
 class QHorizontalStackedBarSeries;
@@ -35,8 +37,12 @@ public:
     QTabWidget* tabs() const { return tabs_; }
     RooflineChart* roofline() const { return roofline_; }
 
+    // The tooltip of a bar (hovering shows it): its rank row, part or measured / simulated, value.
+    QString barTip(QAbstractBarSeries* series, int index, const QBarSet* set) const;
+
 private:
     void rebuild();
+    void showTip(bool on, const QString& text);
 
     ChartData data_;
     QTabWidget* tabs_;
