@@ -39,13 +39,15 @@ private slots:
         QCOMPARE(run.out, spelled.out);
         // ... which info tells from the Kineto folder alone (no sizes without the ET; the replay
         // times collectives by their measured transfers either way, so simulate prints the same).
-        if (command.front() == "info") QVERIFY(sltest::runCli(command + QStringList{dlrm("/kineto")}).out != run.out);
+        if (command.front() == "info")
+            QVERIFY(sltest::runCli(command + QStringList{dlrm("/kineto")}).out != run.out);
     }
 
     void reportAndExport() {
         SL_REQUIRE_TRACES();
         QTemporaryDir dir;
-        auto report = sltest::runCli({"report", dlrm(), "--out", dir.filePath("r.html"), "--json", dir.filePath("r.json")});
+        auto report = sltest::runCli(
+            {"report", dlrm(), "--out", dir.filePath("r.html"), "--json", dir.filePath("r.json")});
         QVERIFY2(report.code == 0, report.err.constData());
         QVERIFY(QFile::exists(dir.filePath("r.html")));
         QFile json(dir.filePath("r.json"));
