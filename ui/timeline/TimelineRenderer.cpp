@@ -1,5 +1,7 @@
 #include "TimelineRenderer.h"
 
+#include "RankLabels.h"
+
 #include "EventNames.h"
 #include "TimeFormat.h"
 #include "TrackState.h"
@@ -538,10 +540,9 @@ void TimelineRenderer::paintGutter(QPainter& p, const TimelineData& data, const 
             p.fillRect(QRect(0, y, gutterWidth, row.height), palette::rankHeader());
             const bool expanded = static_cast<std::size_t>(row.rank) < tracks.rankCount() &&
                                   tracks.rankExpanded(static_cast<std::size_t>(row.rank));
-            text = QStringLiteral("%1 Rank %2  %3")
+            text = QStringLiteral("%1 %2")
                        .arg(expanded ? QChar(0x25BE) : QChar(0x25B8))
-                       .arg(rank.rank)
-                       .arg(QString::fromStdString(rank.deviceName()));
+                       .arg(rankLabel(data.set(), static_cast<std::size_t>(row.rank)));
             QFont bold = p.font();
             bold.setBold(true);
             p.save();

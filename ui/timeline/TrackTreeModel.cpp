@@ -1,5 +1,7 @@
 #include "TrackTreeModel.h"
 
+#include "RankLabels.h"
+
 #include "TrackState.h"
 
 #include <QDataStream>
@@ -72,9 +74,7 @@ QVariant TrackTreeModel::data(const QModelIndex& idx, int role) const {
     if (t < 0) {
         if (idx.column() == PinColumn) return {};
         if (role == Qt::DisplayRole)
-            return idx.column() == NameColumn ? QStringLiteral("Rank %1  %2")
-                                                    .arg(rank.rank)
-                                                    .arg(QString::fromStdString(rank.deviceName()))
+            return idx.column() == NameColumn ? rankLabel(*set_, ru)
                                               : QVariant(static_cast<qlonglong>(rank.eventCount()));
         if (role == Qt::CheckStateRole && idx.column() == NameColumn) {
             int shown = 0;
