@@ -79,6 +79,36 @@ private slots:
         QCOMPARE(hit, target);
         QVERIFY(!TimelineRenderer::hitTest(*data, layout, m, 5, 2).valid()); // rank header
     }
+    // A collapsed rank's summary strip selects what it shows: the GPU event under the pointer.
+    void hitTestInACollapsedStrip() {
+        auto set = sltest::makeSyntheticSet(2, 2, 200);
+        auto data = TimelineData::measured(set);
+        TrackState state;
+        state.reset(*set);
+        state.setAllRanksExpanded(false);
+        RowLayout layout;
+        layout.build(*set, state);
+        const TimeMapping m = TimeMapping::fromWindow(data->start(), data->start() + 200'000, 1000);
+        std::size_t gpu = 0;
+        while (!set->ranks[1].tracks[gpu].isGpu())
+            ++gpu;
+        const TrackTimeline& t = data->track(1, gpu);
+        const std::uint32_t e = t.lanes[0].event(3);
+        const double x = m.x(t.start[e] + t.duration[e] / 2);
+        const Row* header = nullptr;
+        for (const Row& row : layout.rows())
+            if (row.header() && row.rank == 1) header = &row;
+        QVERIFY(header && header->collapsed);
+        const EventId hit = TimelineRenderer::hitTest(*data, layout, m, x, header->y + header->height / 2);
+        QVERIFY(hit.valid());
+        QCOMPARE(hit.rank, 1);
+        QVERIFY(set->ranks[1].tracks[hit.ref.track].isGpu());
+        QVERIFY(t.start[e] <= data->track(1, hit.ref.track).end(hit.ref.index));
+        // Nothing under the pointer: nothing selected.
+        QVERIFY(!TimelineRenderer::hitTest(*data, layout, m, m.x(data->end() + 1'000'000), header->y + 5)
+                     .valid());
+    }
+
     void renderFoldsDenseData() {
         auto set = sltest::makeSyntheticSet(2, 2, 200'000);
         auto data = TimelineData::measured(set);

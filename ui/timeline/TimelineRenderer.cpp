@@ -586,6 +586,22 @@ EventId TimelineRenderer::hitTest(const TimelineData& data, const RowLayout& lay
     const int ri = layout.rowAt(y);
     if (ri < 0) return {};
     const Row& row = layout.rows()[static_cast<std::size_t>(ri)];
+    if (row.header() && row.collapsed) {
+        // A collapsed rank's summary strip folds its GPU streams' top lanes: the longest of their
+        // events under the pointer, as the strip shows it.
+        const auto r = static_cast<std::size_t>(row.rank);
+        EventId best;
+        TimeNs longest = -1;
+        for (std::size_t k = 0; k < data.ranks()[r].tracks.size(); ++k) {
+            const TrackTimeline& track = data.track(r, k);
+            if (!track.track->isGpu() || track.lanes.empty()) continue;
+            const std::int64_t e = TimelineData::hitTest(track, track.lanes[0], m.time(x), m.duration(2.0));
+            if (e < 0 || track.duration[e] <= longest) continue;
+            longest = track.duration[e];
+            best = {row.rank, {static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(e)}};
+        }
+        return best;
+    }
     if (!row.isTrack()) return {};
     const int lane = (y - row.y - RowLayout::laneY(0)) / RowLayout::kLaneHeight;
     const TrackTimeline& track =
