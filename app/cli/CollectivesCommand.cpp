@@ -21,9 +21,15 @@ double us(TimeNs ns) {
 std::string groupText(const CollectiveArrival& c) {
     std::string s = c.processGroup.empty() ? std::string("-") : c.processGroup;
     if (!c.groupRanks.empty()) {
+        // A run of consecutive ranks as "[0-19]".
+        const auto& g = c.groupRanks;
+        bool run = g.size() > 2;
+        for (std::size_t i = 1; run && i < g.size(); ++i)
+            run = g[i] == g[i - 1] + 1;
+        if (run) return s + " [" + std::to_string(g.front()) + "-" + std::to_string(g.back()) + "]";
         s += " [";
-        for (std::size_t i = 0; i < c.groupRanks.size(); ++i)
-            s += (i ? "," : "") + std::to_string(c.groupRanks[i]);
+        for (std::size_t i = 0; i < g.size(); ++i)
+            s += (i ? "," : "") + std::to_string(g[i]);
         s += "]";
     }
     return s;
@@ -54,6 +60,7 @@ Command makeCollectivesCommand() {
             "\n"
             "  --step N     restrict to ProfilerStep#N\n"
             "  --json       print {ranks[], collectives[]} (every rank's arrival) instead of the tables\n"
+            "               (the table lists the first and last eight arrivals of a larger group)\n"
             "  --et F|DIR   PyTorch execution traces for collective sizes (see simulate --help)\n",
             [](Args& args) {
                 const bool json = args.flag("--json");
@@ -120,7 +127,14 @@ Command makeCollectivesCommand() {
                                              : lj.is_string() ? lj.get<std::string>()
                                                               : "rank " + std::to_string(lj.get<int>());
                     std::string order;
-                    for (const auto& r : c.ranks) {
+                    // Past 16 participants the first and the last eight, which tell who came late.
+                    const std::size_t n = c.ranks.size();
+                    for (std::size_t k = 0; k < n; ++k) {
+                        if (n > 16 && k == 8) {
+                            order += " ... (" + std::to_string(n - 16) + " more)";
+                            k = n - 8;
+                        }
+                        const RankArrival& r = c.ranks[k];
                         char buf[48];
                         std::snprintf(buf, sizeof buf, " %d+%.0f", g.ranks[r.rank].rankId,
                                       us(r.arrival - c.first));

@@ -85,6 +85,26 @@ private slots:
         QVERIFY(j["waited_for_phantoms_us"].toDouble() > 0);
     }
 
+    // A 20-rank data-parallel job: the table keeps a line per collective readable, the first and
+    // last eight arrivals and a count of the rest, the group as a range; --json keeps all of them.
+    void largeGroupsStayReadable() {
+        QTemporaryDir dir;
+        QCOMPARE(sltest::runCli({"generate", "--out", dir.path(), "--dp", "20", "--layers", "1", "--seq",
+                                 "256", "--hidden", "512", "--heads", "8"})
+                     .code,
+                 0);
+        Run t = sltest::runCli({"collectives", dir.path()});
+        QCOMPARE(t.code, 0);
+        QVERIFY2(t.out.contains("... (4 more)"), t.out.constData());
+        QVERIFY(t.out.contains("[0-19]"));
+        Run j = sltest::runCli({"collectives", dir.path(), "--json"});
+        QCOMPARE(j.code, 0);
+        const QJsonObject first =
+            QJsonDocument::fromJson(j.out).object()["collectives"].toArray()[0].toObject();
+        QCOMPARE(first["arrivals"].toArray().size(), 20);
+        QCOMPARE(first["group_ranks"].toArray().size(), 20);
+    }
+
     void badInputAndUsage() {
         Run missing = sltest::runCli({"collectives", "/nonexistent/x.json"});
         QCOMPARE(missing.code, 2);
