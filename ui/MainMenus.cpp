@@ -74,7 +74,10 @@ void MainMenus::buildHighlightActions() {
         exposed_->setChecked(highlights->exposed());
         arrows_->setChecked(highlights->arrows());
     });
-    auto* bar = window_->addToolBar(tr("Highlights"));
+    // In the menu bar's corner, not a row of its own: the timeline gets the height (about 30 px of
+    // a 720 px screen; docs/MainWindow.md, "Layout").
+    auto* bar = new QToolBar(tr("Highlights"), window_->menuBar());
+    window_->menuBar()->setCornerWidget(bar, Qt::TopRightCorner);
     bar->setObjectName(QStringLiteral("highlightsToolBar"));
     bar->setMovable(false);
     bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
@@ -134,6 +137,24 @@ void MainMenus::openFolderDialog() {
     p_.session->openTraces({dir});
 }
 
+bool MainMenus::saveSessionAs() {
+    SessionController* session = p_.session;
+    QString path = QFileDialog::getSaveFileName(
+        window_, tr("Save session"),
+        session->sessionPath().isEmpty()
+            ? dialogDir(QStringLiteral("session") + QLatin1String(Session::kSuffix))
+            : session->sessionPath(),
+        tr("Sightline sessions (*.sightline.json);;All files (*)"));
+    if (path.isEmpty()) return false;
+    rememberDir(path);
+    if (!isSessionPath(path)) path += QLatin1String(Session::kSuffix);
+    return session->saveSession(path).isEmpty();
+}
+
+bool MainMenus::saveSession() {
+    return p_.session->sessionPath().isEmpty() ? saveSessionAs() : p_.session->saveSession().isEmpty();
+}
+
 void MainMenus::buildFileMenu() {
     SessionController* session = p_.session;
     auto* file = window_->menuBar()->addMenu(tr("&File"));
@@ -167,23 +188,9 @@ void MainMenus::buildFileMenu() {
                 session->openSession(path);
             }
         });
-    auto saveAs = [session, sessionFilter, askSave] {
-        QString path = askSave(tr("Save session"),
-                               session->sessionPath().isEmpty()
-                                   ? dialogDir(QStringLiteral("session") + QLatin1String(Session::kSuffix))
-                                   : session->sessionPath(),
-                               sessionFilter);
-        if (path.isEmpty()) return;
-        if (!isSessionPath(path)) path += QLatin1String(Session::kSuffix);
-        session->saveSession(path);
-    };
-    file->addAction(tr("Sa&ve Session"), QKeySequence::Save, this, [session, saveAs] {
-        if (session->sessionPath().isEmpty())
-            saveAs();
-        else
-            session->saveSession();
-    });
-    file->addAction(tr("Save Session &As..."), QKeySequence(tr("Ctrl+Alt+S")), this, saveAs);
+    file->addAction(tr("Sa&ve Session"), QKeySequence::Save, this, [this] { saveSession(); });
+    file->addAction(tr("Save Session &As..."), QKeySequence(tr("Ctrl+Alt+S")), this,
+                    [this] { saveSessionAs(); });
     file->addSeparator();
     // The whole window, or one part of it alone for slides: the timeline (with the result card) or
     // one chart.
@@ -218,7 +225,9 @@ void MainMenus::buildFileMenu() {
                         if (!path.isEmpty()) session->exportReport(path);
                     });
     file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, window_, &QWidget::close);
+    // Through the window's close, which asks when the session is modified.
+    file->addAction(tr("&Quit"), QKeySequence::Quit, window_, &QWidget::close)
+        ->setObjectName(QStringLiteral("quitAction"));
 }
 
 void MainMenus::buildViewMenu() {
@@ -250,23 +259,32 @@ void MainMenus::buildViewMenu() {
     focusMode_->setShortcut(QKeySequence(Qt::Key_F11));
     focusMode_->setShortcutContext(Qt::ApplicationShortcut);
     connect(focusMode_, &QAction::toggled, this, &MainMenus::setFocusMode);
+    auto* reset = view->addAction(tr("&Reset Layout"), this, [this] {
+        setFocusMode(false);
+        emit resetLayoutRequested();
+    });
+    reset->setObjectName(QStringLiteral("resetLayoutAction"));
     view->addSeparator();
     for (QDockWidget* dock : window_->findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
 }
 
 void MainMenus::setFocusMode(bool on) {
-    // Only the timeline: docks and the toolbar go, and come back as they were.
-    if (on) {
-        focusHidden_.clear();
+    // Only the timeline: docks and the toolbar go, and come back exactly as they were (where, how
+    // big, which tab in front): the window's state is taken before and restored after, as showing
+    // the docks one by one lets the layout re-split them.
+    if (on && focusState_.isEmpty()) {
+        focusState_ = window_->saveState();
         for (QDockWidget* dock : window_->findChildren<QDockWidget*>())
-            if (dock->isVisible()) focusHidden_.push_back(dock), dock->hide();
+            dock->hide();
         for (QToolBar* bar : window_->findChildren<QToolBar*>())
-            if (bar->isVisible()) focusHidden_.push_back(bar), bar->hide();
-    } else {
-        for (const QPointer<QWidget>& w : focusHidden_)
-            if (w) w->show();
-        focusHidden_.clear();
+            bar->hide();
+    } else if (!on && !focusState_.isEmpty()) {
+        window_->restoreState(focusState_);
+        focusState_.clear();
+        // The toolbar in the menu bar's corner is no part of the window's state.
+        for (QToolBar* bar : window_->findChildren<QToolBar*>())
+            bar->show();
     }
     if (focusMode_->isChecked() != on) focusMode_->setChecked(on);
 }

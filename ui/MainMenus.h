@@ -4,9 +4,9 @@
 // highlights, focus mode, the docks) and Help, the Highlights toolbar, and the single-key shortcuts
 // that work whatever has focus. File dialogs are asked here; what they name goes to the session or,
 // for pictures of parts of the window, out through the save*Requested signals.
+#include <QByteArray>
 #include <QList>
 #include <QObject>
-#include <QPointer>
 
 class QAction;
 class QMainWindow;
@@ -42,11 +42,18 @@ public:
     const QList<QAction*>& navigationActions() const { return navigation_; }
     RecentFiles* recent() const { return recent_; }
 
-    // Focus mode (F11): only the timeline, the docks and toolbar hidden; off restores them.
+    // Focus mode (F11): only the timeline, the docks and toolbar hidden; off restores the layout
+    // exactly as it was. inFocusMode(): the state before it, to save instead of the bare timeline.
+    bool inFocusMode() const { return !focusState_.isEmpty(); }
+    const QByteArray& stateBeforeFocus() const { return focusState_; }
     void setFocusMode(bool on);
     // The open dialogs of File > Open Files / Open Folder (also the welcome page's buttons).
     void openFilesDialog();
     void openFolderDialog();
+    // File > Save Session (asks where when the session has no file yet) and Save Session As: true
+    // when the session was written, false when the user cancelled the dialog or the write failed.
+    bool saveSession();
+    bool saveSessionAs();
 
 signals:
     void saveViewRequested(QString path);
@@ -54,6 +61,8 @@ signals:
     void saveChartRequested(QString path);
     // N / Shift+N: the next or previous critical-path segment.
     void segmentRequested(bool forward);
+    // View > Reset Layout (focus mode already left).
+    void resetLayoutRequested();
 
 private:
     void buildHighlightActions();
@@ -71,7 +80,7 @@ private:
     QAction* focusMode_ = nullptr;
     QAction* keySheet_ = nullptr;
     QList<QAction*> navigation_;
-    QList<QPointer<QWidget>> focusHidden_;
+    QByteArray focusState_;
     RecentFiles* recent_ = nullptr;
 };
 

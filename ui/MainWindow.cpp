@@ -33,6 +33,7 @@
 #include "WarningsPanel.h"
 #include "WelcomePage.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -129,6 +130,19 @@ QString detailsCancelledText() {
 QDockWidget* dockOf(QMainWindow* window, QWidget* widget, const QString& title, const char* name) {
     auto* dock = new QDockWidget(title, window);
     dock->setObjectName(QLatin1String(name));
+    // Every dock can shrink to its title (docs/MainWindow.md, "Layout"): a panel of fields and
+    // charts scrolls when the dock is smaller than the panel, instead of its minimum size holding
+    // the dock (and with it the window) large. Tables and trees scroll by themselves.
+    if (!qobject_cast<QAbstractScrollArea*>(widget)) {
+        auto* scroll = new QScrollArea(window);
+        scroll->setObjectName(QLatin1String(name) + QStringLiteral("Scroll"));
+        scroll->setWidget(widget);
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        widget = scroll;
+    }
+    // Tables and scroll areas would keep about 70 px: the dock goes down to its title.
+    widget->setMinimumHeight(1);
     dock->setWidget(widget);
     return dock;
 }
@@ -169,16 +183,17 @@ void MainWindow::buildDocks() {
             sessions_->view()->setScrollY(
                 panes_->measured()->layout().rows()[static_cast<std::size_t>(row)].y);
     });
-    auto* tracksDock = dockOf(this, trackTree_, tr("Tracks"), "tracksDock");
-    addDockWidget(Qt::LeftDockWidgetArea, tracksDock);
+    tracksDock_ = dockOf(this, trackTree_, tr("Tracks"), "tracksDock");
+    addDockWidget(Qt::LeftDockWidgetArea, tracksDock_);
     details_ = new DetailsPanel(this);
-    auto* detailsDock = dockOf(this, details_, tr("Details"), "detailsDock");
-    addDockWidget(Qt::RightDockWidgetArea, detailsDock);
+    detailsDock_ = dockOf(this, details_, tr("Details"), "detailsDock");
+    addDockWidget(Qt::RightDockWidgetArea, detailsDock_);
     range_ = new RangeStatsPanel(sessions_->selection(), tracks, sessions_->view(), this);
     rangeDock_ = dockOf(this, range_, tr("Range statistics"), "rangeDock");
     addDockWidget(Qt::RightDockWidgetArea, rangeDock_);
     charts_ = new ChartsPanel(this);
-    auto* chartsDock = dockOf(this, charts_, tr("Charts"), "chartsDock");
+    chartsDock_ = dockOf(this, charts_, tr("Charts"), "chartsDock");
+    auto* chartsDock = chartsDock_;
     addDockWidget(Qt::RightDockWidgetArea, chartsDock);
     tabifyDockWidget(rangeDock_, chartsDock);
     // Find results: name, rank, track, start, duration; a click shows the match (as next / previous do).
@@ -217,40 +232,105 @@ void MainWindow::buildDocks() {
     knobScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     knobScroll->setMinimumWidth(knobs_->minimumSizeHint().width() +
                                 knobScroll->verticalScrollBar()->sizeHint().width());
-    addDockWidget(Qt::LeftDockWidgetArea, dockOf(this, knobScroll, tr("What-if knobs"), "knobsDock"));
+    knobsDock_ = dockOf(this, knobScroll, tr("What-if knobs"), "knobsDock");
+    addDockWidget(Qt::LeftDockWidgetArea, knobsDock_);
     // The scenarios sit at the bottom, left of their comparison table (the left column is the knobs'
     // and the tracks'); docs/WhatIfWorkbench.md.
     auto* scenarioList = new ScenarioList(this);
     auto* scenariosDock = new ScenariosDock(scenarioList, this);
-    auto* scenariosDockWidget = dockOf(this, scenariosDock, tr("Scenarios"), "scenariosDock");
-    addDockWidget(Qt::BottomDockWidgetArea, scenariosDockWidget);
+    scenariosDock_ = dockOf(this, scenariosDock, tr("Scenarios"), "scenariosDock");
+    addDockWidget(Qt::BottomDockWidgetArea, scenariosDock_);
     auto* deltaTable = new DeltaTable(this);
-    auto* deltaDock = dockOf(this, deltaTable, tr("Scenario comparison"), "deltaDock");
-    splitDockWidget(scenariosDockWidget, deltaDock, Qt::Horizontal);
-    // Sizes apply once the window is laid out: a narrow list, a short bottom row (the panes first).
-    QTimer::singleShot(0, this, [this, scenariosDockWidget, deltaDock] {
-        resizeDocks({scenariosDockWidget, deltaDock}, {300, 1200}, Qt::Horizontal);
-        resizeDocks({deltaDock}, {210}, Qt::Vertical);
-    });
+    deltaDock_ = dockOf(this, deltaTable, tr("Scenario comparison"), "deltaDock");
+    splitDockWidget(scenariosDock_, deltaDock_, Qt::Horizontal);
     auto* scenarios = new ScenarioController(
         scenarioList, new ScenarioRunner(this),
         {knobs_, card_, deltaTable, scenariosDock, panes_, sessions_->highlights(), sessions_->simRunner()},
         this);
     sessions_->setScenarios(scenarios, knobs_);
+    connect(scenarios, &ScenarioController::notice, this,
+            [this](const QString& text) { messageBar_->showMessage(text, MessageBar::Level::Info); });
     pathTable_ = new CriticalPathTable(this);
     pathDock_ = dockOf(this, pathTable_, tr("Critical path"), "criticalPathDock");
     addDockWidget(Qt::BottomDockWidgetArea, pathDock_);
-    tabifyDockWidget(deltaDock, pathDock_);
+    tabifyDockWidget(deltaDock_, pathDock_);
     stragglers_ = new StragglersPanel(this);
     auto* stragglersDock = dockOf(this, stragglers_, tr("Stragglers"), "stragglersDock");
     addDockWidget(Qt::BottomDockWidgetArea, stragglersDock);
-    tabifyDockWidget(deltaDock, stragglersDock);
+    tabifyDockWidget(deltaDock_, stragglersDock);
     sweep_ = new SweepView(this);
     auto* sweepDock = dockOf(this, sweep_, tr("Sweep"), "sweepDock");
     addDockWidget(Qt::BottomDockWidgetArea, sweepDock);
-    tabifyDockWidget(deltaDock, sweepDock);
-    deltaDock->raise();
-    resizeDocks({tracksDock, detailsDock}, {260, 420}, Qt::Horizontal);
+    tabifyDockWidget(deltaDock_, sweepDock);
+    deltaDock_->raise();
+    defaultState_ = saveState();
+    watchLayout();
+    // The default sizes apply once the window is laid out, unless restoreLayout() brought the
+    // user's own.
+    QTimer::singleShot(0, this, [this] {
+        if (!layoutRestored_) applyDefaultSizes();
+    });
+}
+
+void MainWindow::applyDefaultSizes() {
+    // Timeline first (docs/MainWindow.md, "Layout"): narrow side columns and a short bottom row, so
+    // that the panes get most of the height (>= 60% at 1600x1000, >= 50% at 1280x720).
+    const int bottom = std::clamp(height() * 15 / 100, 100, 200);
+    resizeDocks({tracksDock_, detailsDock_}, {std::min(260, width() / 6), std::min(380, width() / 4)},
+                Qt::Horizontal);
+    resizeDocks({scenariosDock_, deltaDock_}, {std::min(300, width() / 5), width()}, Qt::Horizontal);
+    resizeDocks({deltaDock_}, {bottom}, Qt::Vertical);
+    // The columns' splits too, so that Reset Layout gives the same as a first start.
+    resizeDocks({tracksDock_, knobsDock_}, {2, 3}, Qt::Vertical);
+    resizeDocks({detailsDock_, rangeDock_, chartsDock_}, {1, 1, 1}, Qt::Vertical);
+}
+
+void MainWindow::watchLayout() {
+    // The layout is saved only when the user changed it: a dock moved, floated, closed or shown
+    // from the View menu, a separator dragged. Focus mode and Reset Layout are no such change.
+    const auto touched = [this] {
+        if (!arranging_ && menus_ && !menus_->inFocusMode()) layoutTouched_ = true;
+    };
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+        connect(dock, &QDockWidget::dockLocationChanged, this, touched);
+        connect(dock, &QDockWidget::topLevelChanged, this, touched);
+        connect(dock->toggleViewAction(), &QAction::triggered, this, touched);
+        dock->installEventFilter(this);
+    }
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    // A dock's own close button.
+    if (event->type() == QEvent::Close && qobject_cast<QDockWidget*>(watched)) layoutTouched_ = true;
+    return QMainWindow::eventFilter(watched, event);
+}
+
+bool MainWindow::event(QEvent* event) {
+    // A separator between docks is dragged on the window itself: press, move, release.
+    if (event->type() == QEvent::MouseButtonPress)
+        pressState_ = saveState();
+    else if (event->type() == QEvent::MouseButtonRelease && !pressState_.isEmpty()) {
+        if (saveState() != pressState_) layoutTouched_ = true;
+        pressState_.clear();
+    }
+    return QMainWindow::event(event);
+}
+
+void MainWindow::resetLayout() {
+    arranging_ = true;
+    restoreState(defaultState_);
+    for (QDockWidget* dock : {deltaDock_, chartsDock_})
+        dock->raise();
+    applyDefaultSizes();
+    // Once more when the restored state is laid out (it brings the sizes of before the first show).
+    QTimer::singleShot(0, this, [this] {
+        arranging_ = true;
+        applyDefaultSizes();
+        arranging_ = false;
+    });
+    arranging_ = false;
+    layoutTouched_ = false;
+    QSettings().remove(QStringLiteral("window/state"));
 }
 
 void MainWindow::wireSession() {
@@ -265,6 +345,7 @@ void MainWindow::wireSession() {
     connect(menus_, &MainMenus::saveViewRequested, this, &MainWindow::saveView);
     connect(menus_, &MainMenus::saveTimelineRequested, this, &MainWindow::saveTimelineImage);
     connect(menus_, &MainMenus::saveChartRequested, this, &MainWindow::saveChartImage);
+    connect(menus_, &MainMenus::resetLayoutRequested, this, &MainWindow::resetLayout);
     connect(menus_, &MainMenus::segmentRequested, this, [this](bool forward) {
         pathDock_->show();
         pathDock_->raise();
@@ -362,9 +443,14 @@ void MainWindow::wireSession() {
         setWindowTitle(s->title());
         setWindowModified(s->modified());
     });
-    connect(s, &SessionController::saved, this, [this](const QString& path) {
-        statusBar()->showMessage(tr("Session saved to %1").arg(path), 5000);
+    // Every save and export says where it went.
+    connect(s, &SessionController::saved, this,
+            [this](const QString& path) { confirm(tr("Session saved to %1").arg(path)); });
+    connect(s, &SessionController::exported, this, [this](const QString& what, const QString& path) {
+        confirm(tr("%1 exported to %2").arg(what, path));
     });
+    connect(range_, &RangeStatsPanel::exported, this,
+            [this](const QString& path) { confirm(tr("Range statistics exported to %1").arg(path)); });
     // Simulations: the simulated pane, the charts and tables of the run.
     connect(sim, &SimRunner::started, this, [this] { panes_->simulated()->setNote(tr("simulating...")); });
     connect(sim, &SimRunner::failed, this, [this](const QString& error) {
@@ -462,30 +548,52 @@ QString MainWindow::reportError(const QString& error) {
     return error;
 }
 
+void MainWindow::confirm(const QString& text) {
+    statusBar()->showMessage(text, 10'000);
+}
+
+QString MainWindow::imageSaved(const QString& error, const QString& path) {
+    if (error.isEmpty()) confirm(tr("Image saved to %1").arg(path));
+    return reportError(error);
+}
+
 QString MainWindow::saveView(const QString& path) {
-    return reportError(saveWidgetImage(this, path));
+    return imageSaved(saveWidgetImage(this, path), path);
 }
 
 QString MainWindow::saveTimelineImage(const QString& path) {
-    return reportError(stack_->currentIndex() != 1 ? tr("No timeline to save yet: open a trace first")
-                                                   : saveWidgetImage(stack_->widget(1), path));
+    return imageSaved(stack_->currentIndex() != 1 ? tr("No timeline to save yet: open a trace first")
+                                                  : saveWidgetImage(stack_->widget(1), path),
+                      path);
 }
 
 QString MainWindow::saveChartImage(const QString& path) {
     QWidget* chart = charts_->tabs()->currentWidget();
-    return reportError(!sessions_->simulation().result || !chart
-                           ? tr("No chart to save yet: open a trace first")
-                           : saveWidgetImage(chart, path));
+    return imageSaved(!sessions_->simulation().result || !chart
+                          ? tr("No chart to save yet: open a trace first")
+                          : saveWidgetImage(chart, path),
+                      path);
+}
+
+void MainWindow::saveLayout() {
+    QSettings s;
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/labelColumn"), sessions_->view()->gutterWidth());
+    if (layoutTouched_)
+        s.setValue(QStringLiteral("window/state"),
+                   menus_->inFocusMode() ? menus_->stateBeforeFocus() : saveState());
 }
 
 void MainWindow::restoreLayout() {
     QSettings s;
+    arranging_ = true;
     if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray())) {
         // First run: the default size, but never larger than the screen (1280x720 laptops).
         if (const QScreen* screen = QGuiApplication::primaryScreen())
             resize(size().boundedTo(screen->availableGeometry().size() * 0.95));
     }
-    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    layoutRestored_ = restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    arranging_ = false;
     ViewController* view = sessions_->view();
     view->setGutterWidth(s.value(QStringLiteral("window/labelColumn"), view->gutterWidth()).toInt());
 }
@@ -493,31 +601,56 @@ void MainWindow::restoreLayout() {
 void MainWindow::offerRestore() {
     const Autosave* autosave = sessions_->autosave();
     if (!autosave || !autosave->recoverable()) return;
-    const QString path = autosave->recoveredPath();
-    if (QGuiApplication::platformName() == QLatin1String("offscreen")) {
-        messageBar_->showMessage(tr("The last run did not end cleanly; its session is in %1 (File > Open "
-                                    "Session restores it).")
-                                     .arg(path),
-                                 MessageBar::Level::Info);
-        return;
-    }
+    // Window-modal, never blocks the event loop. The recovered session stays on disk until the user
+    // answers (docs/MainWindow.md, "Never losing work"): closing the box without an answer offers
+    // it again at the next start.
     auto* box = new QMessageBox(QMessageBox::Question, tr("Restore session"),
                                 tr("Sightline did not close cleanly last time. Restore the session it was "
-                                   "working on (traces, knobs, tracks, view)?"),
-                                QMessageBox::Yes | QMessageBox::No, this);
+                                   "working on (traces, scenarios, knobs, tracks, view)?"),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("restoreQuestion"));
+    box->addButton(tr("Restore"), QMessageBox::AcceptRole)->setObjectName(QStringLiteral("restore"));
+    box->addButton(tr("Discard"), QMessageBox::DestructiveRole)->setObjectName(QStringLiteral("discard"));
+    box->addButton(tr("Ask Next Time"), QMessageBox::RejectRole)->setObjectName(QStringLiteral("later"));
     box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::finished, this, [this, path](int result) {
-        if (result == QMessageBox::Yes) sessions_->openSession(path, false);
+    connect(box, &QMessageBox::buttonClicked, this, [this, box](QAbstractButton* button) {
+        if (box->buttonRole(button) == QMessageBox::AcceptRole)
+            sessions_->restoreRecovered();
+        else if (box->buttonRole(button) == QMessageBox::DestructiveRole)
+            sessions_->declineRecovered();
     });
-    box->open(); // window-modal, never blocks the event loop
+    box->open();
+}
+
+MainWindow::CloseChoice MainWindow::askClose() {
+    if (closeQuestion_) return closeQuestion_();
+    QMessageBox box(QMessageBox::Warning, tr("Unsaved changes"),
+                    tr("The session has changes that are not saved (scenarios, knobs, tracks, view). "
+                       "Save them before closing?"),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box.setObjectName(QStringLiteral("closeQuestion"));
+    box.setDefaultButton(QMessageBox::Save);
+    switch (box.exec()) {
+    case QMessageBox::Save:
+        return CloseChoice::Save;
+    case QMessageBox::Discard:
+        return CloseChoice::Discard;
+    default:
+        return CloseChoice::Cancel;
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    // A modified session is never lost by a close or Ctrl+Q: save, discard or stay.
+    if (sessions_->modified()) {
+        const CloseChoice choice = askClose();
+        if (choice == CloseChoice::Cancel || (choice == CloseChoice::Save && !menus_->saveSession())) {
+            event->ignore();
+            return;
+        }
+    }
     if (sessions_->autosave()) sessions_->autosave()->finish();
-    QSettings s;
-    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    s.setValue(QStringLiteral("window/state"), saveState());
-    s.setValue(QStringLiteral("window/labelColumn"), sessions_->view()->gutterWidth());
+    saveLayout();
     sessions_->loader()->cancel();
     QMainWindow::closeEvent(event);
 }

@@ -1,6 +1,8 @@
 #pragma once
 #include <QMainWindow>
 
+#include <functional>
+
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -44,11 +46,19 @@ public:
 
     SessionController* sessions() const { return sessions_; }
     MainMenus* menus() const { return menus_; }
-    // Restores the dock layout and window geometry saved by the last run.
+    // Restores the window geometry and, when the user had changed it, the dock layout saved by the
+    // last run (closing saves the layout only after a change by the user).
     void restoreLayout();
-    // After sessions()->enableAutosave(): if the previous run did not end cleanly, offers (without
-    // blocking) to restore its session; on the offscreen platform only says so in the message bar.
+    // View > Reset Layout: the default docks and sizes; the next start uses them too.
+    void resetLayout();
+    // After sessions()->enableAutosave(): if a run did not end cleanly and its session was neither
+    // restored nor declined yet, offers (window-modal, without blocking; the box is named
+    // "restoreQuestion") to restore or discard it.
     void offerRestore();
+    // What closing a modified session does (the window's close, File > Quit). By default a
+    // Save / Discard / Cancel box ("closeQuestion") asks; tests and embedders may answer instead.
+    enum class CloseChoice { Save, Discard, Cancel };
+    void setCloseQuestion(std::function<CloseChoice()> ask) { closeQuestion_ = std::move(ask); }
     // Pictures of the window, of the timeline alone (the result card above the two panes, at the
     // current zoom) and of the Charts dock's current chart alone, PNG or SVG by the suffix. Empty on
     // success, else the error (also shown in the message bar).
@@ -57,6 +67,8 @@ public:
     QString saveChartImage(const QString& path);
 
 protected:
+    bool event(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
@@ -73,6 +85,13 @@ private:
     void showProgress(const QString& what, double fraction);
     void hideProgress();
     QString reportError(const QString& error);
+    // A save or export done: the status bar says so, with the path.
+    void confirm(const QString& text);
+    QString imageSaved(const QString& error, const QString& path);
+    CloseChoice askClose();
+    void saveLayout();
+    void applyDefaultSizes();
+    void watchLayout();
 
     SessionController* sessions_;
     MainMenus* menus_ = nullptr;
@@ -105,6 +124,20 @@ private:
     QLabel* progressLabel_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;
+    std::function<CloseChoice()> closeQuestion_;
+    // The layout (docs/MainWindow.md, "Layout"): the docks the defaults size, the default state,
+    // whether the user changed it (only then is it saved), whether one was restored.
+    QDockWidget* tracksDock_ = nullptr;
+    QDockWidget* knobsDock_ = nullptr;
+    QDockWidget* detailsDock_ = nullptr;
+    QDockWidget* chartsDock_ = nullptr;
+    QDockWidget* scenariosDock_ = nullptr;
+    QDockWidget* deltaDock_ = nullptr;
+    QByteArray defaultState_;
+    QByteArray pressState_;
+    bool layoutTouched_ = false;
+    bool layoutRestored_ = false;
+    bool arranging_ = false;
 };
 
 } // namespace sl::ui

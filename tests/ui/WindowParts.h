@@ -16,7 +16,9 @@
 #include "RangeStatsModel.h"
 #include "RangeStatsPanel.h"
 #include "RangeStatsWorker.h"
+#include "ScenarioController.h"
 #include "SessionController.h"
+#include "SimRunner.h"
 #include "TimelineNavigator.h"
 #include "TimelinePanes.h"
 #include "TraceLoader.h"
@@ -26,6 +28,7 @@
 #include "WarningsPanel.h"
 #include "WelcomePage.h"
 
+#include <QCoreApplication>
 #include <QStackedWidget>
 #include <QTableView>
 #include <QtGlobal>
@@ -41,6 +44,22 @@ template <class T> T* part(const QObject& window, const QString& name = {}) {
 // Whether the window shows its welcome page (no set open yet).
 inline bool showsWelcome(const QObject& window) {
     return part<QStackedWidget>(window, QStringLiteral("pages"))->currentIndex() == 0;
+}
+
+// The window's scenarios (the list, the runner).
+inline sl::ui::ScenarioController* scenarios(const QObject& window) {
+    return part<sl::ui::ScenarioController>(window);
+}
+
+// Waits until the window's simulation and its scenarios' runs are done (a few rounds: a finished
+// simulation starts the scenarios' runs). False on a timeout.
+inline bool settleSimulations(const sl::ui::MainWindow& w, int timeoutMs = 60'000) {
+    for (int i = 0; i < 3; ++i) {
+        if (!w.sessions()->simRunner()->waitForIdle(timeoutMs)) return false;
+        if (!scenarios(w)->runner()->waitForIdle(timeoutMs)) return false;
+        QCoreApplication::processEvents();
+    }
+    return true;
 }
 
 } // namespace sltest

@@ -64,7 +64,8 @@ private slots:
         w.sessions()->view()->setGutterWidth(5);
         QCOMPARE(w.sessions()->view()->gutterWidth(), ViewController::kMinGutter);
         w.sessions()->view()->setGutterWidth(before + 130);
-        w.close(); // saves it
+        w.setCloseQuestion([] { return MainWindow::CloseChoice::Discard; }); // the zoom is an edit
+        w.close();                                                           // saves it
         MainWindow again;
         again.restoreLayout();
         QCOMPARE(again.sessions()->view()->gutterWidth(), before + 130);

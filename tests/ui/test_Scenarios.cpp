@@ -32,13 +32,8 @@ using sltest::part;
 class TestScenarios : public QObject {
     Q_OBJECT
     static QString sample() { return QString::fromStdString(sltest::samplePath("02-dp4")); }
-    static ScenarioController* ctl(MainWindow& w) { return w.findChild<ScenarioController*>(); }
-    static void settle(MainWindow& w) {
-        for (int i = 0; i < 3; ++i) {
-            QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
-            QVERIFY(ctl(w)->runner()->waitForIdle(60'000));
-        }
-    }
+    static ScenarioController* ctl(MainWindow& w) { return sltest::scenarios(w); }
+    static void settle(MainWindow& w) { QVERIFY(sltest::settleSimulations(w)); }
     static SimKnobs fastGpu() {
         SimKnobs k;
         k.computeSpeedup = 2;

@@ -19,6 +19,7 @@
 #include "TestSupport.h"
 
 #include <QAction>
+#include <QMessageBox>
 #include <QtTest>
 
 using namespace sl;
@@ -207,8 +208,8 @@ private slots:
         MainWindow next;
         next.sessions()->enableAutosave(dir.path(), 50);
         QVERIFY(next.sessions()->autosave()->recoverable());
-        next.offerRestore(); // offscreen: says so in the message bar, never blocks
-        QVERIFY(part<MessageBar>(next)->text().contains(QStringLiteral("recovered")));
+        next.offerRestore(); // a window-modal question, never blocks
+        QVERIFY(next.findChild<QMessageBox*>(QStringLiteral("restoreQuestion")));
         QCOMPARE(next.sessions()->openSession(next.sessions()->autosave()->recoveredPath(), false),
                  QString());
         QVERIFY(next.sessions()->loader()->waitForFinished(60'000));

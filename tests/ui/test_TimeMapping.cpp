@@ -90,6 +90,14 @@ private slots:
         QFETCH(QString, text);
         QCOMPARE(formatDuration(ns), text);
     }
+    void changeWording() {
+        // An unchanged baseline reads "no change", never "-0.0%".
+        QCOMPARE(formatChangePct(0.0), QStringLiteral("no change"));
+        QCOMPARE(formatChangePct(-0.02), QStringLiteral("no change"));
+        QCOMPARE(formatChangePct(-19.3), QStringLiteral("-19.3%"));
+        QCOMPARE(formatChangePct(3.2), QStringLiteral("+3.2%"));
+        QCOMPARE(formatChangePct(-0.06), QStringLiteral("-0.1%"));
+    }
     void tickLabels() {
         QCOMPARE(tickLabel(5'000'000, 0, 1'000'000), QStringLiteral("5 ms"));
         QCOMPARE(tickLabel(1'500, 0, 500), QStringLiteral("1.5 us"));

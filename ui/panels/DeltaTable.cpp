@@ -1,5 +1,7 @@
 #include "DeltaTable.h"
 
+#include "TimeFormat.h"
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableView>
@@ -109,8 +111,7 @@ QVariant DeltaTableModel::data(const QModelIndex& index, int role) const {
     }
     const double v = row.values[c];
     if (std::isnan(v)) return {};
-    if (c == Change)
-        return QStringLiteral("%1%2%").arg(v > 0 ? QStringLiteral("+") : QString()).arg(v, 0, 'f', 1);
+    if (c == Change) return formatChangePct(v);
     return QString::number(v, 'f', 3);
 }
 

@@ -14,7 +14,7 @@ constexpr const char* kKeys[][2] = {
     {"A / D", "pan left / right"},
     {"F", "fit the selection (event, else range, else everything)"},
     {"Home", "fit everything"},
-    {"Wheel", "zoom at the cursor; Shift+wheel scrolls the tracks"},
+    {"Wheel", "scroll the tracks; Shift+wheel pans; Ctrl+wheel zooms at the cursor"},
     {"Drag", "pan (and scroll)"},
     {"Shift+drag, right-drag", "select a time range: statistics per name, both panes"},
     {"Click", "select an event (in both panes); double-click zooms to it"},

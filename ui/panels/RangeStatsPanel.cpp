@@ -132,7 +132,10 @@ QString RangeStatsPanel::exportCsv(const QString& path) {
             f.write(rangeTableCsv(model_->table()).toUtf8()) < 0 || !f.commit())
             error = tr("Could not write %1: %2").arg(path, f.errorString());
     }
-    if (!error.isEmpty()) emit failed(error);
+    if (!error.isEmpty())
+        emit failed(error);
+    else
+        emit exported(path);
     return error;
 }
 

@@ -45,6 +45,7 @@ signals:
     // A range was just selected: the dock should come to the front.
     void rangeSelected();
     void failed(QString message);
+    void exported(QString path);
 
 private:
     void refresh();

@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QListWidget>
 #include <QPushButton>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace sl::ui {
@@ -25,7 +26,8 @@ ScenariosDock::ScenariosDock(ScenarioList* list, QWidget* parent) : QWidget(pare
     auto* dup = new QPushButton(tr("Duplicate"), this);
     rename_ = new QPushButton(tr("Rename"), this);
     delete_ = new QPushButton(tr("Delete"), this);
-    add->setToolTip(tr("A new what-if with the knobs of the current scenario"));
+    add->setToolTip(tr("A new what-if starting from the baseline (every knob at its replay default)"));
+    dup->setToolTip(tr("A copy of the selected scenario, its knobs included"));
     for (QPushButton* b : {add, dup, rename_, delete_})
         buttons->addWidget(b);
     layout->addLayout(buttons);
@@ -50,10 +52,19 @@ ScenariosDock::ScenariosDock(ScenarioList* list, QWidget* parent) : QWidget(pare
     connect(view_, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
         if (rebuilding_) return;
         const int row = view_->row(item);
-        if (!list_->rename(row, item->text())) rebuild(); // refused: show the old name again
+        // The list is rebuilt after the editor has closed: clearing the view under its own editor
+        // made Qt warn "closeEditor called with an editor that does not belong to this view".
+        renaming_ = true;
+        if (!list_->rename(row, item->text())) QTimer::singleShot(0, this, &ScenariosDock::rebuild);
+        renaming_ = false;
     });
     connect(top_, &QComboBox::activated, this, [this] { emit topPaneChanged(topPane()); });
-    connect(list_, &ScenarioList::listChanged, this, &ScenariosDock::rebuild);
+    connect(list_, &ScenarioList::listChanged, this, [this] {
+        if (renaming_)
+            QTimer::singleShot(0, this, &ScenariosDock::rebuild);
+        else
+            rebuild();
+    });
     connect(list_, &ScenarioList::currentChanged, this, &ScenariosDock::rebuild);
     rebuild();
 }
@@ -73,6 +84,7 @@ void ScenariosDock::rebuild() {
     const int top = topPane();
     const QString topName =
         top >= 0 && top_->currentIndex() < top_->count() ? top_->currentText() : QString();
+    const int before = top_->count() - 1; // the scenarios the box listed
     view_->clear();
     top_->clear();
     top_->addItem(tr("Measured trace"));
@@ -85,8 +97,10 @@ void ScenariosDock::rebuild() {
         top_->addItem(list_->at(i).name);
     }
     view_->setCurrentRow(list_->current());
-    // The top pane keeps showing the same scenario by name; a deleted one falls back to the trace.
-    const int again = topName.isEmpty() ? -1 : list_->find(topName);
+    // The top pane keeps showing the same scenario: by its place when the list only renamed (the
+    // name changed, the count did not), else by name; a deleted one falls back to the trace.
+    const bool renamed = top >= 0 && before == list_->count();
+    const int again = topName.isEmpty() ? -1 : renamed ? top : list_->find(topName);
     top_->setCurrentIndex(again + 1);
     delete_->setEnabled(list_->current() > 0);
     rename_->setEnabled(list_->current() > 0);
@@ -95,7 +109,7 @@ void ScenariosDock::rebuild() {
 }
 
 void ScenariosDock::addScenario() {
-    const int i = list_->add(tr("What-if"), list_->at(list_->current()).knobs);
+    const int i = list_->add(tr("What-if"), SimKnobs{});
     list_->setCurrent(i);
 }
 

@@ -40,6 +40,7 @@ private:
     QPushButton* delete_;
     QPushButton* rename_;
     bool rebuilding_ = false;
+    bool renaming_ = false;
 };
 
 } // namespace sl::ui

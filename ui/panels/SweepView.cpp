@@ -67,7 +67,7 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent) {
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart_ = new QChartView(chart, this);
     chart_->setRenderHint(QPainter::Antialiasing);
-    chart_->setMinimumHeight(220);
+    chart_->setMinimumHeight(120); // the dock scrolls below that (MainWindow: every dock shrinks)
     layout->addWidget(chart_, 1);
     connect(run_, &QPushButton::clicked, this, &SweepView::startFromFields);
     connect(values_, &QLineEdit::returnPressed, this, &SweepView::startFromFields);

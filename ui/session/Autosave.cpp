@@ -34,11 +34,13 @@ QString Autosave::markerPath() const {
 
 void Autosave::start() {
     QDir().mkpath(dir_);
-    recoverable_ = false;
+    // A newer crash's autosave replaces an older undecided one (it holds the later work); without
+    // one, an undecided recovered session from an earlier start is offered again.
     if (QFile::exists(markerPath()) && QFile::exists(sessionPath())) {
         QFile::remove(recoveredPath());
-        recoverable_ = QFile::rename(sessionPath(), recoveredPath());
+        QFile::rename(sessionPath(), recoveredPath());
     }
+    recoverable_ = QFile::exists(recoveredPath());
     QSaveFile marker(markerPath());
     if (marker.open(QIODevice::WriteOnly)) {
         marker.write(QByteArray::number(QCoreApplication::applicationPid()));
@@ -53,6 +55,11 @@ void Autosave::finish() {
     if (dirty_) saveNow();
     QFile::remove(markerPath());
     running_ = false;
+}
+
+void Autosave::dropRecovered() {
+    QFile::remove(recoveredPath());
+    recoverable_ = false;
 }
 
 void Autosave::markDirty() {

@@ -31,9 +31,12 @@ public:
     // Writes the session now; empty on success, else the error.
     QString saveNow();
 
-    // After start(): whether the previous run ended without finish() and left an autosave; start()
-    // moves it to recoveredPath() so that this run's autosaves do not overwrite it.
+    // After start(): whether a run ended without finish() and left an autosave the user has not yet
+    // restored or declined. start() moves a crashed run's autosave to recoveredPath(), so this run's
+    // autosaves never overwrite it; it stays there, offered at every start, until dropRecovered().
     bool recoverable() const { return recoverable_; }
+    // The user restored the recovered session (and it loaded) or declined it: the file goes.
+    void dropRecovered();
     QString recoveredPath() const;
     QString sessionPath() const;
     QString markerPath() const;

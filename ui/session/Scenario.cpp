@@ -1,5 +1,9 @@
 #include "Scenario.h"
 
+#include "report/SimulationReport.h"
+
+#include <QStringList>
+
 #include <algorithm>
 
 namespace sl::ui {
@@ -12,6 +16,22 @@ bool sameKnobs(const SimKnobs& a, const SimKnobs& b) {
 
 ScenarioList::ScenarioList(QObject* parent) : QObject(parent) {
     list_.push_back({tr("Baseline"), {}});
+}
+
+QString ScenarioList::nameFor(const SimKnobs& knobs) {
+    // "compute.speedup = 2, comm.speedup = 2" (and "+ N more"): what makes it differ from the baseline.
+    const nlohmann::json json = knobs.toJson();
+    QStringList parts;
+    const std::vector<std::string> keys = changedKnobs(json);
+    for (std::size_t i = 0; i < keys.size() && i < 2; ++i) {
+        const nlohmann::json& v = json[keys[i]];
+        const QString value = v.is_number()   ? QString::number(v.get<double>(), 'g', 6)
+                              : v.is_string() ? QString::fromStdString(v.get<std::string>())
+                                              : QString::fromStdString(v.dump());
+        parts << QStringLiteral("%1 = %2").arg(QString::fromStdString(keys[i]), value);
+    }
+    if (keys.size() > 2) parts << tr("%n more", nullptr, static_cast<int>(keys.size() - 2));
+    return parts.isEmpty() ? tr("What-if") : parts.join(QStringLiteral(", "));
 }
 
 int ScenarioList::find(const QString& name) const {
@@ -79,11 +99,13 @@ void ScenarioList::setCurrent(int i) {
 int ScenarioList::setKnobs(int i, const SimKnobs& knobs) {
     if (i < 0 || i >= count() || sameKnobs(at(i).knobs, knobs)) return i;
     if (i == 0) {
-        // The baseline stays replay: the edit starts a what-if of its own.
+        // The baseline stays replay: the edit starts a what-if of its own, named after what changed
+        // (announced by startedFromBaseline, so the user sees where the edit went).
         if (knobs.isReplay()) return 0;
-        const int added = add(tr("What-if"), knobs);
+        const int added = add(nameFor(knobs), knobs);
         current_ = added;
         emit currentChanged(current_);
+        emit startedFromBaseline(added);
         return added;
     }
     list_[static_cast<std::size_t>(i)].knobs = knobs;

@@ -45,10 +45,15 @@ public:
     void setCurrent(int i);
     // The knobs of scenario i changed (the knob panel edits the current one). The baseline's knobs
     // are replay and stay so: editing them is a new what-if, so the edit goes to a new scenario
-    // (returned index), else to i itself.
+    // named after the knobs it changes (returned index, announced by startedFromBaseline), else to
+    // i itself.
     int setKnobs(int i, const SimKnobs& knobs);
+    // A name that says how knobs differ from the baseline: "compute.speedup = 2, comm.speedup = 2".
+    static QString nameFor(const SimKnobs& knobs);
 
 signals:
+    // An edit of the baseline's knobs became the new scenario `index` (now current).
+    void startedFromBaseline(int index);
     void listChanged();
     void currentChanged(int index);
     void knobsChanged(int index);

@@ -8,6 +8,8 @@
 #include "TimelinePanes.h"
 #include "TimelineView.h"
 
+#include "analysis/StepExplanation.h"
+
 namespace sl::ui {
 
 ScenarioController::ScenarioController(ScenarioList* list, ScenarioRunner* runner, const Views& views,
@@ -22,8 +24,15 @@ ScenarioController::ScenarioController(ScenarioList* list, ScenarioRunner* runne
         emit modified();
     });
     connect(list_, &ScenarioList::listChanged, this, [this] {
+        // A rename: the panes' labels and the card say the new name at once.
+        labelPanes();
         rerun(v_.sim->graph());
         emit modified();
+    });
+    connect(list_, &ScenarioList::startedFromBaseline, this, [this](int i) {
+        emit notice(tr("The baseline stays the replay of the trace: this edit made the new scenario "
+                       "\"%1\" (rename it in the Scenarios dock).")
+                        .arg(list_->at(i).name));
     });
     connect(list_, &ScenarioList::knobsChanged, this, [this] { emit modified(); });
     connect(runner_, &ScenarioRunner::progress, v_.table, &DeltaTable::setBusy);
@@ -31,8 +40,16 @@ ScenarioController::ScenarioController(ScenarioList* list, ScenarioRunner* runne
     connect(v_.dock, &ScenariosDock::topPaneChanged, this, &ScenarioController::updateTopPane);
 }
 
+void ScenarioController::labelPanes() {
+    // The simulated pane shows the current scenario once its simulation came (until then its note
+    // says it is simulating).
+    if (shown_) v_.panes->simulated()->setNote(tr("Scenario: %1").arg(list_->at(list_->current()).name));
+    updateTopPane();
+}
+
 void ScenarioController::setTraceSet(std::shared_ptr<const TraceSet> set,
                                      std::shared_ptr<const TimelineData> measured) {
+    shown_ = false;
     measured_ = std::move(measured);
     runner_->setTraceSet(std::move(set));
     v_.highlights->setTopOverride(nullptr);
@@ -60,7 +77,8 @@ void ScenarioController::restore(const std::vector<Scenario>& scenarios, int cur
 
 void ScenarioController::simulationShown(const SimOutput& output, const SimKnobs& knobs) {
     runner_->offer(knobs, output);
-    v_.panes->simulated()->setNote(tr("Scenario: %1").arg(list_->at(list_->current()).name));
+    shown_ = true;
+    labelPanes();
     // The graph of the simulation shown, which need not come from the SimRunner (a screenshot
     // simulates before its window exists).
     rerun(output.graph);
@@ -84,17 +102,44 @@ void ScenarioController::showResults() {
     const ScenarioResult* r = result(current);
     // While the current scenario is re-simulated the card keeps its last words (no jumping layout).
     if (!r && runner_->busy()) return;
-    v_.card->setResult(r, current == 0, list_->at(0).name);
     v_.knobs->setKnobNotes(r ? r->knobNotes : std::map<std::string, std::string>{});
     updateTopPane();
 }
 
+void ScenarioController::updateCard() {
+    // The card compares the two panes on screen: the lower pane's scenario against the upper pane's
+    // when that shows another scenario, else against the baseline (the replay of the measured trace
+    // in the upper pane).
+    const int current = list_->current();
+    const ScenarioResult* r = result(current);
+    if (!r && runner_->busy()) return;
+    if (!r) {
+        v_.card->setResult(nullptr, false);
+        return;
+    }
+    ScenarioResult shown = *r;
+    shown.name = list_->at(current).name;
+    const int top = v_.dock->topPane();
+    const ScenarioResult* upper = top >= 0 && top != current ? result(top) : nullptr;
+    if (upper) {
+        shown.headline = QString::fromStdString(
+            resultHeadline(upper->output.result->simulatedIteration, r->output.result->simulatedIteration));
+        shown.noEffect.clear(); // worked out against the baseline
+        v_.card->setResult(&shown, false, list_->at(top).name);
+    } else {
+        v_.card->setResult(&shown, current == 0, list_->at(0).name);
+    }
+}
+
 void ScenarioController::updateTopPane() {
+    updateCard();
     const int top = v_.dock->topPane();
     const ScenarioResult* r = top >= 0 ? result(top) : nullptr;
     TimelineView* pane = v_.panes->measured();
-    // The pane's title says what it shows: the measured trace or the scenario's name.
-    pane->setTitle(r ? r->name : tr("Measured"));
+    // The pane's title says what it shows: the measured trace or the scenario's name (as it is
+    // called now: the result keeps the name it was simulated under).
+    const QString name = top >= 0 ? list_->at(top).name : QString();
+    pane->setTitle(r ? name : tr("Measured"));
     if (!r) {
         if (pane->data() != measured_) pane->setData(measured_);
         pane->setNote(top >= 0 ? tr("Scenario %1: simulating...").arg(list_->at(top).name)
@@ -103,7 +148,7 @@ void ScenarioController::updateTopPane() {
         return;
     }
     if (pane->data() != r->output.timeline) pane->setData(r->output.timeline);
-    pane->setNote(tr("Scenario: %1").arg(r->name));
+    pane->setNote(tr("Scenario: %1").arg(name));
     v_.highlights->setTopOverride(r->output.simulatedHighlights);
 }
 

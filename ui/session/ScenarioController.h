@@ -51,17 +51,22 @@ public:
 signals:
     // The list or a scenario's knobs changed (the session is modified).
     void modified();
+    // Something the user should see (the message bar): an edit of the baseline made a new scenario.
+    void notice(QString text);
 
 private:
     // Simulates every scenario on graph (none: nothing to run yet).
     void rerun(const std::shared_ptr<const ExecutionGraph>& graph);
     void showResults();
     void updateTopPane();
+    void updateCard();
+    void labelPanes();
 
     ScenarioList* list_;
     ScenarioRunner* runner_;
     Views v_;
     std::shared_ptr<const TimelineData> measured_;
+    bool shown_ = false; // a simulation of this set is in the simulated pane
 };
 
 } // namespace sl::ui

@@ -37,16 +37,19 @@ SessionController::SessionController(QObject* parent)
             [this](std::shared_ptr<const TraceSet> set, QStringList paths,
                    std::shared_ptr<const TimelineData> measured) {
                 emit loadingChanged(false);
-                std::optional<Session> session;
-                QString path;
-                if (pending_ && pending_->traces == paths) session = std::move(pending_), path = pendingPath_;
+                std::optional<PendingSession> pending;
+                if (pending_ && pending_->session.traces == paths) pending = std::move(pending_);
                 pending_.reset();
-                showLoaded(std::move(set), paths, session ? &*session : nullptr, std::move(measured));
-                if (session && !path.isEmpty()) sessionPath_ = path;
+                failed_.reset();
+                showLoaded(std::move(set), paths, pending ? &pending->session : nullptr, std::move(measured));
+                if (pending && !pending->path.isEmpty()) sessionPath_ = pending->path;
                 setModified(false);
+                if (pending && pending->recovered) recovered();
             });
     connect(loader_, &TraceLoader::failed, this, [this](const QString& error, const QStringList& paths) {
         emit loadingChanged(false);
+        // Kept for "Open the good ranks", which then applies the session to the ranks that load.
+        failed_ = std::move(pending_);
         pending_.reset();
         // A rank set with a bad file: the ranks that do load can be opened.
         std::size_t files = 0;
@@ -81,7 +84,14 @@ SessionController::SessionController(QObject* parent)
     connect(highlights_, &HighlightModel::exposedChanged, tracks_, &TrackState::setExposedLanes);
     // Edits of the view state are edits of the session.
     connect(tracks_, &TrackState::changed, this, &SessionController::markDirty);
-    connect(view_, &ViewController::windowChanged, this, &SessionController::markDirty);
+    // Only a new time window is an edit: a resize (maximising the window, a dock dragged) changes
+    // the viewport's width and with it the mapping, not the window a session saves.
+    connect(view_, &ViewController::windowChanged, this, [this] {
+        const std::pair<TimeNs, TimeNs> window{view_->windowStart(), view_->windowEnd()};
+        if (window == window_) return;
+        window_ = window;
+        markDirty();
+    });
     connect(view_, &ViewController::scrollYChanged, this, &SessionController::markDirty);
     // Of the highlights only the toggles are the session's (a new simulation or selection also
     // changes the model, and is no edit).
@@ -129,6 +139,9 @@ void SessionController::openTraces(const QStringList& paths) {
 }
 
 void SessionController::openGoodRanks(const QStringList& paths) {
+    // A session whose set failed for a bad rank keeps its scenarios, knobs and view on the rest.
+    if (failed_ && failed_->session.traces == paths) pending_ = std::move(failed_);
+    failed_.reset();
     startLoad(paths, tr("Loading the ranks that load..."), true);
 }
 
@@ -277,8 +290,7 @@ QString SessionController::openSession(const QString& path, bool adopt) {
 void SessionController::applySession(const Session& session, const QString& path) {
     if (!session.traces.isEmpty() && (session.traces != paths_ || !set_)) {
         // Nothing changes until the traces have loaded; a failed load leaves all as it was.
-        pending_ = session;
-        pendingPath_ = path;
+        pending_ = PendingSession{session, path, false};
         startLoad(session.traces, tr("Loading session..."));
         return;
     }
@@ -289,6 +301,35 @@ void SessionController::applySession(const Session& session, const QString& path
     highlights_->setArrows(session.arrows);
     if (!path.isEmpty()) sessionPath_ = path;
     setModified(false);
+}
+
+QString SessionController::restoreRecovered() {
+    if (!autosave_ || !autosave_->recoverable()) return tr("No session to recover");
+    Session session;
+    const QString error = readSessionFile(autosave_->recoveredPath(), session);
+    if (!error.isEmpty()) {
+        // Unreadable: nothing to restore, and nothing to offer again.
+        autosave_->dropRecovered();
+        emit message(tr("Could not restore the last session: %1").arg(error), MessageBar::Level::Error);
+        return error;
+    }
+    applySession(session);
+    if (pending_)
+        pending_->recovered = true; // its traces load first; recovered() when they have
+    else
+        recovered();
+    return {};
+}
+
+void SessionController::declineRecovered() {
+    if (autosave_) autosave_->dropRecovered();
+}
+
+void SessionController::recovered() {
+    // The file goes only now that its session is shown (a failed load offers it again next start),
+    // and the session shown is unsaved work: the title says so and closing asks.
+    autosave_->dropRecovered();
+    markDirty();
 }
 
 void SessionController::applyViewState(const Session& session) {
@@ -367,10 +408,9 @@ QString SessionController::statusText() const {
                               ? 100.0 * static_cast<double>(r.simulatedIteration - r.measuredIteration) /
                                     static_cast<double>(r.measuredIteration)
                               : 0.0;
-    text += tr("  |  iteration: measured %1, simulated %2 (%3%4%)")
+    text += tr("  |  iteration: measured %1, simulated %2 (%3)")
                 .arg(formatDuration(r.measuredIteration), formatDuration(r.simulatedIteration),
-                     change >= 0 ? QStringLiteral("+") : QString())
-                .arg(change, 0, 'f', 1);
+                     formatChangePct(change));
     // The GPU span too: the iteration alone can hide drift on the GPU.
     TimeNs gpuMeasured = 0, gpuSimulated = 0;
     for (const auto& rank : r.ranks) {
@@ -387,7 +427,10 @@ QString SessionController::exportSimulatedTrace(const QString& path) {
     QString error = !set_ || !simulation_.result
                         ? tr("No simulation to export yet")
                         : writeSimulatedTrace(path, *set_, simulation_.result->timeline);
-    if (!error.isEmpty()) emit message(error, MessageBar::Level::Error);
+    if (!error.isEmpty())
+        emit message(error, MessageBar::Level::Error);
+    else
+        emit exported(tr("Simulated trace"), path);
     return error;
 }
 
@@ -416,7 +459,10 @@ QString SessionController::exportReport(const QString& path) {
     else
         error = writeReport(path, *simulation_.graph, *simulation_.result, knobs_->knobs(), paths_, -1,
                             scenarioTableJson());
-    if (!error.isEmpty()) emit message(error, MessageBar::Level::Error);
+    if (!error.isEmpty())
+        emit message(error, MessageBar::Level::Error);
+    else
+        emit exported(tr("Report"), path);
     return error;
 }
 

@@ -18,6 +18,7 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <utility>
 
 namespace sl::ui {
 
@@ -97,6 +98,11 @@ public:
     // Starts the crash-safe autosave (dir empty: AppDataLocation).
     void enableAutosave(const QString& dir = {}, int intervalMs = 30'000);
     Autosave* autosave() const { return autosave_; }
+    // The session a crashed run left (Autosave::recoverable()): restore it (as unsaved work, no
+    // session file of its own; empty on success or load started, else the error) or decline it.
+    // Either way it is no longer offered, once it is shown or declined.
+    QString restoreRecovered();
+    void declineRecovered();
 
     // A user edit of the session: the autosave is armed and the window shows it modified.
     void markDirty();
@@ -137,6 +143,8 @@ signals:
     // The title or the modified flag changed.
     void titleChanged();
     void saved(QString path);
+    // An export was written (what: "Report", "Simulated trace").
+    void exported(QString what, QString path);
 
 private:
     void showLoaded(std::shared_ptr<const TraceSet> set, const QStringList& paths, const Session* session,
@@ -145,6 +153,7 @@ private:
     void endDetails();
     void applyViewState(const Session& session);
     void setModified(bool modified);
+    void recovered();
     void startLoad(const QStringList& paths, const QString& what, bool skipBadFiles = false);
 
     ViewController* view_;
@@ -163,14 +172,21 @@ private:
     SimOutput simulation_;
     QStringList paths_;
     QString sessionPath_;
-    // A session waiting for its traces to load (with the path to adopt, if any).
-    std::optional<Session> pending_;
-    QString pendingPath_;
+    // A session waiting for its traces to load (with the path to adopt, if any; recovered: the
+    // autosave of a crashed run). failed_: the one whose traces failed, for openGoodRanks().
+    struct PendingSession {
+        Session session;
+        QString path;
+        bool recovered = false;
+    };
+    std::optional<PendingSession> pending_;
+    std::optional<PendingSession> failed_;
     bool autoSimulate_ = true;
     Details details_ = Details::None;
     bool switching_ = false; // the view changes of a switch are the new set's defaults, not edits
     bool modified_ = false;
-    std::array<bool, 3> toggles_{}; // critical path, exposed, arrows as last seen
+    std::array<bool, 3> toggles_{};      // critical path, exposed, arrows as last seen
+    std::pair<TimeNs, TimeNs> window_{}; // the view's time window as last seen
 };
 
 } // namespace sl::ui

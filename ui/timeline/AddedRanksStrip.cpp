@@ -201,14 +201,17 @@ void AddedRanksStrip::paintEvent(QPaintEvent*) {
 }
 
 void AddedRanksStrip::wheelEvent(QWheelEvent* event) {
-    // Like the panes: the wheel zooms at the cursor, Shift+wheel scrolls the rows.
+    // Like the panes: the wheel scrolls the rows, Shift+wheel pans, Ctrl+wheel zooms at the cursor.
     const QPoint d = event->angleDelta();
-    if (event->modifiers() & Qt::ShiftModifier) {
-        const int dy = d.y() != 0 ? d.y() : d.x();
-        scroll_->setValue(scroll_->value() - dy / 120);
-    } else if (d.y() != 0) {
-        controller_->zoomAt(std::pow(1.0015, d.y()), event->position().x() - gutter());
-    }
+    const int dy = d.y() != 0 ? d.y() : d.x();
+    if (event->modifiers() & Qt::ControlModifier)
+        controller_->zoomAt(std::pow(1.0015, dy), event->position().x() - gutter());
+    else if (event->modifiers() & Qt::ShiftModifier)
+        controller_->panPixels(-dy / 2.0);
+    else if (d.y() != 0)
+        scroll_->setValue(scroll_->value() - d.y() / 120);
+    else
+        controller_->panPixels(-d.x() / 2.0);
     event->accept();
 }
 

@@ -2,76 +2,62 @@
 
 #include "Palette.h"
 
-#include <QHBoxLayout>
 #include <QLabel>
-#include <QPainter>
-#include <QPixmap>
+#include <QStringList>
 #include <QVBoxLayout>
 
 namespace sl::ui {
 
 namespace {
-QLabel* swatch(QWidget* parent, const QColor& c, const QString& text) {
-    auto* label = new QLabel(parent);
-    label->setText(QStringLiteral("<span style='background:%1;color:%1'>&nbsp;&nbsp;&nbsp;&nbsp;</span> %2")
-                       .arg(c.name(), text));
-    return label;
+// One swatch and its name, unbreakable inside; the legend wraps between items only.
+QString swatch(const QColor& c, const QString& text) {
+    return QStringLiteral("<span style='background:%1;color:%1'>&nbsp;&nbsp;&nbsp;&nbsp;</span>&nbsp;%2")
+        .arg(c.name(), text.toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;")));
 }
 } // namespace
 
 LegendWidget::LegendWidget(QWidget* parent) : QWidget(parent) {
-    auto* rows = new QVBoxLayout(this);
-    rows->setContentsMargins(6, 2, 6, 2);
-    rows->setSpacing(2);
-    auto* layout = new QHBoxLayout;
-    layout->setSpacing(8);
-    rows->addLayout(layout);
-    for (int c = 0; c < kCategoryCount; ++c) {
-        const auto cat = static_cast<Category>(c);
-        layout->addWidget(swatch(this, palette::color(cat), categoryLabel(cat)));
-    }
-    path_ = new QWidget(this);
-    auto* pl = new QHBoxLayout(path_);
-    pl->setContentsMargins(0, 0, 0, 0);
-    pl->setSpacing(6);
-    pl->addWidget(new QLabel(tr("<b>Critical path:</b>"), path_));
-    for (int l = 0; l < kPathLabelCount; ++l) {
-        const auto label = static_cast<PathLabel>(l);
-        pl->addWidget(swatch(path_, palette::pathColor(label), palette::pathLabelText(label)));
-    }
-    auto* second = new QHBoxLayout;
-    second->setSpacing(8);
-    rows->addLayout(second);
-    second->addWidget(path_);
-    exposed_ = new QWidget(this);
-    auto* el = new QHBoxLayout(exposed_);
-    el->setContentsMargins(12, 0, 0, 0);
-    el->setSpacing(4);
-    auto* hatch = new QLabel(exposed_);
-    QPixmap pm(22, 12);
-    pm.fill(QColor(0xfff0f0));
-    {
-        QPainter p(&pm);
-        p.setPen(Qt::NoPen);
-        p.setBrush(QBrush(palette::exposed(), Qt::BDiagPattern));
-        p.drawRect(pm.rect());
-    }
-    hatch->setPixmap(pm);
-    el->addWidget(hatch);
-    el->addWidget(new QLabel(tr("Exposed comm"), exposed_));
-    second->addWidget(exposed_);
-    second->addStretch(1);
-    layout->addStretch(1);
-    path_->hide();
-    exposed_->hide();
+    // One word-wrapped line of items: it wraps onto a second line when the window is narrow instead
+    // of widening the window (with the critical path and exposed communication shown it needed
+    // about 890 px, more than the central area of a 1280 px window; docs/MainWindow.md, "Layout").
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 2, 6, 2);
+    text_ = new QLabel(this);
+    text_->setObjectName(QStringLiteral("legendText"));
+    text_->setWordWrap(true);
+    text_->setTextFormat(Qt::RichText);
+    layout->addWidget(text_);
+    refresh();
 }
 
 void LegendWidget::setCriticalPath(bool on) {
-    path_->setVisible(on);
+    path_ = on;
+    refresh();
 }
 
 void LegendWidget::setExposed(bool on) {
-    exposed_->setVisible(on);
+    exposed_ = on;
+    refresh();
+}
+
+void LegendWidget::refresh() {
+    QStringList items;
+    for (int c = 0; c < kCategoryCount; ++c) {
+        const auto cat = static_cast<Category>(c);
+        items << swatch(palette::color(cat), categoryLabel(cat));
+    }
+    if (path_) {
+        items << tr("<b>Critical&nbsp;path:</b>");
+        for (int l = 0; l < kPathLabelCount; ++l) {
+            const auto label = static_cast<PathLabel>(l);
+            items << swatch(palette::pathColor(label), palette::pathLabelText(label));
+        }
+    }
+    // The hatch of exposed communication, as slashes on its pale ground.
+    if (exposed_)
+        items << QStringLiteral("<span style='background:#fff0f0;color:%1'>&nbsp;////&nbsp;</span>&nbsp;%2")
+                     .arg(palette::exposed().name(), tr("Exposed&nbsp;comm"));
+    text_->setText(items.join(QStringLiteral(" &nbsp; ")));
 }
 
 } // namespace sl::ui

@@ -1,6 +1,8 @@
 #pragma once
 #include <QWidget>
 
+class QLabel;
+
 namespace sl::ui {
 
 // The colour legend: one swatch per event category; with the critical path shown, one per path
@@ -13,8 +15,10 @@ public:
     void setExposed(bool on);
 
 private:
-    QWidget* path_;
-    QWidget* exposed_;
+    void refresh();
+    QLabel* text_;
+    bool path_ = false;
+    bool exposed_ = false;
 };
 
 } // namespace sl::ui

@@ -1,10 +1,12 @@
 #include "TimeAxis.h"
 
 #include "Palette.h"
-#include "TimeFormat.h"
 #include "ViewController.h"
 
+#include <QFontMetrics>
 #include <QPainter>
+
+#include <algorithm>
 
 namespace sl::ui {
 
@@ -18,6 +20,41 @@ TimeAxis::TimeAxis(ViewController* controller, int gutterWidth, QWidget* parent)
     connect(controller_, &ViewController::windowChanged, this, qOverload<>(&QWidget::update));
 }
 
+std::vector<TimeAxis::Label> TimeAxis::labels(const TimeMapping& m, int widthPx, TimeNs origin,
+                                              const QFontMetrics& fm, std::vector<Tick>* ticks) {
+    // Labels at round values that never overlap: the major step is widened until the widest label
+    // of the window (with a gap) fits between two majors.
+    const int gap = fm.horizontalAdvance(QStringLiteral("MM"));
+    int room = 0;
+    AxisSteps steps = axisSteps(m, 16, room);
+    for (int pass = 0; pass < 6; ++pass) {
+        int widest = 0;
+        for (const TimeNs t : {m.start, m.end(widthPx)}) {
+            const TimeNs rounded = origin + (t - origin) / steps.major * steps.major;
+            for (const TimeNs v : {rounded - steps.major, rounded, rounded + steps.major})
+                widest = std::max(widest, fm.horizontalAdvance(tickLabel(v, origin, steps.major)));
+        }
+        if (static_cast<double>(steps.major) / m.nsPerPixel >= widest + gap + 3) break;
+        room = widest + gap + 3;
+        steps = axisSteps(m, 16, room);
+    }
+    std::vector<Tick> all = axisTicks(m, widthPx, 16, origin, room);
+    std::vector<Label> out;
+    double lastRight = -1e9;
+    for (const Tick& t : all) {
+        if (!t.major) continue;
+        // A label the right edge would cut ("20 n" for "20 ms") is left out, and so is one that
+        // would touch the one before (a safety net: the step above leaves room).
+        Label l{t.time, t.x, tickLabel(t.time, origin, steps.major), 0};
+        l.right = t.x + 3 + fm.horizontalAdvance(l.text);
+        if (l.right > widthPx || t.x + 3 < lastRight + gap / 2.0) continue;
+        lastRight = l.right;
+        out.push_back(std::move(l));
+    }
+    if (ticks) *ticks = std::move(all);
+    return out;
+}
+
 void TimeAxis::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), QColor(0xf8f9fa));
@@ -27,28 +64,17 @@ void TimeAxis::paintEvent(QPaintEvent*) {
                tr("window %1").arg(formatDuration(controller_->windowDuration())));
     const int width = this->width() - gutter_ - rightMargin_;
     const TimeMapping m = controller_->mapping();
-    const auto ticks = axisTicks(m, width, 16, controller_->boundsStart());
-    TimeNs majorStep = 0;
-    for (std::size_t i = 0, prev = 0; i < ticks.size(); ++i) {
-        if (!ticks[i].major) continue;
-        if (prev && !majorStep) majorStep = ticks[i].time - ticks[prev - 1].time;
-        prev = i + 1;
-    }
-    if (!majorStep && ticks.size() > 1) majorStep = (ticks[1].time - ticks[0].time) * 5;
+    std::vector<Tick> ticks;
+    const std::vector<Label> text = labels(m, width, controller_->boundsStart(), p.fontMetrics(), &ticks);
     p.save();
     p.translate(gutter_, 0);
     p.setClipRect(QRect(0, 0, width, height()));
-    for (const Tick& t : ticks) {
-        p.setPen(QColor(0x868e96));
+    p.setPen(QColor(0x868e96));
+    for (const Tick& t : ticks)
         p.drawLine(QPointF(t.x, height() - (t.major ? 10 : 4)), QPointF(t.x, height()));
-        if (t.major) {
-            // A label the right edge would cut ("20 n" for "20 ms") is left out.
-            const QString label = tickLabel(t.time, controller_->boundsStart(), majorStep);
-            if (t.x + 3 + p.fontMetrics().horizontalAdvance(label) > width) continue;
-            p.setPen(palette::text());
-            p.drawText(QPointF(t.x + 3, height() - 12), label);
-        }
-    }
+    p.setPen(palette::text());
+    for (const Label& l : text)
+        p.drawText(QPointF(l.x + 3, height() - 12), l.text);
     p.restore();
     p.setPen(QColor(0xadb5bd));
     p.drawLine(0, height() - 1, this->width(), height() - 1);

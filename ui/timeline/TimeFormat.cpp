@@ -72,25 +72,46 @@ TimeNs niceStep(double minNs) {
     return static_cast<TimeNs>(std::llround(10 * p));
 }
 
-std::vector<Tick> axisTicks(const TimeMapping& m, int widthPx, int minSpacingPx, TimeNs origin) {
+AxisSteps axisSteps(const TimeMapping& m, int minSpacingPx, int minMajorSpacingPx) {
+    AxisSteps s;
+    s.minor = niceStep(m.nsPerPixel * minSpacingPx);
+    if (minMajorSpacingPx <= 0) {
+        // Major ticks every 5 steps for 1/10-steps, every 5 for 2-steps (10 units), every 2 for 5-steps.
+        TimeNs digits = s.minor;
+        while (digits % 10 == 0)
+            digits /= 10;
+        s.major = s.minor * (digits == 5 ? 2 : 5);
+        return s;
+    }
+    // The next 1-2-5 value wide enough for a label that the minor ticks divide (a 2-step never gets
+    // majors at 5).
+    s.major = niceStep(std::max(m.nsPerPixel * minMajorSpacingPx, static_cast<double>(s.minor)));
+    while (s.major % s.minor != 0)
+        s.major = niceStep(static_cast<double>(s.major + 1));
+    return s;
+}
+
+std::vector<Tick> axisTicks(const TimeMapping& m, int widthPx, int minSpacingPx, TimeNs origin,
+                            int minMajorSpacingPx) {
     std::vector<Tick> ticks;
     if (widthPx <= 0) return ticks;
-    const TimeNs step = niceStep(m.nsPerPixel * minSpacingPx);
+    const AxisSteps steps = axisSteps(m, minSpacingPx, minMajorSpacingPx);
+    const TimeNs step = steps.minor;
     const TimeNs t0 = m.start;
     const TimeNs t1 = m.end(widthPx);
-    // Major ticks every 5 steps for 1/10-steps, every 5 for 2-steps (10 units), every 2 for 5-steps.
-    TimeNs digits = step;
-    while (digits % 10 == 0)
-        digits /= 10;
-    const TimeNs majorEvery = digits == 5 ? 2 : 5;
     const TimeNs r0 = t0 - origin;
     const TimeNs firstK = r0 >= 0 ? (r0 + step - 1) / step : r0 / step;
     for (TimeNs k = firstK;; ++k) {
         const TimeNs t = origin + k * step;
         if (t > t1) break;
-        ticks.push_back({t, m.x(t), k % majorEvery == 0});
+        ticks.push_back({t, m.x(t), (k * step) % steps.major == 0});
     }
     return ticks;
+}
+
+QString formatChangePct(double pct) {
+    if (!(std::abs(pct) >= 0.05)) return QStringLiteral("no change");
+    return QStringLiteral("%1%2%").arg(pct > 0 ? QStringLiteral("+") : QString()).arg(pct, 0, 'f', 1);
 }
 
 QString tickLabel(TimeNs t, TimeNs origin, TimeNs majorStep) {

@@ -30,9 +30,20 @@ struct Tick {
 
 // A 1-2-5 step in ns of at least minNs.
 TimeNs niceStep(double minNs);
-// Ticks across a widthPx-wide area, at least minSpacingPx apart, aligned to multiples of the step
-// after origin; every fifth (or second) is major.
-std::vector<Tick> axisTicks(const TimeMapping& m, int widthPx, int minSpacingPx = 12, TimeNs origin = 0);
+// The steps of an axis: minor ticks at least minSpacingPx apart; major ticks (the labelled ones) at a
+// 1-2-5 multiple of the minor step at least minMajorSpacingPx apart (the room a label needs), or
+// with 0 every fifth minor tick (every second for 5-steps).
+struct AxisSteps {
+    TimeNs minor = 1;
+    TimeNs major = 5;
+};
+AxisSteps axisSteps(const TimeMapping& m, int minSpacingPx, int minMajorSpacingPx = 0);
+// Ticks across a widthPx-wide area, at the steps of axisSteps() after origin.
+std::vector<Tick> axisTicks(const TimeMapping& m, int widthPx, int minSpacingPx = 12, TimeNs origin = 0,
+                            int minMajorSpacingPx = 0);
+// A relative change in percent as people read it: "+3.2%", "-19.3%", and "no change" for what
+// rounds to 0.0% (never "-0.0%").
+QString formatChangePct(double pct);
 // The label of a major tick, relative to origin, with the precision the step needs.
 QString tickLabel(TimeNs t, TimeNs origin, TimeNs majorStep);
 

@@ -287,12 +287,17 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {
 }
 
 void TimelineView::wheelEvent(QWheelEvent* event) {
+    // As in Perfetto and Nsight Systems: the wheel scrolls the tracks, Shift+wheel pans, Ctrl+wheel
+    // zooms at the cursor; a horizontal wheel (touchpad) pans. The same over the label column.
     const QPoint d = event->angleDelta();
-    if (event->modifiers() & Qt::ShiftModifier) {
-        const int dy = d.y() != 0 ? d.y() : d.x(); // some platforms turn Shift+wheel into a horizontal wheel
-        controller_->setScrollY(std::clamp(controller_->scrollY() - dy, 0, scroll_->maximum()));
+    const int dy = d.y() != 0 ? d.y() : d.x(); // some platforms turn Shift+wheel into a horizontal wheel
+    if (event->modifiers() & Qt::ControlModifier) {
+        controller_->zoomAt(std::pow(1.0015, dy), areaX(event->position().toPoint()));
+    } else if (event->modifiers() & Qt::ShiftModifier) {
+        controller_->panPixels(-dy / 2.0);
     } else {
-        if (d.y() != 0) controller_->zoomAt(std::pow(1.0015, d.y()), areaX(event->position().toPoint()));
+        if (d.y() != 0)
+            controller_->setScrollY(std::clamp(controller_->scrollY() - d.y(), 0, scroll_->maximum()));
         if (d.x() != 0) controller_->panPixels(-d.x() / 2.0);
     }
     event->accept();
