@@ -275,7 +275,9 @@ void MainWindow::buildDocks() {
 void MainWindow::applyDefaultSizes() {
     // Timeline first (docs/MainWindow.md, "Layout"): narrow side columns and a short bottom row, so
     // that the panes get most of the height (>= 60% at 1600x1000, >= 50% at 1280x720).
-    const int bottom = std::clamp(height() * 15 / 100, 100, 200);
+    // On laptop screens (under 800 px) the bottom row starts as a strip of its tabs and a header;
+    // dragging it taller is one move.
+    const int bottom = std::min(200, height() * (height() < 800 ? 12 : 15) / 100);
     resizeDocks({tracksDock_, detailsDock_}, {std::min(260, width() / 6), std::min(380, width() / 4)},
                 Qt::Horizontal);
     resizeDocks({scenariosDock_, deltaDock_}, {std::min(300, width() / 5), width()}, Qt::Horizontal);

@@ -148,6 +148,13 @@ private slots:
 
         const nlohmann::json base = cli({}), whatIf = cli({QStringLiteral("compute.speedup=2")});
         auto* table = w.findChild<DeltaTable*>()->model();
+        // One row per scenario, with the knobs that differ; the ranks on demand.
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->index(0, DeltaTableModel::Knobs).data().toString(), QStringLiteral("replay"));
+        QCOMPARE(table->index(1, DeltaTableModel::Knobs).data().toString(),
+                 QStringLiteral("compute.speedup = 2"));
+        w.findChild<DeltaTable*>()->setShowRanks(true);
+        QCOMPARE(table->rowCount(), 2 * (1 + 4));
         for (int s = 0; s < 2; ++s) {
             const nlohmann::json& j = s == 0 ? base : whatIf;
             const int job = table->jobRow(s);

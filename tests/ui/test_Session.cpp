@@ -179,10 +179,19 @@ private slots:
         second.finish(); // clean exit: session written, marker removed
         QVERIFY(QFile::exists(second.sessionPath()));
         QVERIFY(!QFile::exists(second.markerPath()));
+        // A clean exit since, but the recovered session was never answered: offered again, until
+        // the user restores or declines it (docs/MainWindow.md, "Never losing work").
         Autosave third(source, dir.path(), 50);
         third.start();
+        QVERIFY(third.recoverable());
+        third.dropRecovered();
         QVERIFY(!third.recoverable());
+        QVERIFY(!QFile::exists(third.recoveredPath()));
         third.finish();
+        Autosave fourth(source, dir.path(), 50);
+        fourth.start();
+        QVERIFY(!fourth.recoverable());
+        fourth.finish();
         // A folder that cannot be written reports the error instead of throwing.
         Autosave broken(source, QStringLiteral("/proc/no-such-dir"), 50);
         QSignalSpy failed(&broken, &Autosave::failed);

@@ -16,7 +16,9 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QMenuBar>
 #include <QSettings>
+#include <QStatusBar>
 #include <QToolBar>
 #include <QtTest>
 
@@ -134,8 +136,16 @@ private slots:
                  qPrintable(QStringLiteral("needs %1x%2").arg(need.width()).arg(need.height())));
         // Timeline first.
         const int panes = part<TimelinePanes>(w)->height();
-        qInfo("%dx%d: panes %d px (%.0f%%), window needs %dx%d", size.width(), size.height(), panes,
-              100.0 * panes / size.height(), need.width(), need.height());
+        // Where the rest went, for when it fails.
+        QString rest;
+        for (QWidget* x : {static_cast<QWidget*>(w.menuBar()), static_cast<QWidget*>(part<MessageBar>(w)),
+                           static_cast<QWidget*>(part<ResultCard>(w)), static_cast<QWidget*>(w.statusBar()),
+                           static_cast<QWidget*>(part<QDockWidget>(w, QStringLiteral("deltaDock")))})
+            rest += QStringLiteral(" %1 %2")
+                        .arg(QString::fromLatin1(x->metaObject()->className()))
+                        .arg(x->isVisible() ? x->height() : 0);
+        qInfo("%dx%d: panes %d px (%.0f%%), window needs %dx%d;%s", size.width(), size.height(), panes,
+              100.0 * panes / size.height(), need.width(), need.height(), qPrintable(rest));
         QVERIFY2(panes >= share * size.height(),
                  qPrintable(QStringLiteral("panes %1 of %2 px").arg(panes).arg(size.height())));
         // Every dock shrinks to about its title.

@@ -2,6 +2,8 @@
 
 #include "TimeFormat.h"
 
+#include <QCheckBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableView>
@@ -24,6 +26,19 @@ double ms(const nlohmann::json& j, const char* key) {
 void DeltaTableModel::setResults(std::shared_ptr<const ScenarioResults> results) {
     beginResetModel();
     results_ = std::move(results);
+    build();
+    endResetModel();
+}
+
+void DeltaTableModel::setShowRanks(bool on) {
+    if (on == showRanks_) return;
+    beginResetModel();
+    showRanks_ = on;
+    build();
+    endResetModel();
+}
+
+void DeltaTableModel::build() {
     rows_.clear();
     if (results_ && !results_->empty()) {
         const double base = ms(results_->front().json["iteration"], "simulated_us");
@@ -47,6 +62,7 @@ void DeltaTableModel::setResults(std::shared_ptr<const ScenarioResults> results)
                 parts << QStringLiteral("%1 %2%").arg(QString::fromStdString(name)).arg(p, 0, 'f', 1);
             job.path = parts.join(QStringLiteral(", "));
             rows_.push_back(job);
+            if (!showRanks_) continue;
             for (const nlohmann::json& r : j["ranks"]) {
                 Row row;
                 row.scenario = static_cast<int>(s);
@@ -61,7 +77,6 @@ void DeltaTableModel::setResults(std::shared_ptr<const ScenarioResults> results)
             }
         }
     }
-    endResetModel();
 }
 
 int DeltaTableModel::rowCount(const QModelIndex& parent) const {
@@ -88,7 +103,8 @@ QVariant DeltaTableModel::data(const QModelIndex& index, int role) const {
     const Row& row = rows_[static_cast<std::size_t>(index.row())];
     const int c = index.column();
     if (role == Qt::TextAlignmentRole)
-        return c >= Iteration && c <= Idle ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+        return c >= Iteration && c <= Idle && c != Knobs ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                                         : QVariant();
     if (role == Qt::FontRole && row.rank < 0) {
         QFont f;
         f.setBold(true);
@@ -106,6 +122,11 @@ QVariant DeltaTableModel::data(const QModelIndex& index, int role) const {
         return row.rank < 0 ? tr("job") : QString::number(row.rank);
     case CriticalPath:
         return row.path;
+    case Knobs: {
+        if (row.rank >= 0) return {};
+        const QStringList& knobs = (*results_)[static_cast<std::size_t>(row.scenario)].changedKnobs;
+        return knobs.isEmpty() ? tr("replay") : knobs.join(QStringLiteral(", "));
+    }
     default:
         break;
     }
@@ -126,6 +147,8 @@ QVariant DeltaTableModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Iteration (ms)");
     case Change:
         return tr("vs baseline");
+    case Knobs:
+        return tr("Knobs");
     case Compute:
         return tr("Compute (ms)");
     case ExposedComm:
@@ -148,6 +171,11 @@ DeltaTable::DeltaTable(QWidget* parent) : QWidget(parent), model_(new DeltaTable
         tr("Every scenario, simulated on the open trace (numbers as `sightline-cli simulate --json`)."),
         this);
     status_->setWordWrap(true);
+    ranks_ = new QCheckBox(tr("Per rank"), this);
+    ranks_->setObjectName(QStringLiteral("deltaPerRank"));
+    ranks_->setToolTip(tr("A row per rank under each scenario: compute, exposed communication, "
+                          "collective wait and GPU idle"));
+    connect(ranks_, &QCheckBox::toggled, this, &DeltaTable::setShowRanks);
     view_ = new QTableView(this);
     view_->setModel(model_);
     view_->setObjectName(QStringLiteral("deltaTable"));
@@ -155,8 +183,17 @@ DeltaTable::DeltaTable(QWidget* parent) : QWidget(parent), model_(new DeltaTable
     view_->horizontalHeader()->setStretchLastSection(true);
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->setAlternatingRowColors(true);
-    layout->addWidget(status_);
+    auto* top = new QHBoxLayout;
+    top->addWidget(status_, 1);
+    top->addWidget(ranks_);
+    layout->addLayout(top);
     layout->addWidget(view_, 1);
+}
+
+void DeltaTable::setShowRanks(bool on) {
+    if (ranks_->isChecked() != on) ranks_->setChecked(on); // comes back here through toggled
+    model_->setShowRanks(on);
+    view_->resizeColumnsToContents();
 }
 
 void DeltaTable::setResults(std::shared_ptr<const ScenarioResults> results) {

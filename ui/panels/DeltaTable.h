@@ -1,9 +1,9 @@
 #pragma once
 // Every scenario side by side (docs/WhatIfWorkbench.md): per scenario a job row (iteration, change
-// against the baseline, critical-path composition) and one row per rank (compute, exposed
-// communication, collective wait, idle). Every number is read from the scenario's
-// simulationResultJson(), the object `sightline-cli simulate --json` prints, so the table and the
-// command line agree.
+// against the baseline, the knobs that differ, critical-path composition) and, on demand ("Per
+// rank"), one row per rank (compute, exposed communication, collective wait, idle). Every number is read from
+// the scenario's simulationResultJson(), the object `sightline-cli simulate --json` prints, so the table and
+// the command line agree.
 #include "ScenarioRunner.h"
 
 #include <QAbstractTableModel>
@@ -11,6 +11,7 @@
 
 #include <memory>
 
+class QCheckBox;
 class QTableView;
 class QLabel;
 
@@ -24,6 +25,7 @@ public:
         Rank,
         Iteration,
         Change,
+        Knobs,
         Compute,
         ExposedComm,
         Wait,
@@ -34,6 +36,9 @@ public:
     using QAbstractTableModel::QAbstractTableModel;
 
     void setResults(std::shared_ptr<const ScenarioResults> results);
+    // Rank rows under each job row (off: one row per scenario).
+    void setShowRanks(bool on);
+    bool showRanks() const { return showRanks_; }
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -50,8 +55,10 @@ private:
         double values[ColumnCount] = {};
         QString path; // critical-path composition, job rows
     };
+    void build();
     std::shared_ptr<const ScenarioResults> results_;
     std::vector<Row> rows_;
+    bool showRanks_ = false;
 };
 
 class DeltaTable : public QWidget {
@@ -60,6 +67,7 @@ public:
     explicit DeltaTable(QWidget* parent = nullptr);
     void setResults(std::shared_ptr<const ScenarioResults> results);
     void setBusy(int done, int total);
+    void setShowRanks(bool on);
     DeltaTableModel* model() const { return model_; }
     QTableView* view() const { return view_; }
 
@@ -67,6 +75,7 @@ private:
     DeltaTableModel* model_;
     QTableView* view_;
     QLabel* status_;
+    QCheckBox* ranks_;
 };
 
 } // namespace sl::ui

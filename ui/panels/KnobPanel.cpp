@@ -12,6 +12,7 @@
 #include <QSpinBox>
 
 #include <algorithm>
+#include <map>
 #include <utility>
 
 namespace sl::ui {
@@ -23,7 +24,56 @@ namespace {
 constexpr double kFieldMax = 1000.0;
 constexpr double kFactorMin = 0.1;
 
+// The panel's groups, in this order.
+enum Group { Gpu, Network, Cpu, DataParallel, Setup, Hardware, Other };
+
 } // namespace
+
+int KnobPanel::knobGroup(const std::string& key) {
+    const auto starts = [&key](const char* prefix) { return key.rfind(prefix, 0) == 0; };
+    if (key == "comm.gpus_per_node" || starts("gpu.")) return Hardware;
+    if (starts("compute.") || starts("kernel.")) return Gpu;
+    if (starts("comm.")) return Network;
+    if (starts("cpu.") || starts("launch.")) return Cpu;
+    if (starts("dp.")) return DataParallel;
+    if (starts("model.") || starts("pp.") || starts("straggler.")) return Setup;
+    return Other;
+}
+
+QString KnobPanel::knobGroupName(int group) {
+    switch (group) {
+    case Gpu:
+        return tr("GPU");
+    case Network:
+        return tr("Network");
+    case Cpu:
+        return tr("CPU");
+    case DataParallel:
+        return tr("Data parallel");
+    case Setup:
+        return tr("Job setup");
+    case Hardware:
+        return tr("Hardware");
+    default:
+        return tr("Other");
+    }
+}
+
+QString KnobPanel::knobLabel(const KnobSpec& spec) {
+    if (!spec.label.empty()) return tr(spec.label.c_str());
+    // Knobs the registry gives no short label (they were CLI-only): named here.
+    static const std::map<std::string, const char*> names = {
+        {"comm.model", QT_TR_NOOP("Network model")},
+        {"comm.gpus_per_node", QT_TR_NOOP("GPUs per node")},
+        {"comm.intra_node_GBps", QT_TR_NOOP("NVLink bandwidth")},
+        {"comm.inter_node_GBps", QT_TR_NOOP("Network bandwidth")},
+        {"comm.latency_us", QT_TR_NOOP("Collective latency")},
+        {"comm.algorithm", QT_TR_NOOP("Collective algorithm")},
+        {"gpu.source", QT_TR_NOOP("Traced GPU")},
+    };
+    const auto it = names.find(spec.key);
+    return it != names.end() ? tr(it->second) : QString::fromStdString(spec.key);
+}
 
 KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
     form_ = new QFormLayout(this);
@@ -44,15 +94,33 @@ KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
     form_->addRow(tr("Preset"), presets);
     if (QWidget* label = form_->labelForField(presets)) label->setToolTip(presets->toolTip());
 
-    for (const KnobSpec& spec : knobSpecs()) {
-        if (spec.label.empty()) continue;
+    // Every knob of the registry, grouped, each group under its heading (docs/WhatIfWorkbench.md,
+    // "Knob panel").
+    std::vector<const KnobSpec*> specs;
+    for (const KnobSpec& spec : knobSpecs())
+        specs.push_back(&spec);
+    std::stable_sort(specs.begin(), specs.end(), [](const KnobSpec* a, const KnobSpec* b) {
+        return knobGroup(a->key) < knobGroup(b->key);
+    });
+    int group = -1;
+    for (const KnobSpec* s : specs) {
+        const KnobSpec& spec = *s;
+        if (knobGroup(spec.key) != group) {
+            group = knobGroup(spec.key);
+            auto* heading = new QLabel(QStringLiteral("<b>%1</b>").arg(knobGroupName(group)), this);
+            heading->setObjectName(QStringLiteral("knobGroup%1").arg(group));
+            form_->addRow(heading);
+        }
         QWidget* w = makeField(spec);
         w->setObjectName(QString::fromStdString(spec.key));
-        // What each knob models and a typical value, on the label and the field alike: the first
-        // thing a student points at is the label.
-        const QString tip = QString::fromStdString(spec.key + ": " + spec.help);
+        // What each knob models, its unit and valid range, on the label and the field alike: the
+        // first thing a student points at is the label.
+        QString tip = QString::fromStdString(spec.key + ": " + spec.help) +
+                      tr("\nValid: %1").arg(QString::fromStdString(spec.rangeText()));
+        if (!spec.unit.empty() && spec.unit != "x")
+            tip += QStringLiteral(" ") + QString::fromStdString(spec.unit);
         w->setToolTip(tip);
-        form_->addRow(tr(spec.label.c_str()), w);
+        form_->addRow(knobLabel(spec), w);
         if (QWidget* label = form_->labelForField(w)) label->setToolTip(tip);
         auto* note = new QLabel(this);
         note->setObjectName(QString::fromStdString(spec.key) + QStringLiteral(".note"));
@@ -123,6 +191,10 @@ QWidget* KnobPanel::makeField(const KnobSpec& spec) {
     box->setSingleStep(0.1);
     if (!spec.unit.empty()) box->setSuffix(QStringLiteral(" ") + QString::fromStdString(spec.unit));
     if (spec.sentinel) box->setSpecialValueText(tr(spec.sentinelText.c_str()));
+    // The alpha-beta bandwidths: 0 is their default and means "calibrated from the trace" (their
+    // help says so), not a network of no bandwidth.
+    if (spec.key == "comm.intra_node_GBps" || spec.key == "comm.inter_node_GBps")
+        box->setSpecialValueText(tr("calibrated"));
     connect(box, &QDoubleSpinBox::valueChanged, this, &KnobPanel::emitChanged);
     return box;
 }

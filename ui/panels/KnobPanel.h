@@ -21,11 +21,13 @@ namespace sl::ui {
 class CpuRegionEditor;
 
 // The what-if knobs, a reset, and the presets (built-in ones and those shipped in resources/presets).
-// One field per knob of the knob registry (sim/KnobRegistry.h) that has a GUI label, built from its
-// row: spin box, check box or list, range, unit, "from trace"-style special value and help text; plus
-// the cpu.speedup[<regex>] editor. Emits changed() with the knobs on every edit (the owner debounces
-// and re-simulates). Knobs without a field here (per-class speedups, the collective model, ...) that
-// came from a preset or a session are kept: knobs() returns them with the fields' values on top.
+// One field per knob of the knob registry (sim/KnobRegistry.h), grouped (GPU, network, CPU, data
+// parallel, job setup, hardware), built from its row: spin box, check box or list, range, unit,
+// "from trace"-style special value, and help text with the valid range in the tooltip; plus the
+// cpu.speedup[<regex>] editor. Emits changed() with the knobs on every edit (the owner debounces
+// and re-simulates). Knobs of the families without a field here (per-class speedups, per-collective
+// parameters, ...) that came from a preset or a session are kept: knobs() returns them with the
+// fields' values on top.
 class KnobPanel : public QWidget {
     Q_OBJECT
 public:
@@ -61,6 +63,10 @@ private:
         QLabel* note = nullptr;
     };
     QWidget* makeField(const KnobSpec& spec);
+    // The group of a knob (by its key), the group's heading, the knob's label.
+    static int knobGroup(const std::string& key);
+    static QString knobGroupName(int group);
+    static QString knobLabel(const KnobSpec& spec);
     static void showValue(const Field& f, const SimKnobs& k);
     static QString fieldText(const Field& f);
     static void readValue(const Field& f, SimKnobs& k);

@@ -18,19 +18,27 @@ ScenarioList::ScenarioList(QObject* parent) : QObject(parent) {
     list_.push_back({tr("Baseline"), {}});
 }
 
-QString ScenarioList::nameFor(const SimKnobs& knobs) {
-    // "compute.speedup = 2, comm.speedup = 2" (and "+ N more"): what makes it differ from the baseline.
+QStringList ScenarioList::knobChanges(const SimKnobs& knobs) {
     const nlohmann::json json = knobs.toJson();
-    QStringList parts;
-    const std::vector<std::string> keys = changedKnobs(json);
-    for (std::size_t i = 0; i < keys.size() && i < 2; ++i) {
-        const nlohmann::json& v = json[keys[i]];
+    QStringList out;
+    for (const std::string& key : changedKnobs(json)) {
+        const nlohmann::json& v = json[key];
         const QString value = v.is_number()   ? QString::number(v.get<double>(), 'g', 6)
                               : v.is_string() ? QString::fromStdString(v.get<std::string>())
                                               : QString::fromStdString(v.dump());
-        parts << QStringLiteral("%1 = %2").arg(QString::fromStdString(keys[i]), value);
+        out << QStringLiteral("%1 = %2").arg(QString::fromStdString(key), value);
     }
-    if (keys.size() > 2) parts << tr("%n more", nullptr, static_cast<int>(keys.size() - 2));
+    return out;
+}
+
+QString ScenarioList::nameFor(const SimKnobs& knobs) {
+    // "compute.speedup = 2, comm.speedup = 2" (and "+ N more"): what makes it differ from the baseline.
+    QStringList parts = knobChanges(knobs);
+    if (parts.size() > 2) {
+        const auto more = parts.size() - 2;
+        parts.resize(2);
+        parts << tr("%n more", nullptr, static_cast<int>(more));
+    }
     return parts.isEmpty() ? tr("What-if") : parts.join(QStringLiteral(", "));
 }
 

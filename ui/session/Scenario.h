@@ -6,6 +6,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <vector>
 
@@ -48,7 +49,9 @@ public:
     // named after the knobs it changes (returned index, announced by startedFromBaseline), else to
     // i itself.
     int setKnobs(int i, const SimKnobs& knobs);
-    // A name that says how knobs differ from the baseline: "compute.speedup = 2, comm.speedup = 2".
+    // How knobs differ from the baseline, one "key = value" each ("compute.speedup = 2").
+    static QStringList knobChanges(const SimKnobs& knobs);
+    // A name that says it: "compute.speedup = 2, comm.speedup = 2" (the rest counted).
     static QString nameFor(const SimKnobs& knobs);
 
 signals:

@@ -55,14 +55,7 @@ void ScenarioRunner::explain(ScenarioResult& r, const ScenarioResult* baseline) 
                   .arg(QString::fromStdString(resultHeadline(res.measuredIteration, res.simulatedIteration)))
             : QString::fromStdString(
                   resultHeadline(baseline->output.result->simulatedIteration, res.simulatedIteration));
-    r.changedKnobs.clear();
-    const nlohmann::json knobs = r.knobs.toJson();
-    for (const std::string& key : changedKnobs(knobs)) {
-        const nlohmann::json& v = knobs[key];
-        r.changedKnobs << QStringLiteral("%1 = %2").arg(
-            QString::fromStdString(key),
-            QString::fromStdString(v.is_string() ? v.get<std::string>() : v.dump()));
-    }
+    r.changedKnobs = ScenarioList::knobChanges(r.knobs);
     const CriticalPath& path = r.output.analysis->path;
     // Named by rank and event (a late entry, a slow rank), else the kind holding most of the path.
     r.limit = QString::fromStdString(limitingCause(g, path, res).sentence);

@@ -1,0 +1,104 @@
+// The knob panel (docs/WhatIfWorkbench.md, "Knob panel"): every knob of the registry has a field,
+// under its group's heading (GPU, network, CPU, data parallel, job setup, hardware), with its key,
+// help, unit and valid range in the tooltip; the knobs that were CLI-only (the network model, its
+// bandwidths, latency, algorithm, GPUs per node) are edited like the others.
+#include "KnobPanel.h"
+
+#include "sim/KnobRegistry.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QtTest>
+
+using namespace sl;
+using namespace sl::ui;
+
+class TestKnobPanel : public QObject {
+    Q_OBJECT
+private slots:
+    void everyKnobHasAField() {
+        KnobPanel panel;
+        for (const KnobSpec& spec : knobSpecs()) {
+            const QString key = QString::fromStdString(spec.key);
+            QWidget* w = panel.field(key);
+            QVERIFY2(w, qPrintable(key));
+            QVERIFY2(w->toolTip().startsWith(key + QStringLiteral(": ")), qPrintable(w->toolTip()));
+            QVERIFY2(
+                w->toolTip().contains(QStringLiteral("Valid: ") + QString::fromStdString(spec.rangeText())),
+                qPrintable(w->toolTip()));
+            // A label, never the bare key.
+            auto* form = qobject_cast<QFormLayout*>(panel.layout());
+            auto* label = qobject_cast<QLabel*>(form->labelForField(w));
+            QVERIFY2(label && !label->text().isEmpty() && label->text() != key, qPrintable(key));
+        }
+    }
+
+    void groupedUnderHeadings() {
+        KnobPanel panel;
+        auto* form = qobject_cast<QFormLayout*>(panel.layout());
+        QStringList headings;
+        QString group;
+        QMap<QString, QString> groupOf;
+        for (int row = 0; row < form->rowCount(); ++row) {
+            QLayoutItem* span = form->itemAt(row, QFormLayout::SpanningRole);
+            if (span && span->widget() &&
+                span->widget()->objectName().startsWith(QStringLiteral("knobGroup"))) {
+                group = qobject_cast<QLabel*>(span->widget())->text();
+                headings << group;
+                continue;
+            }
+            QLayoutItem* field = form->itemAt(row, QFormLayout::FieldRole);
+            if (field && field->widget() && !field->widget()->objectName().isEmpty())
+                groupOf[field->widget()->objectName()] = group;
+        }
+        QCOMPARE(headings,
+                 (QStringList{QStringLiteral("<b>GPU</b>"), QStringLiteral("<b>Network</b>"),
+                              QStringLiteral("<b>CPU</b>"), QStringLiteral("<b>Data parallel</b>"),
+                              QStringLiteral("<b>Job setup</b>"), QStringLiteral("<b>Hardware</b>")}));
+        QCOMPARE(groupOf.value(QStringLiteral("compute.speedup")), QStringLiteral("<b>GPU</b>"));
+        QCOMPARE(groupOf.value(QStringLiteral("comm.inter_node_GBps")), QStringLiteral("<b>Network</b>"));
+        QCOMPARE(groupOf.value(QStringLiteral("launch.latency_us")), QStringLiteral("<b>CPU</b>"));
+        QCOMPARE(groupOf.value(QStringLiteral("dp.degree")), QStringLiteral("<b>Data parallel</b>"));
+        QCOMPARE(groupOf.value(QStringLiteral("straggler.rank")), QStringLiteral("<b>Job setup</b>"));
+        QCOMPARE(groupOf.value(QStringLiteral("gpu.target")), QStringLiteral("<b>Hardware</b>"));
+        QCOMPARE(groupOf.value(QStringLiteral("comm.gpus_per_node")), QStringLiteral("<b>Hardware</b>"));
+    }
+
+    void networkKnobsEditable() {
+        KnobPanel panel;
+        QSignalSpy changed(&panel, &KnobPanel::changed);
+        auto* model = qobject_cast<QComboBox*>(panel.field(QStringLiteral("comm.model")));
+        QVERIFY(model);
+        model->setCurrentIndex(model->findData(QStringLiteral("alpha-beta")));
+        auto* bw = qobject_cast<QDoubleSpinBox*>(panel.field(QStringLiteral("comm.inter_node_GBps")));
+        QVERIFY(bw);
+        QVERIFY(bw->suffix().contains(QStringLiteral("GB/s")));
+        QCOMPARE(bw->text(), QStringLiteral("calibrated")); // 0, the default
+        bw->setValue(25);
+        auto* gpus = qobject_cast<QSpinBox*>(panel.field(QStringLiteral("comm.gpus_per_node")));
+        QVERIFY(gpus);
+        gpus->setValue(4);
+        QVERIFY(changed.count() >= 3);
+        const SimKnobs k = panel.knobs();
+        QCOMPARE(QString::fromStdString(k.commModel), QStringLiteral("alpha-beta"));
+        QCOMPARE(k.commInterNodeGBps, 25.0);
+        QCOMPARE(k.commGpusPerNode, 4);
+        // Untouched fields keep the replay defaults: no knob but these three changed.
+        SimKnobs expected;
+        expected.commModel = "alpha-beta";
+        expected.commInterNodeGBps = 25;
+        expected.commGpusPerNode = 4;
+        QCOMPARE(k.toJson(), expected.toJson());
+        // And back from knobs.
+        panel.setKnobs({});
+        QCOMPARE(model->currentData().toString(), QStringLiteral("measured"));
+        QVERIFY(panel.knobs().isReplay());
+    }
+};
+
+QTEST_MAIN(TestKnobPanel)
+#include "test_KnobPanel.moc"
