@@ -12,9 +12,13 @@
 #include <QChart>
 #include <QChartView>
 #include <QLineSeries>
+#include <QLogValueAxis>
+#include <QValueAxis>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
+
+#include <cmath>
 
 using namespace sl;
 using namespace sl::ui;
@@ -22,15 +26,18 @@ using namespace sl::ui;
 class TestSweepView : public QObject {
     Q_OBJECT
     static QString sample() { return QString::fromStdString(sltest::samplePath("02-dp4")); }
+    // Sweeps `values` of `key` on the sample (set and graph held by the view) to the end.
+    static void sweep(SweepView& view, const QString& key, const std::vector<double>& values) {
+        auto set = std::make_shared<const TraceSet>(loadTraceSet({sltest::samplePath("02-dp4")}));
+        view.setGraph(set, std::make_shared<const ExecutionGraph>(buildExecutionGraph(*set)));
+        QVERIFY(view.run(key, values));
+        QVERIFY(view.waitForIdle(120'000));
+    }
 
 private slots:
     void pointsMatchTheCli() {
-        auto set = std::make_shared<const TraceSet>(loadTraceSet({sltest::samplePath("02-dp4")}));
-        auto graph = std::make_shared<const ExecutionGraph>(buildExecutionGraph(*set));
         SweepView view;
-        view.setGraph(set, graph);
-        QVERIFY(view.run(QStringLiteral("compute.speedup"), {1, 2, 4}));
-        QVERIFY(view.waitForIdle(120'000));
+        sweep(view, QStringLiteral("compute.speedup"), {1, 2, 4});
         QCOMPARE(view.points().size(), std::size_t(3));
         for (const SweepPoint& p : view.points()) {
             QVERIFY(p.done);
@@ -50,13 +57,32 @@ private slots:
         // A faster GPU never makes this GPU-bound step longer.
         QVERIFY(view.points()[1].iteration < view.points()[0].iteration);
         QVERIFY(view.points()[2].iteration <= view.points()[1].iteration);
-        // Two lines, three points each, x = the knob values.
+        // Two lines, three points each, x = the knob values; a third marks the current scenario's
+        // value (replay: 1).
         const auto series = view.chart()->chart()->series();
-        QCOMPARE(series.size(), 2);
+        QCOMPARE(series.size(), 3);
+        auto* mark = qobject_cast<QLineSeries*>(series[2]);
+        QCOMPARE(mark->name(), QStringLiteral("current scenario (compute.speedup = 1)"));
+        QCOMPARE(mark->at(0).x(), 1.0);
+        // Round ticks: the y axis starts at 0 and ends on a round number of ms.
+        auto* y = qobject_cast<QValueAxis*>(view.chart()->chart()->axes(Qt::Vertical).front());
+        QVERIFY(y);
+        QCOMPARE(y->min(), 0.0);
+        QCOMPARE(std::fmod(y->max(), 1.0), 0.0);
         auto* line = qobject_cast<QLineSeries*>(series[0]);
         QCOMPARE(line->count(), 3);
         QCOMPARE(line->at(1).x(), 2.0);
         QCOMPARE(line->at(1).y(), static_cast<double>(view.points()[1].iteration) / 1e6);
+    }
+
+    void countsOnALogAxis() {
+        // Replica counts: 4, 8, 16 spread evenly on a base-2 axis; "as traced" is no value to mark.
+        SweepView view;
+        sweep(view, QStringLiteral("dp.degree"), {4, 8, 16});
+        auto* x = qobject_cast<QLogValueAxis*>(view.chart()->chart()->axes(Qt::Horizontal).front());
+        QVERIFY(x);
+        QCOMPARE(x->base(), 2.0);
+        QCOMPARE(view.chart()->chart()->series().size(), 2);
     }
 
     void badValueAndCancel() {

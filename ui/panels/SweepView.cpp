@@ -8,21 +8,25 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QCursor>
 #include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QMetaObject>
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QThread>
 #include <QThreadPool>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace sl::ui {
@@ -235,12 +239,29 @@ void SweepView::redraw() {
     exposed->setPointsVisible(true);
     chart->addSeries(iteration);
     chart->addSeries(exposed);
-    auto* x = new QValueAxis;
+    // Counts (replicas, micro-batches, layers, GPUs per node) on a log axis: 2, 4, 8, 16 spread
+    // evenly; factors and times on a linear one. Both with round ticks.
+    const std::string key = key_.toStdString();
+    const bool counts = key == "dp.degree" || key == "dp.scale" || key == "pp.microbatches" ||
+                        key == "model.layers" || key == "comm.gpus_per_node";
+    QAbstractAxis* x = nullptr;
+    if (counts && !sorted.empty() && lo > 0) {
+        auto* log = new QLogValueAxis;
+        log->setBase(2);
+        log->setLabelFormat(QStringLiteral("%g"));
+        log->setRange(lo == hi ? lo / 2 : lo, lo == hi ? hi * 2 : hi);
+        x = log;
+    } else {
+        auto* linear = new QValueAxis;
+        if (!sorted.empty()) linear->setRange(lo == hi ? lo - 1 : lo, lo == hi ? hi + 1 : hi);
+        linear->applyNiceNumbers();
+        x = linear;
+    }
     x->setTitleText(key_);
-    if (!sorted.empty()) x->setRange(lo == hi ? lo - 1 : lo, lo == hi ? hi + 1 : hi);
     auto* y = new QValueAxis;
     y->setTitleText(tr("ms"));
     y->setRange(0, top > 0 ? top * 1.1 : 1);
+    y->applyNiceNumbers();
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (QAbstractSeries* s :
@@ -248,6 +269,38 @@ void SweepView::redraw() {
         s->attachAxis(x);
         s->attachAxis(y);
     }
+    // The current scenario's value of the knob, marked: the point the sweep moves away from.
+    const KnobSpec* spec = key.empty() ? nullptr : findKnobSpec(key);
+    bool ok = false;
+    const double current = spec ? QString::fromStdString(spec->valueText(base_)).toDouble(&ok) : 0;
+    if (spec && ok && !sorted.empty() && !(spec->sentinel && current == *spec->sentinel) &&
+        (!counts || current > 0)) {
+        auto* mark = new QLineSeries;
+        mark->setName(tr("current scenario (%1 = %2)").arg(key_).arg(current));
+        mark->setPen(QPen(QColor(0x868e96), 1.5, Qt::DashLine));
+        mark->append(current, 0);
+        mark->append(current, y->max());
+        chart->addSeries(mark);
+        mark->attachAxis(x);
+        mark->attachAxis(y);
+    }
+    // Hovering a point says its numbers.
+    for (QLineSeries* s : {iteration, exposed})
+        connect(s, &QLineSeries::hovered, chart_, [this](const QPointF& at, bool state) {
+            if (!state) return QToolTip::hideText();
+            const SweepPoint* near = nullptr;
+            for (const SweepPoint& p : points_)
+                if (p.done && (!near || std::abs(p.value - at.x()) < std::abs(near->value - at.x())))
+                    near = &p;
+            if (!near) return;
+            QToolTip::showText(QCursor::pos(),
+                               tr("%1 = %2: iteration %3 ms, exposed communication %4 ms")
+                                   .arg(key_)
+                                   .arg(near->value)
+                                   .arg(static_cast<double>(near->iteration) / 1e6, 0, 'f', 3)
+                                   .arg(near->exposedMeanUs / 1000.0, 0, 'f', 3),
+                               chart_);
+        });
 }
 
 } // namespace sl::ui
