@@ -13,6 +13,7 @@
 #include "TestSupport.h"
 
 #include <QFile>
+#include <QHeaderView>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
@@ -77,6 +78,20 @@ private slots:
         QVERIFY(panel.headline().endsWith(QStringLiteral("(simulated columns after the simulation)")));
         QVERIFY(panel.table()->isColumnHidden(RangeStatsModel::SimCount));
         QVERIFY(panel.findChild<QPushButton*>(QStringLiteral("rangeExport"))->isEnabled());
+        // At a docked width the numbers fit beside the name (they took 100 px each, and a 200 px
+        // dock showed Name and Kind only); the full name is the tooltip.
+        panel.resize(380, 300);
+        panel.show();
+        QCoreApplication::processEvents();
+        const QHeaderView* header = panel.table()->horizontalHeader();
+        int numbers = 0;
+        for (int c : {RangeStatsModel::Count, RangeStatsModel::Total, RangeStatsModel::Share})
+            numbers += header->sectionSize(c);
+        QVERIFY2(numbers < 3 * 90, qPrintable(QString::number(numbers)));
+        QVERIFY(header->sectionSize(RangeStatsModel::Name) >= 60);
+        QCOMPARE(panel.model()->index(0, RangeStatsModel::Name).data(Qt::ToolTipRole),
+                 panel.model()->index(0, RangeStatsModel::Name).data());
+        panel.hide();
 
         // Rank 0's tracks hidden: its file's events leave the table (the next range recomputes).
         for (std::size_t k = 0; k < set_->ranks[0].tracks.size(); ++k)

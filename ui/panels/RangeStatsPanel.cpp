@@ -61,7 +61,11 @@ RangeStatsPanel::RangeStatsPanel(SelectionModel* selection, TrackState* tracks, 
     table_->setModel(model_);
     table_->setSortingEnabled(true);
     table_->sortByColumn(RangeStatsModel::Total, Qt::DescendingOrder);
+    // Docked in a 200-380 px column: the numbers take the width they need, the name the rest (its
+    // full text in the tooltip), so Count, Measured and % show without scrolling.
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setSectionResizeMode(RangeStatsModel::Name, QHeaderView::Stretch);
+    table_->horizontalHeader()->setMinimumSectionSize(36);
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setDefaultSectionSize(20);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
