@@ -11,6 +11,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QValueAxis>
@@ -83,6 +84,15 @@ private slots:
         QVERIFY(x);
         QCOMPARE(x->base(), 2.0);
         QCOMPARE(view.chart()->chart()->series().size(), 2);
+    }
+
+    void knobsNamedAsInThePanel() {
+        SweepView view;
+        auto* box = view.findChild<QComboBox*>(QStringLiteral("sweepKnob"));
+        QVERIFY(box);
+        const int i = box->findData(QStringLiteral("comm.gpus_per_node"));
+        QVERIFY(i >= 0);
+        QCOMPARE(box->itemText(i), QStringLiteral("GPUs per node (comm.gpus_per_node)"));
     }
 
     void badValueAndCancel() {

@@ -1,6 +1,7 @@
 #include "KnobPanel.h"
 
 #include "CpuRegionEditor.h"
+#include "KnobLabels.h"
 #include "sim/KnobRegistry.h"
 
 #include <QCheckBox>
@@ -24,56 +25,7 @@ namespace {
 constexpr double kFieldMax = 1000.0;
 constexpr double kFactorMin = 0.1;
 
-// The panel's groups, in this order.
-enum Group { Gpu, Network, Cpu, DataParallel, Setup, Hardware, Other };
-
 } // namespace
-
-int KnobPanel::knobGroup(const std::string& key) {
-    const auto starts = [&key](const char* prefix) { return key.rfind(prefix, 0) == 0; };
-    if (key == "comm.gpus_per_node" || starts("gpu.")) return Hardware;
-    if (starts("compute.") || starts("kernel.")) return Gpu;
-    if (starts("comm.")) return Network;
-    if (starts("cpu.") || starts("launch.")) return Cpu;
-    if (starts("dp.")) return DataParallel;
-    if (starts("model.") || starts("pp.") || starts("straggler.")) return Setup;
-    return Other;
-}
-
-QString KnobPanel::knobGroupName(int group) {
-    switch (group) {
-    case Gpu:
-        return tr("GPU");
-    case Network:
-        return tr("Network");
-    case Cpu:
-        return tr("CPU");
-    case DataParallel:
-        return tr("Data parallel");
-    case Setup:
-        return tr("Job setup");
-    case Hardware:
-        return tr("Hardware");
-    default:
-        return tr("Other");
-    }
-}
-
-QString KnobPanel::knobLabel(const KnobSpec& spec) {
-    if (!spec.label.empty()) return tr(spec.label.c_str());
-    // Knobs the registry gives no short label (they were CLI-only): named here.
-    static const std::map<std::string, const char*> names = {
-        {"comm.model", QT_TR_NOOP("Network model")},
-        {"comm.gpus_per_node", QT_TR_NOOP("GPUs per node")},
-        {"comm.intra_node_GBps", QT_TR_NOOP("NVLink bandwidth")},
-        {"comm.inter_node_GBps", QT_TR_NOOP("Network bandwidth")},
-        {"comm.latency_us", QT_TR_NOOP("Collective latency")},
-        {"comm.algorithm", QT_TR_NOOP("Collective algorithm")},
-        {"gpu.source", QT_TR_NOOP("Traced GPU")},
-    };
-    const auto it = names.find(spec.key);
-    return it != names.end() ? tr(it->second) : QString::fromStdString(spec.key);
-}
 
 KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
     form_ = new QFormLayout(this);

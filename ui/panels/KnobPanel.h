@@ -63,10 +63,6 @@ private:
         QLabel* note = nullptr;
     };
     QWidget* makeField(const KnobSpec& spec);
-    // The group of a knob (by its key), the group's heading, the knob's label.
-    static int knobGroup(const std::string& key);
-    static QString knobGroupName(int group);
-    static QString knobLabel(const KnobSpec& spec);
     static void showValue(const Field& f, const SimKnobs& k);
     static QString fieldText(const Field& f);
     static void readValue(const Field& f, SimKnobs& k);

@@ -1,5 +1,7 @@
 #include "SweepView.h"
 
+#include "KnobLabels.h"
+
 #include "analysis/JobExposedComm.h"
 #include "sim/KnobRegistry.h"
 #include "sim/Simulator.h"
@@ -41,7 +43,7 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent) {
     for (const KnobSpec& spec : knobSpecs()) {
         if (spec.type != KnobType::Factor && spec.type != KnobType::Number && spec.type != KnobType::Integer)
             continue;
-        const QString label = spec.label.empty() ? QString::fromStdString(spec.key) : tr(spec.label.c_str());
+        const QString label = knobLabel(spec); // as the knob panel names it
         knob_->addItem(QStringLiteral("%1 (%2)").arg(label, QString::fromStdString(spec.key)),
                        QString::fromStdString(spec.key));
     }
