@@ -37,16 +37,43 @@ bool isCollectiveKernelName(std::string_view name) {
     return startsWith(name, "nccl") || startsWith(name, "rccl") || startsWith(name, "mscclKernel");
 }
 
+namespace {
+// One row per communication library: a kernel is communication when its lower-cased name holds
+// `part` and, where given, one of `also` (docs/ARCHITECTURE.md, "Event taxonomy").
+struct CommKernelRule {
+    std::string_view part;
+    std::array<std::string_view, 3> also{}; // empty: `part` alone decides
+};
+constexpr CommKernelRule kCommKernelRules[] = {
+    {"dpsk::ep::"},          // DeepSeek's DeepEP build: notify, dispatch, combine, cached_notify...
+    {"deep_ep::"},           // DeepEP (deep_ep::layout:: kernels are excluded below)
+    {"deepep"},              //
+    {"nvshmem"},             // NVSHMEM device kernels and their collectives
+    {"rocshmem"},            //
+    {"mscclpp"},             // MSCCL++
+    {"msccl"},               // MSCCL (mscclKernel_* is also a collective kernel)
+    {"cross_device_reduce"}, // vLLM / SGLang custom all-reduce
+    {"intranode::", {"dispatch", "combine", "notify"}},
+    {"internode::", {"dispatch", "combine", "notify"}},
+    {"internode_ll::", {"dispatch", "combine", "notify"}},
+};
+} // namespace
+
 bool isCommunicationKernelName(std::string_view name) {
     if (isCollectiveKernelName(name)) return true;
     std::string lower(name.substr(0, 512));
     for (auto& c : lower)
         c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    auto has = [&](std::string_view part) { return lower.find(part) != std::string::npos; };
-    if (has("deep_ep") || has("deepep")) return !has("layout::");
-    if (has("nvshmem") || has("rocshmem") || has("mscclpp") || has("cross_device_reduce")) return true;
-    return (has("intranode::") || has("internode::") || has("internode_ll::")) &&
-           (has("dispatch") || has("combine"));
+    auto has = [&](std::string_view part) { return !part.empty() && lower.find(part) != std::string::npos; };
+    // DeepEP's layout kernels compute the routing on the GPU: compute, not communication.
+    if ((has("deep_ep") || has("deepep")) && has("layout::")) return false;
+    for (const auto& rule : kCommKernelRules) {
+        if (!has(rule.part)) continue;
+        if (rule.also[0].empty()) return true;
+        for (std::string_view a : rule.also)
+            if (has(a)) return true;
+    }
+    return false;
 }
 
 CollectiveType collectiveTypeFromKernelName(std::string_view name) {

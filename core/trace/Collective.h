@@ -28,11 +28,11 @@ std::string_view collectiveTypeName(CollectiveType t);
 // kernels mscclKernel_*): the kernels matched across ranks as one collective.
 bool isCollectiveKernelName(std::string_view kernelName);
 // True for every kernel that moves data between GPUs: the collective kernels above, plus kernels
-// that communicate without NCCL and keep SMs busy while they do: DeepEP (deep_ep::intranode:: /
-// internode:: / internode_ll:: dispatch and combine; not deep_ep::layout::), NVSHMEM / rocSHMEM
-// kernels, MSCCL++ (mscclpp), custom all-reduce (cross_device_reduce_*), and any *::intranode:: /
-// *::internode:: dispatch or combine. These count as communication, not compute, but are not
-// matched across ranks (they carry no collective metadata).
+// that communicate without NCCL and keep SMs busy while they do, by one rule table
+// (Collective.cpp): every DeepEP kernel (deep_ep::, dpsk::ep::, but not deep_ep::layout::),
+// NVSHMEM / rocSHMEM kernels, MSCCL and MSCCL++, custom all-reduce (cross_device_reduce_*), and any
+// *::intranode:: / *::internode:: dispatch, combine or notify kernel. These count as communication, not
+// compute, but are not matched across ranks (they carry no collective metadata).
 bool isCommunicationKernelName(std::string_view kernelName);
 // The collective type from a kernel name such as "ncclDevKernel_AllGather_RING_LL(...)".
 CollectiveType collectiveTypeFromKernelName(std::string_view kernelName);

@@ -161,6 +161,13 @@ private slots:
         row("void deep_ep::intranode::notify_dispatch<8>(...)", false, true);
         row("void deep_ep::layout::get_dispatch_layout<256, 32, 8>(...)", false, false);
         row("deepep_low_latency_combine", false, true);
+        // DeepSeek's DeepEP build: every dpsk::ep:: kernel moves data (issue: cached_notify was compute).
+        row("void dpsk::ep::internode::cached_notify<8>(int*, int*, int)", false, true);
+        row("void dpsk::ep::intranode::notify_dispatch<8>(int const*, int*)", false, true);
+        row("void dpsk::ep::internode::dispatch<false, 8>(...)", false, true);
+        row("void dpsk::ep::internode_ll::combine<8>(...)", false, true);
+        row("void dpsk::ep::intranode::barrier<8>(int**, int)", false, true);
+        row("void moe::internode::notify_kernel<4>", false, true);
         row("void nvshmemi_proxy_kernel(...)", false, true);
         row("nvshmemx_barrier_all_on_stream_kernel", false, true);
         row("rocshmem_wg_putmem_kernel", false, true);
