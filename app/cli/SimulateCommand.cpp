@@ -2,6 +2,7 @@
 #include "SimSetup.h"
 
 #include "analysis/KnobEffect.h"
+#include "analysis/PinnedTime.h"
 #include "analysis/SimulatedTraceExport.h"
 #include "graph/ChakraGraph.h"
 #include "graph/ExecutionGraph.h"
@@ -58,13 +59,15 @@ void dropMeasured(nlohmann::json& j) {
 void printTable(const ExecutionGraph& g, const SimResult& res, const SimKnobs& knobs,
                 const SimResult* replay) {
     if (isUnmeasuredSet(*g.trace)) return printUnmeasuredTable(g, res);
-    std::printf("%-6s %14s %14s %9s %11s %15s %9s\n", "rank", "measured_us", "simulated_us", "error_%",
-                "gpu_span_%", "unexplained_us", "prewindow");
+    std::printf("%-6s %14s %14s %9s %11s %15s %9s %8s\n", "rank", "measured_us", "simulated_us", "error_%",
+                "gpu_span_%", "unexplained_us", "prewindow", "pinned_%");
+    const std::vector<RankPinnedTime> pins = pinnedTime(g, res);
     for (std::size_t r = 0; r < res.ranks.size(); ++r) {
         const auto& s = res.ranks[r];
-        std::printf("%-6d %14.2f %14.2f %9.3f %11.3f %15.2f %9lld\n", s.rank, us(s.measured()),
+        std::printf("%-6d %14.2f %14.2f %9.3f %11.3f %15.2f %9lld %8.1f\n", s.rank, us(s.measured()),
                     us(s.simulated()), s.errorPct(), s.gpuSpanErrorPct(), us(g.ranks[r].unexplainedWait),
-                    static_cast<long long>(g.ranks[r].prewindowOps));
+                    static_cast<long long>(g.ranks[r].prewindowOps),
+                    r < pins.size() ? pins[r].sharePct() : 0.0);
     }
     std::printf("%-6s %14.2f %14.2f %9.3f\n", "job", us(res.measuredIteration), us(res.simulatedIteration),
                 res.iterationErrorPct());
@@ -73,6 +76,12 @@ void printTable(const ExecutionGraph& g, const SimResult& res, const SimKnobs& k
                 res.kernelStartError.medianUs, res.kernelStartError.p90Us,
                 static_cast<long long>(res.kernelStartError.count), res.kernelStartError.medianPct,
                 res.kernelStartError.p90Pct, 100.0 * res.kernelStartError.within1PctShare);
+    // Pinned time (measured time without a cause on the critical path): the largest pin per rank
+    // where it is a noticeable share, so a user sees what no knob will move.
+    for (std::size_t r = 0; r < pins.size(); ++r)
+        if (pins[r].sharePct() >= 5.0)
+            std::printf("pinned: rank %d, %.1f%% of its critical path; largest: %s\n", pins[r].rank,
+                        pins[r].sharePct(), describePin(g, pins[r].largest).c_str());
     if (replay) std::printf("what-if: %s\n", explainKnobEffect(g, *replay, res, knobs).note.c_str());
     if (res.setup.edited) {
         std::printf("setup: dp %d x tp %d x pp %d = %d ranks (%zu added, %zu measured ranks dropped)\n",

@@ -218,8 +218,9 @@ CriticalPath criticalPathFrom(const ExecutionGraph& g, const SimResult& r, NodeI
         if (!atStart) {
             EdgeId e = nt.endBoundBy;
             if (e == kPhantomPeers) { // held by peers outside the rank set: wait, then transfer
-                TimeNs arrival = std::clamp(g.ranks[g.nodes[cur].rank].origin + g.nodes[cur].phantomArrival,
-                                            nt.start, nt.end);
+                // The transfer is the node's own time; before it the peers were still arriving
+                // (at their measured time, or following this rank: peers.model).
+                TimeNs arrival = std::clamp(nt.end - nt.own, nt.start, nt.end);
                 add(cur, kNoEdge, arrival, nt.end, nodeLabel(g, cur));
                 add(cur, kNoEdge, nt.start, arrival, PathLabel::CollectiveWait);
                 atStart = true;
@@ -245,15 +246,24 @@ CriticalPath criticalPathFrom(const ExecutionGraph& g, const SimResult& r, NodeI
         EdgeId e = nt.startBoundBy;
         if (e == kNoEdge) { // the node's own release time: a boundary condition (the rank's root,
                             // a pre-window op): the time before it is the rank starting late
-            // On a CPU thread the ops that ran before the call (loading data) name that time; the
-            // node starts at its measured time here, so simulated and measured times agree.
-            const TimeNs origin = std::min(g.ranks[g.nodes[cur].rank].origin, nt.start);
-            if (g.nodes[cur].kind == NodeKind::GpuOp || g.nodes[cur].kind == NodeKind::Collective)
-                add(cur, kNoEdge, origin, nt.start, PathLabel::LateStart);
-            else
+            // A root follows its rank's first profiled event (docs/ARCHITECTURE.md, "Boundary
+            // conditions"): between that event and the call, CPU work named by the ops that ran
+            // (loading data) and an unexplained wait; before the event, a late start.
+            const GraphNode& node = g.nodes[cur];
+            const TimeNs origin = std::min(g.ranks[node.rank].origin, nt.start);
+            TimeNs first = nt.start;
+            if (node.releaseWork > 0 || node.releaseWait > 0) {
+                first =
+                    std::clamp(g.ranks[node.rank].origin + node.release - node.releaseWork - node.releaseWait,
+                               origin, nt.start);
+                const TimeNs measuredFirst =
+                    g.ranks[node.rank].origin + node.release - node.releaseWork - node.releaseWait;
+                const TimeNs wait = std::min(nt.start - first, node.releaseWait);
                 addPieces(cur, kNoEdge,
-                          splitByOps(cur, origin, nt.start, origin, nt.start, -1, PathLabel::LateStart,
-                                     PathLabel::LateStart));
+                          splitByOps(cur, first, nt.start, measuredFirst, g.measuredStart(cur),
+                                     nt.start - first - wait, PathLabel::Cpu, PathLabel::UnexplainedWait));
+            }
+            add(cur, kNoEdge, origin, first, PathLabel::LateStart);
             break;
         }
         const GraphEdge& edge = r.edge(g, e);

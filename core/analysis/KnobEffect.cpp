@@ -1,6 +1,7 @@
 #include "analysis/KnobEffect.h"
 
 #include "analysis/CriticalPath.h"
+#include "analysis/PinnedTime.h"
 
 #include <algorithm>
 #include <cmath>
@@ -73,8 +74,16 @@ KnobEffect explainKnobEffect(const ExecutionGraph& g, const SimResult& replay, c
             (i ? ", " : "") + std::string(pathLabelName(kinds[i].second)) + " " + fmt(kinds[i].first) + "%";
     e.note = "the knobs changed the iteration by " + fmt(e.iterationChangePct) + "%; what they act on is " +
              fmt(e.targetSharePct) + "% of the replay's critical path (" + bound + ")";
-    if (std::abs(e.iterationChangePct) < 1.0)
+    const RankPinnedTime pins = pinsOnPath(g, replay, cp);
+    e.pinnedSharePct = pins.sharePct();
+    e.largestPin = describePin(g, pins.largest);
+    if (std::abs(e.iterationChangePct) < 1.0) {
         e.note += ": the step is bound by something else, so the answer barely moves";
+        // Measured time without a cause holds the path: say which pin, the first thing to check.
+        if (e.pinnedSharePct >= 5.0 && !e.largestPin.empty())
+            e.note += "; " + fmt(e.pinnedSharePct) + "% of the path is pinned to measured time, most of it " +
+                      e.largestPin;
+    }
     return e;
 }
 

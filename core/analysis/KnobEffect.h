@@ -17,6 +17,10 @@ struct KnobEffect {
     double iterationChangePct = 0; // (what-if - replay) / replay x 100
     // Share of the replay's critical path in the segment kinds the changed knobs act on.
     double targetSharePct = 0;
+    // Share of the replay's critical path that is pinned (measured time without a cause:
+    // analysis/PinnedTime.h), and the largest pin in words.
+    double pinnedSharePct = 0;
+    std::string largestPin;
     std::string note; // one sentence; empty when the knobs are the replay defaults
 };
 

@@ -1,6 +1,7 @@
 #include "analysis/StepExplanation.h"
 
 #include "analysis/KnobEffect.h"
+#include "analysis/PinnedTime.h"
 #include "sim/KnobRegistry.h"
 
 #include <algorithm>
@@ -178,7 +179,19 @@ std::string noEffectReason(const ExecutionGraph& g, const SimResult& baseline, c
         acted = words + (plural ? " are" : " is") + " not on the critical path";
     else
         acted = words + (plural ? " are" : " is") + printf1(" only %.1f%% of it", pct(onPath, path.length));
-    return reason + (reason.empty() ? "" : "; ") + bound + "; " + acted;
+    std::string out = reason + (reason.empty() ? "" : "; ") + bound + "; " + acted;
+    // Measured time without a cause holds part of the path: name the largest pin.
+    const std::string pins = pinnedNote(g, baseline, path);
+    if (!pins.empty()) out += "; " + pins;
+    return out;
+}
+
+std::string pinnedNote(const ExecutionGraph& g, const SimResult& result, const CriticalPath& path) {
+    const RankPinnedTime pins = pinsOnPath(g, result, path);
+    if (pins.sharePct() < 5.0 || pins.largest.node == kNoNode) return {};
+    return printf1("%.0f%% of the critical path is measured time without a cause that no knob moves, ",
+                   pins.sharePct()) +
+           "most of it " + describePin(g, pins.largest);
 }
 
 std::string pathVersusIteration(const CriticalPath& path, const SimResult& result) {

@@ -51,6 +51,10 @@ std::string noEffectReason(const ExecutionGraph& graph, const SimResult& baselin
 // inform ("parameters that were not set are calibrated ..."), are left out.
 std::map<std::string, std::string> knobNotes(const std::vector<std::string>& warnings);
 
+// "12% of the critical path is measured time without a cause that no knob moves, most of it ..."
+// (analysis/PinnedTime.h); empty when pins are under 5% of the path.
+std::string pinnedNote(const ExecutionGraph& graph, const SimResult& result, const CriticalPath& path);
+
 // One sentence relating the critical path's length to the simulated iteration: the path is
 // measured from the origin of the rank where it begins, the iteration is the longest rank's span,
 // so they differ when the path starts on a rank that began earlier or later than the longest one.

@@ -77,6 +77,9 @@ nlohmann::json traceInfoJson(const TraceSet& set, const ExecutionGraph* graph) {
         if (graph && i < graph->ranks.size()) {
             const RankWindow& w = graph->ranks[i];
             rj["prewindow_ops"] = w.prewindowOps;
+            rj["prewindow_queued"] = w.prewindowQueued;
+            rj["graph_kernels"] = w.graphKernels;
+            rj["device_waits"] = w.deviceWaits;
             rj["threads_released_at_measured"] = w.threadsReleasedAtMeasured;
             rj["unexplained_wait_us"] = static_cast<double>(w.unexplainedWait) / 1000.0;
             rj["unexplained_gpu_wait_us"] = static_cast<double>(w.unexplainedGpuWait) / 1000.0;
@@ -88,6 +91,9 @@ nlohmann::json traceInfoJson(const TraceSet& set, const ExecutionGraph* graph) {
         j["graph"] = {{"nodes", graph->nodes.size()},
                       {"edges", graph->edges.size()},
                       {"prewindow_ops", st.prewindowOps},
+                      {"prewindow_queued", st.prewindowQueued},
+                      {"graph_kernels", st.graphKernels},
+                      {"device_wait_edges", st.deviceWaitEdges},
                       {"thread_start_edges", st.threadStartEdges},
                       {"inferred_cross_stream", st.inferredCrossStream},
                       {"wait_event_edges", st.waitEventEdges},

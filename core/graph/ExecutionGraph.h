@@ -62,6 +62,12 @@ struct GraphNode {
     // (`prewindow`), and threads whose releasing call could not be found (counted in
     // RankWindow::threadsReleasedAtMeasured). Every other node starts from its causes.
     TimeNs release = 0;
+    // The rank's root: the part of `release` after the rank's first profiled event (the step's
+    // start, or its earliest CPU op) that is CPU work (cpu_op / annotation cover it: it scales with
+    // the CPU knobs) and the part nothing covers (an unexplained wait). Only the time before that
+    // first event is a late start (docs/ARCHITECTURE.md, "Boundary conditions").
+    TimeNs releaseWork = 0;
+    TimeNs releaseWait = 0;
     bool prewindow = false; // GPU op whose launch happened before the trace window
     // Collective with peers missing from the rank set: the phantom peers' arrival relative to the
     // rank's origin (measured end - modelled transfer); -1 when all peers are simulated. The
@@ -84,7 +90,8 @@ struct GraphEdge {
     // it scales with the CPU knobs. The rest is fixed (an unexplained wait, a launch latency).
     TimeNs cpuWork = 0;
     // Launch edges: the part of `delay` that nothing in the trace explains (the op started far
-    // later than every dependency found); kept as measured under every knob.
+    // later than every dependency found); kept as measured under every knob. Inferred cross-stream
+    // edges of a long device wait: the residual between the source's end and the op's start.
     TimeNs wait = 0;
 
     bool triggeredByStart() const { return kind == EdgeKind::Launch || kind == EdgeKind::Collective; }
@@ -129,12 +136,23 @@ struct RankWindow {
     std::int64_t launchLatencySamples = 0;
     bool hasStep = false;
     // Boundary conditions and unexplained time of this rank (reported, see docs/ARCHITECTURE.md).
-    std::int64_t prewindowOps = 0;              // GPU ops launched before the window
+    // GPU ops launched before the window: queue heads released at their measured start
+    // (prewindowOps), ops queued back to back behind them that follow in stream order
+    // (prewindowQueued), and kernels of CUDA / HIP graphs tied to a graph launch in the window
+    // (graphKernels: not pre-window, they follow their launch).
+    std::int64_t prewindowOps = 0;
+    std::int64_t prewindowQueued = 0;
+    std::int64_t graphKernels = 0;
+    // The rank's first profiled event in the window, relative to the origin: its root's boundary.
+    TimeNs firstEvent = 0;
     std::int64_t threadsReleasedAtMeasured = 0; // CPU threads without a found releasing call
     TimeNs unexplainedWait = 0;                 // CPU time between calls that no cpu_op / annotation covers
     // GPU ops that started far later than every dependency the graph found: the excess, kept as
     // measured on the op's incoming launch (or stream-order) edge.
     TimeNs unexplainedGpuWait = 0;
+    // Of those, the waits tied to the device's last op on another stream (they move with it; only
+    // the residual stays).
+    std::int64_t deviceWaits = 0;
     // Cross-stream inference window of the rank (calibrated from identified waits).
     TimeNs crossStreamTolerance = 0;
 };
@@ -160,9 +178,12 @@ struct GraphStats {
     std::int64_t gpuOpsWithoutLaunch = 0;
     std::int64_t waitEventEdges = 0; // cross-stream edges from cudaStreamWaitEvent without ids
     std::int64_t threadStartEdges = 0;
-    std::int64_t prewindowOps = 0;
+    std::int64_t prewindowOps = 0;    // queue heads (RankWindow::prewindowOps)
+    std::int64_t prewindowQueued = 0; // queued behind a head
+    std::int64_t graphKernels = 0;
     std::int64_t phantomCollectives = 0; // collectives whose missing peers are phantom arrivals
     std::int64_t smContentionEdges = 0;  // full-device kernels kept apart across streams
+    std::int64_t deviceWaitEdges = 0;    // long device waits tied to the op that ended last before them
 };
 
 // Thrown for an invalid graph (cycle, negative delay) or a window that does not exist.

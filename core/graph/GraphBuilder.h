@@ -30,6 +30,10 @@ inline bool isMemcpyCall(std::string_view name) {
            name.find("Memset") != std::string_view::npos;
 }
 
+// A GPU op without a launch in the file that started at most this long after its stream
+// predecessor ended was queued behind it (it follows it); after a longer idle gap it heads a queue.
+constexpr TimeNs kQueuedGap = 10'000;
+
 inline TimeNs quantile(std::vector<TimeNs> v, double q) {
     if (v.empty()) return 0;
     auto mid = v.begin() + static_cast<std::ptrdiff_t>(q * static_cast<double>(v.size() - 1));
@@ -116,6 +120,7 @@ struct Builder {
 
     void orderEdges();
     void threadReleases();
+    void rootFromFirstEvent(std::uint32_t rank, std::uint32_t rootThread);
     void threadWakeups();
     // CPU work coverage of each CPU thread, by processor index (empty for GPU streams).
     std::vector<CpuCoverage> coverage;

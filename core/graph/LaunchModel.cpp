@@ -84,6 +84,9 @@ void Builder::launchEdgesAndInference() {
     // seconds) delays its op by the excess: the op is queued near the call's return. Only where the
     // op indeed started late in the call or after it.
     auto excessOf = [&](NodeId op, NodeId call) -> TimeNs {
+        // A blocking copy (hipMemcpyWithStream, cudaMemcpy) is long because it waits for the GPU
+        // work queued before its copy: a host sync, not a slow launch (its wait is simulated).
+        if (g.nodes[call].kind == NodeKind::SyncCall) return 0;
         const auto& m = apiCallDur[g.nodes[call].rank];
         auto it = m.find(std::string(g.nodeName(call)));
         if (it == m.end()) return 0;
@@ -124,6 +127,10 @@ void Builder::launchEdgesAndInference() {
             EdgeId id = streamIn[n];
             if (id == kNoEdge) continue;
             TimeNs gap = streamGap[pi][static_cast<int>(launchPath(g, n, launchOf[n]))];
+            // An op queued before the window behind the previous one (Processors.cpp) keeps its own
+            // measured back-to-back gap: its launch path is unknown, the gap is what the GPU took.
+            const TimeNs measuredGap = effStart[n] - mEnd(p.nodes[k - 1]);
+            if (g.nodes[n].prewindow && measuredGap >= 0 && measuredGap <= kQueuedGap) gap = measuredGap;
             g.edges[id].delay = gap;
             explained[n] = std::max(explained[n], mEnd(p.nodes[k - 1]) + gap);
         }
@@ -187,31 +194,68 @@ void Builder::launchEdgesAndInference() {
                     break;
                 }
             }
-            // Still far later than every dependency found: the op waited for something the file
-            // does not show (an event recorded by a library the profiler does not trace, events
-            // sampled out). That wait is kept as measured on its incoming edge, and reported.
+            // A copy to pageable memory (host to device) starts once the driver has staged the
+            // data on the CPU, inside the call: that staging is CPU work of the call. Only host to
+            // device: a copy to pageable memory (DtoH) that starts late in its call waited for the
+            // GPU work before it (the call is a host sync), not for staging.
+            TimeNs staging = 0;
+            if (call != kNoNode) {
+                const std::string_view opName = g.nodeName(n);
+                if (excess == 0 && s < mEnd(call) && opName.find("Pageable") != std::string_view::npos &&
+                    opName.find("HtoD") != std::string_view::npos)
+                    staging = std::max<TimeNs>(0, s - mStart(call) - latency);
+                launchReady += staging;
+            }
+            // Still far later than every dependency found: the op waited on the device for
+            // something the file does not name (a device-to-host copy that reads another stream's
+            // result, an event recorded where the profiler does not see, events sampled out).
             TimeNs unexplained = 0;
+            const TimeNs knownNow = std::max(explained[n], launchReady);
             if (k > 0 || call != kNoNode) {
-                const TimeNs knownNow = std::max(explained[n], launchReady);
                 if (s - knownNow > std::max<TimeNs>(kMinUnexplainedGpuWait, 2 * window))
                     unexplained = s - knownNow;
             }
+            // It depends on the op of another stream of the device that ended last before it
+            // started, after everything else it waits for, however long before; the rest of the
+            // wait is a measured residual on that edge (GraphEdge::wait). So the op moves when the
+            // device's work moves, and only the residual stays fixed.
+            if (unexplained > 0 && opt.inferCrossStream) {
+                const auto& v = byEnd[{p.rank, device}];
+                auto it = std::upper_bound(v.begin(), v.end(), std::make_pair(s, kNoNode));
+                for (int steps = 0; steps < 64 && it != v.begin(); ++steps) {
+                    --it;
+                    if (it->first <= knownNow) break;
+                    if (g.nodes[it->second].processor == g.nodes[n].processor) continue;
+                    const EdgeId id = addEdge(it->second, n, EdgeKind::CrossStream, 0, true);
+                    g.edges[id].wait = s - it->first;
+                    g.stats.inferredCrossStream++;
+                    g.stats.deviceWaitEdges++;
+                    g.ranks[p.rank].deviceWaits++;
+                    g.ranks[p.rank].unexplainedGpuWait += g.edges[id].wait;
+                    explained[n] = std::max(explained[n], it->first);
+                    unexplained = 0; // the launch carries its latency only
+                    break;
+                }
+            }
+            // No other stream ended in that time: the op follows the later of its launch and its
+            // stream predecessor (the device's most recent op) plus the residual, which both edges
+            // carry, so it moves with the GPU and with the host.
             g.ranks[p.rank].unexplainedGpuWait += unexplained;
+            if (unexplained > 0 && streamIn[n] != kNoEdge) {
+                GraphEdge& e = g.edges[streamIn[n]];
+                e.delay += unexplained;
+                e.wait += unexplained;
+                g.stats.deviceWaitEdges++;
+                g.ranks[p.rank].deviceWaits++;
+            }
             if (call != kNoNode) {
                 if (s < mStart(call)) g.stats.repairedLaunches++;
-                // A copy from or to pageable memory starts once the driver has staged the data
-                // on the CPU, inside the call: that staging is CPU work of the call.
-                TimeNs staging = 0;
-                if (excess == 0 && s < mEnd(call) && g.nodeName(n).find("Pageable") != std::string_view::npos)
-                    staging = std::max<TimeNs>(0, s - mStart(call) - latency);
-                if (staging > 0) unexplained = 0; // the staging explains it
-                const TimeNs fromLaunch = std::max(latency + excess + staging, s - mStart(call));
-                EdgeId id = addEdge(call, n, EdgeKind::Launch,
-                                    unexplained > 0 ? fromLaunch : latency + excess + staging);
+                // The stream's first op: the residual stays on its launch (nothing else precedes
+                // it on the device), as it does alongside the stream edge.
+                const TimeNs delay = latency + excess + staging + unexplained;
+                EdgeId id = addEdge(call, n, EdgeKind::Launch, delay);
                 g.edges[id].cpuWork = excess + staging;
-                g.edges[id].wait = g.edges[id].delay - (latency + excess + staging);
-            } else if (unexplained > 0 && streamIn[n] != kNoEdge) {
-                g.edges[streamIn[n]].delay += unexplained;
+                g.edges[id].wait = unexplained;
             } else if (k == 0 && !g.nodes[n].prewindow) {
                 // The stream's first op has no launch in the trace: the stream starts working at
                 // its measured start (a boundary condition, like a pre-window op).
@@ -237,7 +281,7 @@ void Builder::launchEdgesAndInference() {
     for (std::size_t r = 0; r < rankCount; ++r)
         g.ranks[r].crossStreamDelay = quantile(gaps[r], 0.5);
     for (auto& e : g.edges)
-        if (e.kind == EdgeKind::CrossStream) e.delay = g.ranks[g.nodes[e.to].rank].crossStreamDelay;
+        if (e.kind == EdgeKind::CrossStream) e.delay = g.ranks[g.nodes[e.to].rank].crossStreamDelay + e.wait;
 }
 
 } // namespace sl::graph_build

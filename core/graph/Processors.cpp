@@ -104,6 +104,10 @@ void Builder::orderEdges() {
             if (link != kNoLink) launchOf[n] = ownerOfCall(p.rank, EventRef::unpack(link));
             if (launchOf[n] != kNoNode) {
                 leading = false;
+                if (g.nodeName(launchOf[n]).find("GraphLaunch") != std::string_view::npos) {
+                    g.ranks[p.rank].graphKernels++;
+                    g.stats.graphKernels++;
+                }
                 continue;
             }
             if (leading || s < firstCpu[p.rank]) {
@@ -114,12 +118,15 @@ void Builder::orderEdges() {
                 // Queued back to back behind the previous op, it follows it (a faster GPU
                 // moves it earlier); after an idle gap, or first on its stream, it keeps its
                 // measured start.
-                constexpr TimeNs kQueuedGap = 10'000;
                 g.nodes[n].prewindow = true;
-                if (k == 0 || s > prevOpEnd + kQueuedGap)
+                if (k == 0 || s > prevOpEnd + kQueuedGap) { // the head of a queue
                     g.nodes[n].release = std::max<TimeNs>(0, s - origin);
-                g.ranks[p.rank].prewindowOps++;
-                g.stats.prewindowOps++;
+                    g.ranks[p.rank].prewindowOps++;
+                    g.stats.prewindowOps++;
+                } else {
+                    g.ranks[p.rank].prewindowQueued++;
+                    g.stats.prewindowQueued++;
+                }
             } else {
                 g.stats.gpuOpsWithoutLaunch++;
             }
@@ -214,9 +221,44 @@ void Builder::threadReleases() {
                 continue;
             }
             g.nodes[first].release = std::max<TimeNs>(0, s - g.ranks[r].origin);
-            if (i > 0) g.ranks[r].threadsReleasedAtMeasured++;
+            if (i > 0) {
+                g.ranks[r].threadsReleasedAtMeasured++;
+                continue;
+            }
+            rootFromFirstEvent(r, cpu[i]);
         }
     }
+}
+
+// The rank's root starts at its first profiled event in the window (the step's start, or its
+// earliest CPU op), not at its first runtime call: what the thread did before that call is CPU work
+// where its ops cover it (data loading, tensor creation) and an unexplained wait elsewhere, and only
+// the time before the first event is a late start (docs/ARCHITECTURE.md, "Boundary conditions").
+void Builder::rootFromFirstEvent(std::uint32_t r, std::uint32_t rootThread) {
+    const Rank& rank = set.ranks[r];
+    const NodeId root = g.processors[rootThread].nodes[0];
+    const TimeNs callStart = mStart(root);
+    TimeNs first = callStart;
+    for (std::uint32_t ti = 0; ti < rank.tracks.size(); ++ti) {
+        const Track& t = rank.tracks[ti];
+        if (t.isGpu()) continue;
+        const auto& ev = t.events;
+        const auto& idx = g.nodeIndex[r][ti];
+        // Events are sorted by start: the first in the window that is not an instant.
+        for (std::size_t i = 0; i < ev.size() && ev.start[i] < first; ++i)
+            if (idx[i] != kOutsideWindow && ev.kind[i] != EventKind::Instant) {
+                first = ev.start[i];
+                break;
+            }
+    }
+    const TimeNs origin = g.ranks[r].origin;
+    first = std::max(first, origin);
+    g.ranks[r].firstEvent = first - origin;
+    if (first >= callStart) return;
+    auto& node = g.nodes[root];
+    node.releaseWork = std::min(callStart - first, coverage[rootThread].covered(first, callStart));
+    node.releaseWait = (callStart - first) - node.releaseWork;
+    g.ranks[r].unexplainedWait += node.releaseWait;
 }
 
 } // namespace sl::graph_build

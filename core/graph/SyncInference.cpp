@@ -17,12 +17,14 @@ void Builder::buildLaunchIndex() {
         const Track& t = set.ranks[p.rank].tracks[p.track];
         auto& li = streams[p.rank][{t.device(), t.stream()}];
         // Pre-window ops are producers too (a sync or event wait early in the window waits for
-        // them); they were launched before any call in the file, so their own start orders them.
+        // them): they were launched before any call in the file, so they come before every launch
+        // of the window, in stream order (a queue of them may run long after the first call).
+        constexpr TimeNs kBeforeWindow = std::numeric_limits<TimeNs>::min() / 4;
         for (NodeId n : p.nodes)
             if (launchOf[n] != kNoNode)
                 li.byLaunch.push_back({mStart(launchOf[n]), n});
             else if (g.nodes[n].prewindow)
-                li.byLaunch.push_back({mStart(n), n});
+                li.byLaunch.push_back({kBeforeWindow, n});
         std::stable_sort(li.byLaunch.begin(), li.byLaunch.end(),
                          [](const auto& a, const auto& b) { return a.first < b.first; });
     }

@@ -5,6 +5,7 @@
 #include "analysis/Breakdown.h"
 #include "analysis/CriticalPath.h"
 #include "analysis/KnobEffect.h"
+#include "analysis/PinnedTime.h"
 #include "models/CollectiveModel.h"
 #include "models/KernelClass.h"
 
@@ -122,6 +123,9 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
                               {"gpu_span_us", us(b.span)},
                               {"overlap_pct", pct(b.overlapPct())}};
     };
+    // Pinned time per rank: measured time without a cause on the critical path that ends on the
+    // rank (analysis/PinnedTime.h); the path of this run, so a what-if says what still holds it.
+    const std::vector<RankPinnedTime> pins = pinnedTime(g, res);
     nlohmann::json ranks = nlohmann::json::array();
     for (std::size_t r = 0; r < res.ranks.size(); ++r) {
         const auto& s = res.ranks[r];
@@ -160,6 +164,18 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
         rankJson["unexplained_wait_us"] = us(g.ranks[r].unexplainedWait);
         rankJson["unexplained_gpu_wait_us"] = us(g.ranks[r].unexplainedGpuWait);
         rankJson["prewindow_ops"] = g.ranks[r].prewindowOps;
+        rankJson["prewindow_queued"] = g.ranks[r].prewindowQueued;
+        rankJson["graph_kernels"] = g.ranks[r].graphKernels;
+        rankJson["device_waits"] = g.ranks[r].deviceWaits;
+        if (r < pins.size()) {
+            nlohmann::json parts = nlohmann::json::object();
+            for (int k = 0; k < kPinKindCount; ++k)
+                parts[std::string(pinKindName(static_cast<PinKind>(k)))] =
+                    us(pins[r].byKind[static_cast<std::size_t>(k)]);
+            rankJson["pinned_share_pct"] = pct(pins[r].sharePct());
+            rankJson["pinned_us"] = parts;
+            rankJson["largest_pin"] = describePin(g, pins[r].largest);
+        }
         rankJson["threads_released_at_measured"] = g.ranks[r].threadsReleasedAtMeasured;
         rankJson["cross_stream_window_us"] = us(g.ranks[r].crossStreamTolerance);
         rankJson["stream_idle"] = streams;
@@ -210,7 +226,10 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
                   {"phantom_collectives", g.stats.phantomCollectives},
                   {"sm_contention_edges", g.stats.smContentionEdges},
                   {"thread_start_edges", g.stats.threadStartEdges},
-                  {"prewindow_ops", g.stats.prewindowOps}};
+                  {"prewindow_ops", g.stats.prewindowOps},
+                  {"prewindow_queued", g.stats.prewindowQueued},
+                  {"graph_kernels", g.stats.graphKernels},
+                  {"device_wait_edges", g.stats.deviceWaitEdges}};
     // A setup edit (dp.degree): the predicted job, which may have more ranks than were measured;
     // `ranks` above are the loaded ones, each rank here names the loaded rank whose numbers it has
     // (docs/Structure.md). Collective transfer time by type shows what the new groups cost.
@@ -264,6 +283,8 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
         KnobEffect effect = explainKnobEffect(g, *replay, res, knobs);
         j["knob_effect"] = {{"iteration_change_pct", pct(effect.iterationChangePct)},
                             {"target_share_of_critical_path_pct", pct(effect.targetSharePct)},
+                            {"pinned_share_of_critical_path_pct", pct(effect.pinnedSharePct)},
+                            {"largest_pin", effect.largestPin},
                             {"note", effect.note}};
         if (std::abs(effect.iterationChangePct) < 1.0) warnings.push_back(effect.note);
     }

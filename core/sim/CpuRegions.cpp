@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <regex>
 #include <set>
@@ -9,10 +10,32 @@
 
 namespace sl {
 
-CpuRegions::CpuRegions(const ExecutionGraph& g, const std::vector<std::pair<std::string, double>>& patterns)
+bool isDataLoaderOpName(std::string_view name) {
+    return name.find("DataLoader") != std::string_view::npos &&
+           (name.find("__next__") != std::string_view::npos || name.starts_with("enumerate("));
+}
+
+namespace {
+
+// The factor of one data wait under a worker pool. A batch takes `load` to make in-process (the op's
+// measured time); `workers` processes, each with batches prefetched ahead (PyTorch's default
+// prefetch factor 2), deliver a batch every load / workers once they are busy, so in steady state
+// the host waits only for what the pool has not made while the rest of the step (`other`) ran.
+double dataWaitFactor(TimeNs load, TimeNs other, const DataLoaderKnobs& d) {
+    if (load <= 0) return 1.0;
+    const double perBatch = static_cast<double>(load) / d.speedup;
+    if (d.workers <= 0) return perBatch / static_cast<double>(load);
+    const double wait = std::max(0.0, perBatch / d.workers - static_cast<double>(std::max<TimeNs>(0, other)));
+    return wait / static_cast<double>(load);
+}
+
+} // namespace
+
+CpuRegions::CpuRegions(const ExecutionGraph& g, const std::vector<std::pair<std::string, double>>& patterns,
+                       DataLoaderKnobs data)
     : g_(g) {
     pieces_.resize(g.processors.size());
-    if (patterns.empty()) return;
+    if (patterns.empty() && !data.active()) return;
     std::vector<std::regex> res;
     for (const auto& [re, x] : patterns)
         res.emplace_back(re);
@@ -25,10 +48,29 @@ CpuRegions::CpuRegions(const ExecutionGraph& g, const std::vector<std::pair<std:
         std::unordered_map<StringId, double> byName; // factor per name (1: no match)
         // Boundaries of matching regions: (time, +factor opens / -factor closes).
         std::vector<std::pair<TimeNs, double>> opens, closes;
+        // Data waits: the end of the previous one on this thread (the rest of the step runs between).
+        TimeNs lastDataEnd = std::numeric_limits<TimeNs>::min();
+        const RankWindow& w = g.ranks[p.rank];
         for (std::size_t i = 0; i < ev.size(); ++i) {
             EventKind k = ev.kind[i];
             if (k != EventKind::CpuOp && k != EventKind::PythonFunction && k != EventKind::UserAnnotation)
                 continue;
+            if (data.active() && ev.start[i] >= lastDataEnd && ev.duration[i] > 0 &&
+                isDataLoaderOpName(rank.strings.str(ev.name[i]))) {
+                // The first wait of the window: assume the step before it was as long as this one
+                // (steady state), so the rest of the step is the window minus this wait.
+                const TimeNs other = lastDataEnd == std::numeric_limits<TimeNs>::min()
+                                         ? (w.measuredEnd - w.measuredStart) - ev.duration[i]
+                                         : ev.start[i] - lastDataEnd;
+                lastDataEnd = ev.end(i);
+                ++dataWaits_;
+                const double f = dataWaitFactor(ev.duration[i], other, data);
+                if (f != 1.0) { // slower loading (data.speedup < 1) lengthens the wait
+                    opens.push_back({ev.start[i], f});
+                    closes.push_back({ev.end(i), f});
+                }
+            }
+            if (patterns.empty()) continue;
             auto [it, fresh] = byName.try_emplace(ev.name[i], 1.0);
             if (fresh) {
                 std::string name(rank.strings.str(ev.name[i]));

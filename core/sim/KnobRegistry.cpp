@@ -234,6 +234,20 @@ std::vector<KnobSpec> buildSpecs() {
                             1e6, "Every duration of the straggler rank x this factor. Typical: 1.1 to 1.5.");
         specs.push_back(s);
     }
+    specs.push_back(integer(
+        "data.workers", "Data workers", &SimKnobs::dataWorkers, 1, 1024, "as traced",
+        "DataLoader worker processes: each batch takes the load time the trace shows for in-process loading "
+        "(the DataLoader iterator ops), N workers prefetch ahead and the step waits only when the pool falls "
+        "behind (steady state: a batch every load / N). 0: as traced. Typical: 4 to 8."));
+    specs.push_back(factor("data.speedup", "Data loading", &SimKnobs::dataSpeedup, 1e6,
+                           "Every batch loads this many times faster (a faster decode, cached data); with "
+                           "data.workers, per worker. Typical: 2."));
+    specs.push_back(choice(
+        "peers.model", "Missing peers", &SimKnobs::peersModel, {"follow", "measured"},
+        "Ranks missing from the loaded set (one rank of a larger job): follow = each missing peer reaches "
+        "a collective the measured skew after this rank does, so job-wide knobs move it too (it assumes "
+        "the peers run the same program on the same hardware; a straggler on this rank leaves them as "
+        "measured); measured = the peers arrive when they did in the trace, under every knob."));
     {
         KnobSpec s = number("dp.scale", "Data-parallel scale", &SimKnobs::dpScale, "x", 1, 1e5,
                             "Re-times the data-parallel collectives for a group this many times larger (a "

@@ -55,6 +55,15 @@ struct SimKnobs {
     int stragglerRank = -1;
     double stragglerSlowdown = 1.0;
 
+    // Data loading (sim/CpuRegions.h): worker processes of the DataLoader (0 = as traced) and the
+    // per-batch load time / dataSpeedup.
+    int dataWorkers = 0;
+    double dataSpeedup = 1.0;
+
+    // Peers missing from the rank set (GraphNode::phantomArrival): "follow" = they arrive the
+    // measured skew after this rank's simulated arrival; "measured" = at their traced time.
+    std::string peersModel = "follow";
+
     // Data-parallel scale: re-times collectives for a group dp.scale times larger.
     double dpScale = 1.0;
     // Setup edits (sim/SetupEdits.h, docs/Structure.md): data-parallel replicas of the predicted job

@@ -46,6 +46,7 @@ constexpr TimeNs kNeverBinds = kMinTime / 2;
 struct Timing {
     std::vector<TimeNs> duration;
     std::vector<TimeNs> delay;
+    std::vector<TimeNs> release; // boundary conditions: the root's CPU work before its first call scales
     std::shared_ptr<const GpuSwap> swap; // gpu.target
 };
 
@@ -157,6 +158,10 @@ Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k, const SetupEditPla
     // graph's own durations and delays are the answer.
     SimKnobs timingKnobs = k;
     timingKnobs.commOverlap = true;
+    timingKnobs.peersModel = SimKnobs{}.peersModel; // read by simulate, not a duration
+    t.release.resize(g.nodes.size());
+    for (std::size_t i = 0; i < g.nodes.size(); ++i)
+        t.release[i] = g.nodes[i].release;
     if (timingKnobs.isReplay()) {
         for (std::size_t i = 0; i < g.nodes.size(); ++i)
             t.duration[i] = g.nodes[i].duration;
@@ -185,7 +190,10 @@ Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k, const SetupEditPla
     std::vector<std::regex> regexes;
     for (const auto& [re, s] : k.kernelSpeedup)
         regexes.emplace_back(re);
-    const CpuRegions regions(g, k.cpuRegionSpeedup);
+    const CpuRegions regions(g, k.cpuRegionSpeedup, DataLoaderKnobs{k.dataWorkers, k.dataSpeedup});
+    if ((k.dataWorkers > 0 || k.dataSpeedup != 1.0) && regions.dataWaits() == 0)
+        warnings.push_back("data.workers / data.speedup: the trace has no DataLoader iterator ops (such as "
+                           "enumerate(DataLoader)#...__next__), so no data wait was re-timed");
     // CPU time factor of a rank: cpu.speedup, and the straggler's slowdown.
     std::vector<double> cpuFactor(g.trace->ranks.size(), 1.0 / k.cpuSpeedup);
     std::vector<double> stragglerFactor(g.trace->ranks.size(), 1.0);
@@ -242,6 +250,19 @@ Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k, const SetupEditPla
         // dp.strong: the work of a smaller per-rank batch (SetupEditPlan::scaledWork).
         if (!plan.scaledWork.empty() && plan.scaledWork[i]) f *= plan.workFactor;
         t.duration[i] = scaled(base[i], f);
+    }
+    // The root's time between the rank's first event and its first call: CPU work scales like any
+    // other (cpu.speedup, cpu.speedup[<regex>], a straggler host), the uncovered rest only with a
+    // straggler. The time before the first event stays (a late start).
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+        const GraphNode& n = g.nodes[i];
+        if (n.releaseWork == 0 && n.releaseWait == 0) continue;
+        const TimeNs first = n.release - n.releaseWork - n.releaseWait;
+        const TimeNs origin = g.ranks[n.rank].origin;
+        const TimeNs work = n.releaseWork - regions.saved(static_cast<NodeId>(i), origin + first,
+                                                          g.measuredStart(static_cast<NodeId>(i)));
+        t.release[i] = first + scaled(n.releaseWait, stragglerFactor[n.rank]) +
+                       scaled(std::max<TimeNs>(0, work), cpuFactor[n.rank]);
     }
     const TimeNs launch =
         k.launchLatencyUs >= 0 ? static_cast<TimeNs>(std::llround(k.launchLatencyUs * 1000.0)) : -1;
@@ -361,12 +382,26 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
     std::vector<TimeNs> tS(n), edgeEnd(n, kMinTime), start(n, -1), end(n, -1);
     std::vector<std::uint32_t> pendS(n, 0), pendE(n, 1);
     res.nodes.assign(n, NodeTiming{});
+    // Peers outside the rank set (phantoms): with peers.model=follow they reach the collective the
+    // measured skew after this rank does, so job-wide knobs move them with it; on a straggler rank,
+    // and with peers.model=measured, they arrive when they did (docs/ARCHITECTURE.md, "Collectives
+    // and phantom peers").
+    std::vector<TimeNs> phantomSkew;
+    const bool followPeers = knobs.peersModel != "measured";
     for (std::size_t i = 0; i < n; ++i) {
-        tS[i] = g.nodes[i].release;
-        if (g.nodes[i].phantomArrival >= 0) { // peers outside the rank set arrive when measured
-            edgeEnd[i] = g.nodes[i].phantomArrival + t.duration[i];
-            res.nodes[i].endBoundBy = kPhantomPeers;
+        tS[i] = t.release[i];
+        const GraphNode& gn = g.nodes[i];
+        if (gn.phantomArrival < 0) continue;
+        const Rank& rank = g.trace->ranks[gn.rank];
+        const bool straggling = knobs.stragglerRank == rank.rank && knobs.stragglerSlowdown != 1.0;
+        if (followPeers && !straggling) {
+            if (phantomSkew.empty()) phantomSkew.assign(n, kMinTime);
+            phantomSkew[i] =
+                gn.phantomArrival - (g.measuredStart(static_cast<NodeId>(i)) - g.ranks[gn.rank].origin);
+            continue;
         }
+        edgeEnd[i] = gn.phantomArrival + t.duration[i];
+        res.nodes[i].endBoundBy = kPhantomPeers;
     }
     auto pending = [&](const GraphEdge& e) { ++(e.gatesEnd() ? pendE[e.to] : pendS[e.to]); };
     for (const auto& e : g.edges)
@@ -396,6 +431,13 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
         TimeNs at;
         if (!isEnd) {
             start[node] = at = tS[node];
+            if (!phantomSkew.empty() && phantomSkew[node] != kMinTime) {
+                const TimeNs peersDone = at + phantomSkew[node] + t.duration[node];
+                if (peersDone > edgeEnd[node]) {
+                    edgeEnd[node] = peersDone;
+                    res.nodes[node].endBoundBy = kPhantomPeers;
+                }
+            }
         } else {
             TimeNs own = start[node] + t.duration[node];
             if (own >= edgeEnd[node]) {

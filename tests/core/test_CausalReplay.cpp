@@ -69,6 +69,147 @@ private slots:
         QCOMPARE(fast.nodes[f.node("cudaDeviceSynchronize")].end, us(652));
     }
 
+    // 400 kernels were queued before the profiler started (no launch in the file) and ran back to
+    // back: only the head keeps its measured start, the others follow it in stream order with their
+    // measured back-to-back gap, so a faster GPU moves them all (and the sync that waits for them).
+    void queuedBeforeWindowFollowsItsHead() {
+        QStringList ev;
+        for (int i = 0; i < 400; ++i)
+            ev << gpu("queued", 11.0 * i, 10, 100000 + i);
+        ev << cpu("cudaDeviceSynchronize", 5, 4396, 1) << cpu("cudaLaunchKernel", 4410, 5, 2)
+           << gpu("k", 4420, 10, 2);
+        Fixture f;
+        f.load({trace(ev)});
+        QCOMPARE(f.graph.ranks[0].prewindowOps, std::int64_t(1));
+        QCOMPARE(f.graph.ranks[0].prewindowQueued, std::int64_t(399));
+        SimResult replay = run(f);
+        QCOMPARE(replay.ranks[0].simulated(), replay.ranks[0].measured());
+        SimResult fast = run(f, {"compute.speedup=2"});
+        // 400 x 5 us of work and 399 x 1 us gaps: the sync returns at about 2399 us, not 4401.
+        const NodeId sync = f.node("cudaDeviceSynchronize");
+        QVERIFY2(fast.nodes[sync].end < us(2450), qPrintable(QString::number(fast.nodes[sync].end)));
+        QVERIFY(fast.nodes[sync].end > us(2390));
+    }
+
+    // The rank's root is its first profiled event: 2 ms of CPU ops (loading a batch) before the
+    // first launch are CPU work that cpu.speedup shortens, and only the time before the rank's first
+    // event is a late start (rank 1 enters the step 500 us after rank 0).
+    void cpuOpsBeforeFirstLaunchAreWork() {
+        auto rankEvents = [](double offset) {
+            return QStringList{cpu("data_load", offset, 2000, -1, 1, "cpu_op"),
+                               cpu("cudaLaunchKernel", offset + 2000, 5, 1), gpu("k", offset + 2010, 100, 1)};
+        };
+        Fixture f;
+        f.load({trace(rankEvents(0), 0, 2), trace(rankEvents(500), 1, 2)});
+        const NodeId k1 = f.node("k", 1);
+        SimResult replay = run(f);
+        QCOMPARE(replay.nodes[k1].start, us(2510));
+        CriticalPath cp = criticalPath(f.graph, replay);
+        QCOMPARE(cp.byLabel[static_cast<int>(PathLabel::LateStart)], us(500));
+        QCOMPARE(cp.byLabel[static_cast<int>(PathLabel::Cpu)], us(2000));
+        SimResult fast = run(f, {"cpu.speedup=2"});
+        QCOMPARE(fast.nodes[k1].start, us(500 + 1000 + 10));
+        QCOMPARE(f.graph.ranks[1].unexplainedWait, TimeNs(0));
+    }
+
+    // A CUDA graph launch runs 20 kernels that carry its correlation: they follow the launch (and
+    // each other), none is a pre-window op, and a faster GPU shortens the whole graph.
+    void graphKernelsFollowTheirLaunch() {
+        QStringList ev{cpu("cudaGraphLaunch", 10, 20, 5)};
+        for (int i = 0; i < 20; ++i)
+            ev << gpu("graph_kernel", 40 + 11.0 * i, 10, 5);
+        Fixture f;
+        f.load({trace(ev)});
+        QCOMPARE(f.graph.ranks[0].graphKernels, std::int64_t(20));
+        QCOMPARE(f.graph.ranks[0].prewindowOps, std::int64_t(0));
+        SimResult replay = run(f);
+        QCOMPARE(replay.ranks[0].simulated(), replay.ranks[0].measured());
+        SimResult fast = run(f, {"compute.speedup=2"});
+        QCOMPARE(fast.ranks[0].simulatedEnd, us(40 + 20 * 5 + 19 * 1));
+    }
+
+    // A device-to-host copy starts 300 us after the compute stream's kernel ended, with no event
+    // record in the file (beyond the cross-stream window): it waits for that kernel plus a measured
+    // residual, so with the GPU twice as fast it starts 25 ms earlier instead of staying put.
+    void deviceToHostCopyWaitsForTheDevice() {
+        auto copy = [](double ts, double dur, int corr) {
+            return QString(
+                       R"x({"ph":"X","cat":"gpu_memcpy","name":"Memcpy DtoH (Device -> Pinned)","pid":0,)x"
+                       R"x("tid":20,"ts":%1,"dur":%2,"args":{"correlation":%3,"stream":20,"device":0}})x")
+                .arg(ts)
+                .arg(dur)
+                .arg(corr);
+        };
+        Fixture f;
+        f.load({trace({cpu("cudaLaunchKernel", 0, 5, 1), gpu("compute", 10, 50000, 1, 7),
+                       cpu("cudaMemcpyAsync", 20, 5, 2), copy(50310, 20, 2),
+                       cpu("cudaStreamSynchronize", 30, 50310, 3)})});
+        QCOMPARE(f.graph.ranks[0].deviceWaits, std::int64_t(1));
+        const NodeId c = f.node("Memcpy DtoH (Device -> Pinned)");
+        SimResult replay = run(f);
+        QCOMPARE(replay.nodes[c].start, us(50310));
+        SimResult fast = run(f, {"compute.speedup=2"});
+        QCOMPARE(fast.nodes[c].start, us(25310));
+        QCOMPARE(f.graph.edges[fast.nodes[c].startBoundBy].kind, EdgeKind::CrossStream);
+    }
+
+    // One rank of a 4-rank job: its first all-reduce waited 2 ms for the absent peers, the second
+    // not at all. With peers.model=follow (the default) the peers keep their 2 ms skew behind this
+    // rank, so a faster GPU moves the whole step; with peers.model=measured they arrive when they
+    // did; a straggler on this rank leaves them where they were.
+    void missingPeersFollowTheJob() {
+        auto coll = [](double ts, double dur, int corr) {
+            return QString(R"({"ph":"X","cat":"kernel","name":"%1","pid":0,"tid":7,"ts":%2,"dur":%3,)"
+                           R"("args":{"correlation":%4,"stream":7,"device":0,"Collective name":"allreduce",)"
+                           R"("In msg nelems":1000,"Out msg nelems":1000,"Group size":4,"dtype":"Float",)"
+                           R"("Process Group Name":"0","Process Group Ranks":"[0, 1, 2, 3]"}})")
+                .arg(kAllReduceKernel)
+                .arg(ts)
+                .arg(dur)
+                .arg(corr);
+        };
+        Fixture f;
+        f.load({trace({cpu("cudaLaunchKernel", 0, 5, 1), gpu("compute", 10, 1000, 1),
+                       cpu("cudaLaunchKernel", 6, 5, 2), coll(1010, 2100, 2),
+                       cpu("cudaLaunchKernel", 12, 5, 3), coll(3110, 100, 3)},
+                      0, 4)});
+        QCOMPARE(f.graph.stats.phantomCollectives, std::int64_t(2));
+        SimResult replay = run(f);
+        QCOMPARE(replay.ranks[0].simulatedEnd, us(3210));
+        SimResult follow = run(f, {"compute.speedup=2"});
+        QCOMPARE(follow.ranks[0].simulatedEnd, us(2710));
+        SimResult measured = run(f, {"compute.speedup=2", "peers.model=measured"});
+        QCOMPARE(measured.ranks[0].simulatedEnd, us(3210));
+        SimResult straggler = run(f, {"straggler.rank=0", "straggler.slowdown=2"});
+        QCOMPARE(straggler.ranks[0].simulatedEnd, us(3210));
+        CriticalPath cp = criticalPath(f.graph, replay);
+        QCOMPARE(cp.byLabel[static_cast<int>(PathLabel::CollectiveWait)], us(2000));
+    }
+
+    // A step that loads two batches in the main process (4 ms each) around 1 ms of GPU work. With
+    // data.workers=2 a batch comes every 2 ms once the pool is busy: the first wait (steady state:
+    // the rest of the step is longer than 2 ms) vanishes, the second waits 2 ms minus the ~1 ms of
+    // GPU work since the first. data.workers=8: no wait at all. data.speedup=2 halves both.
+    void dataWaitsFollowAWorkerPool() {
+        const char* next = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__";
+        Fixture f;
+        f.load({trace({cpu(next, 0, 4000, -1, 1, "user_annotation"), cpu("cudaLaunchKernel", 4000, 5, 1),
+                       gpu("k1", 4010, 1000, 1), cpu("cudaStreamSynchronize", 4005, 1007, 2),
+                       cpu(next, 5012, 4000, -1, 1, "user_annotation"), cpu("cudaLaunchKernel", 9012, 5, 3),
+                       gpu("k2", 9022, 1000, 3), cpu("cudaStreamSynchronize", 9017, 1007, 4)})});
+        const NodeId k2 = f.node("k2");
+        SimResult replay = run(f);
+        QCOMPARE(replay.nodes[k2].end, us(10022));
+        SimResult two = run(f, {"data.workers=2"});
+        // The second wait: 2000 us per batch minus the 1012 us since the first.
+        QCOMPARE(two.nodes[k2].end, us(10022 - 4000 - 4000 + 988));
+        SimResult eight = run(f, {"data.workers=8"});
+        QCOMPARE(eight.nodes[k2].end, us(10022 - 8000));
+        SimResult faster = run(f, {"data.speedup=2"});
+        QCOMPARE(faster.nodes[k2].end, us(10022 - 4000));
+        QVERIFY(eight.warnings.empty());
+    }
+
     // A stream waits for an event (no cuda_sync identity) recorded 20 us before the waiting op
     // starts: the wait is found within the calibrated window, and the waiting op follows the
     // producer when the producer gets faster.

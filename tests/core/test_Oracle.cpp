@@ -348,6 +348,44 @@ private slots:
             [](SynthConfig& c) { c.gpuSpeedup = 2; }, {"compute.speedup=2"}, true, true);
     }
 
+    // One rank of a job loaded alone (its peers are phantoms): generate the 4-rank job twice, the
+    // second on a GPU twice as fast, and predict the second's rank 0 from the first's rank 0 alone.
+    // With peers.model=follow the missing peers speed up with the rank (they run the same program
+    // on the same hardware); with peers.model=measured they arrive when they did, and the
+    // prediction misses.
+    void missingPeersFollowTheJob() {
+        const SynthConfig configA = gpuBound();
+        SynthConfig configB = configA;
+        configB.gpuSpeedup = 2;
+        auto loadRank0 = [](const SynthConfig& c, QTemporaryDir& dir) {
+            generate(c, dir.path().toStdString(), 2);
+            auto l = std::make_unique<Loaded>();
+            l->set = loadTraceSet({(dir.path() + "/rank-0.json").toStdString()});
+            l->graph = buildExecutionGraph(l->set);
+            return l;
+        };
+        QTemporaryDir dirA, dirB;
+        auto a = loadRank0(configA, dirA);
+        auto b = loadRank0(configB, dirB);
+        QVERIFY(a->graph.stats.phantomCollectives > 0);
+        SimKnobs follow, measured;
+        setKnobAssignment(follow, "compute.speedup=2");
+        measured = follow;
+        setKnobAssignment(measured, "peers.model=measured");
+        const SimResult predFollow = simulate(a->graph, follow);
+        const SimResult predMeasured = simulate(a->graph, measured);
+        const SimResult bReplay = simulate(b->graph);
+        const double target = static_cast<double>(bReplay.measuredIteration);
+        const double errFollow = errPct(static_cast<double>(predFollow.simulatedIteration), target);
+        const double errMeasured = errPct(static_cast<double>(predMeasured.simulatedIteration), target);
+        qInfo("rank 0 alone: B measured %s us; follow %s us (%.2f%%), measured peers %s us (%.2f%%)",
+              us(bReplay.measuredIteration).c_str(), us(predFollow.simulatedIteration).c_str(), errFollow,
+              us(predMeasured.simulatedIteration).c_str(), errMeasured);
+        QVERIFY2(errMeasured > kTolerancePct,
+                 qPrintable(QString("measured peers only %1% off").arg(errMeasured)));
+        QVERIFY2(errFollow <= kTolerancePct, qPrintable(QString("follow %1% off").arg(errFollow)));
+    }
+
     void knobPredictsThePhysicalChange() {
         QFETCH(QString, name);
         const Case& c = cases().at(name.toStdString());

@@ -60,6 +60,9 @@ void ScenarioRunner::explain(ScenarioResult& r, const ScenarioResult* baseline) 
     // Named by rank and event (a late entry, a slow rank), else the kind holding most of the path.
     r.limit = QString::fromStdString(limitingCause(g, path, res).sentence);
     r.pathNote = QString::fromStdString(pathVersusIteration(path, res));
+    // Pinned time (analysis/PinnedTime.h): what no knob can move, shown where people look.
+    const std::string pinned = pinnedNote(g, res, path);
+    if (!pinned.empty()) r.pathNote += QStringLiteral("\n") + QString::fromStdString(pinned);
     r.noEffect = isBaseline
                      ? QString()
                      : QString::fromStdString(noEffectReason(g, *baseline->output.result, res, r.knobs));

@@ -1,0 +1,130 @@
+#include "analysis/PinnedTime.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace sl {
+
+std::string_view pinKindName(PinKind k) {
+    switch (k) {
+    case PinKind::LateStart:
+        return "late_start";
+    case PinKind::UnexplainedWait:
+        return "unexplained_wait";
+    case PinKind::QueueHead:
+        return "queue_head";
+    case PinKind::PhantomWait:
+        return "phantom_wait";
+    case PinKind::LaunchWait:
+        return "launch_wait";
+    case PinKind::Count:
+        break;
+    }
+    return "unknown";
+}
+
+TimeNs RankPinnedTime::total() const {
+    TimeNs t = 0;
+    for (TimeNs v : byKind)
+        t += v;
+    return t;
+}
+
+double RankPinnedTime::sharePct() const {
+    return pathLength > 0 ? 100.0 * static_cast<double>(total()) / static_cast<double>(pathLength) : 0.0;
+}
+
+RankPinnedTime pinsOnPath(const ExecutionGraph& g, const SimResult& res, const CriticalPath& cp) {
+    RankPinnedTime out;
+    out.pathLength = cp.length;
+    std::map<std::pair<int, NodeId>, TimeNs> perPin;
+    auto add = [&](PinKind k, NodeId n, TimeNs t) {
+        if (t <= 0) return;
+        out.byKind[static_cast<std::size_t>(k)] += t;
+        perPin[{static_cast<int>(k), n}] += t;
+    };
+    for (const PathSegment& s : cp.segments) {
+        const TimeNs len = s.end - s.start;
+        const GraphNode& node = g.nodes[s.node];
+        switch (s.label) {
+        case PathLabel::LateStart:
+            add(node.prewindow ? PinKind::QueueHead : PinKind::LateStart, s.node, len);
+            continue;
+        case PathLabel::UnexplainedWait:
+            add(PinKind::UnexplainedWait, s.node, len);
+            continue;
+        case PathLabel::CollectiveWait:
+            if (s.edge == kNoEdge && node.phantomArrival >= 0) {
+                add(PinKind::PhantomWait, s.node, len);
+                continue;
+            }
+            break;
+        default:
+            break;
+        }
+        if (s.edge != kNoEdge) {
+            const GraphEdge& e = res.edge(g, s.edge);
+            if (e.wait > 0) add(PinKind::LaunchWait, s.node, std::min(len, e.wait));
+        }
+    }
+    for (const auto& [key, t] : perPin)
+        if (t > out.largest.time) out.largest = {static_cast<PinKind>(key.first), key.second, t};
+    return out;
+}
+
+std::vector<RankPinnedTime> pinnedTime(const ExecutionGraph& g, const SimResult& res) {
+    const std::size_t rankCount = g.trace ? g.trace->ranks.size() : 0;
+    std::vector<RankPinnedTime> out(rankCount);
+    if (res.nodes.size() != g.nodes.size()) return out;
+    std::vector<NodeId> last(rankCount, kNoNode);
+    for (NodeId n = 0; n < g.nodes.size(); ++n) {
+        const std::uint32_t r = g.nodes[n].rank;
+        if (res.nodes[n].end >= 0 && (last[r] == kNoNode || res.nodes[n].end > res.nodes[last[r]].end))
+            last[r] = n;
+    }
+    for (std::size_t r = 0; r < rankCount; ++r) {
+        if (last[r] != kNoNode) out[r] = pinsOnPath(g, res, criticalPathFrom(g, res, last[r], 0));
+        out[r].rank = g.trace->ranks[r].rank;
+    }
+    return out;
+}
+
+namespace {
+
+std::string duration(TimeNs t) {
+    char b[32];
+    if (t >= 1'000'000)
+        std::snprintf(b, sizeof b, "%.1f ms", static_cast<double>(t) / 1e6);
+    else
+        std::snprintf(b, sizeof b, "%.0f us", static_cast<double>(t) / 1e3);
+    return b;
+}
+
+} // namespace
+
+std::string describePin(const ExecutionGraph& g, const Pin& pin) {
+    if (pin.node == kNoNode || pin.time <= 0) return {};
+    const std::string rank = "rank " + std::to_string(g.trace->ranks[g.nodes[pin.node].rank].rank);
+    std::string name(g.nodeName(pin.node));
+    if (name.size() > 60) name = name.substr(0, 57) + "...";
+    switch (pin.kind) {
+    case PinKind::LateStart:
+        return rank + " starts " + duration(pin.time) + " after the job's first event (a boundary condition)";
+    case PinKind::UnexplainedWait:
+        return duration(pin.time) + " of CPU time that no profiled op covers before " + name + " on " + rank;
+    case PinKind::QueueHead:
+        return name + " on " + rank + ", queued before the profiler started, keeps its measured start (" +
+               duration(pin.time) + ")";
+    case PinKind::PhantomWait:
+        return duration(pin.time) + " waiting at " + name + " on " + rank +
+               " for peers missing from the trace (their measured skew)";
+    case PinKind::LaunchWait:
+        return "a " + duration(pin.time) + " device wait with no cause before " + name + " on " + rank;
+    case PinKind::Count:
+        break;
+    }
+    return {};
+}
+
+} // namespace sl
