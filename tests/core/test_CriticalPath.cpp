@@ -95,7 +95,9 @@ private slots:
         QCOMPARE(names["aten::linear"].first, us(20));
         QCOMPARE(names["model.py(12): forward"].first, us(5));
         QCOMPARE(names["model.py(12): forward"].second, PathLabel::Cpu);
-        QCOMPARE(label(cp, PathLabel::LateStart), us(10));
+        // The rank's root follows its first profiled event (forward at 0): the ops before the first
+        // call are CPU work, nothing is a late start.
+        QCOMPARE(label(cp, PathLabel::LateStart), TimeNs(0));
         QCOMPARE(label(cp, PathLabel::UnexplainedWait), us(18000));
         // The gap's pieces lie in measured order on the path, each carrying its op.
         std::vector<std::string> gap;
@@ -114,7 +116,7 @@ private slots:
         checkContiguous(fast);
         auto fastNames = byName(fast);
         QCOMPARE(fastNames["unexplained_wait"].first, us(18000));
-        QCOMPARE(fastNames["aten::addmm"].first, us(5) + us(5)); // late start 5 + half of 10
+        QCOMPARE(fastNames["aten::addmm"].first, us(2.5) + us(5)); // half of 5 before the call + half of 10
         QCOMPARE(fastNames["model.py(12): forward"].first, us(2.5));
     }
 
@@ -161,11 +163,12 @@ private slots:
         SimResult r = simulate(g);
         CriticalPath cp = criticalPath(g, r);
         checkContiguous(cp);
-        // The path starts at the trace's first event; the 33 us before the first modelled call
-        // (python and cpu_op events) are the rank's late start, outside the iteration.
+        // The path starts at the trace's first event, the rank's root follows it: the 33 us before
+        // the first modelled call (python and cpu_op events) are CPU work on the path, outside the
+        // iteration (first to last modelled node); nothing is a late start.
         QCOMPARE(cp.length, us(19930));
-        QCOMPARE(label(cp, PathLabel::LateStart), us(33));
-        QCOMPARE(cp.length - label(cp, PathLabel::LateStart), r.ranks[0].simulated());
+        QCOMPARE(label(cp, PathLabel::LateStart), TimeNs(0));
+        QCOMPARE(cp.length - us(33), r.ranks[0].simulated());
         QVERIFY(cp.segments.size() >= 3);
         const auto& last = cp.segments[cp.segments.size() - 1];
         const auto& kernel = cp.segments[cp.segments.size() - 2];
