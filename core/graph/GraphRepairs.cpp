@@ -1,6 +1,8 @@
 // Repairs after the build (dropping uncertain edges on a cycle) and the warnings table.
 #include "graph/GraphBuilder.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -58,6 +60,25 @@ void Builder::finish() {
     if (g.stats.gpuOpsWithoutLaunch)
         g.warnings.push_back(std::to_string(g.stats.gpuOpsWithoutLaunch) +
                              " GPU ops without a launch call: replayed after their stream predecessor");
+    // Inferences the replay rests on, once per kind (docs/ARCHITECTURE.md, "Boundary conditions",
+    // "Launches and streams").
+    if (g.stats.prewindowQueued)
+        g.warnings.push_back(
+            std::to_string(g.stats.prewindowOps + g.stats.prewindowQueued) +
+            " GPU ops were launched before the profiler window: " + std::to_string(g.stats.prewindowQueued) +
+            " queued behind another follow their queue, only the " + std::to_string(g.stats.prewindowOps) +
+            " queue heads keep their measured start");
+    if (g.stats.deviceWaitEdges) {
+        TimeNs residual = 0;
+        for (const auto& w : g.ranks)
+            residual += w.unexplainedGpuWait;
+        char ms[32];
+        std::snprintf(ms, sizeof ms, "%.3f", static_cast<double>(residual) / 1e6);
+        g.warnings.push_back(std::to_string(g.stats.deviceWaitEdges) +
+                             " GPU ops waited on the device for something the trace does not name: each "
+                             "follows the device's last op before it, and the residual (" +
+                             ms + " ms in all) is kept as measured");
+    }
     for (auto& c : g.stats.edgesByKind)
         c = 0;
     for (const auto& e : g.edges)

@@ -258,7 +258,6 @@ void Builder::rootFromFirstEvent(std::uint32_t r, std::uint32_t rootThread) {
     auto& node = g.nodes[root];
     node.releaseWork = std::min(callStart - first, coverage[rootThread].covered(first, callStart));
     node.releaseWait = (callStart - first) - node.releaseWork;
-    g.ranks[r].unexplainedWait += node.releaseWait;
 }
 
 } // namespace sl::graph_build

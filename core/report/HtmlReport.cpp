@@ -468,7 +468,7 @@ std::string accuracySection(const nlohmann::json& j) {
     s += "</svg>";
     s += "<div class=\"cols\"><table class=\"num\"><thead><tr><th>Rank</th><th>Measured (µs)</th>"
          "<th>Simulated (µs)</th><th>Difference (µs)</th><th>Error</th><th>GPU span error</th>"
-         "<th>Unexplained wait (µs)</th><th>Pre-window ops</th></tr></thead><tbody>";
+         "<th>Unexplained wait (µs)</th><th>Pre-window ops</th><th>Pinned</th></tr></thead><tbody>";
     for (const auto& r : ranks) {
         const std::string id = esc(text(r.value("rank", nlohmann::json("?"))));
         double m = num(r, "measured_us"), sv = num(r, "simulated_us");
@@ -476,12 +476,14 @@ std::string accuracySection(const nlohmann::json& j) {
              fmt(sv) + "</td><td>" + (sv - m > 0 ? "+" : "") + fmt(sv - m) + "</td><td>" +
              fmt(num(r, "error_pct"), 3) + " %</td><td>" + fmt(num(r, "gpu_span_error_pct"), 3) +
              " %</td><td>" + fmt(num(r, "unexplained_wait_us") + num(r, "unexplained_gpu_wait_us")) +
-             "</td><td>" + fmt(num(r, "prewindow_ops"), 0) + "</td></tr>";
+             "</td><td>" + fmt(num(r, "prewindow_ops"), 0) + "</td><td title=\"" +
+             esc(r.value("largest_pin", std::string())) + "\">" + fmt(num(r, "pinned_share_pct"), 1) +
+             " %</td></tr>";
     }
     double m = num(it, "measured_us"), sv = num(it, "simulated_us");
     s += "<tr class=\"total\"><th>Job</th><td>" + fmt(m) + "</td><td>" + fmt(sv) + "</td><td>" +
          (sv - m > 0 ? "+" : "") + fmt(sv - m) + "</td><td>" + fmt(num(it, "error_pct"), 3) +
-         " %</td><td></td><td></td><td></td></tr>";
+         " %</td><td></td><td></td><td></td><td></td></tr>";
     s += "</tbody></table><table class=\"num\"><thead><tr><th>Kernel start error</th><th>µs</th></tr></thead>"
          "<tbody><tr><th>Median</th><td>" +
          fmt(num(ks, "median"), 3) + "</td></tr><tr><th>p90</th><td>" + fmt(num(ks, "p90"), 3) +
@@ -496,7 +498,9 @@ std::string accuracySection(const nlohmann::json& j) {
          "(runtime calls and GPU ops). Kernel start error compares each GPU op's simulated start with its "
          "measured start (ops launched before the window excluded). Unexplained wait: CPU time between "
          "calls that no CPU op covers, and GPU ops waiting for something the trace does not show; kept "
-         "as measured.</p></section>";
+         "as measured. Pinned: the share of the critical path ending on the rank that is measured time "
+         "without a cause (late start, unexplained waits, queue heads, missing peers' skew, residual "
+         "device waits), which no knob moves; hover for the largest pin.</p></section>";
     return s;
 }
 
