@@ -26,7 +26,7 @@ int rankIdOf(const ExecutionGraph& g, std::uint32_t r) {
 
 // A late start that holds a quarter of the path or more is the answer: the rank came late and
 // everything after waited for it (the DLRM step: rank 7 enters 7.5 ms after rank 1).
-bool lateStart(const ExecutionGraph& g, const CriticalPath& path, LimitingCause& out) {
+bool lateStart(const ExecutionGraph& g, const CriticalPath& path, const SimResult& res, LimitingCause& out) {
     std::map<std::uint32_t, TimeNs> late;
     for (const PathSegment& s : path.segments)
         if (s.label == PathLabel::LateStart && s.node < g.nodes.size())
@@ -45,18 +45,18 @@ bool lateStart(const ExecutionGraph& g, const CriticalPath& path, LimitingCause&
     out.rankId = rankIdOf(g, r);
     out.earliestRankId = rankIdOf(g, first);
     out.enteredAfter = entry(r) - entry(first);
-    out.sharePct = pctOf(most->second, path.length);
-    // The late start's pieces after the rank's first event: what it ran before its first call.
+    // What the rank ran between its first event and its first call: the root's lead-in pieces
+    // (CPU work and waits before the call starts; the root follows the rank's first event,
+    // docs/ARCHITECTURE.md "Boundary conditions").
     std::map<std::string, TimeNs> byOp;
-    const TimeNs firstEvent = g.ranks[r].measuredStart;
     for (const PathSegment& s : path.segments) {
-        if (s.label != PathLabel::LateStart || s.node >= g.nodes.size() || g.nodes[s.node].rank != r)
+        if (s.node >= g.nodes.size() || g.nodes[s.node].rank != r || s.edge != kNoEdge ||
+            s.label == PathLabel::LateStart || s.node >= res.nodes.size() || s.end > res.nodes[s.node].start)
             continue;
-        const TimeNs from = std::max(s.start, firstEvent);
-        if (s.end <= from) continue;
-        out.beforeFirstCall += s.end - from;
-        if (s.op.valid()) byOp[std::string(pathSegmentName(g, s))] += s.end - from;
+        out.beforeFirstCall += s.end - s.start;
+        if (s.op.valid()) byOp[std::string(pathSegmentName(g, s))] += s.end - s.start;
     }
+    out.sharePct = pctOf(most->second + out.beforeFirstCall, path.length);
     TimeNs opTime = 0;
     for (const auto& [name, t] : byOp)
         if (t > opTime) {
@@ -146,7 +146,7 @@ bool slowRank(const ExecutionGraph& g, const CriticalPath& path, const SimResult
 LimitingCause limitingCause(const ExecutionGraph& g, const CriticalPath& path, const SimResult& result) {
     LimitingCause out;
     if (path.length <= 0 || path.segments.empty()) return out;
-    if (lateStart(g, path, out) || slowRank(g, path, result, out)) return out;
+    if (lateStart(g, path, result, out) || slowRank(g, path, result, out)) return out;
     const StepLimit limit = stepLimit(g, path);
     out.kind = LimitingCause::Kind::PathKind;
     out.rankId = limit.rankId;

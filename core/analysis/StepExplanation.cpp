@@ -189,9 +189,9 @@ std::string noEffectReason(const ExecutionGraph& g, const SimResult& baseline, c
 std::string pinnedNote(const ExecutionGraph& g, const SimResult& result, const CriticalPath& path) {
     const RankPinnedTime pins = pinsOnPath(g, result, path);
     if (pins.sharePct() < 5.0 || pins.largest.node == kNoNode) return {};
-    return printf1("%.0f%% of the critical path is measured time without a cause that no knob moves, ",
-                   pins.sharePct()) +
-           "most of it " + describePin(g, pins.largest);
+    return printf1("%.0f%%", pins.sharePct()) +
+           " of the critical path is measured time without a cause that no knob moves, most of it " +
+           describePin(g, pins.largest);
 }
 
 std::string pathVersusIteration(const CriticalPath& path, const SimResult& result) {

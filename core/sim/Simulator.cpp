@@ -193,7 +193,7 @@ Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k, const SetupEditPla
     const CpuRegions regions(g, k.cpuRegionSpeedup, DataLoaderKnobs{k.dataWorkers, k.dataSpeedup});
     if ((k.dataWorkers > 0 || k.dataSpeedup != 1.0) && regions.dataWaits() == 0)
         warnings.push_back("data.workers / data.speedup: the trace has no DataLoader iterator ops (such as "
-                           "enumerate(DataLoader)#...__next__), so no data wait was re-timed");
+                           "enumerate(DataLoader)#...__next__): nothing was re-timed");
     // CPU time factor of a rank: cpu.speedup, and the straggler's slowdown.
     std::vector<double> cpuFactor(g.trace->ranks.size(), 1.0 / k.cpuSpeedup);
     std::vector<double> stragglerFactor(g.trace->ranks.size(), 1.0);

@@ -3,6 +3,7 @@
 // 100 ms" together, so that a knob change re-renders at once.
 #include "analysis/Breakdown.h"
 #include "analysis/CriticalPath.h"
+#include "analysis/PinnedTime.h"
 #include "graph/ExecutionGraph.h"
 #include "io/KinetoLoader.h"
 #include "sim/Simulator.h"
@@ -53,6 +54,15 @@ void BM_Breakdowns_Dlrm8(benchmark::State& state) {
 }
 BENCHMARK(BM_Breakdowns_Dlrm8)->Unit(benchmark::kMillisecond);
 
+// Pinned time per rank (a critical path from each rank's last node), as simulate --json reports it.
+void BM_PinnedTime_Dlrm8(benchmark::State& state) {
+    const Dlrm* d = dlrm();
+    if (!d) return state.SkipWithError("real traces not found (../shared/traces)");
+    for (auto _ : state)
+        benchmark::DoNotOptimize(sl::pinnedTime(d->graph, d->result));
+}
+BENCHMARK(BM_PinnedTime_Dlrm8)->Unit(benchmark::kMillisecond);
+
 // What a knob change costs end to end in the core: simulate, then every analysis the views show.
 void BM_SimulateAndAnalyse_Dlrm8(benchmark::State& state) {
     const Dlrm* d = dlrm();
@@ -61,7 +71,8 @@ void BM_SimulateAndAnalyse_Dlrm8(benchmark::State& state) {
     knobs.computeSpeedup = 2.0;
     for (auto _ : state) {
         sl::SimResult r = sl::simulate(d->graph, knobs);
-        benchmark::DoNotOptimize(sl::criticalPath(d->graph, r));
+        const sl::CriticalPath path = sl::criticalPath(d->graph, r);
+        benchmark::DoNotOptimize(sl::pinsOnPath(d->graph, r, path)); // the result card's pinned note
         benchmark::DoNotOptimize(sl::simulatedBreakdown(d->set, r.timeline));
         benchmark::DoNotOptimize(sl::simulatedExposedCommunication(d->set, r.timeline));
     }

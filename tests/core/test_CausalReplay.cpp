@@ -121,6 +121,10 @@ private slots:
         Fixture f;
         f.load({trace(ev)});
         QCOMPARE(f.graph.ranks[0].graphKernels, std::int64_t(20));
+        // No DataLoader ops here: data.workers says it found nothing to re-time.
+        const SimResult noData = run(f, {"data.workers=4"});
+        QCOMPARE(noData.warnings.size(), std::size_t(1));
+        QVERIFY(noData.warnings.front().find("nothing was re-timed") != std::string::npos);
         QCOMPARE(f.graph.ranks[0].prewindowOps, std::int64_t(0));
         SimResult replay = run(f);
         QCOMPARE(replay.ranks[0].simulated(), replay.ranks[0].measured());

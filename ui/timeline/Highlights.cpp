@@ -71,8 +71,11 @@ PaneHighlights buildPaneHighlights(const ExecutionGraph& graph, const SimAnalysi
     // pieces end where it ends (CriticalPath.cpp), so they move with its measured end; its waits end
     // where it starts (a phantom wait begins there), so they move with its measured start.
     // Time before the node started (a gap it waited through, its late start) moves with its start.
+    // A root's lead-in (the CPU work named by its op, or an uncovered wait, between the rank's first
+    // event and its first call) is time before the node, like a gap it waited through.
     auto isWait = [](const PathSegment& s) {
-        return s.edge != kNoEdge || s.label == PathLabel::LateStart || s.label == PathLabel::CollectiveWait;
+        return s.edge != kNoEdge || s.label == PathLabel::LateStart || s.label == PathLabel::CollectiveWait ||
+               s.label == PathLabel::UnexplainedWait || s.op.valid();
     };
     // Drawn striped: nothing of the node's ran (CPU work between calls, named by its op, is solid).
     auto striped = [](const PathSegment& s) {
