@@ -37,8 +37,9 @@ std::string formatStepTime(TimeNs t) {
 std::string resultHeadline(TimeNs before, TimeNs after) {
     if (before <= 0) return {};
     std::string s = formatStepTime(before) + " -> " + formatStepTime(after) + " (";
-    if (after == before) return s + "no change)";
     const double change = pct(after - before, before);
+    // A change that prints as 0.0% is no change to the reader ("-0.0%" reads as a bug).
+    if (after == before || printf1("%.1f", std::abs(change)) == "0.0") return s + "no change)";
     s += printf1(change > 0 ? "+%.1f%%" : "%.1f%%", change);
     if (after > 0) {
         const double ratio = after < before ? static_cast<double>(before) / static_cast<double>(after)

@@ -38,6 +38,8 @@ private slots:
         QCOMPARE(resultHeadline(850'000, 850'000), std::string("850.0 us -> 850.0 us (no change)"));
         // 19.00 -> 19.01 ms: +0.05%, and a ratio of 1.0005 that would print as 1.00x is left out.
         QCOMPARE(resultHeadline(19'000'000, 19'010'000), std::string("19.00 ms -> 19.01 ms (+0.1%)"));
+        // Under 0.05%: "no change", never "-0.0%".
+        QCOMPARE(resultHeadline(20'000'000, 19'992'000), std::string("20.00 ms -> 19.99 ms (no change)"));
         QCOMPARE(resultHeadline(0, 5), std::string());
         QCOMPARE(formatStepTime(1'234'000'000), std::string("1.234 s"));
     }

@@ -57,12 +57,15 @@ private slots:
         }
         QCOMPARE(headings,
                  (QStringList{QStringLiteral("<b>GPU</b>"), QStringLiteral("<b>Network</b>"),
-                              QStringLiteral("<b>CPU</b>"), QStringLiteral("<b>Data parallel</b>"),
-                              QStringLiteral("<b>Job setup</b>"), QStringLiteral("<b>Hardware</b>")}));
+                              QStringLiteral("<b>CPU</b>"), QStringLiteral("<b>Data loading</b>"),
+                              QStringLiteral("<b>Data parallel</b>"), QStringLiteral("<b>Job setup</b>"),
+                              QStringLiteral("<b>Hardware</b>")}));
         QCOMPARE(groupOf.value(QStringLiteral("compute.speedup")), QStringLiteral("<b>GPU</b>"));
         QCOMPARE(groupOf.value(QStringLiteral("comm.inter_node_GBps")), QStringLiteral("<b>Network</b>"));
         QCOMPARE(groupOf.value(QStringLiteral("launch.latency_us")), QStringLiteral("<b>CPU</b>"));
         QCOMPARE(groupOf.value(QStringLiteral("dp.degree")), QStringLiteral("<b>Data parallel</b>"));
+        QCOMPARE(groupOf.value(QStringLiteral("data.workers")), QStringLiteral("<b>Data loading</b>"));
+        QCOMPARE(groupOf.value(QStringLiteral("peers.model")), QStringLiteral("<b>Network</b>"));
         QCOMPARE(groupOf.value(QStringLiteral("straggler.rank")), QStringLiteral("<b>Job setup</b>"));
         QCOMPARE(groupOf.value(QStringLiteral("gpu.target")), QStringLiteral("<b>Hardware</b>"));
         QCOMPARE(groupOf.value(QStringLiteral("comm.gpus_per_node")), QStringLiteral("<b>Hardware</b>"));

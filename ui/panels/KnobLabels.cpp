@@ -13,7 +13,7 @@ QString translate(const char* text) {
 }
 
 // The panel's groups, in this order.
-enum Group { Gpu, Network, Cpu, DataParallel, Setup, Hardware, Other };
+enum Group { Gpu, Network, Cpu, DataLoading, DataParallel, Setup, Hardware, Other };
 
 } // namespace
 
@@ -21,8 +21,9 @@ int knobGroup(const std::string& key) {
     const auto starts = [&key](const char* prefix) { return key.rfind(prefix, 0) == 0; };
     if (key == "comm.gpus_per_node" || starts("gpu.")) return Hardware;
     if (starts("compute.") || starts("kernel.")) return Gpu;
-    if (starts("comm.")) return Network;
+    if (starts("comm.") || starts("peers.")) return Network; // peers.model: missing peers at collectives
     if (starts("cpu.") || starts("launch.")) return Cpu;
+    if (starts("data.")) return DataLoading;
     if (starts("dp.")) return DataParallel;
     if (starts("model.") || starts("pp.") || starts("straggler.")) return Setup;
     return Other;
@@ -36,6 +37,8 @@ QString knobGroupName(int group) {
         return translate("Network");
     case Cpu:
         return translate("CPU");
+    case DataLoading:
+        return translate("Data loading");
     case DataParallel:
         return translate("Data parallel");
     case Setup:

@@ -1,5 +1,7 @@
 #include "ScenarioRunner.h"
 
+#include "analysis/PinnedTime.h"
+
 #include "analysis/LimitingCause.h"
 #include "analysis/StepExplanation.h"
 #include "report/SimulationReport.h"
@@ -61,8 +63,11 @@ void ScenarioRunner::explain(ScenarioResult& r, const ScenarioResult* baseline) 
     r.limit = QString::fromStdString(limitingCause(g, path, res).sentence);
     r.pathNote = QString::fromStdString(pathVersusIteration(path, res));
     // Pinned time (analysis/PinnedTime.h): what no knob can move, shown where people look.
-    const std::string pinned = pinnedNote(g, res, path);
-    if (!pinned.empty()) r.pathNote += QStringLiteral("\n") + QString::fromStdString(pinned);
+    // Short on the card (the timeline keeps its room), the largest pin in the tooltip.
+    r.pinnedDetail = QString::fromStdString(pinnedNote(g, res, path));
+    if (!r.pinnedDetail.isEmpty())
+        r.pathNote += QStringLiteral("; %1% of it pinned to measured time (hover for the largest pin)")
+                          .arg(qRound(pinsOnPath(g, res, path).sharePct()));
     r.noEffect = isBaseline
                      ? QString()
                      : QString::fromStdString(noEffectReason(g, *baseline->output.result, res, r.knobs));

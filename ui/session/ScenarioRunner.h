@@ -35,6 +35,7 @@ struct ScenarioResult {
     QString limit;
     QString noEffect;
     QString pathNote;
+    QString pinnedDetail; // the pinned share with its largest pin, in words (analysis/PinnedTime.h)
     std::map<std::string, std::string> knobNotes;
 };
 using ScenarioResults = std::vector<ScenarioResult>;

@@ -62,6 +62,7 @@ void ResultCard::setResult(const ScenarioResult* r, bool isBaseline, const QStri
     reason_->setText(r->noEffect.isEmpty() ? QString() : tr("Why so little change: %1").arg(r->noEffect));
     reason_->setVisible(!r->noEffect.isEmpty());
     pathNote_->setText(r->pathNote);
+    pathNote_->setToolTip(r->pinnedDetail);
     pathNote_->setVisible(!r->pathNote.isEmpty());
 }
 
