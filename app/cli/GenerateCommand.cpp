@@ -68,6 +68,7 @@ Command makeGenerateCommand() {
             "  --backward-thread     backward on autograd's own thread\n"
             "  --item-syncs N        blocking .item() calls per forward (0)\n"
             "  --data-loader-us X    data loading on the main thread per step (0)\n"
+            "  --data-workers N      ... done by N DataLoader workers that keep pace (0: in-process)\n"
             "  --prewindow-ops K     the first K GPU ops were launched before the window (0)\n"
             "  --no-overlap          the compute stream waits for every collective\n"
             "  --python-stacks       Python between modules as python_function ranges\n"
@@ -108,6 +109,7 @@ Command makeGenerateCommand() {
                 c.backwardThread = args.flag("--backward-thread");
                 c.itemSyncs = intOption(args, "--item-syncs", c.itemSyncs);
                 c.dataLoaderUs = doubleOption(args, "--data-loader-us", c.dataLoaderUs);
+                c.dataWorkers = intOption(args, "--data-workers", c.dataWorkers);
                 c.prewindowOps = intOption(args, "--prewindow-ops", c.prewindowOps);
                 c.commOverlap = !args.flag("--no-overlap");
                 c.pythonStacks = args.flag("--python-stacks");

@@ -57,6 +57,7 @@ void SynthConfig::validate() const {
     require(itemSyncs >= 0 && itemSyncs <= layers / pp,
             "item syncs per forward must be between 0 and the layers of a stage");
     require(dataLoaderUs >= 0 && dataLoaderUs <= 1e7, "the data-loader time must be between 0 and 10 s");
+    require(dataWorkers >= 0 && dataWorkers <= 1024, "data-loader workers must be between 0 and 1024");
     require(prewindowOps >= 0 && prewindowOps <= 64, "pre-window ops must be between 0 and 64");
     gpuSpec(gpu); // validates the name
 }

@@ -74,6 +74,9 @@ struct SynthConfig {
     bool backwardThread = false;
     int itemSyncs = 0;
     double dataLoaderUs = 0;
+    // The loading runs in this many DataLoader worker processes that keep pace with the steps (a
+    // warm pool): the main thread's __next__ only takes a ready batch from the queue (20 us).
+    int dataWorkers = 0;
     // The profiler window opens after the launches of the first prewindowOps GPU ops of the
     // first step: their launch calls (and all host events before them) are not in the file.
     int prewindowOps = 0;

@@ -263,6 +263,27 @@ private slots:
                 return c;
             },
             [](SynthConfig& c) { c.dataLoaderUs = 0; }, {"cpu.speedup[^enumerate\\(DataLoader\\)]=inf"});
+        // The same 3 ms of loading in four worker processes that keep pace (data.workers: a batch
+        // every 0.75 ms, well inside the rest of the step, so the host no longer waits).
+        addCase(
+            "data.workers=4",
+            [] {
+                SynthConfig c = gpuBound();
+                c.steps = 2;
+                c.dataLoaderUs = 3000;
+                return c;
+            },
+            [](SynthConfig& c) { c.dataWorkers = 4; }, {"data.workers=4"});
+        // Batches that load twice as fast in the main process (data.speedup).
+        addCase(
+            "data.speedup=2",
+            [] {
+                SynthConfig c = gpuBound();
+                c.steps = 2;
+                c.dataLoaderUs = 3000;
+                return c;
+            },
+            [](SynthConfig& c) { c.dataLoaderUs = 1500; }, {"data.speedup=2"});
         // A host twice as fast on a host-bound job.
         addCase("cpu.speedup", hostBound, [](SynthConfig& c) { c.cpuSpeedup = 2; }, {"cpu.speedup=2"});
         // The same with the Python between modules in the profile (python_function ranges).
