@@ -95,6 +95,25 @@ inline QList<QByteArray> twoRankAllReduce() {
                   1, 2)};
 }
 
+// Rank 0 of a 4-rank job alone (its peers are phantoms): 1 ms of compute, then an all-reduce that
+// waited 2 ms for the absent peers before its 100 us transfer, then one that did not wait.
+inline QList<QByteArray> rankWithLatePeers() {
+    auto coll = [](double ts, double dur, int corr) {
+        return QString(R"({"ph":"X","cat":"kernel","name":"%1","pid":0,"tid":7,"ts":%2,"dur":%3,)"
+                       R"("args":{"correlation":%4,"stream":7,"device":0,"Collective name":"allreduce",)"
+                       R"("In msg nelems":1000,"Out msg nelems":1000,"Group size":4,"dtype":"Float",)"
+                       R"("Process Group Name":"0","Process Group Ranks":"[0, 1, 2, 3]"}})")
+            .arg(kAllReduceKernel)
+            .arg(ts)
+            .arg(dur)
+            .arg(corr);
+    };
+    return {trace({cpu("cudaLaunchKernel", 0, 5, 1), gpu("compute", 10, 1000, 1),
+                   cpu("cudaLaunchKernel", 6, 5, 2), coll(1010, 2100, 2), cpu("cudaLaunchKernel", 12, 5, 3),
+                   coll(3110, 100, 3)},
+                  0, 4)};
+}
+
 constexpr TimeNs us(double v) {
     return static_cast<TimeNs>(v * 1000);
 }

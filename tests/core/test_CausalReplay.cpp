@@ -162,21 +162,8 @@ private slots:
     // rank, so a faster GPU moves the whole step; with peers.model=measured they arrive when they
     // did; a straggler on this rank leaves them where they were.
     void missingPeersFollowTheJob() {
-        auto coll = [](double ts, double dur, int corr) {
-            return QString(R"({"ph":"X","cat":"kernel","name":"%1","pid":0,"tid":7,"ts":%2,"dur":%3,)"
-                           R"("args":{"correlation":%4,"stream":7,"device":0,"Collective name":"allreduce",)"
-                           R"("In msg nelems":1000,"Out msg nelems":1000,"Group size":4,"dtype":"Float",)"
-                           R"("Process Group Name":"0","Process Group Ranks":"[0, 1, 2, 3]"}})")
-                .arg(kAllReduceKernel)
-                .arg(ts)
-                .arg(dur)
-                .arg(corr);
-        };
         Fixture f;
-        f.load({trace({cpu("cudaLaunchKernel", 0, 5, 1), gpu("compute", 10, 1000, 1),
-                       cpu("cudaLaunchKernel", 6, 5, 2), coll(1010, 2100, 2),
-                       cpu("cudaLaunchKernel", 12, 5, 3), coll(3110, 100, 3)},
-                      0, 4)});
+        f.load(rankWithLatePeers());
         QCOMPARE(f.graph.stats.phantomCollectives, std::int64_t(2));
         SimResult replay = run(f);
         QCOMPARE(replay.ranks[0].simulatedEnd, us(3210));
