@@ -617,4 +617,8 @@ std::string htmlReport(const nlohmann::json& report) {
     return h;
 }
 
+std::string htmlEscape(const std::string& text) {
+    return esc(text);
+}
+
 } // namespace sl

@@ -14,6 +14,9 @@ namespace sl {
 // export adds it) becomes a Scenarios table.
 std::string htmlReport(const nlohmann::json& report);
 
+// Text made safe for HTML element content and attribute values (& < > " ').
+std::string htmlEscape(const std::string& text);
+
 // The GPU-span segments of one breakdown object (compute_us, comm_us, exposed_comm_us, idle_us,
 // gpu_span_us): compute not overlapped by communication, communication overlapped by compute,
 // exposed communication, memory / other GPU time, idle. They add up to the GPU span.

@@ -35,7 +35,10 @@ std::string reportText(const nlohmann::json& report, ReportFormat format) {
 }
 
 void writeReportFile(const std::string& path, const nlohmann::json& report, ReportFormat format) {
-    const std::string text = reportText(report, format);
+    writeTextFile(path, reportText(report, format));
+}
+
+void writeTextFile(const std::string& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     if (!out) throw LoadError(path, std::string("cannot write the report: ") + std::strerror(errno));
     out << text;

@@ -18,6 +18,9 @@ std::optional<ReportFormat> reportFormatOf(const std::string& path);
 // The report as text in `format` (`report` is a simulationReportJson() object).
 std::string reportText(const nlohmann::json& report, ReportFormat format);
 
+// Writes `text` to `path` (replacing it). Throws LoadError naming the path when it cannot be written.
+void writeTextFile(const std::string& path, const std::string& text);
+
 // Writes reportText() to `path`. Throws LoadError naming the path when it cannot be written.
 void writeReportFile(const std::string& path, const nlohmann::json& report, ReportFormat format);
 

@@ -1,0 +1,128 @@
+#include "analysis/PredictionCheck.h"
+
+#include "trace/Collective.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <unordered_map>
+
+namespace sl {
+
+namespace {
+
+double relErrPct(TimeNs value, TimeNs actual) {
+    if (actual <= 0) return value <= 0 ? 0.0 : 100.0;
+    return 100.0 * std::abs(static_cast<double>(value - actual)) / static_cast<double>(actual);
+}
+
+TimeNs simulatedDuration(const SimResult& r, NodeId n) {
+    return n < r.nodes.size() && r.nodes[n].start >= 0 ? r.nodes[n].end - r.nodes[n].start : 0;
+}
+
+} // namespace
+
+double PredictedRow::errorPct() const {
+    return relErrPct(predicted, actual);
+}
+double PredictedRow::unchangedErrorPct() const {
+    return relErrPct(before, actual);
+}
+double RankPrediction::errorPct() const {
+    return relErrPct(predicted, actual);
+}
+double PredictionCheck::iterationErrorPct() const {
+    return relErrPct(predictedIteration, actualIteration);
+}
+double PredictionCheck::worstRankErrorPct() const {
+    double w = 0;
+    for (const auto& r : ranks)
+        w = std::max(w, r.errorPct());
+    return w;
+}
+
+PredictionCheck checkPrediction(const RunComparison& cmp, const ExecutionGraph& before,
+                                const SimResult& predicted, const ExecutionGraph& after) {
+    PredictionCheck out;
+    std::unordered_map<std::string_view, EventClass> classes;
+    auto classOf = [&](const ExecutionGraph& g, NodeId n) {
+        if (g.nodes[n].kind == NodeKind::Collective) return EventClass::CommKernel;
+        const std::string_view name = g.nodeName(n);
+        auto [it, fresh] = classes.try_emplace(name, EventClass::OtherKernel);
+        if (fresh) {
+            const GraphNode& node = g.nodes[n];
+            it->second =
+                eventClassOf(g.rankOf(n).tracks[node.event.track].events.kind[node.event.index], name);
+        }
+        return it->second;
+    };
+    std::map<EventClass, PredictedRow> byClass;
+    std::map<std::string, PredictedRow, std::less<>> byKernel;
+    std::vector<int> pairedBefore(before.trace->ranks.size(), 0);
+    for (const RankComparison& rc : cmp.ranks) {
+        const auto ia = static_cast<std::size_t>(rc.beforeIndex);
+        pairedBefore[ia] = 1;
+        RankPrediction rp;
+        rp.beforeRank = rc.beforeRank;
+        rp.afterRank = rc.afterRank;
+        rp.before = rc.before.iteration;
+        rp.predicted = ia < predicted.ranks.size() ? predicted.ranks[ia].simulated() : 0;
+        rp.actual = rc.after.iteration;
+        out.ranks.push_back(rp);
+        out.beforeIteration = std::max(out.beforeIteration, rp.before);
+        out.predictedIteration = std::max(out.predictedIteration, rp.predicted);
+        out.actualIteration = std::max(out.actualIteration, rp.actual);
+        for (NodeId n : gpuOpNodes(before, static_cast<std::uint32_t>(ia))) {
+            PredictedRow& row = byClass[classOf(before, n)];
+            row.before += before.measuredEnd(n) - before.measuredStart(n);
+            row.predicted += simulatedDuration(predicted, n);
+            ++row.count;
+        }
+        for (NodeId n : gpuOpNodes(after, static_cast<std::uint32_t>(rc.afterIndex)))
+            byClass[classOf(after, n)].actual += after.measuredEnd(n) - after.measuredStart(n);
+        for (const AlignedUnit& u : rc.units) {
+            std::string key;
+            if (u.before.size() == 1)
+                key = std::string(before.nodeName(u.before.front()));
+            else {
+                const GraphNode& first = before.nodes[u.before.front()];
+                const Rank& rank = before.trace->ranks[first.rank];
+                key = std::string(rank.name(launchingCpuOp(rank, first.event))) + " (via CPU op)";
+            }
+            PredictedRow& row = byKernel[key];
+            row.before += u.beforeTime;
+            row.actual += u.afterTime;
+            for (NodeId n : u.before)
+                row.predicted += simulatedDuration(predicted, n);
+            ++row.count;
+        }
+    }
+    // GPU ops a setup edit added (model.layers): their class only, no aligned partner.
+    for (const AddedGpuOp& op : predicted.timeline.added) {
+        if (op.rank >= pairedBefore.size() || !pairedBefore[op.rank]) continue;
+        const Rank& rank = before.trace->ranks[op.rank];
+        const Track& t = rank.tracks[op.source.track];
+        const std::string_view name = rank.name(op.source);
+        EventClass c = isCommunicationKernelName(name) ? EventClass::CommKernel
+                                                       : eventClassOf(t.events.kind[op.source.index], name);
+        byClass[c].predicted += op.end - op.start;
+    }
+    if (predicted.setup.edited)
+        out.warnings.push_back("the knobs edit the setup: added ops count in their class, not per kernel");
+    for (auto& [c, row] : byClass) {
+        row.key = std::string(eventClassName(c));
+        out.byClass.push_back(row);
+    }
+    for (auto& [k, row] : byKernel) {
+        row.key = k;
+        out.byKernel.push_back(row);
+    }
+    std::stable_sort(out.byKernel.begin(), out.byKernel.end(),
+                     [](const PredictedRow& x, const PredictedRow& y) {
+                         return std::llabs(x.error()) > std::llabs(y.error());
+                     });
+    if (!cmp.comparable()) out.warnings.push_back(cmp.alignmentNote());
+    return out;
+}
+
+} // namespace sl
