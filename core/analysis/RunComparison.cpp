@@ -44,11 +44,14 @@ struct OpInfo {
     std::int32_t unit = -1; // index into RankComparison::units
 };
 
-// Per rank of one graph: its GPU ops, with the class of each name computed once.
+// The class of each kernel name, decided once for both runs and all ranks (the name patterns cost
+// microseconds per name; ranks share their names).
+using ClassCache = std::unordered_map<std::string_view, EventClass>;
+
+// Per rank of one graph: its GPU ops.
 std::vector<OpInfo> opInfos(const ExecutionGraph& g, std::uint32_t rankIndex,
-                            const std::vector<NodeId>& nodes) {
+                            const std::vector<NodeId>& nodes, ClassCache& classes) {
     const Rank& rank = g.trace->ranks[rankIndex];
-    std::unordered_map<StringId, EventClass> classes;
     std::vector<OpInfo> out;
     out.reserve(nodes.size());
     for (NodeId n : nodes) {
@@ -58,8 +61,7 @@ std::vector<OpInfo> opInfos(const ExecutionGraph& g, std::uint32_t rankIndex,
         o.node = n;
         o.name = rank.name(node.event);
         o.duration = g.measuredEnd(n) - g.measuredStart(n);
-        const StringId id = t.events.name[node.event.index];
-        auto [it, fresh] = classes.try_emplace(id, EventClass::OtherKernel);
+        auto [it, fresh] = classes.try_emplace(o.name, EventClass::OtherKernel);
         if (fresh) it->second = eventClassOf(t.events.kind[node.event.index], o.name);
         o.cls = node.kind == NodeKind::Collective ? EventClass::CommKernel : it->second;
         o.cpuOp = launchingCpuOp(rank, node.event);
@@ -388,6 +390,7 @@ RunComparison compareRuns(const ExecutionGraph& before, const ExecutionGraph& af
 
     // Align every rank pair; keep the op infos for the tables.
     std::vector<std::vector<OpInfo>> infoA, infoB;
+    ClassCache classes;
     for (auto [i, j] : pairs) {
         const auto ia = static_cast<std::uint32_t>(i), jb = static_cast<std::uint32_t>(j);
         RankComparison rc;
@@ -395,7 +398,8 @@ RunComparison compareRuns(const ExecutionGraph& before, const ExecutionGraph& af
         rc.afterIndex = j;
         rc.beforeRank = sa.ranks[ia].rank;
         rc.afterRank = sb.ranks[jb].rank;
-        std::vector<OpInfo> a = opInfos(before, ia, opsA[ia]), b = opInfos(after, jb, opsB[jb]);
+        std::vector<OpInfo> a = opInfos(before, ia, opsA[ia], classes),
+                            b = opInfos(after, jb, opsB[jb], classes);
         alignByKey(a, b, rc, AlignedBy::NameShapes,
                    [](const OpInfo& o) { return joinKey(o.name, o.shapes); });
         alignByKey(a, b, rc, AlignedBy::Name, [](const OpInfo& o) { return std::string(o.name); });

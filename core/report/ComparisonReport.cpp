@@ -361,7 +361,8 @@ std::string comparisonCsv(const nlohmann::json& j) {
     csvRows(out, "cpu_op", "", j.value("by_cpu_op", nlohmann::json::array()));
     if (j.contains("prediction")) {
         const nlohmann::json& p = j["prediction"];
-        for (const auto& [k, v] : p.value("iteration", nlohmann::json::object()).items())
+        const nlohmann::json iteration = p.value("iteration", nlohmann::json::object());
+        for (const auto& [k, v] : iteration.items())
             out += "prediction_iteration,,," + k + "," + v.dump() + "\n";
         for (const auto& r : p.value("ranks", nlohmann::json::array()))
             for (const auto& [m, v] : r.items())
