@@ -35,6 +35,8 @@
 
 #include <QAbstractButton>
 #include <QAction>
+#include <QChart>
+#include <QChartView>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QGuiApplication>
@@ -54,6 +56,8 @@
 #include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace sl::ui {
 
@@ -260,8 +264,10 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(deltaDock_, stragglersDock);
     sweep_ = new SweepView(this);
     auto* sweepDock = dockOf(this, sweep_, tr("Sweep"), "sweepDock");
+    sweepDock_ = sweepDock;
     addDockWidget(Qt::BottomDockWidgetArea, sweepDock);
     tabifyDockWidget(deltaDock_, sweepDock);
+    connect(sweepDock, &QDockWidget::visibilityChanged, this, &MainWindow::fitSweep);
     deltaDock_->raise();
     defaultState_ = saveState();
     watchLayout();
@@ -287,6 +293,53 @@ void MainWindow::applyDefaultSizes() {
     resizeDocks({detailsDock_, rangeDock_, chartsDock_}, {1, 1, 1}, Qt::Vertical);
 }
 
+MainWindow::~MainWindow() {
+    // Closing hides the docks while the window's layout is going away: no sweep fitting then.
+    if (sweepDock_) disconnect(sweepDock_, nullptr, this, nullptr);
+}
+
+void MainWindow::fitSweep(bool front) {
+    // The bottom row is short so that the panes keep the height (docs/MainWindow.md, "Layout"); the
+    // sweep's plot needs more to be read, so it takes it while its tab is in front. Focus mode,
+    // Reset Layout and a restored state bring their own sizes; a floating sweep sizes itself.
+    if (arranging_ || (menus_ && menus_->inFocusMode()) || sweepDock_->isFloating() ||
+        dockWidgetArea(sweepDock_) != Qt::BottomDockWidgetArea)
+        return;
+    if (!front) {
+        // Another tab in front: give the height back when the row is still as the sweep left it.
+        if (sweepGrownFrom_ > 0 && sweepDock_->height() == sweepGrownTo_)
+            resizeDocks({deltaDock_}, {sweepGrownFrom_ + sweepTabBar_}, Qt::Vertical);
+        sweepGrownFrom_ = sweepGrownTo_ = 0;
+        return;
+    }
+    growSweep();
+}
+
+void MainWindow::growSweep() {
+    // On the event loop: the tab's contents get their size there. Each step lays out the docks and
+    // the chart (whose plot follows its view by layout requests) before measuring the plot.
+    QTimer::singleShot(0, this, [this] {
+        for (int step = 0; step < 4; ++step) {
+            for (int i = 0; i < 3; ++i)
+                QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+            if (!sweepDock_->isVisible() || sweepDock_->visibleRegion().isEmpty() ||
+                sweepDock_->isFloating() || arranging_ || (menus_ && menus_->inFocusMode()))
+                return;
+            const int plot = static_cast<int>(sweep_->chart()->chart()->plotArea().height());
+            const int now = sweepDock_->height();
+            const int need = std::min(height() * 45 / 100, now + SweepView::kPlotHeight - plot);
+            if (need <= now) return;
+            if (sweepGrownFrom_ == 0) sweepGrownFrom_ = now;
+            // The size given is the tab group's, its tab bar included: sweepTabBar_ is what a step
+            // learnt that costs.
+            resizeDocks({sweepDock_}, {need + sweepTabBar_}, Qt::Vertical);
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+            sweepGrownTo_ = sweepDock_->height();
+            sweepTabBar_ = std::max(sweepTabBar_, need + sweepTabBar_ - sweepGrownTo_);
+        }
+    });
+}
+
 void MainWindow::watchLayout() {
     // The layout is saved only when the user changed it: a dock moved, floated, closed or shown
     // from the View menu, a separator dragged. Focus mode and Reset Layout are no such change.
@@ -308,6 +361,8 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
 }
 
 bool MainWindow::event(QEvent* event) {
+    // Under 800 px high the card folds its path note into a tooltip (docs/MainWindow.md, "Layout").
+    if (event->type() == QEvent::Resize && card_) card_->setCompact(height() < 800);
     // A separator between docks is dragged on the window itself: press, move, release.
     if (event->type() == QEvent::MouseButtonPress)
         pressState_ = saveState();
@@ -320,6 +375,7 @@ bool MainWindow::event(QEvent* event) {
 
 void MainWindow::resetLayout() {
     arranging_ = true;
+    sweepGrownFrom_ = sweepGrownTo_ = 0;
     restoreState(defaultState_);
     for (QDockWidget* dock : {deltaDock_, chartsDock_})
         dock->raise();

@@ -43,6 +43,7 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
 
     SessionController* sessions() const { return sessions_; }
     MainMenus* menus() const { return menus_; }
@@ -92,6 +93,10 @@ private:
     void saveLayout();
     void applyDefaultSizes();
     void watchLayout();
+    // The Sweep tab in front grows the bottom row until its plot is kSweepPlot tall; another tab in
+    // front gives the height back, unless the user resized the row meanwhile.
+    void fitSweep(bool front);
+    void growSweep();
 
     SessionController* sessions_;
     MainMenus* menus_ = nullptr;
@@ -138,6 +143,10 @@ private:
     bool layoutTouched_ = false;
     bool layoutRestored_ = false;
     bool arranging_ = false;
+    QDockWidget* sweepDock_ = nullptr;
+    int sweepGrownFrom_ = 0; // the bottom row's height before the sweep grew it (0: not grown)
+    int sweepGrownTo_ = 0;
+    int sweepTabBar_ = 0; // what a tab group's height has beyond its docks' (its tab bar)
 };
 
 } // namespace sl::ui

@@ -11,9 +11,11 @@
 #include "ResultCard.h"
 #include "Scenario.h"
 #include "ScenarioController.h"
+#include "ScenarioRunner.h"
 #include "TraceLoader.h"
 #include "WindowParts.h"
 
+#include <QLabel>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -112,6 +114,33 @@ private slots:
             const QString text = w.findChild<ResultCard*>()->text();
             QVERIFY2(text.contains(c.expected), qPrintable(text));
         }
+    }
+
+    void titleWrapsAndCompactFoldsTheNote() {
+        // A long first line wraps instead of holding the card wide, and a compact card (a short
+        // window) keeps the path note in the limit line's tooltip.
+        ScenarioResult r;
+        r.name = QStringLiteral("compute.speedup = 2 and a long scenario name that goes on");
+        r.headline = QStringLiteral("19.02 ms -> 12.40 ms (-34.8%, 1.53x faster)");
+        r.changedKnobs = {QStringLiteral("compute.speedup = 2")};
+        r.limit = QStringLiteral("rank 7 enters the step 7.51 ms after rank 1");
+        r.pathNote = QStringLiteral("critical path 20.86 ms, iteration 19.01 ms");
+        ResultCard card;
+        card.setResult(&r, false, QStringLiteral("Baseline"));
+        card.resize(420, card.heightForWidth(420));
+        card.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&card));
+        QVERIFY2(card.minimumSizeHint().width() < 420,
+                 qPrintable(QString::number(card.minimumSizeHint().width())));
+        QVERIFY(card.titleLine()->height() > 2 * card.fontMetrics().height()); // wrapped
+        QVERIFY(card.text().contains(r.pathNote));
+        QVERIFY(card.text().contains(QStringLiteral("Knobs: compute.speedup = 2")));
+        card.setCompact(true);
+        QCoreApplication::processEvents();
+        QVERIFY(!card.text().contains(r.pathNote));
+        auto* limit = card.findChildren<QLabel*>().at(1);
+        QVERIFY(limit->text().startsWith(QStringLiteral("What limits this step")));
+        QCOMPARE(limit->toolTip(), r.pathNote);
     }
 
     void knobThatCannotApplySaysSo() {

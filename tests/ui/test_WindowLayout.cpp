@@ -8,6 +8,7 @@
 #include "MainWindow.h"
 #include "ResultCard.h"
 #include "ScenarioController.h"
+#include "SweepView.h"
 #include "TimelinePanes.h"
 #include "TraceLoader.h"
 #include "WindowParts.h"
@@ -15,6 +16,8 @@
 #include "TestSupport.h"
 
 #include <QAction>
+#include <QChart>
+#include <QChartView>
 #include <QDockWidget>
 #include <QMenuBar>
 #include <QSettings>
@@ -148,12 +151,41 @@ private slots:
               100.0 * panes / size.height(), need.width(), need.height(), qPrintable(rest));
         QVERIFY2(panes >= share * size.height(),
                  qPrintable(QStringLiteral("panes %1 of %2 px").arg(panes).arg(size.height())));
+        // The card's first line wraps: it never holds the right column under its default width
+        // (it did at 1280: the card's one-line title needed about 700 px).
+        auto* details = part<QDockWidget>(w, QStringLiteral("detailsDock"));
+        QVERIFY2(details->width() >= std::min(380, size.width() / 4) - 12,
+                 qPrintable(QStringLiteral("Details %1 px wide").arg(details->width())));
         // Every dock shrinks to about its title.
         for (QDockWidget* d : w.findChildren<QDockWidget*>())
             QVERIFY2(d->minimumSizeHint().height() <= 80,
                      qPrintable(QStringLiteral("%1 needs %2 px")
                                     .arg(d->objectName())
                                     .arg(d->minimumSizeHint().height())));
+    }
+
+    void sweepTallInFront() {
+        MainWindow w;
+        open(w, {1600, 1000}, {sample("01-dp8-straggler")});
+        auto* delta = part<QDockWidget>(w, QStringLiteral("deltaDock"));
+        const int row = delta->height();
+        const int panes = part<TimelinePanes>(w)->height();
+        auto* sweepDock = part<QDockWidget>(w, QStringLiteral("sweepDock"));
+        sweepDock->raise();
+        settleLayout();
+        // The plot is readable while its tab is in front, and the timeline stays on screen.
+        QChart* chart = part<SweepView>(w)->chart()->chart();
+        qInfo("bottom row %d -> %d px, plot %.0f px, panes %d -> %d px", row, sweepDock->height(),
+              chart->plotArea().height(), panes, part<TimelinePanes>(w)->height());
+        QVERIFY2(chart->plotArea().height() >= SweepView::kPlotHeight - 2,
+                 qPrintable(QStringLiteral("plot %1 px").arg(chart->plotArea().height())));
+        QVERIFY(part<TimelinePanes>(w)->height() >= 300);
+        // Another tab in front gives the height back.
+        delta->raise();
+        settleLayout();
+        QCOMPARE(delta->height(), row);
+        QCOMPARE(part<TimelinePanes>(w)->height(), panes);
+        QVERIFY(!w.sessions()->modified());
     }
 
     void focusModeGivesEveryDockBack() {

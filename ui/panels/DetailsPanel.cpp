@@ -7,6 +7,10 @@ namespace sl::ui {
 DetailsPanel::DetailsPanel(QWidget* parent) : QTextBrowser(parent) {
     setObjectName(QStringLiteral("detailsPanel"));
     setOpenLinks(false);
+    // Lines break between words only: the default also breaks inside a word that does not fit, which
+    // cut "user_annotation" into "user_anno" / "tation" in a narrow dock. A name longer than the
+    // dock scrolls sideways instead.
+    setWordWrapMode(QTextOption::WordWrap);
     showDetails({});
 }
 

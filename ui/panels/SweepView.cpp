@@ -70,7 +70,10 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent) {
     status->addWidget(progress_);
     layout->addLayout(status);
     auto* chart = new QChart;
-    chart->legend()->setAlignment(Qt::AlignBottom);
+    // The legend at the side and thin margins: the bottom dock row is wide and short, so the height
+    // goes to the plot.
+    chart->legend()->setAlignment(Qt::AlignRight);
+    chart->setMargins(QMargins(4, 2, 4, 2));
     chart_ = new QChartView(chart, this);
     chart_->setRenderHint(QPainter::Antialiasing);
     chart_->setMinimumHeight(120); // the dock scrolls below that (MainWindow: every dock shrinks)

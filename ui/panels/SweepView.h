@@ -34,6 +34,8 @@ struct SweepPoint {
 class SweepView : public QWidget {
     Q_OBJECT
 public:
+    // The plot's height the window gives the Sweep tab when it is in front (docs/MainWindow.md).
+    static constexpr int kPlotHeight = 240;
     explicit SweepView(QWidget* parent = nullptr);
     // The graph to sweep on and its trace set, kept alive while points run (null: nothing to
     // sweep), and the knobs the values are set on top of.

@@ -2,7 +2,6 @@
 
 #include "ScenarioRunner.h"
 
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -13,29 +12,21 @@ ResultCard::ResultCard(QWidget* parent) : QFrame(parent) {
     setFrameShape(QFrame::StyledPanel);
     setAutoFillBackground(true);
     auto* outer = new QVBoxLayout(this);
-    outer->setContentsMargins(10, 6, 10, 6);
+    outer->setContentsMargins(10, 4, 10, 4);
     outer->setSpacing(2);
-    auto* top = new QHBoxLayout;
+    // The scenario's name and its headline share one label that wraps (rich text, two sizes): two
+    // labels side by side in a row could not wrap, and held the central area ~700 px wide, which
+    // squeezed the right dock column of a 1280 px window (docs/MainWindow.md, "Layout").
     title_ = new QLabel(this);
-    headline_ = new QLabel(this);
-    QFont big = headline_->font();
-    big.setPointSizeF(big.pointSizeF() * 1.6);
-    big.setBold(true);
-    headline_->setFont(big);
-    QFont bold = title_->font();
-    bold.setBold(true);
-    bold.setPointSizeF(bold.pointSizeF() * 1.15);
-    title_->setFont(bold);
-    top->addWidget(title_);
-    top->addSpacing(12);
-    top->addWidget(headline_);
-    top->addStretch(1);
-    outer->addLayout(top);
-    knobs_ = new QLabel(this);
+    title_->setObjectName(QStringLiteral("resultTitle"));
+    title_->setWordWrap(true);
+    title_->setTextFormat(Qt::RichText);
+    title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    outer->addWidget(title_);
     limit_ = new QLabel(this);
     reason_ = new QLabel(this);
     pathNote_ = new QLabel(this);
-    for (QLabel* l : {knobs_, limit_, reason_, pathNote_}) {
+    for (QLabel* l : {limit_, reason_, pathNote_}) {
         l->setWordWrap(true);
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
         outer->addWidget(l);
@@ -51,26 +42,53 @@ ResultCard::ResultCard(QWidget* parent) : QFrame(parent) {
 void ResultCard::setResult(const ScenarioResult* r, bool isBaseline, const QString& baselineName) {
     setVisible(r != nullptr);
     if (!r) return;
-    title_->setText(isBaseline ? tr("%1 (replay of the trace):").arg(r->name)
-                               : tr("%1 vs %2:").arg(r->name, baselineName));
-    headline_->setText(r->headline);
-    knobs_->setText(r->changedKnobs.isEmpty()
-                        ? tr("Knobs: all at their replay defaults")
-                        : tr("Knobs: %1").arg(r->changedKnobs.join(QStringLiteral(", "))));
+    titleText_ = isBaseline ? tr("%1 (replay of the trace):").arg(r->name)
+                            : tr("%1 vs %2:").arg(r->name, baselineName);
+    headlineText_ = r->headline;
+    knobsText_ = r->changedKnobs.isEmpty() ? tr("Knobs: all at their replay defaults")
+                                           : tr("Knobs: %1").arg(r->changedKnobs.join(QStringLiteral(", ")));
     limit_->setText(r->limit.isEmpty() ? QString() : tr("What limits this step: %1").arg(r->limit));
-    limit_->setVisible(!r->limit.isEmpty());
     reason_->setText(r->noEffect.isEmpty() ? QString() : tr("Why so little change: %1").arg(r->noEffect));
-    reason_->setVisible(!r->noEffect.isEmpty());
     pathNote_->setText(r->pathNote);
-    pathNote_->setToolTip(r->pinnedDetail);
-    pathNote_->setVisible(!r->pathNote.isEmpty());
+    pinnedDetail_ = r->pinnedDetail;
+    refresh();
+}
+
+void ResultCard::setCompact(bool compact) {
+    if (compact_ == compact) return;
+    compact_ = compact;
+    refresh();
+}
+
+void ResultCard::refresh() {
+    const auto size = [this](double factor) {
+        const QFont f = font();
+        return f.pointSizeF() > 0 ? QStringLiteral("%1pt").arg(f.pointSizeF() * factor, 0, 'f', 1)
+                                  : QStringLiteral("%1px").arg(qRound(f.pixelSize() * factor));
+    };
+    // One line when the width allows: the scenario, the headline in large type, then its knobs.
+    title_->setText(QStringLiteral("<span style=\"font-size:%1; font-weight:600\">%2</span>&nbsp;&nbsp; "
+                                   "<span style=\"font-size:%3; font-weight:600\">%4</span>&nbsp;&nbsp; "
+                                   "<span>%5</span>")
+                        .arg(size(1.15), titleText_.toHtmlEscaped(), size(1.5), headlineText_.toHtmlEscaped(),
+                             knobsText_.toHtmlEscaped()));
+    limit_->setVisible(!limit_->text().isEmpty());
+    reason_->setVisible(!reason_->text().isEmpty());
+    // Compact (a short window): the path's note moves into the tooltip of the limit line, so that the
+    // card leaves the panes half of a 1280x720 window (docs/MainWindow.md, "Layout").
+    const QString note = pathNote_->text();
+    pathNote_->setToolTip(pinnedDetail_);
+    pathNote_->setVisible(!note.isEmpty() && !compact_);
+    limit_->setToolTip(compact_ && !note.isEmpty()
+                           ? (pinnedDetail_.isEmpty() ? note : note + QStringLiteral("\n") + pinnedDetail_)
+                           : QString());
 }
 
 QString ResultCard::text() const {
     QStringList lines;
-    lines << title_->text() + QLatin1Char(' ') + headline_->text();
-    for (QLabel* l : {knobs_, limit_, reason_, pathNote_})
-        if (!l->text().isEmpty()) lines << l->text();
+    lines << titleText_ + QLatin1Char(' ') + headlineText_ << knobsText_;
+    for (QLabel* l : {limit_, reason_, pathNote_})
+        if (!l->text().isEmpty() && (l != pathNote_ || !compact_)) lines << l->text();
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -20,14 +20,22 @@ public:
     // r: the scenario in the simulated pane; baselineName names what it is compared with (ignored
     // for the baseline itself, which is compared with the measured trace). Null: hidden.
     void setResult(const ScenarioResult* r, bool isBaseline, const QString& baselineName = {});
+    // A short window: the path's note goes into the tooltip of the "What limits" line.
+    void setCompact(bool compact);
+    bool compact() const { return compact_; }
     // Every line shown, one per line (what a person reads; tests compare it).
     QString text() const;
-    QLabel* headline() const { return headline_; }
+    // The first line: the scenario, what it is compared with and the headline (it wraps).
+    QLabel* titleLine() const { return title_; }
 
 private:
+    void refresh();
     QLabel* title_;
-    QLabel* headline_;
-    QLabel* knobs_;
+    QString titleText_;
+    QString headlineText_;
+    QString knobsText_;
+    QString pinnedDetail_;
+    bool compact_ = false;
     QLabel* limit_;
     QLabel* reason_;
     QLabel* pathNote_;
