@@ -1,5 +1,6 @@
 #include "MainMenus.h"
 
+#include "ComparisonWindow.h"
 #include "DialogDir.h"
 #include "EtAttach.h"
 #include "FindBar.h"
@@ -171,6 +172,9 @@ void MainMenus::buildFileMenu() {
                                 EtAttach::askPaths(window_, session->tracePaths(), folder);
                             if (!ets.isEmpty()) session->attachEt(ets);
                         });
+    // A second measured run of the program, compared op by op (ComparisonWindow.h, docs/Compare.md).
+    file->addAction(tr("Open Co&mparison Run..."), this,
+                    [this, session] { ComparisonWindow::ask(window_, session); });
     file->addSeparator();
     // Asks for a path to save to (remembering its folder); empty when the user cancels.
     auto askSave = [this](const QString& title, const QString& start, const QString& filter) {

@@ -174,12 +174,7 @@ Command makeCompareCommand() {
                 // A page people read keeps the 40 largest changes per table (unless --top); CSV and JSON all.
                 const std::size_t rows = *format == ReportFormat::Html && top == 0 ? 40 : top;
                 const nlohmann::json full = comparisonJson(cmp, src, pc, &setup.knobs, rows);
-                std::string text =
-                    *format == ReportFormat::Html ? comparisonHtml(full)
-                    : *format == ReportFormat::Csv
-                        ? comparisonCsv(full)
-                        : full.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-                writeTextFile(*out, text);
+                writeTextFile(*out, comparisonText(full, *format));
             }
             const nlohmann::json j =
                 comparisonJson(cmp, src, pc, &setup.knobs, json ? top : std::max<std::size_t>(top, 15));

@@ -374,4 +374,16 @@ std::string comparisonCsv(const nlohmann::json& j) {
     return out;
 }
 
+std::string comparisonText(const nlohmann::json& report, ReportFormat format) {
+    switch (format) {
+    case ReportFormat::Html:
+        return comparisonHtml(report);
+    case ReportFormat::Csv:
+        return comparisonCsv(report);
+    case ReportFormat::Json:
+        break;
+    }
+    return report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 } // namespace sl

@@ -4,6 +4,7 @@
 // files are written from the same object, so they agree (docs/Compare.md).
 #include "analysis/PredictionCheck.h"
 #include "analysis/RunComparison.h"
+#include "report/ReportWriter.h"
 #include "sim/Knobs.h"
 
 #include <nlohmann/json.hpp>
@@ -29,5 +30,8 @@ std::string comparisonHtml(const nlohmann::json& report);
 
 // Long-format CSV of a comparisonJson() object: table,rank,key,metric,value.
 std::string comparisonCsv(const nlohmann::json& report);
+
+// The object as HTML, CSV or JSON text (what compare --out and the GUI's Save Report write).
+std::string comparisonText(const nlohmann::json& report, ReportFormat format);
 
 } // namespace sl

@@ -1,0 +1,308 @@
+#include "ComparisonWindow.h"
+
+#include "DialogDir.h"
+#include "SessionController.h"
+#include "SimRunner.h"
+
+#include "KnobPanel.h"
+#include "analysis/PredictionCheck.h"
+#include "analysis/RunComparison.h"
+#include "io/KinetoLoader.h"
+#include "io/LoadError.h"
+#include "report/ComparisonReport.h"
+#include "report/ReportWriter.h"
+
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <optional>
+
+namespace sl::ui {
+
+namespace {
+
+struct Outcome {
+    nlohmann::json report;
+    QString error;
+};
+
+std::vector<std::string> toStd(const QStringList& l) {
+    std::vector<std::string> out;
+    for (const auto& s : l)
+        out.push_back(s.toStdString());
+    return out;
+}
+
+// Loads the comparison run and compares it with the open one (a worker thread).
+Outcome compareWith(const std::shared_ptr<const ExecutionGraph>& graph,
+                    const std::shared_ptr<const SimResult>& sim, const SimKnobs& knobs,
+                    const QStringList& openPaths, const QStringList& paths) {
+    Outcome o;
+    try {
+        const TraceSet set = loadTraceSet(toStd(paths));
+        const ExecutionGraph after = buildExecutionGraph(set);
+        const RunComparison cmp = compareRuns(*graph, after);
+        std::optional<PredictionCheck> check;
+        if (cmp.comparable() && sim && sim->complete && sim->nodes.size() == graph->nodes.size())
+            check = checkPrediction(cmp, *graph, *sim, after);
+        o.report =
+            comparisonJson(cmp, {toStd(openPaths), toStd(paths), -1}, check ? &*check : nullptr, &knobs);
+        if (!cmp.comparable())
+            o.error =
+                QString("error: %1: %2").arg(paths.value(0), QString::fromStdString(cmp.alignmentNote()));
+    } catch (const LoadError& e) {
+        o.error = QString("error: %1").arg(QString::fromStdString(e.what()));
+    } catch (const std::exception& e) {
+        o.error = QString("error: %1: %2").arg(paths.value(0), QString::fromStdString(e.what()));
+    }
+    return o;
+}
+
+QTableWidgetItem* number(double v, int decimals = 2) {
+    auto* item = new QTableWidgetItem;
+    item->setData(Qt::DisplayRole, QString::number(v, 'f', decimals).toDouble());
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+QTableWidgetItem* text(const std::string& s) {
+    auto* item = new QTableWidgetItem(QString::fromStdString(s));
+    item->setToolTip(item->text());
+    return item;
+}
+
+// Faster green, slower red, within the noise grey (as in the HTML report).
+void colourDelta(QTableWidgetItem* item, bool changed, double delta) {
+    item->setForeground(!changed    ? QColor(0x86, 0x8e, 0x96)
+                        : delta < 0 ? QColor(0x2b, 0x8a, 0x3e)
+                                    : QColor(0xc9, 0x2a, 0x2a));
+}
+
+QTableWidget* makeTable(const QStringList& headers) {
+    auto* t = new QTableWidget(0, static_cast<int>(headers.size()));
+    t->setHorizontalHeaderLabels(headers);
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    t->verticalHeader()->hide();
+    t->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    // Rows come in the report's order (largest change first) until a header is clicked.
+    t->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    return t;
+}
+
+// Rows {key, before_us, after_us, delta_us, delta_pct, count_before, count_after, noise_us, changed}.
+QTableWidget* timeTable(const nlohmann::json& rows, const QString& keyHeader) {
+    auto* t = makeTable({keyHeader, "before µs", "after µs", "delta µs", "delta %", "count before",
+                         "count after", "noise µs"});
+    t->setRowCount(static_cast<int>(rows.size()));
+    int r = 0;
+    for (const auto& row : rows) {
+        const bool changed = row.value("changed", false);
+        const double d = row.value("delta_us", 0.0);
+        t->setItem(r, 0, text(row.value("key", "")));
+        t->setItem(r, 1, number(row.value("before_us", 0.0)));
+        t->setItem(r, 2, number(row.value("after_us", 0.0)));
+        for (int c : {3, 4}) {
+            QTableWidgetItem* item = number(row.value(c == 3 ? "delta_us" : "delta_pct", 0.0));
+            colourDelta(item, changed, d);
+            t->setItem(r, c, item);
+        }
+        t->setItem(r, 5, number(row.value("count_before", 0.0), 0));
+        t->setItem(r, 6, number(row.value("count_after", 0.0), 0));
+        t->setItem(r, 7, number(row.value("noise_us", 0.0)));
+        ++r;
+    }
+    t->setSortingEnabled(true);
+    return t;
+}
+
+QTableWidget* rankTable(const nlohmann::json& ranks) {
+    static const char* kFigures[] = {"iteration", "compute", "communication", "exposed_comm", "idle", "wait"};
+    QStringList headers{"rank"};
+    for (const char* f : kFigures)
+        headers << QString("%1 before µs").arg(f) << QString("%1 after µs").arg(f);
+    headers << "aligned %";
+    auto* t = makeTable(headers);
+    t->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    t->setRowCount(static_cast<int>(ranks.size()));
+    int r = 0;
+    for (const auto& rank : ranks) {
+        t->setItem(r, 0, number(rank.value("rank", 0.0), 0));
+        int c = 1;
+        for (const char* f : kFigures) {
+            const nlohmann::json fig = rank.value(f, nlohmann::json::object());
+            t->setItem(r, c++, number(fig.value("before_us", 0.0)));
+            QTableWidgetItem* after = number(fig.value("after_us", 0.0));
+            colourDelta(after, fig.value("changed", false), fig.value("delta_us", 0.0));
+            t->setItem(r, c++, after);
+        }
+        t->setItem(r, c, number(rank.value("aligned_pct", 0.0), 1));
+        ++r;
+    }
+    t->setSortingEnabled(true);
+    return t;
+}
+
+// Predicted vs actual: per rank, then per class, then the worst-predicted kernels, one table.
+QTableWidget* predictionTable(const nlohmann::json& p) {
+    auto* t = makeTable({"what", "before µs", "predicted µs", "actual µs", "error %", "no-change error %"});
+    std::vector<std::tuple<std::string, double, double, double, double, double>> rows;
+    const nlohmann::json it = p.value("iteration", nlohmann::json::object());
+    rows.emplace_back("iteration (job)", it.value("before_us", 0.0), it.value("predicted_us", 0.0),
+                      it.value("actual_us", 0.0), it.value("error_pct", 0.0),
+                      it.value("unchanged_error_pct", 0.0));
+    for (const auto& r : p.value("ranks", nlohmann::json::array())) {
+        const double before = r.value("before_us", 0.0), actual = r.value("actual_us", 0.0);
+        rows.emplace_back("iteration rank " + std::to_string(r.value("rank", 0)), before,
+                          r.value("predicted_us", 0.0), actual, r.value("error_pct", 0.0),
+                          actual > 0 ? 100.0 * std::abs(before - actual) / actual : 0.0);
+    }
+    for (const char* section : {"by_class", "worst_kernels"})
+        for (const auto& r : p.value(section, nlohmann::json::array()))
+            rows.emplace_back(std::string(section[0] == 'b' ? "class " : "kernel ") + r.value("key", ""),
+                              r.value("before_us", 0.0), r.value("predicted_us", 0.0),
+                              r.value("actual_us", 0.0), r.value("error_pct", 0.0),
+                              r.value("unchanged_error_pct", 0.0));
+    t->setRowCount(static_cast<int>(rows.size()));
+    for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
+        const auto& [key, before, predicted, actual, err, unchanged] = rows[static_cast<std::size_t>(r)];
+        t->setItem(r, 0, text(key));
+        t->setItem(r, 1, number(before));
+        t->setItem(r, 2, number(predicted));
+        t->setItem(r, 3, number(actual));
+        t->setItem(r, 4, number(err));
+        t->setItem(r, 5, number(unchanged));
+    }
+    t->setSortingEnabled(true);
+    return t;
+}
+
+} // namespace
+
+ComparisonWindow::ComparisonWindow(std::shared_ptr<const ExecutionGraph> graph,
+                                   std::shared_ptr<const SimResult> simulation, const SimKnobs& knobs,
+                                   QStringList openPaths, QStringList paths, QWidget* parent)
+    : QWidget(parent, Qt::Window), openPaths_(std::move(openPaths)), paths_(std::move(paths)) {
+    setAttribute(Qt::WA_DeleteOnClose);
+    setWindowTitle(tr("Comparison: %1").arg(QFileInfo(paths_.value(0)).fileName()));
+    resize(1100, 640);
+    auto* layout = new QVBoxLayout(this);
+    verdict_ = new QLabel(tr("Loading %1 and aligning it with the open run...").arg(paths_.join(", ")));
+    verdict_->setWordWrap(true);
+    verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    note_ = new QLabel;
+    note_->setWordWrap(true);
+    note_->setStyleSheet("color: palette(mid)");
+    tabs_ = new QTabWidget;
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    save_ = buttons->addButton(tr("Save Report..."), QDialogButtonBox::ActionRole);
+    save_->setEnabled(false);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QWidget::close);
+    connect(save_, &QPushButton::clicked, this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save comparison report"), dialogDir("comparison.html"),
+                                         tr("HTML page (*.html);;CSV (*.csv);;JSON (*.json)"));
+        if (path.isEmpty()) return;
+        rememberDir(path);
+        const QString err = saveReport(path);
+        if (!err.isEmpty()) QMessageBox::warning(this, tr("Save report"), err);
+    });
+    layout->addWidget(verdict_);
+    layout->addWidget(note_);
+    layout->addWidget(tabs_, 1);
+    layout->addWidget(buttons);
+
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        const Outcome o = watcher->result();
+        watcher->deleteLater();
+        present(o.report, o.error);
+    });
+    watcher->setFuture(QtConcurrent::run(
+        [graph = std::move(graph), simulation = std::move(simulation), knobs, open = openPaths_, p = paths_] {
+            return compareWith(graph, simulation, knobs, open, p);
+        }));
+}
+
+ComparisonWindow* ComparisonWindow::ask(QWidget* parent, SessionController* session) {
+    const SimOutput& sim = session->simulation();
+    if (!session->traceSet() || !sim.graph) {
+        QMessageBox::information(parent, tr("Open Comparison Run"),
+                                 tr("Open a trace first and let its details finish: the comparison run is "
+                                    "aligned with the open one."));
+        return nullptr;
+    }
+    const QStringList files =
+        QFileDialog::getOpenFileNames(parent, tr("Open a comparison run (the same program, measured again)"),
+                                      dialogDir(), tr("Kineto traces (*.json *.json.gz);;All files (*)"));
+    if (files.isEmpty()) return nullptr;
+    rememberDir(files.front());
+    const SimKnobs knobs = session->knobs() ? session->knobs()->knobs() : SimKnobs{};
+    auto* w = new ComparisonWindow(sim.graph, sim.result, knobs, session->tracePaths(), files, parent);
+    w->show();
+    return w;
+}
+
+void ComparisonWindow::present(const nlohmann::json& report, const QString& error) {
+    report_ = report;
+    error_ = error;
+    finished_ = true;
+    if (!error.isEmpty()) {
+        verdict_->setText(error);
+        verdict_->setStyleSheet("color: #c92a2a");
+        report_ = nlohmann::json();
+        emit done();
+        return;
+    }
+    verdict_->setText(QString::fromStdString(report.value("verdict", "")));
+    const nlohmann::json al = report.value("alignment", nlohmann::json::object());
+    note_->setText(tr("%1; ranks paired by %2. Run-to-run noise: kernels vary by ±%3% between the runs; "
+                      "grey deltas are within a row's noise.")
+                       .arg(QString::fromStdString(al.value("note", "")),
+                            QString::fromStdString(report.value("ranks_paired_by", "")))
+                       .arg(report.value("noise_pct", 0.0), 0, 'f', 2));
+    tabs_->addTab(rankTable(report.value("ranks", nlohmann::json::array())), tr("Ranks"));
+    tabs_->addTab(timeTable(report.value("by_class", nlohmann::json::array()), tr("kernel class")),
+                  tr("Classes"));
+    tabs_->addTab(timeTable(report.value("by_kernel", nlohmann::json::array()), tr("kernel")), tr("Kernels"));
+    tabs_->addTab(timeTable(report.value("by_cpu_op", nlohmann::json::array()), tr("launching CPU op")),
+                  tr("CPU ops"));
+    if (report.contains("prediction"))
+        tabs_->addTab(predictionTable(report["prediction"]), tr("Predicted vs actual"));
+    save_->setEnabled(true);
+    emit done();
+}
+
+QTableWidget* ComparisonWindow::table(const QString& tabName) const {
+    for (int i = 0; i < tabs_->count(); ++i)
+        if (tabs_->tabText(i) == tabName) return qobject_cast<QTableWidget*>(tabs_->widget(i));
+    return nullptr;
+}
+
+QString ComparisonWindow::verdictText() const {
+    return verdict_->text();
+}
+
+QString ComparisonWindow::saveReport(const QString& path) const {
+    if (report_.is_null()) return tr("nothing to save: the comparison did not finish");
+    const auto format = reportFormatOf(path.toStdString());
+    if (!format) return tr("%1: the file name must end in .html, .csv or .json").arg(path);
+    try {
+        writeTextFile(path.toStdString(), comparisonText(report_, *format));
+    } catch (const LoadError& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+} // namespace sl::ui

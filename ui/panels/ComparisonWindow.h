@@ -1,0 +1,69 @@
+#pragma once
+// File > Open Comparison Run... (docs/Compare.md): a second measured run of the open program,
+// compared op by op with the open one (analysis/RunComparison.h), and the current scenario's
+// prediction held against it (analysis/PredictionCheck.h). A window of its own with the verdict, the
+// alignment and noise, and sortable tables (ranks, kernel classes, kernels, CPU ops, predicted vs
+// actual); Save Report writes the HTML / CSV / JSON of `sightline-cli compare`. Loading and
+// comparing run off the UI thread.
+#include "graph/ExecutionGraph.h"
+#include "sim/Knobs.h"
+#include "sim/Simulator.h"
+#include "trace/TraceSet.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QStringList>
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QPushButton;
+class QTabWidget;
+class QTableWidget;
+
+namespace sl::ui {
+
+class SessionController;
+
+class ComparisonWindow : public QWidget {
+    Q_OBJECT
+public:
+    // The open run (its graph and the current scenario's simulation of it, with its knobs) against
+    // the run at `paths` (files, or one folder of per-rank files).
+    ComparisonWindow(std::shared_ptr<const ExecutionGraph> graph, std::shared_ptr<const SimResult> simulation,
+                     const SimKnobs& knobs, QStringList openPaths, QStringList paths,
+                     QWidget* parent = nullptr);
+
+    // Asks for the comparison run's files and opens a window over the session's open run; says why
+    // in a message box when nothing is open yet.
+    static ComparisonWindow* ask(QWidget* parent, SessionController* session);
+
+    bool finished() const { return finished_; }
+    // The comparisonJson() object (null until finished, or on an error).
+    const nlohmann::json& report() const { return report_; }
+    // The one-line error when the run could not be loaded or compared; empty otherwise.
+    const QString& error() const { return error_; }
+    QTabWidget* tabs() const { return tabs_; }
+    QTableWidget* table(const QString& tabName) const;
+    QString verdictText() const;
+    // Writes the report (.html, .csv or .json by suffix): empty on success, else the error.
+    QString saveReport(const QString& path) const;
+
+signals:
+    void done();
+
+private:
+    void present(const nlohmann::json& report, const QString& error);
+
+    QStringList openPaths_, paths_;
+    QLabel* verdict_ = nullptr;
+    QLabel* note_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    QPushButton* save_ = nullptr;
+    nlohmann::json report_;
+    QString error_;
+    bool finished_ = false;
+};
+
+} // namespace sl::ui
