@@ -5,6 +5,7 @@
 
 #include "analysis/PredictionCheck.h"
 #include "analysis/RunComparison.h"
+#include "graph/ChakraGraph.h"
 #include "io/LoadError.h"
 #include "report/ComparisonReport.h"
 #include "report/ReportWriter.h"
@@ -157,6 +158,12 @@ Command makeCompareCommand() {
             after.etPaths.clear();
             TraceSet setBefore = loadWithProgress(before.paths);
             TraceSet setAfter = loadWithProgress(after.paths);
+            // A Chakra graph has durations but no measured timeline (docs/Chakra.md): nothing to compare.
+            for (const auto* s : {&setBefore, &setAfter})
+                if (isUnmeasuredSet(*s))
+                    throw LoadError(s == &setBefore ? before.paths[0] : after.paths[0],
+                                    "has no measured times (a Chakra execution trace): compare needs two "
+                                    "measured runs");
             ExecutionGraph gBefore = buildGraphForCli(setBefore, before);
             ExecutionGraph gAfter = buildGraphForCli(setAfter, after);
             const RunComparison cmp = compareRuns(gBefore, gAfter);

@@ -217,9 +217,13 @@ std::vector<std::vector<NodeId>> gpuOpsByRank(const ExecutionGraph& g) {
     return out;
 }
 
-std::string ms(TimeNs ns) {
+// "22.132 ms", or "812.40 us" under a millisecond.
+std::string duration(TimeNs ns) {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3f ms", static_cast<double>(ns) / 1e6);
+    if (ns >= 1'000'000)
+        std::snprintf(buf, sizeof buf, "%.3f ms", static_cast<double>(ns) / 1e6);
+    else
+        std::snprintf(buf, sizeof buf, "%.2f us", static_cast<double>(ns) / 1e3);
     return buf;
 }
 
@@ -292,7 +296,7 @@ std::string RunComparison::alignmentNote() const {
 
 std::string RunComparison::verdict() const {
     if (!comparable()) return alignmentNote();
-    std::string s = "iteration " + ms(iterationBefore) + " -> " + ms(iterationAfter);
+    std::string s = "iteration " + duration(iterationBefore) + " -> " + duration(iterationAfter);
     if (iterationBefore > 0)
         s += " (" +
              signedPct(100.0 * static_cast<double>(iterationAfter - iterationBefore) /

@@ -2,6 +2,7 @@
 // the command-line contract on bad input (exit 2 with one line naming the file, 1 on bad usage).
 #include "TestSupport.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -138,6 +139,13 @@ private slots:
         QCOMPARE(runCli({"compare", ok, ok, ok}).code, 1);
         QCOMPARE(runCli({"compare", ok, ok, "--out", dir.filePath("x.txt")}).code, 1);
         QCOMPARE(runCli({"compare", ok, ok, "--set", "no.such.knob=1"}).code, 1);
+        const QString chakra = sltest::tracesDir() + "/chakra/real-1rank";
+        if (QDir(chakra).exists()) {
+            auto unmeasured = runCli({"compare", chakra, chakra});
+            QCOMPARE(unmeasured.code, 2);
+            checkOneLine(unmeasured.err, "error: ");
+            QVERIFY(unmeasured.err.contains("no measured times"));
+        }
         auto unwritable = runCli({"compare", ok, ok, "--out", dir.filePath("no/such/dir/x.html")});
         QCOMPARE(unwritable.code, 2);
         checkOneLine(unwritable.err, "error: ");

@@ -239,6 +239,24 @@ private slots:
         QVERIFY2(c.verdict().find("run-to-run noise") != std::string::npos, c.verdict().c_str());
     }
 
+    // Profiles with shapes: a run against itself aligns every op by name and shapes; a larger batch
+    // changes the shapes of most ops, which then align by name alone.
+    void shapesFirstThenNames() {
+        SynthConfig ca = job();
+        ca.recordShapes = true;
+        SynthConfig cb = ca;
+        cb.microbatch = 2;
+        auto a = generateAndLoad(ca);
+        auto b = generateAndLoad(cb);
+        const RunComparison self = compareRuns(a->graph, a->graph);
+        QCOMPARE(self.unitsBy[static_cast<int>(AlignedBy::NameShapes)], self.opsBefore);
+        const RunComparison c = compareRuns(a->graph, b->graph);
+        QCOMPARE(c.alignedSharePct(), 100.0);
+        QVERIFY(c.unitsBy[static_cast<int>(AlignedBy::Name)] > c.opsBefore / 2);
+        QVERIFY(c.unitsBy[static_cast<int>(AlignedBy::NameShapes)] > 0);
+        QVERIFY(row(c.byClass, "gemm")->deltaPct() > 50.0);
+    }
+
     // Another vendor: the GEMM kernels have other names, and one op launches two kernels there.
     void renamedKernelsAlignThroughTheCpuOp() {
         auto a = loadHand(0, {{"aten::mm", {{"sm90_xmma_gemm_bf16", 100}}},

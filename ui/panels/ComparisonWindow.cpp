@@ -7,6 +7,7 @@
 #include "KnobPanel.h"
 #include "analysis/PredictionCheck.h"
 #include "analysis/RunComparison.h"
+#include "graph/ChakraGraph.h"
 #include "io/KinetoLoader.h"
 #include "io/LoadError.h"
 #include "report/ComparisonReport.h"
@@ -50,6 +51,9 @@ Outcome compareWith(const std::shared_ptr<const ExecutionGraph>& graph,
     Outcome o;
     try {
         const TraceSet set = loadTraceSet(toStd(paths));
+        if (isUnmeasuredSet(set))
+            throw LoadError(paths.value(0).toStdString(),
+                            "has no measured times (a Chakra execution trace): nothing measured to compare");
         const ExecutionGraph after = buildExecutionGraph(set);
         const RunComparison cmp = compareRuns(*graph, after);
         std::optional<PredictionCheck> check;
