@@ -325,9 +325,17 @@ void MainWindow::growSweep() {
             if (!sweepDock_->isVisible() || sweepDock_->visibleRegion().isEmpty() ||
                 sweepDock_->isFloating() || arranging_ || (menus_ && menus_->inFocusMode()))
                 return;
-            const int plot = static_cast<int>(sweep_->chart()->chart()->plotArea().height());
+            // From sizes that agree with each other: the chart's plot with its own view (the titles
+            // and axes around it), the panel with the scroll area's viewport it sits in. A panel
+            // laid out for a taller row while its tab was behind keeps its size and scrolls.
+            const QChartView* view = sweep_->chart();
+            const int plot = static_cast<int>(view->chart()->plotArea().height());
+            const int viewNeed = SweepView::kPlotHeight + view->height() - plot;
+            const int panelNeed = sweep_->height() - view->height() + viewNeed;
+            const auto* scroll = qobject_cast<const QScrollArea*>(sweepDock_->widget());
+            const int shown = scroll ? scroll->viewport()->height() : sweep_->height();
             const int now = sweepDock_->height();
-            const int need = std::min(height() * 45 / 100, now + SweepView::kPlotHeight - plot);
+            const int need = std::min(height() * 45 / 100, now + panelNeed - shown);
             if (need <= now) return;
             if (sweepGrownFrom_ == 0) sweepGrownFrom_ = now;
             // The size given is the tab group's, its tab bar included: sweepTabBar_ is what a step

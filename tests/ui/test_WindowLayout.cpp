@@ -166,7 +166,7 @@ private slots:
 
     void sweepTallInFront() {
         MainWindow w;
-        open(w, {1600, 1000}, {sample("01-dp8-straggler")});
+        open(w, {1600, 1000}, {sample("01-dp8-straggler")}, true);
         auto* delta = part<QDockWidget>(w, QStringLiteral("deltaDock"));
         const int row = delta->height();
         const int panes = part<TimelinePanes>(w)->height();
@@ -186,6 +186,15 @@ private slots:
         QCOMPARE(delta->height(), row);
         QCOMPARE(part<TimelinePanes>(w)->height(), panes);
         QVERIFY(!w.sessions()->modified());
+        // And again after a sweep ran (a title and an axis title take the chart's room), with a
+        // chart laid out for the taller row while its tab was behind.
+        auto* sweep = part<SweepView>(w);
+        QVERIFY(sweep->run(QStringLiteral("compute.speedup"), {1, 2}));
+        QVERIFY(sweep->waitForIdle(60'000));
+        sweepDock->raise();
+        settleLayout();
+        QVERIFY2(chart->plotArea().height() >= SweepView::kPlotHeight - 2,
+                 qPrintable(QStringLiteral("plot %1 px the second time").arg(chart->plotArea().height())));
     }
 
     void focusModeGivesEveryDockBack() {
