@@ -72,32 +72,48 @@ PredictionCheck checkPrediction(const RunComparison& cmp, const ExecutionGraph& 
         out.beforeIteration = std::max(out.beforeIteration, rp.before);
         out.predictedIteration = std::max(out.predictedIteration, rp.predicted);
         out.actualIteration = std::max(out.actualIteration, rp.actual);
-        for (NodeId n : gpuOpNodes(before, static_cast<std::uint32_t>(ia))) {
-            PredictedRow& row = byClass[classOf(before, n)];
-            row.before += before.measuredEnd(n) - before.measuredStart(n);
-            row.predicted += simulatedDuration(predicted, n);
-            ++row.count;
-        }
-        for (NodeId n : gpuOpNodes(after, static_cast<std::uint32_t>(rc.afterIndex)))
-            byClass[classOf(after, n)].actual += after.measuredEnd(n) - after.measuredStart(n);
+        // Kernel rows by name over every op of the rank (so a kernel whose count changed compares
+        // all its instances); ops aligned only through their CPU op (other names after) are one row
+        // per CPU op, "<op> (via CPU op)", on both sides.
+        std::unordered_map<NodeId, std::string> viaOpBefore, viaOpAfter;
         for (const AlignedUnit& u : rc.units) {
-            std::string key;
-            if (u.before.size() == 1)
-                key = std::string(before.nodeName(u.before.front()));
-            else {
-                const GraphNode& first = before.nodes[u.before.front()];
-                const Rank& rank = before.trace->ranks[first.rank];
-                key = std::string(rank.name(launchingCpuOp(rank, first.event))) + " (via CPU op)";
-            }
-            PredictedRow& row = byKernel[key];
-            row.before += u.beforeTime;
-            row.actual += u.afterTime;
+            if (u.by != AlignedBy::CpuOp) continue;
+            const GraphNode& first = before.nodes[u.before.front()];
+            const Rank& rank = before.trace->ranks[first.rank];
+            const std::string key =
+                std::string(rank.name(launchingCpuOp(rank, first.event))) + " (via CPU op)";
             for (NodeId n : u.before)
-                row.predicted += simulatedDuration(predicted, n);
+                viaOpBefore[n] = key;
+            for (NodeId n : u.after)
+                viaOpAfter[n] = key;
+        }
+        auto kernelRow = [&](const std::unordered_map<NodeId, std::string>& via, const ExecutionGraph& g,
+                             NodeId n) -> PredictedRow& {
+            auto it = via.find(n);
+            if (it != via.end()) return byKernel[it->second];
+            const std::string_view name = g.nodeName(n);
+            auto k = byKernel.find(name);
+            return k != byKernel.end() ? k->second : byKernel[std::string(name)];
+        };
+        for (NodeId n : gpuOpNodes(before, static_cast<std::uint32_t>(ia))) {
+            const TimeNs measured = before.measuredEnd(n) - before.measuredStart(n),
+                         sim = simulatedDuration(predicted, n);
+            PredictedRow& row = byClass[classOf(before, n)];
+            row.before += measured;
+            row.predicted += sim;
             ++row.count;
+            PredictedRow& k = kernelRow(viaOpBefore, before, n);
+            k.before += measured;
+            k.predicted += sim;
+            ++k.count;
+        }
+        for (NodeId n : gpuOpNodes(after, static_cast<std::uint32_t>(rc.afterIndex))) {
+            const TimeNs measured = after.measuredEnd(n) - after.measuredStart(n);
+            byClass[classOf(after, n)].actual += measured;
+            kernelRow(viaOpAfter, after, n).actual += measured;
         }
     }
-    // GPU ops a setup edit added (model.layers): their class only, no aligned partner.
+    // GPU ops a setup edit added (model.layers clones): in their class and under their source's name.
     for (const AddedGpuOp& op : predicted.timeline.added) {
         if (op.rank >= pairedBefore.size() || !pairedBefore[op.rank]) continue;
         const Rank& rank = before.trace->ranks[op.rank];
@@ -106,9 +122,9 @@ PredictionCheck checkPrediction(const RunComparison& cmp, const ExecutionGraph& 
         EventClass c = isCommunicationKernelName(name) ? EventClass::CommKernel
                                                        : eventClassOf(t.events.kind[op.source.index], name);
         byClass[c].predicted += op.end - op.start;
+        auto k = byKernel.find(name);
+        if (k != byKernel.end()) k->second.predicted += op.end - op.start;
     }
-    if (predicted.setup.edited)
-        out.warnings.push_back("the knobs edit the setup: added ops count in their class, not per kernel");
     for (auto& [c, row] : byClass) {
         row.key = std::string(eventClassName(c));
         out.byClass.push_back(row);

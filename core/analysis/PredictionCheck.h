@@ -43,8 +43,9 @@ struct PredictionCheck {
 };
 
 // `predicted` is simulate(before, knobs) with its timeline; `cmp` is compareRuns(before, after).
-// Kernels are aligned units (by name, or through the CPU op: then keyed "<cpu op> (via CPU op)");
-// GPU ops a setup edit added (model.layers clones) count in their class only.
+// Kernels by name over every GPU op of the paired ranks; ops aligned only through their CPU op
+// (other kernel names after) by that op, keyed "<cpu op> (via CPU op)". GPU ops a setup edit added
+// (model.layers clones) count in their class and under their source kernel's name.
 PredictionCheck checkPrediction(const RunComparison& cmp, const ExecutionGraph& before,
                                 const SimResult& predicted, const ExecutionGraph& after);
 

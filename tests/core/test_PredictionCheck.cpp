@@ -109,6 +109,11 @@ private slots:
         const PredictedRow* gemm = classRow(with, "gemm");
         QVERIFY(gemm && gemm->predicted > gemm->before);
         QVERIFY2(gemm->errorPct() < 5.0, qPrintable(QString::number(gemm->errorPct())));
+        // Per kernel too: the clones count under their source kernel's name.
+        const PredictedRow& worst = with.byKernel.front();
+        QVERIFY2(worst.errorPct() < 5.0,
+                 qPrintable(QString::fromStdString(worst.key) + " " + QString::number(worst.errorPct())));
+        QVERIFY(without.byKernel.front().errorPct() > 15.0);
     }
 };
 
