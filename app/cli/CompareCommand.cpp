@@ -142,6 +142,8 @@ Command makeCompareCommand() {
             const auto out = args.option("--out");
             const auto topText = args.option("--top");
             SimSetup setup = parseSimSetup(args, "compare", true);
+            if (!setup.etPaths.empty())
+                throw UsageError{"compare does not take --et (the two runs are compared as traced)"};
             if (setup.paths.size() != 2)
                 throw UsageError{"compare takes exactly two paths, BEFORE and AFTER (got " +
                                  std::to_string(setup.paths.size()) + ")"};

@@ -139,6 +139,8 @@ private slots:
         QCOMPARE(runCli({"compare", ok, ok, ok}).code, 1);
         QCOMPARE(runCli({"compare", ok, ok, "--out", dir.filePath("x.txt")}).code, 1);
         QCOMPARE(runCli({"compare", ok, ok, "--set", "no.such.knob=1"}).code, 1);
+        QCOMPARE(runCli({"compare", ok, ok, "--et", ok}).code, 1);
+        QCOMPARE(runCli({"compare", ok, ok, "--top", "-3"}).code, 1);
         const QString chakra = sltest::tracesDir() + "/chakra/real-1rank";
         if (QDir(chakra).exists()) {
             auto unmeasured = runCli({"compare", chakra, chakra});
