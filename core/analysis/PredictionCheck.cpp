@@ -59,6 +59,7 @@ PredictionCheck checkPrediction(const RunComparison& cmp, const ExecutionGraph& 
     std::map<EventClass, PredictedRow> byClass;
     std::map<std::string, PredictedRow, std::less<>> byKernel;
     std::vector<int> pairedBefore(before.trace->ranks.size(), 0);
+    const auto opsBefore = gpuOpNodesByRank(before), opsAfter = gpuOpNodesByRank(after);
     for (const RankComparison& rc : cmp.ranks) {
         const auto ia = static_cast<std::size_t>(rc.beforeIndex);
         pairedBefore[ia] = 1;
@@ -95,7 +96,7 @@ PredictionCheck checkPrediction(const RunComparison& cmp, const ExecutionGraph& 
             auto k = byKernel.find(name);
             return k != byKernel.end() ? k->second : byKernel[std::string(name)];
         };
-        for (NodeId n : gpuOpNodes(before, static_cast<std::uint32_t>(ia))) {
+        for (NodeId n : opsBefore[ia]) {
             const TimeNs measured = before.measuredEnd(n) - before.measuredStart(n),
                          sim = simulatedDuration(predicted, n);
             PredictedRow& row = byClass[classOf(before, n)];
@@ -107,7 +108,7 @@ PredictionCheck checkPrediction(const RunComparison& cmp, const ExecutionGraph& 
             k.predicted += sim;
             ++k.count;
         }
-        for (NodeId n : gpuOpNodes(after, static_cast<std::uint32_t>(rc.afterIndex))) {
+        for (NodeId n : opsAfter[static_cast<std::size_t>(rc.afterIndex)]) {
             const TimeNs measured = after.measuredEnd(n) - after.measuredStart(n);
             byClass[classOf(after, n)].actual += measured;
             kernelRow(viaOpAfter, after, n).actual += measured;

@@ -206,17 +206,6 @@ std::vector<TimeNs> iterations(const ExecutionGraph& g) {
     return out;
 }
 
-std::vector<std::vector<NodeId>> gpuOpsByRank(const ExecutionGraph& g) {
-    std::vector<std::vector<NodeId>> out(g.trace->ranks.size());
-    for (NodeId n = 0; n < g.nodes.size(); ++n)
-        if (g.nodes[n].kind == NodeKind::GpuOp || g.nodes[n].kind == NodeKind::Collective)
-            out[g.nodes[n].rank].push_back(n);
-    for (auto& v : out)
-        std::stable_sort(v.begin(), v.end(),
-                         [&](NodeId x, NodeId y) { return g.measuredStart(x) < g.measuredStart(y); });
-    return out;
-}
-
 // "22.132 ms", or "812.40 us" under a millisecond.
 std::string duration(TimeNs ns) {
     char buf[32];
@@ -347,9 +336,15 @@ EventRef launchingCpuOp(const Rank& rank, EventRef gpuOp) {
     return {};
 }
 
-std::vector<NodeId> gpuOpNodes(const ExecutionGraph& graph, std::uint32_t rankIndex) {
-    auto all = gpuOpsByRank(graph);
-    return rankIndex < all.size() ? std::move(all[rankIndex]) : std::vector<NodeId>{};
+std::vector<std::vector<NodeId>> gpuOpNodesByRank(const ExecutionGraph& g) {
+    std::vector<std::vector<NodeId>> out(g.trace->ranks.size());
+    for (NodeId n = 0; n < g.nodes.size(); ++n)
+        if (g.nodes[n].kind == NodeKind::GpuOp || g.nodes[n].kind == NodeKind::Collective)
+            out[g.nodes[n].rank].push_back(n);
+    for (auto& v : out)
+        std::stable_sort(v.begin(), v.end(),
+                         [&](NodeId x, NodeId y) { return g.measuredStart(x) < g.measuredStart(y); });
+    return out;
 }
 
 RunComparison compareRuns(const ExecutionGraph& before, const ExecutionGraph& after) {
@@ -387,7 +382,7 @@ RunComparison compareRuns(const ExecutionGraph& before, const ExecutionGraph& af
         out.warnings.push_back("GPUs differ: " + sa.ranks.front().deviceName() + " before, " +
                                sb.ranks.front().deviceName() + " after");
 
-    const auto opsA = gpuOpsByRank(before), opsB = gpuOpsByRank(after);
+    const auto opsA = gpuOpNodesByRank(before), opsB = gpuOpNodesByRank(after);
     const auto itA = iterations(before), itB = iterations(after);
     const auto bdA = measuredBreakdown(sa, &before), bdB = measuredBreakdown(sb, &after);
     const auto csA = measuredCommSplit(before), csB = measuredCommSplit(after);

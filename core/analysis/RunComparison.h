@@ -103,9 +103,9 @@ struct RunComparison {
 // invalid when it has none.
 EventRef launchingCpuOp(const Rank& rank, EventRef gpuOp);
 
-// The GPU op nodes (kernels, copies, sets, collectives) of the graph's rank `rankIndex` in measured
-// start order.
-std::vector<NodeId> gpuOpNodes(const ExecutionGraph& graph, std::uint32_t rankIndex);
+// The GPU op nodes (kernels, copies, sets, collectives) of every rank of the graph (by rank index),
+// each in measured start order.
+std::vector<std::vector<NodeId>> gpuOpNodesByRank(const ExecutionGraph& graph);
 
 RunComparison compareRuns(const ExecutionGraph& before, const ExecutionGraph& after);
 
