@@ -3,6 +3,7 @@
 
 #include "analysis/CriticalPath.h"
 #include "analysis/JobExposedComm.h"
+#include "analysis/Throughput.h"
 #include "sim/Simulator.h"
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 namespace sl::cli {
@@ -30,6 +32,7 @@ struct Point {
     CriticalPath path;
     std::vector<std::string> warnings;
     std::size_t ranks = 0; // ranks of the simulated job
+    StepWork work;         // what the step does (analysis/Throughput.h)
 };
 
 std::vector<std::string> splitList(const std::string& s) {
@@ -44,7 +47,7 @@ std::vector<std::string> splitList(const std::string& s) {
     return out;
 }
 
-void run(const ExecutionGraph& g, const TraceSet& set, Point& p) {
+void run(const ExecutionGraph& g, const TraceSet& set, const ParallelStructure* structure, Point& p) {
     SimResult res = simulate(g, p.knobs);
     p.iteration = res.simulatedIteration;
     p.warnings = res.warnings;
@@ -53,9 +56,11 @@ void run(const ExecutionGraph& g, const TraceSet& set, Point& p) {
     p.exposedMeanUs = std::round(exposed.meanNs / 10.0) / 100.0;
     p.exposedMaxUs = us(exposed.maxNs);
     p.path = criticalPath(g, res);
+    if (structure) p.work = stepWork(*structure, p.knobs, res);
 }
 
-nlohmann::json pointJson(const Point& p, TimeNs base) {
+nlohmann::json pointJson(const Point& p, const Point& baseline) {
+    const TimeNs base = baseline.iteration;
     nlohmann::json byKind = nlohmann::json::object();
     for (int l = 0; l < kPathLabelCount; ++l) {
         TimeNs t = p.path.byLabel[static_cast<std::size_t>(l)];
@@ -68,13 +73,22 @@ nlohmann::json pointJson(const Point& p, TimeNs base) {
     double change =
         base > 0 ? std::round(1e5 * static_cast<double>(p.iteration - base) / static_cast<double>(base)) / 1e3
                  : 0;
-    return {{"iteration_us", us(p.iteration)},
-            {"ranks", p.ranks},
-            {"change_pct", change},
-            {"exposed_comm_us", p.exposedMeanUs},
-            {"exposed_comm_max_us", p.exposedMaxUs},
-            {"critical_path", {{"length_us", us(p.path.length)}, {"by_kind", byKind}}},
-            {"warnings", p.warnings}};
+    nlohmann::json j = {{"iteration_us", us(p.iteration)},
+                        {"ranks", p.ranks},
+                        {"change_pct", change},
+                        {"exposed_comm_us", p.exposedMeanUs},
+                        {"exposed_comm_max_us", p.exposedMaxUs},
+                        {"critical_path", {{"length_us", us(p.path.length)}, {"by_kind", byKind}}},
+                        {"warnings", p.warnings}};
+    // The work per step differs from the baseline's (dp.degree, pp.microbatches, model.layers):
+    // throughput and scaling efficiency against it (docs/Scaling.md), as simulate --json names them.
+    const Throughput t = throughputFrom(baseline.work, base, p.work, p.iteration);
+    if (t.applies) {
+        j["throughput_vs_baseline"] = std::round(t.throughputRatio * 1000.0) / 1000.0;
+        j["scaling_efficiency"] = std::round(t.efficiency * 1000.0) / 1000.0;
+        j["throughput_note"] = t.sentence;
+    }
+    return j;
 }
 
 Command makeSweepCommand() {
@@ -146,6 +160,15 @@ Command makeSweepCommand() {
                 }
                 TraceSet set = loadWithProgress(setup.paths);
                 ExecutionGraph g = buildGraphForCli(set, setup);
+                // The traced degrees and counts, once, when a point changes the work per step
+                // (throughput against the baseline: docs/Scaling.md).
+                std::optional<ParallelStructure> structure;
+                bool work = false, blocks = false;
+                for (const auto& p : points) {
+                    work = work || setsWork(p.knobs);
+                    blocks = blocks || needsBlocks(p.knobs);
+                }
+                if (work) structure = recognizeStructure(set, &g, blocks);
                 std::atomic<std::size_t> next{0};
                 unsigned cores = std::max(1u, std::thread::hardware_concurrency());
                 std::size_t nthreads = std::min<std::size_t>(points.size(), cores);
@@ -153,7 +176,7 @@ Command makeSweepCommand() {
                 for (std::size_t t = 0; t < nthreads; ++t)
                     threads.emplace_back([&] {
                         for (std::size_t i; (i = next.fetch_add(1)) < points.size();)
-                            run(g, set, points[i]);
+                            run(g, set, structure ? &*structure : nullptr, points[i]);
                     });
                 for (auto& t : threads)
                     t.join();
@@ -161,10 +184,10 @@ Command makeSweepCommand() {
                 if (json) {
                     nlohmann::json j;
                     j["knob"] = key;
-                    j["baseline"] = pointJson(points[0], base);
+                    j["baseline"] = pointJson(points[0], points[0]);
                     j["points"] = nlohmann::json::array();
                     for (std::size_t i = 1; i < points.size(); ++i) {
-                        nlohmann::json p = pointJson(points[i], base);
+                        nlohmann::json p = pointJson(points[i], points[0]);
                         p["value"] = points[i].value;
                         j["points"].push_back(p);
                     }
@@ -192,6 +215,8 @@ Command makeSweepCommand() {
                                 p.exposedMeanUs, p.exposedMaxUs, pct(PathLabel::GpuCompute),
                                 pct(PathLabel::GpuComm), pct(PathLabel::CollectiveWait), pct(PathLabel::Cpu),
                                 std::max(0.0, other));
+                    const Throughput t = throughputFrom(points[0].work, base, p.work, p.iteration);
+                    if (t.applies) std::printf("%-24s %s\n", "", t.sentence.c_str());
                 }
                 std::vector<std::string> warns;
                 for (const auto& p : points)

@@ -6,6 +6,7 @@
 #include "analysis/CriticalPath.h"
 #include "analysis/KnobEffect.h"
 #include "analysis/PinnedTime.h"
+#include "analysis/Throughput.h"
 #include "models/CollectiveModel.h"
 #include "models/KernelClass.h"
 
@@ -75,11 +76,15 @@ nlohmann::json classJson(const std::array<TimeNs, kKernelClassCount + 1>& t) {
 } // namespace
 
 nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& res, const SimKnobs& knobs,
-                                    const SimResult* replay) {
+                                    const SimResult* replay, const SimKnobs* replayKnobs) {
     nlohmann::json j;
     j["iteration"] = {{"measured_us", us(res.measuredIteration)},
                       {"simulated_us", us(res.simulatedIteration)},
                       {"error_pct", pct(res.iterationErrorPct())}};
+    if (replay)
+        addThroughputJson(
+            j["iteration"],
+            throughputVsBaseline(g, *replay, replayKnobs ? *replayKnobs : SimKnobs{}, res, knobs));
     // Breakdown (HTA definitions): simulated at the top level of each rank, measured in `measured`.
     std::vector<RankBreakdown> sim = simulatedBreakdown(*g.trace, res.timeline);
     std::vector<RankBreakdown> meas = measuredBreakdown(*g.trace, &g);

@@ -17,8 +17,12 @@ namespace sl {
 // stream_idle[]), kernel_start_error_us, critical_path, graph, knobs, warnings.
 // With `replay` (the same graph simulated with default knobs) and knobs away from the defaults,
 // "knob_effect" says how much the knobs moved the iteration and why (analysis/KnobEffect.h).
+// When the work per step differs from the baseline's (`replay`, simulated with `replayKnobs`,
+// default: every knob at its default), iteration.throughput_vs_baseline and
+// iteration.scaling_efficiency relate the two (analysis/Throughput.h).
 nlohmann::json simulationResultJson(const ExecutionGraph& graph, const SimResult& result,
-                                    const SimKnobs& knobs, const SimResult* replay = nullptr);
+                                    const SimKnobs& knobs, const SimResult* replay = nullptr,
+                                    const SimKnobs* replayKnobs = nullptr);
 
 // simulationResultJson plus "source": {"paths": [...], "step": N or null} and "changed_knobs":
 // the knob keys that differ from their replay defaults (in knobs' key order).

@@ -83,7 +83,8 @@ private slots:
         auto* x = qobject_cast<QLogValueAxis*>(view.chart()->chart()->axes(Qt::Horizontal).front());
         QVERIFY(x);
         QCOMPARE(x->base(), 2.0);
-        QCOMPARE(view.chart()->chart()->series().size(), 2);
+        // Iteration, exposed communication, and throughput with its ideal line (docs/Scaling.md).
+        QCOMPARE(view.chart()->chart()->series().size(), 4);
     }
 
     void knobsNamedAsInThePanel() {

@@ -49,6 +49,11 @@ void DeltaTableModel::build() {
             std::fill(std::begin(job.values), std::end(job.values), kNaN);
             job.values[Iteration] = ms(j["iteration"], "simulated_us");
             job.values[Change] = base > 0 ? 100.0 * (job.values[Iteration] - base) / base : kNaN;
+            const nlohmann::json& iter = j["iteration"];
+            if (iter.contains("throughput_vs_baseline")) {
+                job.values[Throughput] = iter["throughput_vs_baseline"].get<double>();
+                job.values[Efficiency] = 100.0 * iter["scaling_efficiency"].get<double>();
+            }
             // The composition, largest kinds first (as `simulate` prints it).
             std::vector<std::pair<double, std::string>> kinds;
             if (j.contains("critical_path"))
@@ -110,6 +115,12 @@ QVariant DeltaTableModel::data(const QModelIndex& index, int role) const {
         f.setBold(true);
         return f;
     }
+    if (role == Qt::ToolTipRole && (c == Throughput || c == Efficiency) && row.rank < 0) {
+        const nlohmann::json& it = (*results_)[static_cast<std::size_t>(row.scenario)].json["iteration"];
+        return it.contains("throughput_note")
+                   ? QString::fromStdString(it["throughput_note"].get<std::string>())
+                   : tr("the same work per step as the baseline: compare the iteration");
+    }
     if (role == Qt::ToolTipRole && c == Scenario) {
         const QStringList& knobs = (*results_)[static_cast<std::size_t>(row.scenario)].changedKnobs;
         return knobs.isEmpty() ? tr("replay knobs") : knobs.join(QLatin1Char('\n'));
@@ -133,6 +144,8 @@ QVariant DeltaTableModel::data(const QModelIndex& index, int role) const {
     const double v = row.values[c];
     if (std::isnan(v)) return {};
     if (c == Change) return formatChangePct(v);
+    if (c == Throughput) return QStringLiteral("%1x").arg(v, 0, 'f', 2);
+    if (c == Efficiency) return QStringLiteral("%1%").arg(v, 0, 'f', 0);
     return QString::number(v, 'f', 3);
 }
 
@@ -147,6 +160,10 @@ QVariant DeltaTableModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Iteration (ms)");
     case Change:
         return tr("vs baseline");
+    case Throughput:
+        return tr("Throughput");
+    case Efficiency:
+        return tr("Scaling eff.");
     case Knobs:
         return tr("Knobs");
     case Compute:

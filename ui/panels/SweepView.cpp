@@ -161,6 +161,7 @@ bool SweepView::run(const QString& key, const std::vector<double>& values) {
                     if (r.complete && !*cancel) {
                         p.iteration = r.simulatedIteration;
                         p.exposedMeanUs = jobExposedComm(*set, r).meanNs / 1000.0;
+                        p.work = stepWork(*graph, k, r);
                         p.done = true;
                     }
                 } catch (const std::exception&) {
@@ -214,6 +215,31 @@ bool SweepView::waitForIdle(int timeoutMs) {
         QThread::msleep(5);
     }
     return !busy();
+}
+
+std::vector<std::pair<double, Throughput>> sweepThroughput(const std::vector<SweepPoint>& points) {
+    std::vector<const SweepPoint*> done;
+    for (const SweepPoint& p : points)
+        if (p.done) done.push_back(&p);
+    std::sort(done.begin(), done.end(),
+              [](const SweepPoint* a, const SweepPoint* b) { return a->value < b->value; });
+    std::vector<std::pair<double, Throughput>> out;
+    if (done.size() < 2) return out;
+    bool changes = false;
+    for (const SweepPoint* p : done)
+        changes = changes || throughputFrom(done.front()->work, 1, p->work, 1).applies;
+    if (!changes) return out;
+    for (const SweepPoint* p : done) {
+        Throughput t = throughputFrom(done.front()->work, done.front()->iteration, p->work, p->iteration);
+        if (!t.applies) { // the first point itself (or the same work): ratio of the steps
+            t.throughputRatio = p->iteration > 0 ? static_cast<double>(done.front()->iteration) /
+                                                       static_cast<double>(p->iteration)
+                                                 : 1.0;
+            t.efficiency = t.throughputRatio;
+        }
+        out.push_back({p->value, t});
+    }
+    return out;
 }
 
 void SweepView::redraw() {
@@ -289,6 +315,36 @@ void SweepView::redraw() {
         mark->attachAxis(x);
         mark->attachAxis(y);
     }
+    // A knob that changes the work per step: the step time alone reads as "slower" while the job
+    // does more (docs/Scaling.md). Throughput against the first value and the ideal (every GPU at the
+    // first value's pace, work per sample as it was) on a right axis.
+    const auto throughput = sweepThroughput(points_);
+    if (!throughput.empty()) {
+        auto* achieved = new QLineSeries;
+        achieved->setName(tr("Throughput (x %1 = %2)").arg(key_).arg(throughput.front().first));
+        auto* ideal = new QLineSeries;
+        ideal->setName(tr("Ideal throughput"));
+        ideal->setPen(QPen(QColor(0x2b8a3e), 1.5, Qt::DotLine));
+        double most = 1;
+        for (const auto& [value, t] : throughput) {
+            const double best = t.efficiency > 0 ? t.throughputRatio / t.efficiency : t.throughputRatio;
+            achieved->append(value, t.throughputRatio);
+            ideal->append(value, best);
+            most = std::max({most, t.throughputRatio, best});
+        }
+        achieved->setPointsVisible(true);
+        auto* right = new QValueAxis;
+        right->setTitleText(tr("throughput (x first value)"));
+        right->setRange(0, most * 1.1);
+        right->applyNiceNumbers();
+        chart->addAxis(right, Qt::AlignRight);
+        for (QLineSeries* s : {achieved, ideal}) {
+            chart->addSeries(s);
+            s->attachAxis(x);
+            s->attachAxis(right);
+        }
+        chart->setTitle(tr("Iteration, exposed communication and throughput vs %1").arg(key_));
+    }
     // Hovering a point says its numbers.
     for (QLineSeries* s : {iteration, exposed})
         connect(s, &QLineSeries::hovered, chart_, [this](const QPointF& at, bool state) {
@@ -298,13 +354,15 @@ void SweepView::redraw() {
                 if (p.done && (!near || std::abs(p.value - at.x()) < std::abs(near->value - at.x())))
                     near = &p;
             if (!near) return;
-            QToolTip::showText(QCursor::pos(),
-                               tr("%1 = %2: iteration %3 ms, exposed communication %4 ms")
-                                   .arg(key_)
-                                   .arg(near->value)
-                                   .arg(static_cast<double>(near->iteration) / 1e6, 0, 'f', 3)
-                                   .arg(near->exposedMeanUs / 1000.0, 0, 'f', 3),
-                               chart_);
+            QString text = tr("%1 = %2: iteration %3 ms, exposed communication %4 ms")
+                               .arg(key_)
+                               .arg(near->value)
+                               .arg(static_cast<double>(near->iteration) / 1e6, 0, 'f', 3)
+                               .arg(near->exposedMeanUs / 1000.0, 0, 'f', 3);
+            for (const auto& [value, t] : sweepThroughput(points_))
+                if (value == near->value && t.applies)
+                    text += QLatin1Char('\n') + QString::fromStdString(t.sentence);
+            QToolTip::showText(QCursor::pos(), text, chart_);
         });
 }
 

@@ -3,9 +3,11 @@
 // Pick a knob of the registry and a list of values; every value is simulated on top of the current
 // scenario's knobs in the worker pool (QThreadPool), with progress and cancel, and a line chart
 // shows the iteration and the exposed communication (mean over the ranks of the simulated job, as
-// `sweep` prints it: analysis/JobExposedComm.h) against the value. A newer run supersedes an older
-// one by generation number.
+// `sweep` prints it: analysis/JobExposedComm.h) against the value; a knob that changes the work per
+// step adds the throughput against the first value with its ideal line on a right axis
+// (docs/Scaling.md). A newer run supersedes an older one by generation number.
 #include "analysis/Breakdown.h"
+#include "analysis/Throughput.h"
 #include "graph/ExecutionGraph.h"
 #include "sim/Knobs.h"
 
@@ -28,8 +30,14 @@ struct SweepPoint {
     double value = 0;
     TimeNs iteration = 0;     // simulated
     double exposedMeanUs = 0; // exposed communication, mean over the simulated job's ranks
+    StepWork work;            // what the step does (analysis/Throughput.h): samples, GPUs, layers
     bool done = false;
 };
+
+// Throughput of every done point against the one with the smallest value (docs/Scaling.md); empty
+// unless the knob changes the work per step (dp.degree, pp.microbatches, model.layers) and two
+// points are done. Sorted by value, parallel to the done points.
+std::vector<std::pair<double, Throughput>> sweepThroughput(const std::vector<SweepPoint>& points);
 
 class SweepView : public QWidget {
     Q_OBJECT

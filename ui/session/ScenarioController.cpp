@@ -124,7 +124,8 @@ void ScenarioController::updateCard() {
     if (upper) {
         shown.headline = QString::fromStdString(
             resultHeadline(upper->output.result->simulatedIteration, r->output.result->simulatedIteration));
-        shown.noEffect.clear(); // worked out against the baseline
+        shown.noEffect.clear();   // worked out against the baseline
+        shown.throughput.clear(); // likewise
         v_.card->setResult(&shown, false, list_->at(top).name);
     } else {
         v_.card->setResult(&shown, current == 0, list_->at(0).name);

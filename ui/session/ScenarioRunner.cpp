@@ -72,6 +72,10 @@ void ScenarioRunner::explain(ScenarioResult& r, const ScenarioResult* baseline) 
                      ? QString()
                      : QString::fromStdString(noEffectReason(g, *baseline->output.result, res, r.knobs));
     r.knobNotes = knobNotes(res.warnings);
+    const auto it = r.json.find("iteration");
+    r.throughput = !isBaseline && it != r.json.end() && it->contains("throughput_note")
+                       ? QString::fromStdString((*it)["throughput_note"].get<std::string>())
+                       : QString();
 }
 
 void ScenarioRunner::run(std::shared_ptr<const ExecutionGraph> graph,
@@ -112,7 +116,8 @@ void ScenarioRunner::run(std::shared_ptr<const ExecutionGraph> graph,
             if (!*cancel) {
                 const SimResult* baseline = results->empty() ? nullptr : results->front().output.result.get();
                 for (ScenarioResult& r : *results) {
-                    r.json = simulationResultJson(*graph, *r.output.result, r.knobs, baseline);
+                    r.json = simulationResultJson(*graph, *r.output.result, r.knobs, baseline,
+                                                  &results->front().knobs);
                     explain(r, &results->front());
                 }
             }

@@ -35,6 +35,9 @@ struct ScenarioResult {
     QString limit;
     QString noEffect;
     QString pathNote;
+    // Throughput and scaling efficiency against the baseline when the work per step differs
+    // (iteration.throughput_note of `json`, docs/Scaling.md); empty otherwise.
+    QString throughput;
     QString pinnedDetail; // the pinned share with its largest pin, in words (analysis/PinnedTime.h)
     std::map<std::string, std::string> knobNotes;
 };

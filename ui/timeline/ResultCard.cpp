@@ -31,6 +31,16 @@ ResultCard::ResultCard(QWidget* parent) : QFrame(parent) {
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
         outer->addWidget(l);
     }
+    // Throughput against the baseline (docs/Scaling.md), right under the headline: a step that does
+    // more work reads "slower" in the headline alone.
+    throughput_ = new QLabel(this);
+    throughput_->setObjectName(QStringLiteral("resultThroughput"));
+    throughput_->setWordWrap(true);
+    throughput_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont bold = throughput_->font();
+    bold.setBold(true);
+    throughput_->setFont(bold);
+    outer->insertWidget(1, throughput_);
     QFont small = pathNote_->font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
     pathNote_->setFont(small);
@@ -47,6 +57,7 @@ void ResultCard::setResult(const ScenarioResult* r, bool isBaseline, const QStri
     headlineText_ = r->headline;
     knobsText_ = r->changedKnobs.isEmpty() ? tr("Knobs: all at their replay defaults")
                                            : tr("Knobs: %1").arg(r->changedKnobs.join(QStringLiteral(", ")));
+    throughput_->setText(r->throughput.isEmpty() ? QString() : tr("Throughput: %1").arg(r->throughput));
     limit_->setText(r->limit.isEmpty() ? QString() : tr("What limits this step: %1").arg(r->limit));
     reason_->setText(r->noEffect.isEmpty() ? QString() : tr("Why so little change: %1").arg(r->noEffect));
     pathNote_->setText(r->pathNote);
@@ -72,6 +83,7 @@ void ResultCard::refresh() {
                                    "<span>%5</span>")
                         .arg(size(1.15), titleText_.toHtmlEscaped(), size(1.5), headlineText_.toHtmlEscaped(),
                              knobsText_.toHtmlEscaped()));
+    throughput_->setVisible(!throughput_->text().isEmpty());
     limit_->setVisible(!limit_->text().isEmpty());
     reason_->setVisible(!reason_->text().isEmpty());
     // Compact (a short window): the path's note moves into the tooltip of the limit line, so that the
@@ -87,7 +99,7 @@ void ResultCard::refresh() {
 QString ResultCard::text() const {
     QStringList lines;
     lines << titleText_ + QLatin1Char(' ') + headlineText_ << knobsText_;
-    for (QLabel* l : {limit_, reason_, pathNote_})
+    for (QLabel* l : {throughput_, limit_, reason_, pathNote_})
         if (!l->text().isEmpty() && (l != pathNote_ || !compact_)) lines << l->text();
     return lines.join(QLatin1Char('\n'));
 }

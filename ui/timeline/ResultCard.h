@@ -36,6 +36,7 @@ private:
     QString knobsText_;
     QString pinnedDetail_;
     bool compact_ = false;
+    QLabel* throughput_; // docs/Scaling.md: when the work per step differs from the baseline's
     QLabel* limit_;
     QLabel* reason_;
     QLabel* pathNote_;
