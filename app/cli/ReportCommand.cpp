@@ -1,6 +1,8 @@
 #include "CliCommon.h"
 #include "SimSetup.h"
 
+#include "analysis/CriticalPath.h"
+#include "analysis/LimitingCause.h"
 #include "io/LoadError.h"
 #include "report/ReportWriter.h"
 #include "report/SimulationReport.h"
@@ -98,6 +100,9 @@ Command makeReportCommand() {
                 }
                 nlohmann::json report = simulationReportJson(graph, res, setup.knobs, setup.paths, setup.step,
                                                              setup.knobs.isReplay() ? nullptr : &replay);
+                // The report's headline says what limits the step, as the GUI's result card does.
+                report["limit"] = limitingCause(graph, criticalPath(graph, res), res).sentence;
+                report["generator"] = "sightline-cli report";
                 for (const auto& o : outputs)
                     writeReportFile(o.path, report, o.format);
                 return kExitOk;

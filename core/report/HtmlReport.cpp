@@ -2,6 +2,8 @@
 
 #include "report/SimulationReport.h"
 
+#include "analysis/CriticalPath.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -23,19 +25,44 @@ constexpr const char* kMeasuredColor = "#868e96";
 constexpr const char* kSimulatedColor = "#1c7ed6";
 
 struct PathKind {
-    const char* key;
+    std::string key; // pathLabelName: the key of critical_path.by_kind
     const char* label;
     const char* color;
 };
-constexpr PathKind kPathKinds[] = {
-    {"gpu_compute", "GPU compute", "#1c4fb0"},
-    {"gpu_comm", "GPU communication", "#d9480f"},
-    {"collective_wait", "Collective wait", "#c2255c"},
-    {"cpu", "CPU", "#6741d9"},
-    {"launch_latency", "Launch latency", "#e6a100"},
-    {"sync", "Sync", "#099268"},
-    {"idle", "Idle", "#adb5bd"},
-};
+// Every critical-path label the JSON can have, in the enum's order: the switch has no default, so a
+// new PathLabel fails the build (-Wswitch) until it has a name and a colour here.
+PathKind pathKind(PathLabel l) {
+    const std::string key(pathLabelName(l));
+    switch (l) {
+    case PathLabel::GpuCompute:
+        return {key, "GPU compute", "#1c4fb0"};
+    case PathLabel::GpuComm:
+        return {key, "GPU communication", "#d9480f"};
+    case PathLabel::CollectiveWait:
+        return {key, "Collective wait", "#c2255c"};
+    case PathLabel::Cpu:
+        return {key, "CPU", "#6741d9"};
+    case PathLabel::LaunchLatency:
+        return {key, "Launch latency", "#e6a100"};
+    case PathLabel::Sync:
+        return {key, "Sync", "#099268"};
+    case PathLabel::Idle:
+        return {key, "Idle", "#adb5bd"};
+    case PathLabel::LateStart:
+        return {key, "Late start", "#f08c00"};
+    case PathLabel::UnexplainedWait:
+        return {key, "Unexplained wait", "#868e96"};
+    case PathLabel::Count:
+        break;
+    }
+    return {key, "Other", "#ced4da"};
+}
+std::vector<PathKind> pathKinds() {
+    std::vector<PathKind> out;
+    for (int l = 0; l < kPathLabelCount; ++l)
+        out.push_back(pathKind(static_cast<PathLabel>(l)));
+    return out;
+}
 
 std::string esc(const std::string& s) {
     std::string out;
@@ -67,6 +94,16 @@ std::string esc(const std::string& s) {
 std::string text(const nlohmann::json& v) {
     if (v.is_string()) return v.get<std::string>();
     return v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// A knob value as people write it: 2 (not 2.0), 1.5, true, "alpha-beta" without quotes.
+std::string knobText(const nlohmann::json& v) {
+    if (v.is_number_float()) {
+        const double d = v.get<double>();
+        if (std::isfinite(d) && d == std::floor(d) && std::abs(d) < 1e15)
+            return std::to_string(static_cast<long long>(d));
+    }
+    return text(v);
 }
 
 double num(const nlohmann::json& obj, const char* key) {
@@ -210,13 +247,13 @@ std::string header(const nlohmann::json& j) {
     std::vector<std::string> changed = changedOf(j);
     if (changed.empty()) h += "<span class=\"chip replay\">replay &mdash; every knob at its default</span>";
     for (const auto& k : changed)
-        h += "<span class=\"chip\">" + esc(k) + " = " + esc(text(knobs.value(k, nlohmann::json(nullptr)))) +
-             "</span>";
+        h += "<span class=\"chip\">" + esc(k) + " = " +
+             esc(knobText(knobs.value(k, nlohmann::json(nullptr)))) + "</span>";
     h += "<details><summary>all knobs</summary><table class=\"knobs\"><tbody>";
     std::set<std::string> changedSet(changed.begin(), changed.end());
     for (auto it = knobs.begin(); it != knobs.end(); ++it)
         h += std::string("<tr") + (changedSet.count(it.key()) ? " class=\"changed\"" : "") + "><th>" +
-             esc(it.key()) + "</th><td>" + esc(text(it.value())) + "</td></tr>";
+             esc(it.key()) + "</th><td>" + esc(knobText(it.value())) + "</td></tr>";
     h += "</tbody></table></details></dd></dl></header>";
     return h;
 }
@@ -341,7 +378,8 @@ std::string criticalPathSection(const nlohmann::json& cp) {
     s += "<svg class=\"chart\" viewBox=\"0 0 960 " + svgNum(barH + 8) +
          "\" role=\"img\" aria-label=\"critical path composition\">";
     double x = 0;
-    for (const auto& k : kPathKinds) {
+    const std::vector<PathKind> kinds = pathKinds();
+    for (const auto& k : kinds) {
         const nlohmann::json e = byKind.value(k.key, nlohmann::json::object());
         double v = num(e, "us"), w = length > 0 ? plotW * v / length : 0;
         s += rect(x, 4, w, barH, k.color,
@@ -351,16 +389,15 @@ std::string criticalPathSection(const nlohmann::json& cp) {
         x += w;
     }
     s += "</svg><div class=\"legend\">";
-    for (const auto& k : kPathKinds)
+    for (const auto& k : kinds)
         s += legendItem(k.color, k.label);
     s += "</div><div class=\"cols\"><table class=\"num\"><thead><tr><th>Kind</th><th>Time "
          "(µs)</th><th>Share</th>"
          "</tr></thead><tbody>";
-    for (const auto& k : kPathKinds) {
+    for (const auto& k : kinds) {
         const nlohmann::json e = byKind.value(k.key, nlohmann::json::object());
-        s += "<tr data-kind=\"" + std::string(k.key) +
-             "\"><th><i class=\"sw\" style=\"background:" + k.color + "\"></i>" + k.label + "</th><td>" +
-             fmt(num(e, "us")) + "</td><td>" + fmt(num(e, "pct"), 1) + " %</td></tr>";
+        s += "<tr data-kind=\"" + k.key + "\"><th><i class=\"sw\" style=\"background:" + k.color + "\"></i>" +
+             k.label + "</th><td>" + fmt(num(e, "us")) + "</td><td>" + fmt(num(e, "pct"), 1) + " %</td></tr>";
     }
     s +=
         "<tr class=\"total\"><th>Total</th><td>" + fmt(length) + "</td><td>100.0 %</td></tr></tbody></table>";
@@ -382,23 +419,144 @@ std::string criticalPathSection(const nlohmann::json& cp) {
 }
 
 // gpu.target (docs/GpuModel.md): predicted speedup per kernel class and per top kernel.
-// The what-if scenarios the GUI compared (its File > Export Report adds them): name, knobs that
-// differ from replay, iteration and change against the first (the baseline), what limits the step.
+// "compute.speedup = 2, comm.speedup = 1.5": the keys with their values from a knobs object.
+std::string knobValues(const std::vector<std::string>& keys, const nlohmann::json& knobs) {
+    std::string out;
+    for (const auto& k : keys) {
+        out += (out.empty() ? "" : ", ") + k;
+        if (knobs.is_object() && knobs.contains(k)) out += " = " + knobText(knobs[k]);
+    }
+    return out;
+}
+
+std::vector<std::string> keysOf(const nlohmann::json& r) {
+    std::vector<std::string> keys;
+    for (const auto& k : r.value("changed_knobs", nlohmann::json::array()))
+        keys.push_back(text(k));
+    return keys;
+}
+
+// The kind holding most of the critical path, in words: "GPU compute (62% of the critical path)".
+std::string largestPathKind(const nlohmann::json& cp) {
+    const nlohmann::json byKind = cp.value("by_kind", nlohmann::json::object());
+    double best = -1;
+    std::string out;
+    for (const auto& k : pathKinds()) {
+        const double pct = num(byKind.value(k.key, nlohmann::json::object()), "pct");
+        if (pct > best) {
+            best = pct;
+            out = std::string(k.label) + " (" + fmt(pct, 0) + "% of the critical path)";
+        }
+    }
+    return best > 0 ? out : std::string();
+}
+
+// "19.01 ms -> 16.10 ms per step (-15.3%, 1.18x faster)".
+std::string changeWords(double before, double after) {
+    if (before <= 0 || after <= 0) return duration(after) + " per step";
+    const double change = 100.0 * (after - before) / before;
+    std::string s = duration(before) + " &rarr; " + duration(after) + " per step (";
+    if (std::abs(change) < 0.05) return s + "no change)";
+    s += (change > 0 ? "+" : "") + fmt(change, 1) + "%, ";
+    s += change < 0 ? fmt(before / after, 2) + "x faster)" : fmt(after / before, 2) + "x slower)";
+    return s;
+}
+
+// The headline a manager reads first: the biggest win among the scenarios (or this run against the
+// measured trace), its throughput where the work per step changed, and what limits the step.
+std::string headlineSection(const nlohmann::json& j) {
+    const nlohmann::json it = j.value("iteration", nlohmann::json::object());
+    const nlohmann::json knobs = j.value("knobs", nlohmann::json::object());
+    std::string win, limit = text(j.value("limit", nlohmann::json("")));
+    const nlohmann::json sc = j.value("scenarios", nlohmann::json::array());
+    if (sc.is_array() && sc.size() >= 2) {
+        // The best scenario: the highest throughput where the work changed, else the shortest step.
+        const nlohmann::json* best = nullptr;
+        const double baseUs = num(sc[0], "iteration_us");
+        auto score = [baseUs](const nlohmann::json& r) {
+            const double t = num(r, "throughput_vs_baseline"), us = num(r, "iteration_us");
+            return t > 0 ? t : (us > 0 ? baseUs / us : 0.0);
+        };
+        for (std::size_t i = 1; i < sc.size(); ++i)
+            if (!best || score(sc[i]) > score(*best)) best = &sc[i];
+        const nlohmann::json& b = *best;
+        win = "<b>Biggest win: " + esc(text(b.value("name", nlohmann::json("")))) + "</b>";
+        const std::vector<std::string> keys = keysOf(b);
+        if (!keys.empty())
+            win += " (" + esc(knobValues(keys, b.value("knobs", nlohmann::json::object()))) + ")";
+        win += ": " + changeWords(baseUs, num(b, "iteration_us"));
+        if (b.contains("throughput_note")) win += "; " + esc(text(b["throughput_note"]));
+        if (limit.empty()) limit = text(sc[0].value("limit", nlohmann::json("")));
+    } else {
+        const std::vector<std::string> changed = changedOf(j);
+        if (changed.empty())
+            win = "<b>Replay of the trace</b>: " + duration(num(it, "simulated_us")) + " per step, within " +
+                  fmt(num(it, "error_pct"), 1) + "% of the measured " + duration(num(it, "measured_us"));
+        else {
+            const double base = it.contains("baseline_us") ? num(it, "baseline_us") : num(it, "measured_us");
+            win = "<b>" + esc(knobValues(changed, knobs)) +
+                  "</b>: " + changeWords(base, num(it, "simulated_us"));
+            if (it.contains("throughput_note")) win += "; " + esc(text(it["throughput_note"]));
+        }
+    }
+    if (limit.empty()) limit = largestPathKind(j.value("critical_path", nlohmann::json::object()));
+    std::string s = "<section class=\"headline\"><p class=\"win\">" + win + "</p>";
+    if (!limit.empty()) s += "<p class=\"limit\">What limits the step: " + esc(limit) + "</p>";
+    s += "</section>";
+    return s;
+}
+
+// The what-if scenarios the GUI compared (its File > Export Report adds them): name, knobs with
+// their values, iteration and change against the first (the baseline), throughput where the work
+// per step changed (docs/Scaling.md), what limits the step; a bar chart of the iterations.
 std::string scenariosSection(const nlohmann::json& j) {
     if (!j.contains("scenarios") || !j["scenarios"].is_array() || j["scenarios"].empty()) return {};
+    const nlohmann::json& sc = j["scenarios"];
+    bool throughput = false;
+    double most = 0;
+    for (const auto& r : sc) {
+        throughput = throughput || r.contains("throughput_vs_baseline");
+        most = std::max(most, num(r, "iteration_us"));
+    }
     std::string s = "<section><h2>Scenarios</h2><p class=\"lead\">Every what-if scenario of the session, "
-                    "simulated on the same traces; the change is against the first (the baseline).</p>"
-                    "<table class=\"num top\"><thead><tr><th>Scenario</th><th>Knobs</th><th>Iteration</th>"
-                    "<th>vs baseline</th><th>What limits the step</th></tr></thead><tbody>";
-    for (const auto& r : j["scenarios"]) {
-        std::string knobs;
-        for (const auto& k : r.value("changed_knobs", nlohmann::json::array()))
-            knobs += (knobs.empty() ? "" : ", ") + text(k);
+                    "simulated on the same traces; the change is against the first (the baseline).</p>";
+    // Bars: one per scenario, the baseline grey, the faster ones green, the slower ones red.
+    const double labelW = 220, plotW = 640, rightW = 100, rowH = 26, barH = 18, top = 6;
+    const double height = top + static_cast<double>(sc.size()) * rowH + 24;
+    s += "<svg class=\"chart\" viewBox=\"0 0 " + svgNum(labelW + plotW + rightW) + " " + svgNum(height) +
+         "\" role=\"img\" aria-label=\"iteration per scenario\">";
+    if (most > 0) s += grid(labelW, plotW, top - 2, height - top - 20, most);
+    const double baseUs = num(sc[0], "iteration_us");
+    for (std::size_t i = 0; i < sc.size(); ++i) {
+        const nlohmann::json& r = sc[i];
+        const double us = num(r, "iteration_us"), y = top + static_cast<double>(i) * rowH;
+        const char* color = i == 0        ? kMeasuredColor
+                            : us < baseUs ? "#2b8a3e"
+                            : us > baseUs ? "#c92a2a"
+                                          : kSimulatedColor;
+        const std::string name = text(r.value("name", nlohmann::json("")));
+        s += svgText(labelW - 10, y + barH - 4, name, "label", "end");
+        s += rect(labelW, y, most > 0 ? plotW * us / most : 0, barH, color, name + ": " + duration(us));
+        s += svgText(labelW + (most > 0 ? plotW * us / most : 0) + 6, y + barH - 4, duration(us), "tag");
+    }
+    s += "</svg><table class=\"num top\"><thead><tr><th>Scenario</th><th class=\"l\">Knobs</th>"
+         "<th>Iteration</th><th>vs baseline</th>";
+    if (throughput) s += "<th>Throughput</th><th>Scaling eff.</th>";
+    s += "<th class=\"l\">What limits the step</th></tr></thead><tbody>";
+    for (const auto& r : sc) {
+        const std::string knobs = knobValues(keysOf(r), r.value("knobs", nlohmann::json::object()));
         const double change = num(r, "vs_baseline_pct");
-        s += "<tr><th class=\"name\">" + esc(text(r.value("name", nlohmann::json("")))) + "</th><td>" +
-             esc(knobs.empty() ? std::string("replay") : knobs) + "</td><td>" +
+        s += "<tr><th class=\"name\">" + esc(text(r.value("name", nlohmann::json("")))) +
+             "</th><td class=\"src\">" + esc(knobs.empty() ? std::string("replay") : knobs) + "</td><td>" +
              duration(num(r, "iteration_us")) + "</td><td>" + (change > 0 ? "+" : "") + fmt(change, 1) +
-             " %</td><td>" + esc(text(r.value("limit", nlohmann::json("")))) + "</td></tr>";
+             " %</td>";
+        if (throughput)
+            s += r.contains("throughput_vs_baseline")
+                     ? "<td title=\"" + esc(text(r.value("throughput_note", nlohmann::json("")))) + "\">" +
+                           fmt(num(r, "throughput_vs_baseline"), 2) + "x</td><td>" +
+                           fmt(100.0 * num(r, "scaling_efficiency"), 0) + " %</td>"
+                     : std::string("<td class=\"muted\">same work</td><td></td>");
+        s += "<td class=\"src\">" + esc(text(r.value("limit", nlohmann::json("")))) + "</td></tr>";
     }
     s += "</tbody></table></section>";
     return s;
@@ -579,6 +737,9 @@ table.num th.name{max-width:380px;overflow:hidden;text-overflow:ellipsis;white-s
 .count{font-size:12px;background:#fff3bf;color:#8a6d00;border-radius:999px;padding:1px 8px;vertical-align:3px}
 .muted{color:var(--muted)}
 footer{color:var(--muted);font-size:12px;text-align:center}
+section.headline{border-left:5px solid var(--accent)}
+section.headline p{margin:0;font-size:17px}
+section.headline p.limit{margin-top:6px;font-size:14px;color:#495057}
 @media (max-width:900px){section.cards{grid-template-columns:repeat(2,1fr)}main{padding:16px}}
 @media print{body{background:#fff}section,header,.card{break-inside:avoid}}
 )CSS";
@@ -604,6 +765,7 @@ std::string htmlReport(const nlohmann::json& report) {
     h += kCss;
     h += "</style></head><body><main>";
     h += header(report);
+    h += headlineSection(report);
     h += cards(report);
     h += scenariosSection(report);
     h += breakdownSection(report.value("ranks", nlohmann::json::array()));
@@ -611,10 +773,17 @@ std::string htmlReport(const nlohmann::json& report) {
     h += criticalPathSection(report.value("critical_path", nlohmann::json::object()));
     h += accuracySection(report);
     h += warningsSection(report);
-    h +=
-        "<footer>Written by sightline-cli report. Self-contained: no scripts, no network resources. The same "
-        "numbers are available as JSON (--json) and CSV (--csv).</footer></main></body></html>\n";
+    // Who wrote it: the program and its version, and where (the CLI's report or the GUI's export).
+    const std::string generator = text(report.value("generator", nlohmann::json("")));
+    h += "<footer>Written by Sightline " + esc(sightlineVersion()) +
+         (generator.empty() ? "" : " (" + esc(generator) + ")") +
+         ". Self-contained: no scripts, no network resources. The same numbers are available as JSON and "
+         "CSV.</footer></main></body></html>\n";
     return h;
+}
+
+const char* sightlineVersion() {
+    return SIGHTLINE_VERSION;
 }
 
 std::string htmlEscape(const std::string& text) {

@@ -10,9 +10,15 @@
 namespace sl {
 
 // `report` is a simulationReportJson() object; every number shown comes from it. An optional
-// "scenarios" array ({name, changed_knobs[], iteration_us, vs_baseline_pct, limit}; the GUI's
-// export adds it) becomes a Scenarios table.
+// "scenarios" array ({name, changed_knobs[], knobs{}, iteration_us, vs_baseline_pct, limit, and
+// throughput_vs_baseline, scaling_efficiency, throughput_note where the work per step changed}; the
+// GUI's export adds it) becomes a bar chart and a Scenarios table; "limit" (what limits the step,
+// analysis/LimitingCause.h) and "generator" (who wrote it: "sightline-cli report", "File > Export
+// Report") are optional too. A headline comes first: the biggest win and what limits the step.
 std::string htmlReport(const nlohmann::json& report);
+
+// The program's version (the project's, from CMake): "0.1.0".
+const char* sightlineVersion();
 
 // Text made safe for HTML element content and attribute values (& < > " ').
 std::string htmlEscape(const std::string& text);

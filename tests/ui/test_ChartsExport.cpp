@@ -164,6 +164,12 @@ private slots:
         QCOMPARE(gui["ranks"].size(), set_->ranks.size());
         gui.erase("source");
         ref.erase("source");
+        // Who wrote each (the footer's "Written by Sightline <version> (...)"): the window, not the CLI.
+        QCOMPARE(gui["generator"].get<std::string>(),
+                 std::string("the Sightline window, File > Export Report"));
+        QCOMPARE(ref["generator"].get<std::string>(), std::string("sightline-cli report"));
+        gui.erase("generator");
+        ref.erase("generator");
         QVERIFY2(gui == ref, "the GUI's JSON report differs from sightline-cli report --json");
 
         auto rowsWithoutSource = [&](const char* name) {
@@ -180,6 +186,8 @@ private slots:
         QVERIFY(html.rfind("<!DOCTYPE html>", 0) == 0 || html.find("<html") != std::string::npos);
         QVERIFY(html.find("Critical path") != std::string::npos ||
                 html.find("critical path") != std::string::npos);
+        QVERIFY(html.find("Written by Sightline ") != std::string::npos);
+        QVERIFY(html.find("sightline-cli") == std::string::npos);
         QCOMPARE(w.sessions()->exportSimulatedTrace(dir.filePath("t.json")), QString());
     }
 

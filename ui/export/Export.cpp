@@ -1,5 +1,7 @@
 #include "Export.h"
 
+#include "analysis/CriticalPath.h"
+#include "analysis/LimitingCause.h"
 #include "analysis/SimulatedTraceExport.h"
 #include "io/LoadError.h"
 #include "report/ReportWriter.h"
@@ -42,6 +44,9 @@ QString writeReport(const QString& path, const ExecutionGraph& graph, const SimR
     nlohmann::json report =
         simulationReportJson(graph, result, knobs, sources, step, knobs.isReplay() ? nullptr : &replay);
     if (scenarios.is_array() && !scenarios.empty()) report["scenarios"] = scenarios;
+    // The headline's "what limits the step" and the footer's "written by" (report/HtmlReport.h).
+    report["limit"] = limitingCause(graph, criticalPath(graph, result), result).sentence;
+    report["generator"] = "the Sightline window, File > Export Report";
     const std::string target = path.toStdString();
     try {
         writeReportFile(target, report, reportFormatOf(target).value_or(ReportFormat::Json));

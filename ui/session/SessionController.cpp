@@ -443,11 +443,16 @@ nlohmann::json SessionController::scenarioTableJson() const {
         const ScenarioResult* r = scenarios_->result(i);
         if (!r) continue;
         const double us = r->json["iteration"].value("simulated_us", 0.0);
-        rows.push_back({{"name", r->name.toStdString()},
-                        {"changed_knobs", changedKnobs(r->knobs.toJson())},
-                        {"iteration_us", us},
-                        {"vs_baseline_pct", baseUs > 0 ? 100.0 * (us - baseUs) / baseUs : 0.0},
-                        {"limit", r->limit.toStdString()}});
+        nlohmann::json row = {{"name", r->name.toStdString()},
+                              {"changed_knobs", changedKnobs(r->knobs.toJson())},
+                              {"knobs", r->knobs.toJson()},
+                              {"iteration_us", us},
+                              {"vs_baseline_pct", baseUs > 0 ? 100.0 * (us - baseUs) / baseUs : 0.0},
+                              {"limit", r->limit.toStdString()}};
+        // Where the work per step differs from the baseline's (docs/Scaling.md).
+        for (const char* key : {"throughput_vs_baseline", "scaling_efficiency", "throughput_note"})
+            if (r->json["iteration"].contains(key)) row[key] = r->json["iteration"][key];
+        rows.push_back(std::move(row));
     }
     return rows;
 }
