@@ -19,6 +19,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QValueAxis>
 #include <QtTest>
 
@@ -105,6 +106,10 @@ private slots:
         QCOMPARE(ideal->at(1).y(), 2.0);
         QCOMPARE(ideal->at(2).y(), 8.0);
         QCOMPARE(view.chart()->chart()->axes(Qt::Vertical).size(), 2);
+        // Counts: throughput on a base-2 log axis as the replicas are (linear scaling is a line).
+        auto* right = qobject_cast<QLogValueAxis*>(view.chart()->chart()->axes(Qt::Vertical).back());
+        QVERIFY(right);
+        QCOMPARE(right->base(), 2.0);
         // A knob that does not change the work: no throughput series.
         SweepView plain;
         sweep(plain, QStringLiteral("compute.speedup"), {1, 2});

@@ -325,18 +325,31 @@ void SweepView::redraw() {
         auto* ideal = new QLineSeries;
         ideal->setName(tr("Ideal throughput"));
         ideal->setPen(QPen(QColor(0x2b8a3e), 1.5, Qt::DotLine));
-        double most = 1;
+        double most = 1, least = 1;
         for (const auto& [value, t] : throughput) {
             const double best = t.efficiency > 0 ? t.throughputRatio / t.efficiency : t.throughputRatio;
             achieved->append(value, t.throughputRatio);
             ideal->append(value, best);
             most = std::max({most, t.throughputRatio, best});
+            least = std::min({least, t.throughputRatio, best});
         }
         achieved->setPointsVisible(true);
-        auto* right = new QValueAxis;
+        // Counts on a log x axis: throughput on a log axis too, so linear scaling is a straight line
+        // and the gap to the ideal reads as a ratio at every count.
+        QAbstractAxis* right = nullptr;
+        if (counts && least > 0) {
+            auto* log = new QLogValueAxis;
+            log->setBase(2);
+            log->setLabelFormat(QStringLiteral("%g"));
+            log->setRange(least / 1.25, most * 1.25);
+            right = log;
+        } else {
+            auto* linear = new QValueAxis;
+            linear->setRange(0, most * 1.1);
+            linear->applyNiceNumbers();
+            right = linear;
+        }
         right->setTitleText(tr("throughput (x first value)"));
-        right->setRange(0, most * 1.1);
-        right->applyNiceNumbers();
         chart->addAxis(right, Qt::AlignRight);
         for (QLineSeries* s : {achieved, ideal}) {
             chart->addSeries(s);
