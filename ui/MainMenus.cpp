@@ -1,5 +1,7 @@
 #include "MainMenus.h"
 
+#include "TraceFigure.h"
+
 #include "ComparisonWindow.h"
 #include "DialogDir.h"
 #include "EtAttach.h"
@@ -18,6 +20,7 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QInputDialog>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
@@ -214,6 +217,22 @@ void MainMenus::buildFileMenu() {
     file->addAction(tr("Save C&hart as Image (PNG, SVG)..."), this, [askImage] {
         askImage(tr("Save chart"), QStringLiteral("chart.png"), &MainMenus::saveChartRequested);
     });
+    // Rendered, not grabbed (ui/export/FigureRender.h): a slide-sized figure of both panes.
+    file->addAction(tr("Export &Timeline (PNG, SVG, PDF)..."), this,
+                    [this, session, askSave] {
+                        const QStringList sizes = {QStringLiteral("1920x1080"), QStringLiteral("3840x2160"),
+                                                   QStringLiteral("1280x720")};
+                        bool ok = false;
+                        const QString size = QInputDialog::getItem(window_, tr("Export timeline"),
+                                                                   tr("Size (pixels):"), sizes, 0, true, &ok);
+                        QSize px;
+                        if (!ok || !parseFigureSize(size, px)) return;
+                        const QString path =
+                            askSave(tr("Export timeline"), dialogDir(QStringLiteral("timeline.png")),
+                                    tr("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)"));
+                        if (!path.isEmpty()) session->exportTimelineFigure(path, px);
+                    })
+        ->setObjectName(QStringLiteral("exportTimelineAction"));
     file->addAction(tr("Export &Simulated Trace (Perfetto JSON)..."), QKeySequence(tr("Ctrl+E")), this,
                     [session, askSave] {
                         const QString path =

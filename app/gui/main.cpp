@@ -3,6 +3,8 @@
 //   sightline SESSION.sightline.json                       opens a saved session
 //   sightline --screenshot OUT.png [--set k=v]... [--critical-path] [--exposed] TRACE...
 //                                                          renders the main window at 1600x1000
+//   sightline --render OUT.svg|png|pdf [--set k=v]... [--range A:B] [--size WxH] [--pane P] TRACE...
+//                                                          renders a timeline figure (docs/Exports.md)
 //   sightline --help | --version                           prints, without a display
 #include "CommandLine.h"
 #include "KnobPanel.h"
@@ -10,6 +12,7 @@
 #include "MainWindow.h"
 #include "Screenshot.h"
 #include "SessionController.h"
+#include "TraceFigure.h"
 
 #include "sim/Knobs.h"
 
@@ -41,7 +44,8 @@ int main(int argc, char** argv) {
     bool screenshot = false;
     for (int i = 1; i < argc; ++i)
         screenshot = screenshot || std::strcmp(argv[i], "--screenshot") == 0 ||
-                     std::strncmp(argv[i], "--screenshot=", 13) == 0;
+                     std::strncmp(argv[i], "--screenshot=", 13) == 0 ||
+                     std::strcmp(argv[i], "--render") == 0 || std::strncmp(argv[i], "--render=", 9) == 0;
     // A screenshot needs no display.
     if (screenshot && !std::getenv("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
 
@@ -62,6 +66,28 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "error: %s\n", qPrintable(error));
             return 2;
         }
+        return 0;
+    }
+
+    if (cli.parser.isSet(cli.render)) {
+        sl::ui::TraceFigureRequest request;
+        request.output = cli.parser.value(cli.render);
+        request.knobs = cli.parser.values(cli.set);
+        request.traces = cli.parser.positionalArguments();
+        request.range = cli.parser.value(cli.range);
+        if (cli.parser.isSet(cli.pane)) request.panes = cli.parser.value(cli.pane);
+        if (cli.parser.isSet(cli.size) &&
+            !sl::ui::parseFigureSize(cli.parser.value(cli.size), request.size)) {
+            std::fprintf(stderr, "error: --size %s: expected WxH, e.g. 1920x1080\n",
+                         qPrintable(cli.parser.value(cli.size)));
+            return 1;
+        }
+        const QString error = sl::ui::renderTraceFigure(request);
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "error: %s\n", qPrintable(error));
+            return 2;
+        }
+        std::printf("wrote %s\n", qPrintable(request.output));
         return 0;
     }
 

@@ -13,6 +13,10 @@ CommandLine::CommandLine() : help(parser.addHelpOption()), version(parser.addVer
     parser.addOption(set);
     parser.addOption(criticalPath);
     parser.addOption(exposed);
+    parser.addOption(render);
+    parser.addOption(range);
+    parser.addOption(size);
+    parser.addOption(pane);
     parser.addPositionalArgument(
         QStringLiteral("traces"),
         QStringLiteral("Kineto trace files or folders of per-rank files, or one saved "

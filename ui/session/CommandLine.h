@@ -22,6 +22,22 @@ struct CommandLine {
     QCommandLineOption exposed{QStringLiteral("exposed"),
                                QStringLiteral("Start with exposed communication highlighted (key E): hatched "
                                               "on communication streams, plus a lane per rank.")};
+    // A timeline figure instead of a window (docs/Exports.md, ui/export/TraceFigure.h).
+    QCommandLineOption render{
+        QStringLiteral("render"),
+        QStringLiteral("Render the measured and simulated timelines into FILE (.png, .svg, "
+                       ".pdf) with title, axis, legend and knob values, and exit."),
+        QStringLiteral("FILE")};
+    QCommandLineOption range{
+        QStringLiteral("range"),
+        QStringLiteral("With --render: the time range from the trace's start, e.g. 2ms:8ms."),
+        QStringLiteral("A:B")};
+    QCommandLineOption size{QStringLiteral("size"),
+                            QStringLiteral("With --render: the size (default 1920x1080)."),
+                            QStringLiteral("WxH")};
+    QCommandLineOption pane{QStringLiteral("pane"),
+                            QStringLiteral("With --render: both (default), measured or simulated."),
+                            QStringLiteral("WHICH")};
     CommandLine();
 };
 

@@ -6,15 +6,18 @@
 #include "DialogDir.h"
 #include "EtAttach.h"
 #include "Export.h"
+#include "FigureRender.h"
 #include "HighlightModel.h"
 #include "KnobPanel.h"
 #include "Samples.h"
+#include "Scenario.h"
 #include "ScenarioController.h"
 #include "Selection.h"
 #include "TimeFormat.h"
 #include "TraceLoader.h"
 #include "TrackState.h"
 #include "ViewController.h"
+#include "analysis/StepExplanation.h"
 #include "report/SimulationReport.h"
 
 #include <QDir>
@@ -455,6 +458,39 @@ nlohmann::json SessionController::scenarioTableJson() const {
         rows.push_back(std::move(row));
     }
     return rows;
+}
+
+QString SessionController::exportTimelineFigure(const QString& path, QSize size) {
+    QString error;
+    if (!measured_) error = tr("No trace to export yet");
+    if (error.isEmpty()) {
+        Figure fig;
+        fig.size = size;
+        fig.measured = measured_;
+        fig.simulated = simulation_.timeline;
+        QStringList names;
+        for (const QString& p : paths_)
+            names << QFileInfo(p).fileName();
+        fig.title = names.join(QStringLiteral(", "));
+        const int current = scenarios_ ? scenarios_->list()->current() : -1;
+        const QString scenario = current >= 0 ? scenarios_->list()->at(current).name : QString();
+        fig.simulatedTitle = scenario.isEmpty() ? tr("Simulated") : tr("Simulated: %1").arg(scenario);
+        fig.knobs = ScenarioList::knobChanges(knobs_->knobs());
+        if (simulation_.result)
+            fig.subtitle =
+                tr("Iteration: measured %1")
+                    .arg(QString::fromStdString(resultHeadline(simulation_.result->measuredIteration,
+                                                               simulation_.result->simulatedIteration)));
+        // What the panes show now: the visible time window.
+        fig.start = view_->windowStart();
+        fig.end = view_->windowEnd();
+        error = renderFigure(fig, path);
+    }
+    if (!error.isEmpty())
+        emit message(error, MessageBar::Level::Error);
+    else
+        emit exported(tr("Timeline figure"), path);
+    return error;
 }
 
 QString SessionController::exportReport(const QString& path) {

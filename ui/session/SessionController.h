@@ -12,6 +12,7 @@
 #include "trace/TraceSet.h"
 
 #include <QObject>
+#include <QSize>
 #include <QStringList>
 #include <nlohmann/json.hpp>
 
@@ -115,6 +116,9 @@ public:
     // File > Export: empty on success, else the error (also announced).
     QString exportSimulatedTrace(const QString& path);
     QString exportReport(const QString& path); // .html, .json or .csv by suffix
+    // The timeline rendered at `size` (ui/export/FigureRender.h): the measured and simulated panes over
+    // the visible time window, every rank, with title, headline, knob values, axis and legend.
+    QString exportTimelineFigure(const QString& path, QSize size); // .png, .svg or .pdf by suffix
     // The scenarios simulated so far as the report's Scenarios table (JSON array).
     nlohmann::json scenarioTableJson() const;
 
