@@ -8,6 +8,9 @@
 #include "FindBar.h"
 #include "HelpSheets.h"
 #include "HighlightModel.h"
+#include "Lesson.h"
+#include "LessonPanel.h"
+#include "MessageBar.h"
 #include "RecentFiles.h"
 #include "Selection.h"
 #include "Session.h"
@@ -20,6 +23,7 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QInputDialog>
 #include <QMainWindow>
 #include <QMenu>
@@ -37,6 +41,43 @@ MainMenus::MainMenus(QMainWindow* window, const Parts& parts) : QObject(window),
     auto* help = window_->menuBar()->addMenu(tr("&Help"));
     help->addAction(keySheet_);
     help->addAction(tr("&Glossary"), p_.help, &HelpSheets::showGlossary);
+    buildLessonsMenu(help);
+}
+
+void MainMenus::buildLessonsMenu(QMenu* help) {
+    auto* lessons = help->addMenu(tr("&Lessons"));
+    lessons->setObjectName(QStringLiteral("lessonsMenu"));
+    for (const QString& file : bundledLessons()) {
+        Lesson l;
+        const bool ok = readLessonFile(file, l).isEmpty();
+        lessons->addAction(ok ? l.title : QFileInfo(file).fileName(), this,
+                           [this, file] { openLesson(file); });
+    }
+    lessons->addSeparator();
+    lessons->addAction(tr("Open Lesson &File..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(window_, tr("Open lesson"), lessonsDir(),
+                                                          tr("Sightline lesson (*.json);;All files (*)"));
+        if (!path.isEmpty()) openLesson(path);
+    });
+}
+
+QString MainMenus::openLesson(const QString& path) {
+    if (!lessonPanel_) {
+        lessonPanel_ = new LessonPanel(p_.session);
+        lessonDock_ = new QDockWidget(tr("Lesson"), window_);
+        lessonDock_->setObjectName(QStringLiteral("lessonDock"));
+        lessonDock_->setWidget(lessonPanel_);
+        window_->addDockWidget(Qt::RightDockWidgetArea, lessonDock_);
+        lessonDock_->hide();
+    }
+    const QString error = lessonPanel_->open(path);
+    if (!error.isEmpty()) {
+        if (auto* bar = window_->findChild<MessageBar*>()) bar->showMessage(error, MessageBar::Level::Error);
+        return error;
+    }
+    lessonDock_->show();
+    lessonDock_->raise();
+    return {};
 }
 
 QAction* MainMenus::addKeyAction(const QString& name, const QString& text, const QList<QKeySequence>& keys) {

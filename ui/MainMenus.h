@@ -9,13 +9,16 @@
 #include <QObject>
 
 class QAction;
+class QDockWidget;
 class QMainWindow;
+class QMenu;
 class QWidget;
 
 namespace sl::ui {
 
 class FindBar;
 class HelpSheets;
+class LessonPanel;
 class RecentFiles;
 class SessionController;
 class TimelinePanes;
@@ -54,6 +57,10 @@ public:
     // when the session was written, false when the user cancelled the dialog or the write failed.
     bool saveSession();
     bool saveSessionAs();
+    // Help > Lessons (docs/Lessons.md): opens a lesson file in the Lesson dock at its first step; its
+    // one-line error (also in the message bar) when the file is bad.
+    QString openLesson(const QString& path);
+    LessonPanel* lessonPanel() const { return lessonPanel_; }
 
 signals:
     void saveViewRequested(QString path);
@@ -69,6 +76,7 @@ private:
     void buildNavigationActions();
     void buildFileMenu();
     void buildViewMenu();
+    void buildLessonsMenu(QMenu* help);
     QAction* addKeyAction(const QString& name, const QString& text, const QList<QKeySequence>& keys);
 
     QMainWindow* window_;
@@ -82,6 +90,8 @@ private:
     QList<QAction*> navigation_;
     QByteArray focusState_;
     RecentFiles* recent_ = nullptr;
+    LessonPanel* lessonPanel_ = nullptr;
+    QDockWidget* lessonDock_ = nullptr;
 };
 
 } // namespace sl::ui

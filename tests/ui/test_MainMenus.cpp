@@ -69,7 +69,8 @@ private slots:
         QVERIFY(view.contains(r.menus->criticalPathAction()));
         QVERIFY(view.contains(r.menus->focusModeAction()));
         const QStringList help = titles(r.window.menuBar()->actions()[2]->menu()->actions());
-        QCOMPARE(help, (QStringList{QStringLiteral("&Keyboard and Mouse"), QStringLiteral("&Glossary")}));
+        QCOMPARE(help, (QStringList{QStringLiteral("&Keyboard and Mouse"), QStringLiteral("&Glossary"),
+                                    QStringLiteral("&Lessons")}));
     }
 
     void highlightTogglesBothWays() {

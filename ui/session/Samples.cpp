@@ -31,12 +31,15 @@ constexpr Known kKnown[] = {
 };
 } // namespace
 
-QString samplesDir() {
+QString bundledDir(const QString& name, const QString& sourceDir) {
     const QString app = QCoreApplication::applicationDirPath();
-    for (const QString& dir :
-         {app + QStringLiteral("/../share/sightline/samples"), QStringLiteral(SIGHTLINE_SAMPLES_DIR)})
+    for (const QString& dir : {app + QStringLiteral("/../share/sightline/") + name, sourceDir})
         if (QFileInfo(dir).isDir()) return QDir::cleanPath(QFileInfo(dir).absoluteFilePath());
     return {};
+}
+
+QString samplesDir() {
+    return bundledDir(QStringLiteral("samples"), QStringLiteral(SIGHTLINE_SAMPLES_DIR));
 }
 
 QList<Sample> bundledSamples() {

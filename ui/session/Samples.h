@@ -13,6 +13,9 @@ struct Sample {
     QString lookAt;
 };
 
+// A folder of bundled data: share/sightline/<name> next to the installed program, else `sourceDir`
+// (the source tree's); empty when neither exists.
+QString bundledDir(const QString& name, const QString& sourceDir);
 // The folder holding the bundled samples: next to the installed program, else the source tree's;
 // empty when neither exists.
 QString samplesDir();

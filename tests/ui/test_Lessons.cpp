@@ -1,0 +1,186 @@
+// Guided lessons (ui/session/Lesson.h, ui/panels/LessonPanel.h, docs/Lessons.md): every bundled
+// lesson loads, opens its sample and applies each step's knobs, highlights and zoom in the window;
+// Back / Next and the progress line follow the steps; a broken lesson file gives one line naming
+// the file and what is wrong, never a crash, in the panel's open() and through Help > Lessons.
+#include "HighlightModel.h"
+#include "KnobPanel.h"
+#include "Lesson.h"
+#include "LessonPanel.h"
+#include "MainMenus.h"
+#include "MainWindow.h"
+#include "MessageBar.h"
+#include "SessionController.h"
+#include "TraceLoader.h"
+#include "ViewController.h"
+#include "WindowParts.h"
+
+#include "TestSupport.h"
+
+#include <QMenu>
+#include <QPushButton>
+#include <QtTest>
+
+using namespace sl;
+using namespace sl::ui;
+
+class TestLessons : public QObject {
+    Q_OBJECT
+
+    static QString write(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
+        return QString::fromStdString(sltest::writeFile(dir, name, text));
+    }
+    // Waits until the panel's step is applied (its trace loaded) and the simulations settled.
+    static bool settle(MainWindow& w, LessonPanel& panel) {
+        QElapsedTimer clock;
+        clock.start();
+        while (!panel.applied() && clock.elapsed() < 60'000)
+            QTest::qWait(20);
+        return panel.applied() && sltest::settleSimulations(w);
+    }
+
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName("SightlineTest");
+        QCoreApplication::setApplicationName("test_Lessons");
+    }
+
+    // At least five bundled lessons, each on a bundled sample, every step with text.
+    void bundledLessonsRead() {
+        const QStringList files = bundledLessons();
+        QVERIFY2(files.size() >= 5, qPrintable(QString::number(files.size())));
+        for (const QString& f : files) {
+            Lesson l;
+            QCOMPARE(readLessonFile(f, l), QString());
+            QVERIFY(!l.title.isEmpty());
+            QVERIFY(QFileInfo(l.trace).isDir());
+            QVERIFY(l.steps.size() >= 3);
+            int questions = 0;
+            for (const LessonStep& s : l.steps) {
+                QVERIFY(!s.text.isEmpty());
+                questions += s.question.isEmpty() ? 0 : 1;
+            }
+            QVERIFY2(questions >= 1, qPrintable(f)); // every lesson asks the learner something
+        }
+    }
+
+    // Each lesson in the window: every step opens the sample and sets its knobs, highlights, zoom.
+    void everyStepApplies() {
+        MainWindow w;
+        w.show();
+        auto* menus = w.findChild<MainMenus*>();
+        QVERIFY(menus);
+        for (const QString& f : bundledLessons()) {
+            QCOMPARE(menus->openLesson(f), QString());
+            LessonPanel& panel = *menus->lessonPanel();
+            QVERIFY(panel.isVisible());
+            for (int i = 0; i < panel.stepCount(); ++i) {
+                if (i > 0) QTest::mouseClick(panel.nextButton(), Qt::LeftButton);
+                QVERIFY2(settle(w, panel), qPrintable(QStringLiteral("%1 step %2").arg(f).arg(i + 1)));
+                const LessonStep& s = panel.lesson().steps[static_cast<std::size_t>(i)];
+                QCOMPARE(panel.step(), i);
+                QCOMPARE(panel.progressText(),
+                         QStringLiteral("Step %1 of %2").arg(i + 1).arg(panel.stepCount()));
+                QCOMPARE(w.sessions()->tracePaths().size(), 1);
+                QCOMPARE(QFileInfo(w.sessions()->tracePaths().front()).fileName(),
+                         QFileInfo(panel.lesson().trace).fileName());
+                QVERIFY2(w.sessions()->knobs()->knobs().toJson() == s.knobs.toJson(),
+                         qPrintable(QStringLiteral("%1 step %2").arg(f).arg(i + 1)));
+                QCOMPARE(w.sessions()->highlights()->criticalPath(), s.criticalPath);
+                QCOMPARE(w.sessions()->highlights()->exposed(), s.exposed);
+                if (s.fromMs >= 0) {
+                    const TimeNs origin = w.sessions()->measured()->start();
+                    QCOMPARE(w.sessions()->view()->windowStart(),
+                             origin + static_cast<TimeNs>(s.fromMs * 1e6));
+                    QCOMPARE(w.sessions()->view()->windowEnd(), origin + static_cast<TimeNs>(s.toMs * 1e6));
+                }
+                QCOMPARE(panel.backButton()->isEnabled(), i > 0);
+                QCOMPARE(panel.nextButton()->isEnabled(), i + 1 < panel.stepCount());
+                QVERIFY(panel.text().contains(s.text.split(QStringLiteral("\n\n")).front().left(40)));
+            }
+            // Back goes to the step before, with its knobs.
+            if (panel.stepCount() > 1) {
+                QTest::mouseClick(panel.backButton(), Qt::LeftButton);
+                QVERIFY(settle(w, panel));
+                QCOMPARE(panel.step(), panel.stepCount() - 2);
+                QVERIFY(w.sessions()->knobs()->knobs().toJson() ==
+                        panel.lesson().steps[static_cast<std::size_t>(panel.step())].knobs.toJson());
+            }
+        }
+    }
+
+    // A broken lesson: one line naming the file and what is wrong.
+    void badLessonFiles() {
+        QTemporaryDir dir;
+        const std::vector<std::pair<QByteArray, QString>> cases = {
+            {"{ \"title\": ", "not JSON: parse error"},
+            {"[1, 2]", "a lesson is a JSON object"},
+            {R"({"sample": "02-dp4", "steps": [{"text": "t"}]})", "'title' is missing"},
+            {R"({"title": "x", "steps": [{"text": "t"}]})", "give either 'sample'"},
+            {R"({"title": "x", "sample": "99-nothing", "steps": [{"text": "t"}]})",
+             "sample '99-nothing' is not"},
+            {R"({"title": "x", "trace": "missing.json", "steps": [{"text": "t"}]})",
+             "trace 'missing.json' does not"},
+            {R"({"title": "x", "sample": "02-dp4", "steps": []})", "'steps' must be a list of at least one"},
+            {R"({"title": "x", "sample": "02-dp4", "steps": [{"title": "no text"}]})",
+             "step 1: 'text' is missing"},
+            {R"({"title": "x", "sample": "02-dp4", "steps": [{"text": "t"}, {"text": "t", "knobs": {"foo": 1}}]})",
+             "step 2: knobs: unknown knob 'foo'"},
+            {R"({"title": "x", "sample": "02-dp4", "steps": [{"text": "t", "knobs": {"compute.speedup": -3}}]})",
+             "step 1: knobs: "},
+            {R"({"title": "x", "sample": "02-dp4", "steps": [{"text": "t", "knobs": {"compute.speedup": [2]}}]})",
+             "a knob value must be"},
+            {R"({"title": "x", "sample": "02-dp4", "steps": [{"text": "t", "highlight": ["glow"]}]})",
+             "highlight: glow is not"},
+            {R"({"title": "x", "sample": "02-dp4", "steps": [{"text": "t", "range_ms": [5, 2]}]})",
+             "range_ms"},
+            {R"({"title": "x", "sample": "02-dp4", "steps": [{"text": "t", "answer": "a"}]})",
+             "needs a 'question'"},
+            {R"({"title": 3, "sample": "02-dp4", "steps": [{"text": "t"}]})", "'title' must be a string"},
+        };
+        int i = 0;
+        for (const auto& [text, expected] : cases) {
+            const QString path = write(dir, QStringLiteral("bad%1.json").arg(i++), text);
+            Lesson l;
+            const QString error = readLessonFile(path, l);
+            QVERIFY2(error.startsWith(path + QStringLiteral(": ")), qPrintable(error));
+            QVERIFY2(error.contains(expected), qPrintable(error + QStringLiteral(" / ") + expected));
+            QVERIFY2(!error.contains(QLatin1Char('\n')), qPrintable(error));
+        }
+        Lesson l;
+        QVERIFY(readLessonFile(dir.filePath(QStringLiteral("none.json")), l)
+                    .endsWith("cannot read the lesson file"));
+        // A trace beside the lesson file (a teacher's own) is found relative to it.
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("run")));
+        sltest::writeFile(dir, QStringLiteral("run/rank0.json"), sltest::tinyRankTrace(0, 1));
+        const QString own = write(
+            dir, QStringLiteral("own.json"),
+            R"({"title": "Mine", "trace": "run", "steps": [{"text": "t", "question": "q?", "answer": "a"}]})");
+        QCOMPARE(readLessonFile(own, l), QString());
+        QCOMPARE(l.trace, QDir(dir.path()).filePath(QStringLiteral("run")));
+    }
+
+    // Through Help > Lessons: the bad file's line in the message bar; the menu lists the bundled ones.
+    void badFileInTheWindow() {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.show();
+        auto* menus = w.findChild<MainMenus*>();
+        auto* lessons = w.findChild<QMenu*>(QStringLiteral("lessonsMenu"));
+        QVERIFY(lessons);
+        QStringList titles;
+        for (QAction* a : lessons->actions())
+            titles << a->text();
+        QVERIFY(titles.contains(QStringLiteral("Overlap and exposed communication")));
+        QVERIFY(titles.contains(QStringLiteral("Open Lesson &File...")));
+        const QString path = write(dir, QStringLiteral("broken.json"), "{ nope");
+        const QString error = menus->openLesson(path);
+        QVERIFY(error.startsWith(path + QStringLiteral(": not JSON")));
+        QVERIFY(!menus->lessonPanel()->isVisible());
+        auto* bar = w.findChild<MessageBar*>();
+        QVERIFY(bar && bar->isVisible());
+        QVERIFY(bar->text().contains(QStringLiteral("broken.json: not JSON")));
+    }
+};
+
+QTEST_MAIN(TestLessons)
+#include "test_Lessons.moc"

@@ -1,0 +1,168 @@
+#include "LessonPanel.h"
+
+#include "HighlightModel.h"
+#include "KnobPanel.h"
+#include "SessionController.h"
+#include "ViewController.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace sl::ui {
+
+namespace {
+QString canonical(const QString& path) {
+    const QFileInfo info(path);
+    const QString c = info.canonicalFilePath();
+    return c.isEmpty() ? QDir::cleanPath(info.absoluteFilePath()) : c;
+}
+} // namespace
+
+LessonPanel::LessonPanel(SessionController* session, QWidget* parent) : QWidget(parent), session_(session) {
+    setObjectName(QStringLiteral("lessonPanel"));
+    auto* layout = new QVBoxLayout(this);
+    title_ = new QLabel(this);
+    title_->setWordWrap(true);
+    QFont big = title_->font();
+    big.setBold(true);
+    big.setPointSizeF(big.pointSizeF() * 1.2);
+    title_->setFont(big);
+    progress_ = new QLabel(this);
+    bar_ = new QProgressBar(this);
+    bar_->setTextVisible(false);
+    bar_->setMaximumHeight(8);
+    body_ = new QTextBrowser(this);
+    body_->setOpenExternalLinks(false);
+    body_->setMinimumHeight(110); // a paragraph readable without scrolling
+    question_ = new QLabel(this);
+    question_->setWordWrap(true);
+    question_->setStyleSheet(QStringLiteral("color: #1c4fb0; font-weight: 600;"));
+    reveal_ = new QPushButton(tr("Show answer"), this);
+    answer_ = new QLabel(this);
+    answer_->setWordWrap(true);
+    back_ = new QPushButton(tr("< Back"), this);
+    back_->setObjectName(QStringLiteral("lessonBack"));
+    next_ = new QPushButton(tr("Next >"), this);
+    next_->setObjectName(QStringLiteral("lessonNext"));
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(back_);
+    buttons->addStretch(1);
+    buttons->addWidget(next_);
+    layout->addWidget(title_);
+    layout->addWidget(progress_);
+    layout->addWidget(bar_);
+    layout->addWidget(body_, 1);
+    layout->addWidget(question_);
+    layout->addWidget(reveal_);
+    layout->addWidget(answer_);
+    layout->addLayout(buttons);
+    connect(back_, &QPushButton::clicked, this, &LessonPanel::back);
+    connect(next_, &QPushButton::clicked, this, &LessonPanel::next);
+    connect(reveal_, &QPushButton::clicked, this, [this] {
+        answer_->show();
+        reveal_->hide();
+    });
+    // A step that opened its trace is applied once the trace is shown.
+    connect(session_, &SessionController::shown, this, [this](const QStringList&) {
+        if (pending_ >= 0) applyNow(pending_);
+    });
+    refresh();
+}
+
+QString LessonPanel::open(const QString& path) {
+    Lesson l;
+    const QString error = readLessonFile(path, l);
+    if (!error.isEmpty()) return error;
+    start(std::move(l));
+    return {};
+}
+
+void LessonPanel::start(Lesson lesson) {
+    lesson_ = std::move(lesson);
+    step_ = -1;
+    goTo(0);
+}
+
+QString LessonPanel::progressText() const {
+    return stepCount() == 0 ? QString() : tr("Step %1 of %2").arg(step_ + 1).arg(stepCount());
+}
+
+void LessonPanel::goTo(int step) {
+    if (step < 0 || step >= stepCount()) return;
+    step_ = step;
+    refresh();
+    const QStringList shown = session_->tracePaths();
+    const bool open = shown.size() == 1 && canonical(shown.front()) == canonical(lesson_.trace);
+    if (open) {
+        applyNow(step);
+    } else {
+        pending_ = step;
+        session_->openTraces({lesson_.trace});
+    }
+}
+
+void LessonPanel::applyNow(int step) {
+    pending_ = -1;
+    if (step < 0 || step >= stepCount()) return;
+    const LessonStep& s = lesson_.steps[static_cast<std::size_t>(step)];
+    session_->knobs()->setKnobs(s.knobs);
+    session_->highlights()->setCriticalPath(s.criticalPath);
+    session_->highlights()->setExposed(s.exposed);
+    ViewController* view = session_->view();
+    if (s.fromMs >= 0 && session_->measured()) {
+        const TimeNs origin = session_->measured()->start();
+        view->setWindow(origin + static_cast<TimeNs>(std::llround(s.fromMs * 1e6)),
+                        origin + static_cast<TimeNs>(std::llround(s.toMs * 1e6)));
+    } else {
+        view->fitAll();
+    }
+    emit stepApplied(step);
+}
+
+void LessonPanel::refresh() {
+    const bool any = step_ >= 0 && step_ < stepCount();
+    title_->setText(any ? lesson_.title : tr("No lesson open: Help > Lessons"));
+    progress_->setText(progressText());
+    bar_->setRange(0, std::max(1, stepCount()));
+    bar_->setValue(any ? step_ + 1 : 0);
+    back_->setEnabled(any && step_ > 0);
+    next_->setEnabled(any && step_ + 1 < stepCount());
+    if (!any) {
+        body_->clear();
+        question_->hide();
+        reveal_->hide();
+        answer_->hide();
+        return;
+    }
+    const LessonStep& s = lesson_.steps[static_cast<std::size_t>(step_)];
+    QString html;
+    if (!s.title.isEmpty()) html += QStringLiteral("<h3>%1</h3>").arg(s.title.toHtmlEscaped());
+    for (const QString& para : s.text.split(QStringLiteral("\n\n"), Qt::SkipEmptyParts))
+        html += QStringLiteral("<p>%1</p>").arg(para.toHtmlEscaped());
+    html += QStringLiteral("<p style='color:#6c757d'>%1</p>")
+                .arg(s.knobText.isEmpty()
+                         ? tr("Knobs: replay (every knob at its default)")
+                         : tr("Knobs: %1").arg(s.knobText.join(QStringLiteral(", "))).toHtmlEscaped());
+    body_->setHtml(html);
+    question_->setText(s.question.isEmpty() ? QString() : tr("Question: %1").arg(s.question));
+    question_->setVisible(!s.question.isEmpty());
+    answer_->setText(s.answer);
+    answer_->hide();
+    reveal_->setVisible(!s.answer.isEmpty());
+}
+
+QString LessonPanel::text() const {
+    QStringList lines{title_->text(), progress_->text(), body_->toPlainText()};
+    if (question_->isVisible() || !question_->text().isEmpty()) lines << question_->text();
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace sl::ui

@@ -1,0 +1,64 @@
+#pragma once
+// The guided-lesson panel (Help > Lessons, docs/Lessons.md): the lesson's title, "Step 2 of 5" with
+// a progress bar, the step's text, its question with the answer on demand, Back and Next. Each step
+// opens the lesson's trace when another is shown, sets the step's knobs (every other knob at its
+// replay default), the highlights and the zoom.
+#include "Lesson.h"
+
+#include <QWidget>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTextBrowser;
+
+namespace sl::ui {
+
+class SessionController;
+
+class LessonPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit LessonPanel(SessionController* session, QWidget* parent = nullptr);
+    // Reads a lesson file and starts it at its first step; the file's one-line error otherwise
+    // (the lesson shown, if any, stays).
+    QString open(const QString& path);
+    void start(Lesson lesson);
+    const Lesson& lesson() const { return lesson_; }
+    int step() const { return step_; }
+    int stepCount() const { return static_cast<int>(lesson_.steps.size()); }
+    QString progressText() const;
+    // Whether the step's trace, knobs and view are in place (false while its trace loads).
+    bool applied() const { return pending_ < 0; }
+    QPushButton* backButton() const { return back_; }
+    QPushButton* nextButton() const { return next_; }
+    QString text() const; // the step as shown (title, text, question), for tests
+
+public slots:
+    void goTo(int step);
+    void next() { goTo(step_ + 1); }
+    void back() { goTo(step_ - 1); }
+
+signals:
+    void stepApplied(int step);
+
+private:
+    void applyNow(int step);
+    void refresh();
+
+    SessionController* session_;
+    Lesson lesson_;
+    int step_ = -1;
+    int pending_ = -1; // the step waiting for its trace to load
+    QLabel* title_;
+    QLabel* progress_;
+    QProgressBar* bar_;
+    QTextBrowser* body_;
+    QLabel* question_;
+    QPushButton* reveal_;
+    QLabel* answer_;
+    QPushButton* back_;
+    QPushButton* next_;
+};
+
+} // namespace sl::ui
