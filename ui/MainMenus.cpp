@@ -274,6 +274,13 @@ void MainMenus::buildFileMenu() {
                         if (!path.isEmpty()) session->exportTimelineFigure(path, px);
                     })
         ->setObjectName(QStringLiteral("exportTimelineAction"));
+    file->addAction(tr("Cop&y Timeline Image (1920x1080)"), this,
+                    [session] {
+                        session->copyTimelineFigure({1920, 1080});
+                    })
+        ->setObjectName(QStringLiteral("copyTimelineAction"));
+    file->addAction(tr("Copy Chart Image"), this, [this] { emit copyChartRequested(); })
+        ->setObjectName(QStringLiteral("copyChartAction"));
     file->addAction(tr("Export &Simulated Trace (Perfetto JSON)..."), QKeySequence(tr("Ctrl+E")), this,
                     [session, askSave] {
                         const QString path =

@@ -66,6 +66,7 @@ signals:
     void saveViewRequested(QString path);
     void saveTimelineRequested(QString path);
     void saveChartRequested(QString path);
+    void copyChartRequested();
     // N / Shift+N: the next or previous critical-path segment.
     void segmentRequested(bool forward);
     // View > Reset Layout (focus mode already left).

@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "Autosave.h"
+#include "ChartRender.h"
 #include "ChartsPanel.h"
 #include "CriticalPathTable.h"
 #include "DeltaTable.h"
@@ -37,6 +38,7 @@
 #include <QAction>
 #include <QChart>
 #include <QChartView>
+#include <QClipboard>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QGuiApplication>
@@ -411,6 +413,7 @@ void MainWindow::wireSession() {
     connect(menus_, &MainMenus::saveViewRequested, this, &MainWindow::saveView);
     connect(menus_, &MainMenus::saveTimelineRequested, this, &MainWindow::saveTimelineImage);
     connect(menus_, &MainMenus::saveChartRequested, this, &MainWindow::saveChartImage);
+    connect(menus_, &MainMenus::copyChartRequested, this, &MainWindow::copyChartImage);
     connect(menus_, &MainMenus::resetLayoutRequested, this, &MainWindow::resetLayout);
     connect(menus_, &MainMenus::segmentRequested, this, [this](bool forward) {
         pathDock_->show();
@@ -633,12 +636,32 @@ QString MainWindow::saveTimelineImage(const QString& path) {
                       path);
 }
 
+QChartView* MainWindow::chartOnScreen() const {
+    // The sweep's plot when its tab is in front with a sweep in it, else the Charts dock's tab.
+    if (sweep_->isVisible() && !sweep_->visibleRegion().isEmpty() && !sweep_->points().empty())
+        return sweep_->chart();
+    QWidget* tab = charts_->tabs()->currentWidget();
+    auto* view = qobject_cast<QChartView*>(tab);
+    return view || !tab ? view : tab->findChild<QChartView*>();
+}
+
 QString MainWindow::saveChartImage(const QString& path) {
-    QWidget* chart = charts_->tabs()->currentWidget();
+    // Rendered at slide size, not grabbed at the dock's (docs/Exports.md).
+    QChartView* chart = chartOnScreen();
+    const QSize size = chart ? chart->size().expandedTo(QSize(1600, 900)) : QSize();
     return imageSaved(!sessions_->simulation().result || !chart
                           ? tr("No chart to save yet: open a trace first")
-                          : saveWidgetImage(chart, path),
+                          : renderChart(chart, path, size),
                       path);
+}
+
+QString MainWindow::copyChartImage() {
+    QChartView* chart = chartOnScreen();
+    if (!sessions_->simulation().result || !chart)
+        return reportError(tr("No chart to copy yet: open a trace first"));
+    QGuiApplication::clipboard()->setImage(chartImage(chart, chart->size().expandedTo(QSize(1600, 900))));
+    confirm(tr("Chart copied to the clipboard"));
+    return {};
 }
 
 void MainWindow::saveLayout() {

@@ -3,6 +3,7 @@
 
 #include <functional>
 
+class QChartView;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -66,6 +67,9 @@ public:
     QString saveView(const QString& path);
     QString saveTimelineImage(const QString& path);
     QString saveChartImage(const QString& path);
+    // The chart in front (the Sweep tab's with a sweep in it, else the Charts dock's) on the clipboard.
+    QString copyChartImage();
+    QChartView* chartOnScreen() const;
 
 protected:
     bool event(QEvent* event) override;

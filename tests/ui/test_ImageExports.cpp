@@ -60,8 +60,10 @@ private slots:
         QCOMPARE(w.saveChartImage(dir.filePath("c.png")), QString());
         const QImage chart(dir.filePath("c.png"));
         QVERIFY(!chart.isNull());
-        // Exactly the current tab's chart, nothing around it.
-        QCOMPARE(chart.size() / chart.devicePixelRatio(), charts->tabs()->currentWidget()->size());
+        // The current tab's chart rendered at slide size (ui/export/ChartRender.h), not grabbed at the
+        // dock's size (test_ChartRender checks which chart and the formats).
+        QVERIFY(charts->tabs()->currentWidget()->width() < 1600);
+        QCOMPARE(chart.size(), QSize(1600, 900));
 
         QVERIFY(!w.saveTimelineImage(dir.filePath("no/such/dir/t.png")).isEmpty());
     }

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace sl::ui {
 
@@ -180,6 +181,48 @@ FigureStats paintFigure(QPainter& p, const Figure& fig) {
     return stats;
 }
 
+QString paintToFile(const QString& path, QSize size, const QString& title,
+                    const std::function<void(QPainter&)>& paint) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("svg")) {
+        QSvgGenerator svg;
+        svg.setFileName(path);
+        svg.setSize(size);
+        svg.setViewBox(QRect(QPoint(0, 0), size));
+        svg.setTitle(title);
+        QPainter p;
+        if (!p.begin(&svg)) return QStringLiteral("%1: cannot write the image").arg(path);
+        paint(p);
+        p.end();
+        return QFileInfo(path).size() > 0 ? QString()
+                                          : QStringLiteral("%1: cannot write the image").arg(path);
+    }
+    if (suffix == QLatin1String("pdf")) {
+        QPdfWriter pdf(path);
+        // One page the picture's shape, at 96 dpi: 1920x1080 is 20 x 11.25 inches.
+        pdf.setResolution(96);
+        pdf.setPageSize(QPageSize(QSizeF(size.width() / 96.0, size.height() / 96.0), QPageSize::Inch));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setTitle(title);
+        pdf.setCreator(QStringLiteral("Sightline"));
+        QPainter p;
+        if (!p.begin(&pdf)) return QStringLiteral("%1: cannot write the document").arg(path);
+        paint(p);
+        p.end();
+        return QFileInfo(path).size() > 0 ? QString()
+                                          : QStringLiteral("%1: cannot write the document").arg(path);
+    }
+    if (suffix == QLatin1String("png")) {
+        QImage image(size, QImage::Format_RGB32);
+        image.fill(Qt::white);
+        QPainter p(&image);
+        paint(p);
+        p.end();
+        return image.save(path, "PNG") ? QString() : QStringLiteral("%1: cannot write the image").arg(path);
+    }
+    return QStringLiteral("%1: unknown image format (use .png, .svg or .pdf)").arg(path);
+}
+
 QString renderFigure(const Figure& figure, const QString& path, FigureStats* stats) {
     if (figure.size.width() < 200 || figure.size.height() < 150 || figure.size.width() > 16384 ||
         figure.size.height() > 16384)
@@ -187,45 +230,12 @@ QString renderFigure(const Figure& figure, const QString& path, FigureStats* sta
             .arg(path)
             .arg(figure.size.width())
             .arg(figure.size.height());
-    const QString suffix = QFileInfo(path).suffix().toLower();
     FigureStats drawn;
-    if (suffix == QLatin1String("svg")) {
-        QSvgGenerator svg;
-        svg.setFileName(path);
-        svg.setSize(figure.size);
-        svg.setViewBox(QRect(QPoint(0, 0), figure.size));
-        svg.setTitle(figure.title.isEmpty() ? QStringLiteral("Sightline timeline") : figure.title);
-        QPainter p;
-        if (!p.begin(&svg)) return QStringLiteral("%1: cannot write the image").arg(path);
-        drawn = paintFigure(p, figure);
-        p.end();
-        if (QFileInfo(path).size() <= 0) return QStringLiteral("%1: cannot write the image").arg(path);
-    } else if (suffix == QLatin1String("pdf")) {
-        QPdfWriter pdf(path);
-        // One page the figure's shape, at 96 dpi: 1920x1080 is 20 x 11.25 inches.
-        pdf.setResolution(96);
-        pdf.setPageSize(
-            QPageSize(QSizeF(figure.size.width() / 96.0, figure.size.height() / 96.0), QPageSize::Inch));
-        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        pdf.setTitle(figure.title);
-        pdf.setCreator(QStringLiteral("Sightline"));
-        QPainter p;
-        if (!p.begin(&pdf)) return QStringLiteral("%1: cannot write the document").arg(path);
-        drawn = paintFigure(p, figure);
-        p.end();
-        if (QFileInfo(path).size() <= 0) return QStringLiteral("%1: cannot write the document").arg(path);
-    } else if (suffix == QLatin1String("png")) {
-        QImage image(figure.size, QImage::Format_RGB32);
-        image.fill(Qt::white);
-        QPainter p(&image);
-        drawn = paintFigure(p, figure);
-        p.end();
-        if (!image.save(path, "PNG")) return QStringLiteral("%1: cannot write the image").arg(path);
-    } else {
-        return QStringLiteral("%1: unknown image format (use .png, .svg or .pdf)").arg(path);
-    }
-    if (stats) *stats = drawn;
-    return {};
+    const QString error = paintToFile(
+        path, figure.size, figure.title.isEmpty() ? QStringLiteral("Sightline timeline") : figure.title,
+        [&](QPainter& p) { drawn = paintFigure(p, figure); });
+    if (error.isEmpty() && stats) *stats = drawn;
+    return error;
 }
 
 bool parseTimeRange(const QString& text, TimeNs& start, TimeNs& end, QString* error) {

@@ -10,6 +10,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 
 class QPainter;
@@ -48,6 +49,11 @@ FigureStats paintFigure(QPainter& p, const Figure& figure);
 // Writes the figure to `path`, the format from its extension (.png, .svg, .pdf; any case). Returns
 // an empty string on success, else one line "PATH: what is wrong".
 QString renderFigure(const Figure& figure, const QString& path, FigureStats* stats = nullptr);
+
+// Paints with `paint` into `path`, the format from its extension (.png on white, .svg, .pdf: one page
+// of `size` at 96 dpi). Returns an empty string on success, else one line "PATH: what is wrong".
+QString paintToFile(const QString& path, QSize size, const QString& title,
+                    const std::function<void(QPainter&)>& paint);
 
 // "4ms:12ms", "2.5:10" (ms), "100us:2ms", "0.5s:1s": a range relative to the trace's start. False
 // (and `error`) for anything else or an empty range.

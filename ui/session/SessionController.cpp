@@ -20,8 +20,12 @@
 #include "analysis/StepExplanation.h"
 #include "report/SimulationReport.h"
 
+#include <QClipboard>
 #include <QDir>
 #include <QFileInfo>
+#include <QGuiApplication>
+#include <QImage>
+#include <QPainter>
 #include <QSignalBlocker>
 
 #include <algorithm>
@@ -460,37 +464,54 @@ nlohmann::json SessionController::scenarioTableJson() const {
     return rows;
 }
 
+Figure SessionController::timelineFigure(QSize size) const {
+    Figure fig;
+    fig.size = size;
+    fig.measured = measured_;
+    fig.simulated = simulation_.timeline;
+    QStringList names;
+    for (const QString& p : paths_)
+        names << QFileInfo(p).fileName();
+    fig.title = names.join(QStringLiteral(", "));
+    const int current = scenarios_ ? scenarios_->list()->current() : -1;
+    const QString scenario = current >= 0 ? scenarios_->list()->at(current).name : QString();
+    fig.simulatedTitle = scenario.isEmpty() ? tr("Simulated") : tr("Simulated: %1").arg(scenario);
+    fig.knobs = ScenarioList::knobChanges(knobs_->knobs());
+    if (simulation_.result)
+        fig.subtitle =
+            tr("Iteration: measured %1")
+                .arg(QString::fromStdString(resultHeadline(simulation_.result->measuredIteration,
+                                                           simulation_.result->simulatedIteration)));
+    // What the panes show now: the visible time window.
+    fig.start = view_->windowStart();
+    fig.end = view_->windowEnd();
+    return fig;
+}
+
 QString SessionController::exportTimelineFigure(const QString& path, QSize size) {
-    QString error;
-    if (!measured_) error = tr("No trace to export yet");
-    if (error.isEmpty()) {
-        Figure fig;
-        fig.size = size;
-        fig.measured = measured_;
-        fig.simulated = simulation_.timeline;
-        QStringList names;
-        for (const QString& p : paths_)
-            names << QFileInfo(p).fileName();
-        fig.title = names.join(QStringLiteral(", "));
-        const int current = scenarios_ ? scenarios_->list()->current() : -1;
-        const QString scenario = current >= 0 ? scenarios_->list()->at(current).name : QString();
-        fig.simulatedTitle = scenario.isEmpty() ? tr("Simulated") : tr("Simulated: %1").arg(scenario);
-        fig.knobs = ScenarioList::knobChanges(knobs_->knobs());
-        if (simulation_.result)
-            fig.subtitle =
-                tr("Iteration: measured %1")
-                    .arg(QString::fromStdString(resultHeadline(simulation_.result->measuredIteration,
-                                                               simulation_.result->simulatedIteration)));
-        // What the panes show now: the visible time window.
-        fig.start = view_->windowStart();
-        fig.end = view_->windowEnd();
-        error = renderFigure(fig, path);
-    }
+    const QString error = measured_ ? renderFigure(timelineFigure(size), path) : tr("No trace to export yet");
     if (!error.isEmpty())
         emit message(error, MessageBar::Level::Error);
     else
         emit exported(tr("Timeline figure"), path);
     return error;
+}
+
+QString SessionController::copyTimelineFigure(QSize size) {
+    if (!measured_) {
+        const QString error = tr("No trace to copy yet");
+        emit message(error, MessageBar::Level::Error);
+        return error;
+    }
+    QImage image(size, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter p(&image);
+    paintFigure(p, timelineFigure(size));
+    p.end();
+    QGuiApplication::clipboard()->setImage(image);
+    emit message(tr("Timeline figure (%1x%2) copied to the clipboard").arg(size.width()).arg(size.height()),
+                 MessageBar::Level::Info);
+    return {};
 }
 
 QString SessionController::exportReport(const QString& path) {

@@ -25,6 +25,7 @@ namespace sl::ui {
 
 class Autosave;
 class EtAttach;
+struct Figure;
 class HighlightModel;
 class KnobPanel;
 class ScenarioController;
@@ -119,6 +120,9 @@ public:
     // The timeline rendered at `size` (ui/export/FigureRender.h): the measured and simulated panes over
     // the visible time window, every rank, with title, headline, knob values, axis and legend.
     QString exportTimelineFigure(const QString& path, QSize size); // .png, .svg or .pdf by suffix
+    // The same figure on the clipboard (Copy Image), and the figure itself.
+    QString copyTimelineFigure(QSize size);
+    Figure timelineFigure(QSize size) const;
     // The scenarios simulated so far as the report's Scenarios table (JSON array).
     nlohmann::json scenarioTableJson() const;
 
