@@ -482,8 +482,10 @@ std::string headlineSection(const nlohmann::json& j) {
         const nlohmann::json& b = *best;
         win = "<b>Biggest win: " + esc(text(b.value("name", nlohmann::json("")))) + "</b>";
         const std::vector<std::string> keys = keysOf(b);
-        if (!keys.empty())
-            win += " (" + esc(knobValues(keys, b.value("knobs", nlohmann::json::object()))) + ")";
+        const std::string values = knobValues(keys, b.value("knobs", nlohmann::json::object()));
+        // A scenario named by its knobs (the GUI's default name) says them once.
+        if (!keys.empty() && values != text(b.value("name", nlohmann::json(""))))
+            win += " (" + esc(values) + ")";
         win += ": " + changeWords(baseUs, num(b, "iteration_us"));
         if (b.contains("throughput_note")) win += "; " + esc(text(b["throughput_note"]));
         if (limit.empty()) limit = text(sc[0].value("limit", nlohmann::json("")));
@@ -559,6 +561,25 @@ std::string scenariosSection(const nlohmann::json& j) {
         s += "<td class=\"src\">" + esc(text(r.value("limit", nlohmann::json("")))) + "</td></tr>";
     }
     s += "</tbody></table></section>";
+    return s;
+}
+
+// Timeline pictures the GUI's export adds ({name, caption, svg}: inline SVG it rendered itself,
+// no scripts or links in it); the part before the <svg element (XML declaration) is left out.
+std::string figuresSection(const nlohmann::json& j) {
+    if (!j.contains("figures") || !j["figures"].is_array() || j["figures"].empty()) return {};
+    std::string s =
+        "<section><h2>Timelines</h2><p class=\"lead\">Each scenario's simulated timeline under the "
+        "measured one, as File &gt; Export Timeline renders it.</p>";
+    for (const auto& f : j["figures"]) {
+        const std::string svg = text(f.value("svg", nlohmann::json("")));
+        const auto at = svg.find("<svg");
+        if (at == std::string::npos || svg.find("<script") != std::string::npos) continue;
+        s += "<figure class=\"timeline\"><figcaption><b>" + esc(text(f.value("name", nlohmann::json("")))) +
+             "</b> &middot; " + esc(text(f.value("caption", nlohmann::json("")))) + "</figcaption>" +
+             svg.substr(at) + "</figure>";
+    }
+    s += "</section>";
     return s;
 }
 
@@ -737,6 +758,9 @@ table.num th.name{max-width:380px;overflow:hidden;text-overflow:ellipsis;white-s
 .count{font-size:12px;background:#fff3bf;color:#8a6d00;border-radius:999px;padding:1px 8px;vertical-align:3px}
 .muted{color:var(--muted)}
 footer{color:var(--muted);font-size:12px;text-align:center}
+figure.timeline{margin:0 0 16px}
+figure.timeline svg{display:block;width:100%;height:auto;border:1px solid var(--line)}
+figure.timeline figcaption{font-size:13px;color:#495057;margin-bottom:6px}
 section.headline{border-left:5px solid var(--accent)}
 section.headline p{margin:0;font-size:17px}
 section.headline p.limit{margin-top:6px;font-size:14px;color:#495057}
@@ -768,6 +792,7 @@ std::string htmlReport(const nlohmann::json& report) {
     h += headlineSection(report);
     h += cards(report);
     h += scenariosSection(report);
+    h += figuresSection(report);
     h += breakdownSection(report.value("ranks", nlohmann::json::array()));
     h += gpuSwapSection(report);
     h += criticalPathSection(report.value("critical_path", nlohmann::json::object()));

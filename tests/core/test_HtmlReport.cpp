@@ -117,6 +117,25 @@ private slots:
         QCOMPARE(static_cast<int>(rep["critical_path"]["by_kind"].size()), kPathLabelCount);
     }
 
+    // Timeline pictures (the GUI's export renders them): inline, captioned, never a script.
+    void timelineFigures() {
+        nlohmann::json rep = reportOf({{"compute.speedup", "2"}});
+        QVERIFY(!QString::fromStdString(htmlReport(rep)).contains("<h2>Timelines</h2>"));
+        rep["figures"] = nlohmann::json::array(
+            {{{"name", "Faster GPUs"},
+              {"caption", "compute.speedup = 2"},
+              {"svg",
+               "<?xml version=\"1.0\"?>\n<svg viewBox=\"0 0 10 10\"><rect width=\"5\" height=\"5\"/></svg>"}},
+             {{"name", "Evil"}, {"caption", ""}, {"svg", "<svg><script>alert(1)</script></svg>"}}});
+        const QString html = QString::fromStdString(htmlReport(rep));
+        QVERIFY(html.contains("<h2>Timelines</h2>"));
+        QVERIFY(html.contains(
+            "<figcaption><b>Faster GPUs</b> &middot; compute.speedup = 2</figcaption><svg viewBox"));
+        QVERIFY(!html.contains("<?xml"));
+        QVERIFY(!html.contains("<script"));
+        QVERIFY(!html.contains("<b>Evil</b>"));
+    }
+
     // Who wrote it: the program with its version, and where.
     void writtenBySightline() {
         nlohmann::json rep = reportOf({{"compute.speedup", "2"}});

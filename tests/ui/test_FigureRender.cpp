@@ -4,6 +4,7 @@
 // the knobs; the PDF is a PDF; bad formats, sizes and ranges give one line; File > Export Timeline
 // writes the window's scenario; `sightline-cli render` writes a figure and fails with one line.
 #include "FigureRender.h"
+#include "KnobPanel.h"
 #include "MainWindow.h"
 #include "Palette.h"
 #include "SessionController.h"
@@ -188,6 +189,32 @@ private slots:
         const QImage image(dir.filePath("w.png"));
         QCOMPARE(image.size(), QSize(1280, 720));
         QCOMPARE(headerRuns(image), 2 * 4);
+    }
+
+    // File > Export Report as HTML: a timeline picture per scenario; the JSON keeps numbers alone.
+    void reportHasATimelinePerScenario() {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.show();
+        w.sessions()->openTraces({QString::fromStdString(sltest::samplePath("02-dp4"))});
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
+        QVERIFY(sltest::settleSimulations(w));
+        SimKnobs fast;
+        fast.computeSpeedup = 2;
+        w.sessions()->knobs()->setKnobs(fast); // a what-if scenario beside the baseline
+        QVERIFY(sltest::settleSimulations(w));
+        QCOMPARE(w.sessions()->scenarioFigures().size(), std::size_t(2));
+        QCOMPARE(w.sessions()->exportReport(dir.filePath("r.html")), QString());
+        QFile html(dir.filePath("r.html"));
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        const QByteArray text = html.readAll();
+        QCOMPARE(text.count("<figure class=\"timeline\">"), 2);
+        QVERIFY(text.contains("compute.speedup = 2</figcaption><svg"));
+        QVERIFY(!text.contains("<script"));
+        QCOMPARE(w.sessions()->exportReport(dir.filePath("r.json")), QString());
+        QFile json(dir.filePath("r.json"));
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        QVERIFY(!json.readAll().contains("\"figures\""));
     }
 
     // The command line: sightline-cli render runs the program's renderer (built beside it).

@@ -31,7 +31,7 @@ QString writeSimulatedTrace(const QString& path, const TraceSet& set, const Simu
 
 QString writeReport(const QString& path, const ExecutionGraph& graph, const SimResult& result,
                     const SimKnobs& knobs, const QStringList& paths, int step,
-                    const nlohmann::json& scenarios) {
+                    const nlohmann::json& scenarios, const nlohmann::json& figures) {
     SimResult replay;
     if (!knobs.isReplay()) {
         SimOptions options;
@@ -48,8 +48,11 @@ QString writeReport(const QString& path, const ExecutionGraph& graph, const SimR
     report["limit"] = limitingCause(graph, criticalPath(graph, result), result).sentence;
     report["generator"] = "the Sightline window, File > Export Report";
     const std::string target = path.toStdString();
+    const ReportFormat format = reportFormatOf(target).value_or(ReportFormat::Json);
+    // Pictures are for people: the HTML gets them, the JSON and CSV keep the numbers alone.
+    if (format == ReportFormat::Html && figures.is_array() && !figures.empty()) report["figures"] = figures;
     try {
-        writeReportFile(target, report, reportFormatOf(target).value_or(ReportFormat::Json));
+        writeReportFile(target, report, format);
     } catch (const LoadError& e) {
         return QString::fromStdString(e.what());
     }

@@ -25,10 +25,12 @@ QString writeSimulatedTrace(const QString& path, const TraceSet& set, const Simu
 // (.html/.htm, .json, .csv; any other suffix writes JSON). With knobs away from replay, the graph is
 // also simulated at the default knobs so the report says what the knobs changed (knob_effect).
 // `paths` name the traces in the report's header; step -1 is the whole trace.
-// `scenarios` (a JSON array, see report/HtmlReport.h) adds the session's scenario table.
+// `scenarios` (a JSON array, see report/HtmlReport.h) adds the session's scenario table; `figures`
+// (an array of {name, caption, svg}) timeline pictures, in the HTML only.
 QString writeReport(const QString& path, const ExecutionGraph& graph, const SimResult& result,
                     const SimKnobs& knobs, const QStringList& paths, int step = -1,
-                    const nlohmann::json& scenarios = nlohmann::json());
+                    const nlohmann::json& scenarios = nlohmann::json(),
+                    const nlohmann::json& figures = nlohmann::json());
 
 // Renders a widget into a PNG (raster) or an SVG (vector, QSvgGenerator), chosen by the suffix.
 QString saveWidgetImage(QWidget* widget, const QString& path);

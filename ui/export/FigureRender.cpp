@@ -7,6 +7,7 @@
 #include "TimelineRenderer.h"
 #include "TrackState.h"
 
+#include <QBuffer>
 #include <QFileInfo>
 #include <QFontMetrics>
 #include <QImage>
@@ -236,6 +237,21 @@ QString renderFigure(const Figure& figure, const QString& path, FigureStats* sta
         [&](QPainter& p) { drawn = paintFigure(p, figure); });
     if (error.isEmpty() && stats) *stats = drawn;
     return error;
+}
+
+QByteArray figureSvg(const Figure& figure) {
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setSize(figure.size);
+    svg.setViewBox(QRect(QPoint(0, 0), figure.size));
+    svg.setTitle(figure.title);
+    QPainter p;
+    if (!p.begin(&svg)) return {};
+    paintFigure(p, figure);
+    p.end();
+    return buffer.data();
 }
 
 bool parseTimeRange(const QString& text, TimeNs& start, TimeNs& end, QString* error) {

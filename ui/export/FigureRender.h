@@ -55,6 +55,9 @@ QString renderFigure(const Figure& figure, const QString& path, FigureStats* sta
 QString paintToFile(const QString& path, QSize size, const QString& title,
                     const std::function<void(QPainter&)>& paint);
 
+// The figure as SVG text (for pages that embed it: the HTML report).
+QByteArray figureSvg(const Figure& figure);
+
 // "4ms:12ms", "2.5:10" (ms), "100us:2ms", "0.5s:1s": a range relative to the trace's start. False
 // (and `error`) for anything else or an empty range.
 bool parseTimeRange(const QString& text, TimeNs& start, TimeNs& end, QString* error);

@@ -514,13 +514,40 @@ QString SessionController::copyTimelineFigure(QSize size) {
     return {};
 }
 
+nlohmann::json SessionController::scenarioFigures() const {
+    // A timeline picture per simulated scenario for the HTML report: the measured pane above the
+    // scenario's, over the whole trace (ui/export/FigureRender.h).
+    nlohmann::json figures = nlohmann::json::array();
+    if (!measured_ || !scenarios_) return figures;
+    for (int i = 0; i < scenarios_->list()->count(); ++i) {
+        const ScenarioResult* r = scenarios_->result(i);
+        if (!r || !r->output.timeline) continue;
+        Figure fig;
+        fig.size = QSize(1600, 900);
+        fig.measured = measured_;
+        fig.simulated = r->output.timeline;
+        fig.title = r->name;
+        fig.simulatedTitle = tr("Simulated: %1").arg(r->name);
+        fig.knobs = ScenarioList::knobChanges(r->knobs);
+        fig.subtitle = r->headline;
+        const QByteArray svg = figureSvg(fig);
+        if (svg.isEmpty()) continue;
+        figures.push_back(
+            {{"name", r->name.toStdString()},
+             {"caption",
+              (fig.knobs.isEmpty() ? tr("replay") : fig.knobs.join(QStringLiteral(", "))).toStdString()},
+             {"svg", svg.toStdString()}});
+    }
+    return figures;
+}
+
 QString SessionController::exportReport(const QString& path) {
     QString error;
     if (!simulation_.result || !simulation_.graph)
         error = tr("No simulation to report yet");
     else
         error = writeReport(path, *simulation_.graph, *simulation_.result, knobs_->knobs(), paths_, -1,
-                            scenarioTableJson());
+                            scenarioTableJson(), scenarioFigures());
     if (!error.isEmpty())
         emit message(error, MessageBar::Level::Error);
     else

@@ -125,6 +125,8 @@ public:
     Figure timelineFigure(QSize size) const;
     // The scenarios simulated so far as the report's Scenarios table (JSON array).
     nlohmann::json scenarioTableJson() const;
+    // A timeline picture (SVG) per simulated scenario for the HTML report: [{name, caption, svg}].
+    nlohmann::json scenarioFigures() const;
 
 signals:
     // A load started (what: its status text); loading tells when the progress bar shows.
