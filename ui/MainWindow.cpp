@@ -16,11 +16,14 @@
 #include "MainMenus.h"
 #include "MessageBar.h"
 #include "RangeStatsPanel.h"
+#include "RankControls.h"
+#include "RankOverview.h"
 #include "RecentFiles.h"
 #include "ResultCard.h"
 #include "ScenarioController.h"
 #include "ScenariosDock.h"
 #include "SessionController.h"
+#include "SimAnalysis.h"
 #include "StragglersPanel.h"
 #include "StructurePanel.h"
 #include "SweepView.h"
@@ -42,6 +45,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QGuiApplication>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
@@ -116,7 +120,16 @@ void MainWindow::buildCentral() {
     legend_ = new LegendWidget(timeline);
     card_ = new ResultCard(timeline);
     tl->addWidget(card_);
-    tl->addWidget(panes_, 1);
+    // The rank overview column left of the panes (docs/ManyRanks.md): shown for four ranks or more.
+    overview_ = new RankOverview(sessions_->tracks(), sessions_->view(), panes_->measured(), timeline);
+    overview_->setFixedWidth(110);
+    overview_->hide();
+    auto* panesRow = new QHBoxLayout;
+    panesRow->setContentsMargins(0, 0, 0, 0);
+    panesRow->setSpacing(0);
+    panesRow->addWidget(overview_);
+    panesRow->addWidget(panes_, 1);
+    tl->addLayout(panesRow, 1);
     tl->addWidget(legend_);
     stack_->addWidget(welcome_);
     stack_->addWidget(timeline);
@@ -189,7 +202,15 @@ void MainWindow::buildDocks() {
             sessions_->view()->setScrollY(
                 panes_->measured()->layout().rows()[static_cast<std::size_t>(row)].y);
     });
-    tracksDock_ = dockOf(this, trackTree_, tr("Tracks"), "tracksDock");
+    // Above the tree: the filter, the grouping and compact rows (docs/ManyRanks.md).
+    auto* tracksPanel = new QWidget(this);
+    auto* tracksLayout = new QVBoxLayout(tracksPanel);
+    tracksLayout->setContentsMargins(0, 0, 0, 0);
+    tracksLayout->setSpacing(0);
+    tracksLayout->addWidget(new RankControls(tracks, tracksPanel));
+    tracksLayout->addWidget(trackTree_, 1);
+    trackTree_->setMinimumHeight(1);
+    tracksDock_ = dockOf(this, tracksPanel, tr("Tracks"), "tracksDock");
     addDockWidget(Qt::LeftDockWidgetArea, tracksDock_);
     details_ = new DetailsPanel(this);
     detailsDock_ = dockOf(this, details_, tr("Details"), "detailsDock");
@@ -479,6 +500,8 @@ void MainWindow::wireSession() {
         charts_->clear();
         pathTable_->setSimulation({});
         stragglers_->setGraph(nullptr);
+        overview_->clear();
+        overview_->hide();
         sweep_->setGraph(nullptr, nullptr);
         trackModel_->setTraceSet(nullptr);
         panes_->setMeasured(nullptr);
@@ -564,6 +587,10 @@ void MainWindow::showSimulation(const SimOutput& output) {
     panes_->setSimulatedSetup(output.result->setup);
     pathTable_->setSimulation(output);
     stragglers_->setGraph(output.graph);
+    if (output.analysis && sessions_->traceSet()) {
+        overview_->setData(sessions_->traceSet(), output.analysis->measured, &stragglers_->arrivals());
+        overview_->setVisible(sessions_->traceSet()->ranks.size() >= 4);
+    }
     sweep_->setGraph(sessions_->traceSet(), output.graph);
     sweep_->setBaseKnobs(knobs_->knobs());
     panes_->simulated()->setReference(measured);

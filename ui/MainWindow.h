@@ -26,6 +26,7 @@ class LegendWidget;
 class MainMenus;
 class MessageBar;
 class RangeStatsPanel;
+class RankOverview;
 class ResultCard;
 class SessionController;
 class StructurePanel;
@@ -112,6 +113,7 @@ private:
     TimelinePanes* panes_ = nullptr;
     LegendWidget* legend_ = nullptr;
     ResultCard* card_ = nullptr;
+    RankOverview* overview_ = nullptr;
     TrackTreeModel* trackModel_ = nullptr;
     QTreeView* trackTree_ = nullptr;
     DetailsPanel* details_ = nullptr;

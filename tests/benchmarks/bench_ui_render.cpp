@@ -84,7 +84,9 @@ BENCHMARK(BM_RenderFrame)
     ->Unit(benchmark::kMillisecond);
 
 // Many ranks: 64 ranks x (1 thread + 2 streams), about 1.3 M events, the whole trace in view.
-// range(0): 1 = every rank collapsed (each header row shows its summary strip), 0 = expanded.
+// range(0): 1 = every rank collapsed (each header row shows its summary strip), 0 = expanded,
+// 2 = collapsed as compact 5 px strips (the default above 16 ranks: all 64 in the frame),
+// 3 = compact and grouped by node (8 group rows).
 Model& manyRanks() {
     static Model* m = [] {
         auto* mm = new Model;
@@ -99,6 +101,8 @@ Model& manyRanks() {
 void BM_RenderFrame64Ranks(benchmark::State& state) {
     Model& m = manyRanks();
     m.state.setAllRanksExpanded(state.range(0) == 0);
+    m.state.setCompactRows(state.range(0) >= 2);
+    m.state.setGrouping(state.range(0) == 3 ? sl::ui::RankGrouping::Node : sl::ui::RankGrouping::None);
     m.layout.build(*m.set, m.state);
     QImage image(1600 - sl::ui::TimelineRenderer::kGutterWidth, 1000, QImage::Format_ARGB32_Premultiplied);
     sl::ui::TimelineRenderer renderer;
@@ -113,8 +117,9 @@ void BM_RenderFrame64Ranks(benchmark::State& state) {
     state.counters["boxes"] = stats.boxes;
     state.counters["summary_lanes"] = stats.summaryLanes;
     state.counters["events"] = static_cast<double>(m.data->eventCount());
+    state.counters["rows"] = static_cast<double>(m.layout.rows().size());
 }
-BENCHMARK(BM_RenderFrame64Ranks)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RenderFrame64Ranks)->Arg(1)->Arg(0)->Arg(2)->Arg(3)->Unit(benchmark::kMillisecond);
 
 } // namespace
 

@@ -2,11 +2,13 @@
 
 #include "Scenario.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSettings>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -38,6 +40,17 @@ ScenariosDock::ScenariosDock(ScenarioList* list, QWidget* parent) : QWidget(pare
                         "one in the lower pane"));
     form->addRow(tr("Top pane"), top_);
     layout->addLayout(form);
+    // Under plain replay the two panes show the same: one is enough (docs/ManyRanks.md).
+    onePane_ = new QCheckBox(tr("One pane under replay"), this);
+    onePane_->setObjectName(QStringLiteral("onePaneBox"));
+    onePane_->setToolTip(tr("While the lower pane shows a replay (every knob at its default) and the upper "
+                            "one the measured trace, show only the upper pane"));
+    onePane_->setChecked(QSettings().value(QStringLiteral("view/onePaneUnderReplay"), false).toBool());
+    layout->addWidget(onePane_);
+    connect(onePane_, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue(QStringLiteral("view/onePaneUnderReplay"), on);
+        emit onePaneChanged(on);
+    });
 
     connect(add, &QPushButton::clicked, this, &ScenariosDock::addScenario);
     connect(dup, &QPushButton::clicked, this, &ScenariosDock::duplicateScenario);
@@ -67,6 +80,10 @@ ScenariosDock::ScenariosDock(ScenarioList* list, QWidget* parent) : QWidget(pare
     });
     connect(list_, &ScenarioList::currentChanged, this, &ScenariosDock::rebuild);
     rebuild();
+}
+
+bool ScenariosDock::onePane() const {
+    return onePane_->isChecked();
 }
 
 int ScenariosDock::topPane() const {

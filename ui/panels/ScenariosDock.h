@@ -5,6 +5,7 @@
 // scenario, so two what-ifs can be compared directly.
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QListWidget;
 class QPushButton;
@@ -19,6 +20,9 @@ public:
     explicit ScenariosDock(ScenarioList* list, QWidget* parent = nullptr);
     QListWidget* listWidget() const { return view_; }
     QComboBox* topPaneBox() const { return top_; }
+    // Whether a replay under the measured trace shows as one pane (a view preference, QSettings).
+    QCheckBox* onePaneBox() const { return onePane_; }
+    bool onePane() const;
     // What the top pane shows: -1 the measured trace, else a scenario index.
     int topPane() const;
     void setTopPane(int scenario);
@@ -30,6 +34,7 @@ public:
 
 signals:
     void topPaneChanged(int scenario);
+    void onePaneChanged(bool on);
 
 private:
     void rebuild();
@@ -37,6 +42,7 @@ private:
     ScenarioList* list_;
     QListWidget* view_;
     QComboBox* top_;
+    QCheckBox* onePane_;
     QPushButton* delete_;
     QPushButton* rename_;
     bool rebuilding_ = false;

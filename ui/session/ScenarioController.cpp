@@ -38,6 +38,7 @@ ScenarioController::ScenarioController(ScenarioList* list, ScenarioRunner* runne
     connect(runner_, &ScenarioRunner::progress, v_.table, &DeltaTable::setBusy);
     connect(runner_, &ScenarioRunner::finished, this, &ScenarioController::showResults);
     connect(v_.dock, &ScenariosDock::topPaneChanged, this, &ScenarioController::updateTopPane);
+    connect(v_.dock, &ScenariosDock::onePaneChanged, this, &ScenarioController::updateTopPane);
 }
 
 void ScenarioController::labelPanes() {
@@ -141,9 +142,18 @@ void ScenarioController::updateTopPane() {
     // called now: the result keeps the name it was simulated under).
     const QString name = top >= 0 ? list_->at(top).name : QString();
     pane->setTitle(r ? name : tr("Measured"));
+    // One pane under plain replay (docs/ManyRanks.md): the measured trace above and a replay
+    // below show the same, so the lower pane goes while the option is on.
+    const int current = list_->current();
+    const bool replay = shown_ && top < 0 && current >= 0 && current < list_->count() &&
+                        list_->at(current).knobs.isReplay() && measured_ && !measured_->set().ranks.empty() &&
+                        measured_->set().ranks.front().hasMeasuredTimes;
+    const bool one = replay && v_.dock->onePane();
+    v_.panes->simulated()->setVisible(!one);
     if (!r) {
         if (pane->data() != measured_) pane->setData(measured_);
         pane->setNote(top >= 0 ? tr("Scenario %1: simulating...").arg(list_->at(top).name)
+                      : one    ? tr("One pane: the replay (%1) shows the same").arg(list_->at(current).name)
                                : TimelinePanes::measuredNote(measured_));
         v_.highlights->setTopOverride(nullptr);
         return;

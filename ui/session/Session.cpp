@@ -92,6 +92,7 @@ QByteArray sessionToJson(const Session& s) {
         ranks.append(o);
     }
     root[QStringLiteral("tracks")] = ranks;
+    if (s.hasRankView) root[QStringLiteral("rank_view")] = rankViewToJson(s.rankView);
     if (s.hasView) {
         QJsonObject view;
         // Nanoseconds as strings: JSON numbers lose precision beyond 2^53.
@@ -174,6 +175,12 @@ QString sessionFromJson(const QByteArray& json, Session& out, const QString& bas
             return QObject::tr("\"tracks\": bad track list of rank %1").arg(s.tracks.size());
         s.tracks.push_back(std::move(r));
     }
+    const QJsonValue rankView = root.value(QStringLiteral("rank_view"));
+    if (!rankView.isUndefined()) {
+        if (!rankView.isObject() || !rankViewFromJson(rankView.toObject(), s.rankView))
+            return QObject::tr("\"rank_view\": bad grouping, groups, compact or filter");
+        s.hasRankView = true;
+    }
     const QJsonValue view = root.value(QStringLiteral("view"));
     if (view.isObject()) {
         const QJsonObject o = view.toObject();
@@ -190,6 +197,36 @@ QString sessionFromJson(const QByteArray& json, Session& out, const QString& bas
     s.arrows = h.value(QStringLiteral("arrows")).toBool(true);
     out = std::move(s);
     return {};
+}
+
+QJsonObject rankViewToJson(const TrackState::RankView& view) {
+    QJsonArray groups;
+    for (int g : view.collapsedGroups)
+        groups.append(g);
+    return QJsonObject{{QStringLiteral("grouping"), groupingName(view.grouping)},
+                       {QStringLiteral("collapsed_groups"), groups},
+                       {QStringLiteral("compact"), view.compact},
+                       {QStringLiteral("filter"), view.filter}};
+}
+
+bool rankViewFromJson(const QJsonObject& o, TrackState::RankView& out) {
+    TrackState::RankView v;
+    if (!groupingFromName(o.value(QStringLiteral("grouping")).toString(QStringLiteral("none")), v.grouping))
+        return false;
+    const QJsonValue groups = o.value(QStringLiteral("collapsed_groups"));
+    if (!groups.isUndefined() && !groups.isArray()) return false;
+    for (const QJsonValue& g : groups.toArray()) {
+        if (!g.isDouble() || g.toDouble() != static_cast<double>(g.toInt())) return false;
+        v.collapsedGroups.push_back(g.toInt());
+    }
+    const QJsonValue compact = o.value(QStringLiteral("compact"));
+    const QJsonValue filter = o.value(QStringLiteral("filter"));
+    if ((!compact.isUndefined() && !compact.isBool()) || (!filter.isUndefined() && !filter.isString()))
+        return false;
+    v.compact = compact.toBool(false);
+    v.filter = filter.toString();
+    out = std::move(v);
+    return true;
 }
 
 QString writeSessionFile(const QString& path, const Session& session) {

@@ -8,6 +8,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <QJsonObject>
+
 #include <vector>
 
 namespace sl::ui {
@@ -19,6 +21,10 @@ struct Session {
     QStringList traces;
     SimKnobs knobs;
     std::vector<TrackState::RankState> tracks; // empty: the default layout
+    // Grouping, folded groups, compact rows and the track filter (docs/ManyRanks.md); absent in
+    // sessions written before them.
+    bool hasRankView = false;
+    TrackState::RankView rankView;
     bool hasView = false;
     TimeNs viewStart = 0;
     TimeNs viewEnd = 0;
@@ -47,5 +53,9 @@ QString sessionFromJson(const QByteArray& json, Session& out, const QString& bas
 // leaves a half-written session. Empty on success, else the error.
 QString writeSessionFile(const QString& path, const Session& session);
 QString readSessionFile(const QString& path, Session& out);
+
+// The rank view as the session writes it ("rank_view"), and back; false for a malformed one.
+QJsonObject rankViewToJson(const TrackState::RankView& view);
+bool rankViewFromJson(const QJsonObject& o, TrackState::RankView& out);
 
 } // namespace sl::ui

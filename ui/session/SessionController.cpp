@@ -191,6 +191,7 @@ void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QS
     const bool same = !paths.isEmpty() && paths == paths_ && set_;
     const std::vector<TrackState::RankState> keep =
         same ? tracks_->ranks() : std::vector<TrackState::RankState>{};
+    const TrackState::RankView keepView = tracks_->rankView();
     // The switch is one step. First everything that reads the old set's tracks lets go of it: the
     // simulation worker (its late results are dropped by generation), the selection and the views.
     // Only then is the track state rebuilt for the new set (its change signal reaches views that hold
@@ -209,7 +210,10 @@ void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QS
     measured_ =
         measured && &measured->set() == set_.get() ? std::move(measured) : TimelineData::measured(set_);
     tracks_->reset(*set_);
-    if (!keep.empty()) tracks_->restore(keep);
+    if (!keep.empty()) {
+        tracks_->restore(keep);
+        tracks_->setRankView(keepView);
+    }
     emit switched(set_, measured_);
     // Before a session's scenarios are restored: they are shown against this set.
     scenarios_->setTraceSet(set_, measured_);
@@ -272,6 +276,8 @@ Session SessionController::currentSession() const {
     s.currentScenario = scenarios_->list()->current();
     if (set_) {
         s.tracks = tracks_->ranks();
+        s.hasRankView = true;
+        s.rankView = tracks_->rankView();
         s.hasView = true;
         s.viewStart = view_->windowStart();
         s.viewEnd = view_->windowEnd();
@@ -344,6 +350,7 @@ void SessionController::applyViewState(const Session& session) {
         emit message(tr("The session's track layout does not match these traces in part; "
                         "the rest keeps the default layout."),
                      MessageBar::Level::Warning);
+    if (session.hasRankView) tracks_->setRankView(session.rankView);
     highlights_->setCriticalPath(session.criticalPath);
     highlights_->setExposed(session.exposed);
     highlights_->setArrows(session.arrows);

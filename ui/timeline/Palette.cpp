@@ -128,6 +128,10 @@ QColor selection() {
 QColor rangeFill() {
     return QColor(30, 120, 220, 40);
 }
+QColor groupHeader() {
+    return QColor(0x49, 0x50, 0x57);
+}
+
 QColor rankHeader() {
     return QColor(0xd0d7de);
 }

@@ -49,6 +49,8 @@ QColor grid();
 QColor selection();
 QColor rangeFill();
 QColor rankHeader();
+// A group row (ranks grouped by node, stage or replica): dark, so groups stand apart.
+QColor groupHeader();
 // Highlights: critical-path segments by label, dependency arrows by edge kind, exposed communication
 // and the links of a collective across ranks.
 QColor pathColor(PathLabel l);

@@ -94,6 +94,19 @@ void ResultCard::refresh() {
     limit_->setToolTip(compact_ && !note.isEmpty()
                            ? (pinnedDetail_.isEmpty() ? note : note + QStringLiteral("\n") + pinnedDetail_)
                            : QString());
+    fitHeight();
+}
+
+void ResultCard::resizeEvent(QResizeEvent* event) {
+    QFrame::resizeEvent(event);
+    fitHeight();
+}
+
+void ResultCard::fitHeight() {
+    // The lines wrap: the height their width needs, as a minimum, so that the layout above (a
+    // stacked page, which does not ask heightForWidth) never clips the last line.
+    const int h = layout()->heightForWidth(width());
+    if (h > 0 && h != minimumHeight()) setMinimumHeight(h);
 }
 
 QString ResultCard::text() const {

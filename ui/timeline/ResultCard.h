@@ -28,8 +28,12 @@ public:
     // The first line: the scenario, what it is compared with and the headline (it wraps).
     QLabel* titleLine() const { return title_; }
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void refresh();
+    void fitHeight();
     QLabel* title_;
     QString titleText_;
     QString headlineText_;

@@ -1,8 +1,11 @@
 #include "RowLayout.h"
 
+#include "RankGroups.h"
+#include "RankLabels.h"
 #include "TrackState.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace sl::ui {
 
@@ -27,18 +30,62 @@ void RowLayout::build(const TraceSet& set, const TrackState& state) {
         for (std::size_t k : state.order(r))
             if (state.trackPinned(r, k) && !state.trackHidden(r, k)) addTrack(r, k, true);
     }
-    for (std::size_t r = 0; r < set.ranks.size() && r < state.rankCount(); ++r) {
-        rows_.push_back({static_cast<int>(r), -1, y, kHeaderHeight, 0});
-        rows_.back().collapsed = !state.rankExpanded(r);
-        y += kHeaderHeight;
-        if (state.exposedLanes()) {
+    // The ranks in group order (stable: by rank within a group), and the filter's matches.
+    const std::size_t n = std::min(set.ranks.size(), state.rankCount());
+    const std::vector<int> groups = rankGroups(set, state.grouping());
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    if (state.grouping() != RankGrouping::None)
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t a, std::size_t b) { return groups[a] < groups[b]; });
+    const QString filter = state.filter().trimmed();
+    const auto matches = [&filter](const QString& text) {
+        return filter.isEmpty() || text.contains(filter, Qt::CaseInsensitive);
+    };
+    std::vector<bool> rankShown(n, true), rankMatched(n, true);
+    if (!filter.isEmpty())
+        for (std::size_t r = 0; r < n; ++r) {
+            rankMatched[r] = matches(rankLabel(set, r));
+            bool any = rankMatched[r];
+            for (std::size_t k = 0; !any && k < set.ranks[r].tracks.size(); ++k)
+                any =
+                    !state.trackHidden(r, k) && matches(QString::fromStdString(set.ranks[r].tracks[k].name));
+            rankShown[r] = any;
+        }
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t r = order[i];
+        if (!rankShown[r]) continue;
+        const int group = state.grouping() == RankGrouping::None ? -1 : groups[r];
+        if (group != -1 && (rows_.empty() || rows_.back().group != group || rows_.back().pinned)) {
+            // A group row before the group's first shown rank; it counts the group's shown ranks.
+            Row g{static_cast<int>(r), kGroupRow, y, kGroupHeight, 0};
+            g.group = group;
+            g.collapsed = state.groupCollapsed(group);
+            for (std::size_t j = i; j < n && groups[order[j]] == group; ++j)
+                g.members += rankShown[order[j]] ? 1 : 0;
+            rows_.push_back(g);
+            y += kGroupHeight;
+        }
+        if (group != -1 && state.groupCollapsed(group)) continue;
+        const bool collapsed = !state.rankExpanded(r);
+        Row header{static_cast<int>(r), -1, y,
+                   collapsed && state.compactRows() ? kCompactHeight : kHeaderHeight, 0};
+        header.collapsed = collapsed;
+        header.compact = collapsed && state.compactRows();
+        header.group = group;
+        rows_.push_back(header);
+        y += header.height;
+        if (state.exposedLanes() && !header.compact) {
             rows_.push_back({static_cast<int>(r), kExposedRow, y, kExposedHeight, 0});
+            rows_.back().group = group;
             y += kExposedHeight;
         }
-        if (!state.rankExpanded(r)) continue;
+        if (collapsed) continue;
         for (std::size_t k : state.order(r)) {
             if (state.trackHidden(r, k) || state.trackPinned(r, k)) continue;
+            if (!rankMatched[r] && !matches(QString::fromStdString(set.ranks[r].tracks[k].name))) continue;
             addTrack(r, k, false);
+            rows_.back().group = group;
         }
     }
     height_ = y;

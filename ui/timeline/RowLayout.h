@@ -10,18 +10,28 @@ class TrackState;
 // The vertical layout of a timeline pane: pinned tracks first (in rank, then display order), then one
 // header row per rank, its exposed-communication lane
 // when TrackState shows them, then one row per visible track with one lane per shown nesting depth. Both
-// panes use the same layout so their rows line up.
+// panes use the same layout so their rows line up. Ranks grouped by node, pipeline stage or replica
+// (TrackState::grouping) come group by group, each under a group row that folds it; a track filter
+// keeps the ranks and tracks whose names match; compact rows make a collapsed rank a strip a few
+// pixels high (docs/ManyRanks.md).
 struct Row {
     int rank = 0;
-    int track = -1; // -1: the rank's header row, -2: its exposed-communication lane
+    int track = -1; // -1: the rank's header row, -2: its exposed-communication lane, -3: a group row
     int y = 0;
     int height = 0;
     int lanes = 0;
     bool pinned = false;    // in the pinned section at the top of the pane
     bool collapsed = false; // a header row of a collapsed rank (it shows the rank's summary strip)
+    bool compact = false;   // that strip only, a few pixels high, no name on the row itself
+    int group = -1;         // the rank's group key (RankGroups.h), -1 ungrouped
+    int members = 0;        // a group row: its ranks
     bool header() const { return track == -1; }
     bool exposedLane() const { return track == -2; }
+    bool groupRow() const { return track == -3; }
     bool isTrack() const { return track >= 0; }
+    // Where a collapsed rank's summary strip sits in its row.
+    int stripTop() const { return compact ? 0 : 4; }
+    int stripHeight() const { return compact ? height - 1 : height - 8; }
 };
 
 class RowLayout {
@@ -31,6 +41,9 @@ public:
     static constexpr int kTrackPadding = 3;
     static constexpr int kExposedHeight = 12;
     static constexpr int kExposedRow = -2;
+    static constexpr int kGroupRow = -3;
+    static constexpr int kCompactHeight = 5;
+    static constexpr int kGroupHeight = 18;
 
     void build(const TraceSet& set, const TrackState& state);
     const std::vector<Row>& rows() const { return rows_; }

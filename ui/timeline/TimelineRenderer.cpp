@@ -1,5 +1,6 @@
 #include "TimelineRenderer.h"
 
+#include "RankGroups.h"
 #include "RankLabels.h"
 
 #include "EventNames.h"
@@ -172,7 +173,8 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
         if (row.y - scrollY > size.height()) break;
         lastRow = i + 1;
         const QRect r(0, row.y - scrollY, width, row.height);
-        p.fillRect(r, row.header()        ? palette::rankHeader()
+        p.fillRect(r, row.groupRow()      ? palette::groupHeader()
+                      : row.header()      ? palette::rankHeader()
                       : row.exposedLane() ? palette::exposedLane()
                                           : palette::laneBackground(i % 2 != 0));
     }
@@ -191,7 +193,7 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
             // strip (compute, communication, copies; critical-path colours when those are shown), so
             // that 64 collapsed ranks still show where each one is busy.
             const auto r = static_cast<std::size_t>(row.rank);
-            const int top = row.y - scrollY + 4;
+            const int top = row.y - scrollY + row.stripTop();
             if (top > size.height() || top + row.height < 0) continue;
             const bool dim = state.criticalPath && state.highlights;
             for (std::size_t k = 0; k < data.ranks()[r].tracks.size(); ++k) {
@@ -201,7 +203,7 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
                 const std::uint8_t* flags = th && !th->flags.empty() ? th->flags.data() : nullptr;
                 shiftRef_ = shiftTrack(state, r, k);
                 paintLane(data, row.rank, track, track.lanes[0], m, width, top, flags, dim, nullptr, stats,
-                          row.height - 8, false);
+                          row.stripHeight(), false);
                 ++stats.summaryLanes;
             }
             continue;
@@ -362,8 +364,8 @@ void TimelineRenderer::paintHighlights(QPainter& p, const RowLayout& layout, con
                     const PathBar& bar = th.bars[b];
                     if (bar.start >= t1) break;
                     const int lane = strip ? 0 : std::min<int>(bar.depth, row.lanes - 1);
-                    const int top = strip ? y + 4 : y + RowLayout::laneY(lane);
-                    const int h = strip ? row.height - 8 : RowLayout::kLaneHeight - 1;
+                    const int top = strip ? y + row.stripTop() : y + RowLayout::laneY(lane);
+                    const int h = strip ? row.stripHeight() : RowLayout::kLaneHeight - 1;
                     const auto l = static_cast<std::size_t>(bar.label);
                     auto& out = bar.wait ? waitBatches_[l] : pathBatches_[l];
                     if (addSpan(out, bar.start, bar.end, top, h,
@@ -517,12 +519,52 @@ void TimelineRenderer::paintGutter(QPainter& p, const TimelineData& data, const 
     p.fillRect(QRect(0, 0, gutterWidth, height), palette::gutter());
     const auto& rows = layout.rows();
     QFontMetrics fm(p.font());
+    QFont tiny = p.font();
+    tiny.setPixelSize(std::max(8, fm.height() * 2 / 3));
+    const QFontMetrics smallMetrics(tiny);
+    int labelsBelow = std::numeric_limits<int>::min(); // compact rows: where the last name ends
     for (int i = layout.firstRowBelow(scrollY); i < static_cast<int>(rows.size()); ++i) {
         const Row& row = rows[static_cast<std::size_t>(i)];
         const int y = row.y - scrollY;
         if (y > height) break;
         const Rank& rank = *data.ranks()[static_cast<std::size_t>(row.rank)].rank;
         QString text;
+        if (row.groupRow()) {
+            p.fillRect(QRect(0, y, gutterWidth, row.height), palette::groupHeader());
+            text = QStringLiteral("%1 %2  (%3 ranks)")
+                       .arg(row.collapsed ? QChar(0x25B8) : QChar(0x25BE))
+                       .arg(groupLabel(tracks.grouping(), row.group))
+                       .arg(row.members);
+            QFont bold = p.font();
+            bold.setBold(true);
+            p.save();
+            p.setFont(bold);
+            p.setPen(Qt::white);
+            p.drawText(QRect(4, y, gutterWidth - 8, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+                       QFontMetrics(bold).elidedText(text, Qt::ElideRight, gutterWidth - 8));
+            p.restore();
+            labelsBelow = y + row.height;
+            continue;
+        }
+        if (row.compact) {
+            // A strip a few pixels high: its short name ("r12 dp3 tp1 pp0") where the one above
+            // leaves room, so every second or third strip is named; the tooltip names each one.
+            p.fillRect(QRect(0, y, gutterWidth, row.height), palette::rankHeader());
+            if (y >= labelsBelow) {
+                const QString& place = rankPlaces(data.set())[static_cast<std::size_t>(row.rank)];
+                text = place.isEmpty() ? QStringLiteral("r%1").arg(rank.rank)
+                                       : QStringLiteral("r%1  %2").arg(rank.rank).arg(place);
+                p.save();
+                p.setFont(tiny);
+                p.setPen(palette::text());
+                const QRect box(14, y, gutterWidth - 18, smallMetrics.height());
+                p.drawText(box, Qt::AlignTop | Qt::AlignLeft,
+                           smallMetrics.elidedText(text, Qt::ElideRight, box.width()));
+                p.restore();
+                labelsBelow = y + smallMetrics.height();
+            }
+            continue;
+        }
         QRect r(6, y, gutterWidth - 10, row.header() ? row.height : RowLayout::kLaneHeight + 2);
         if (row.exposedLane()) {
             p.fillRect(QRect(0, y, gutterWidth, row.height), palette::exposedLane());

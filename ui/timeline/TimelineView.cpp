@@ -3,6 +3,7 @@
 #include "EventText.h"
 #include "HighlightModel.h"
 #include "Palette.h"
+#include "RankLabels.h"
 #include "TimeFormat.h"
 #include "TrackState.h"
 #include "ViewController.h"
@@ -201,6 +202,10 @@ void TimelineView::clickGutter(QPoint pos) {
     const Row& row = layout_.rows()[static_cast<std::size_t>(ri)];
     const auto r = static_cast<std::size_t>(row.rank);
     if (row.exposedLane()) return;
+    if (row.groupRow()) {
+        tracks_->setGroupCollapsed(row.group, !tracks_->groupCollapsed(row.group));
+        return;
+    }
     if (row.header())
         tracks_->setRankExpanded(r, !tracks_->rankExpanded(r));
     else
@@ -261,7 +266,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
         unsetCursor();
         if (pos.x() < gutter()) {
             const int ri = layout_.rowAt(pos.y() + controller_->scrollY());
-            if (ri >= 0 && !layout_.rows()[static_cast<std::size_t>(ri)].exposedLane()) {
+            if (ri >= 0 && !layout_.rows()[static_cast<std::size_t>(ri)].exposedLane() &&
+                !layout_.rows()[static_cast<std::size_t>(ri)].groupRow()) {
                 const Row& row = layout_.rows()[static_cast<std::size_t>(ri)];
                 emit trackMenuRequested(row.rank, row.track, mapToGlobal(pos));
             }
@@ -367,6 +373,17 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
 bool TimelineView::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
+        if (data_ && help->pos().x() < gutter()) {
+            // The label column: a compact strip's rank in full (its row has no room for it).
+            const int ri = layout_.rowAt(help->pos().y() + controller_->scrollY());
+            const Row* row = ri >= 0 ? &layout_.rows()[static_cast<std::size_t>(ri)] : nullptr;
+            if (row && (row->header() || row->compact))
+                QToolTip::showText(help->globalPos(),
+                                   rankLabel(data_->set(), static_cast<std::size_t>(row->rank)), this);
+            else
+                QToolTip::hideText();
+            return true;
+        }
         const EventId e = eventAt(help->pos());
         if (e.valid() && data_)
             QToolTip::showText(help->globalPos(),

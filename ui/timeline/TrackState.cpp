@@ -28,8 +28,14 @@ void TrackState::reset(const TraceSet& set) {
         rs.pinned.assign(n, false);
         for (std::size_t k = 0; k < n; ++k)
             rs.hidden[k] = rank.tracks[k].events.size() == 0;
+        // Many ranks start as compact strips, so that 64 fit in a pane (docs/ManyRanks.md).
+        rs.expanded = set.ranks.size() <= kCompactAbove;
         ranks_.push_back(std::move(rs));
     }
+    compactRows_ = set.ranks.size() > kCompactAbove;
+    grouping_ = RankGrouping::None;
+    collapsedGroups_.clear();
+    filter_.clear();
     emit changed();
 }
 
@@ -107,6 +113,58 @@ bool TrackState::moveTrack(std::size_t rank, std::size_t from, std::size_t to) {
 void TrackState::setAllRanksExpanded(bool expanded) {
     for (auto& r : ranks_)
         r.expanded = expanded;
+    emit changed();
+}
+
+void TrackState::setGrouping(RankGrouping grouping) {
+    if (grouping == grouping_) return;
+    grouping_ = grouping;
+    collapsedGroups_.clear(); // keys of another grouping
+    emit changed();
+}
+
+bool TrackState::groupCollapsed(int key) const {
+    return std::binary_search(collapsedGroups_.begin(), collapsedGroups_.end(), key);
+}
+
+void TrackState::setGroupCollapsed(int key, bool collapsed) {
+    if (groupCollapsed(key) == collapsed) return;
+    if (collapsed)
+        collapsedGroups_.insert(std::lower_bound(collapsedGroups_.begin(), collapsedGroups_.end(), key), key);
+    else
+        collapsedGroups_.erase(std::lower_bound(collapsedGroups_.begin(), collapsedGroups_.end(), key));
+    emit changed();
+}
+
+void TrackState::setCollapsedGroups(std::vector<int> keys) {
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    if (keys == collapsedGroups_) return;
+    collapsedGroups_ = std::move(keys);
+    emit changed();
+}
+
+void TrackState::setRankView(RankView view) {
+    std::sort(view.collapsedGroups.begin(), view.collapsedGroups.end());
+    view.collapsedGroups.erase(std::unique(view.collapsedGroups.begin(), view.collapsedGroups.end()),
+                               view.collapsedGroups.end());
+    if (view == rankView()) return;
+    grouping_ = view.grouping;
+    collapsedGroups_ = std::move(view.collapsedGroups);
+    compactRows_ = view.compact;
+    filter_ = std::move(view.filter);
+    emit changed();
+}
+
+void TrackState::setCompactRows(bool on) {
+    if (on == compactRows_) return;
+    compactRows_ = on;
+    emit changed();
+}
+
+void TrackState::setFilter(const QString& text) {
+    if (text == filter_) return;
+    filter_ = text;
     emit changed();
 }
 

@@ -1,7 +1,10 @@
 #pragma once
+#include "RankGroups.h"
+
 #include "trace/TraceSet.h"
 
 #include <QObject>
+#include <QString>
 
 #include <cstddef>
 #include <vector>
@@ -53,6 +56,32 @@ public:
     bool exposedLanes() const { return exposedLanes_; }
     void setExposedLanes(bool on);
 
+    // Many ranks (docs/ManyRanks.md). Ranks grouped by node, stage or replica, each group foldable
+    // (a new grouping starts with every group open); collapsed ranks as compact strips a few
+    // pixels high (the default above 16 ranks, which also start collapsed); a filter that keeps the
+    // ranks and tracks whose names contain it (case-insensitive; empty: all).
+    RankGrouping grouping() const { return grouping_; }
+    void setGrouping(RankGrouping grouping);
+    bool groupCollapsed(int key) const;
+    void setGroupCollapsed(int key, bool collapsed);
+    const std::vector<int>& collapsedGroups() const { return collapsedGroups_; }
+    void setCollapsedGroups(std::vector<int> keys);
+    bool compactRows() const { return compactRows_; }
+    void setCompactRows(bool on);
+    const QString& filter() const { return filter_; }
+    void setFilter(const QString& text);
+    static constexpr std::size_t kCompactAbove = 16;
+    // All four at once (a session, the set's remembered view), with one change signal.
+    struct RankView {
+        RankGrouping grouping = RankGrouping::None;
+        std::vector<int> collapsedGroups;
+        bool compact = false;
+        QString filter;
+        bool operator==(const RankView&) const = default;
+    };
+    RankView rankView() const { return {grouping_, collapsedGroups_, compactRows_, filter_}; }
+    void setRankView(RankView view);
+
     // Whether a rank state fits a rank with n tracks (order a permutation, flags sized n).
     static bool valid(const RankState& state, std::size_t n);
 
@@ -62,6 +91,10 @@ signals:
 private:
     std::vector<RankState> ranks_;
     bool exposedLanes_ = false;
+    RankGrouping grouping_ = RankGrouping::None;
+    std::vector<int> collapsedGroups_; // sorted
+    bool compactRows_ = false;
+    QString filter_;
 };
 
 } // namespace sl::ui
