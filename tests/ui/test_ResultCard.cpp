@@ -138,8 +138,10 @@ private slots:
         card.setCompact(true);
         QCoreApplication::processEvents();
         QVERIFY(!card.text().contains(r.pathNote));
-        auto* limit = card.findChildren<QLabel*>().at(1);
-        QVERIFY(limit->text().startsWith(QStringLiteral("What limits this step")));
+        QLabel* limit = nullptr;
+        for (QLabel* l : card.findChildren<QLabel*>())
+            if (l->text().startsWith(QStringLiteral("What limits this step"))) limit = l;
+        QVERIFY(limit);
         QCOMPARE(limit->toolTip(), r.pathNote);
     }
 

@@ -523,6 +523,7 @@ void TimelineRenderer::paintGutter(QPainter& p, const TimelineData& data, const 
     tiny.setPixelSize(std::max(8, fm.height() * 2 / 3));
     const QFontMetrics smallMetrics(tiny);
     int labelsBelow = std::numeric_limits<int>::min(); // compact rows: where the last name ends
+    std::vector<std::pair<int, int>> compactLabels;    // (y, rank) of the compact rows named
     for (int i = layout.firstRowBelow(scrollY); i < static_cast<int>(rows.size()); ++i) {
         const Row& row = rows[static_cast<std::size_t>(i)];
         const int y = row.y - scrollY;
@@ -551,16 +552,8 @@ void TimelineRenderer::paintGutter(QPainter& p, const TimelineData& data, const 
             // leaves room, so every second or third strip is named; the tooltip names each one.
             p.fillRect(QRect(0, y, gutterWidth, row.height), palette::rankHeader());
             if (y >= labelsBelow) {
-                const QString& place = rankPlaces(data.set())[static_cast<std::size_t>(row.rank)];
-                text = place.isEmpty() ? QStringLiteral("r%1").arg(rank.rank)
-                                       : QStringLiteral("r%1  %2").arg(rank.rank).arg(place);
-                p.save();
-                p.setFont(tiny);
-                p.setPen(palette::text());
-                const QRect box(14, y, gutterWidth - 18, smallMetrics.height());
-                p.drawText(box, Qt::AlignTop | Qt::AlignLeft,
-                           smallMetrics.elidedText(text, Qt::ElideRight, box.width()));
-                p.restore();
+                // Drawn after every row's background: the name is taller than its strip.
+                compactLabels.push_back({y, row.rank});
                 labelsBelow = y + smallMetrics.height();
             }
             continue;
@@ -609,6 +602,21 @@ void TimelineRenderer::paintGutter(QPainter& p, const TimelineData& data, const 
         p.drawText(r, Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(text, Qt::ElideMiddle, r.width()));
         p.setPen(palette::grid());
         p.drawLine(0, y + row.height - 1, gutterWidth, y + row.height - 1);
+    }
+    if (!compactLabels.empty()) {
+        p.save();
+        p.setFont(tiny);
+        p.setPen(palette::text());
+        for (const auto& [y, r] : compactLabels) {
+            const QString& place = rankPlaces(data.set())[static_cast<std::size_t>(r)];
+            const int id = data.ranks()[static_cast<std::size_t>(r)].rank->rank;
+            const QString text = place.isEmpty() ? QStringLiteral("r%1").arg(id)
+                                                 : QStringLiteral("r%1  %2").arg(id).arg(place);
+            const QRect box(14, y, gutterWidth - 18, smallMetrics.height());
+            p.drawText(box, Qt::AlignTop | Qt::AlignLeft,
+                       smallMetrics.elidedText(text, Qt::ElideRight, box.width()));
+        }
+        p.restore();
     }
     if (!title.isEmpty()) {
         QFont f = p.font();
