@@ -2,6 +2,7 @@
 
 #include "TraceFigure.h"
 
+#include "Annotations.h"
 #include "ComparisonWindow.h"
 #include "DialogDir.h"
 #include "EtAttach.h"
@@ -25,6 +26,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QLineEdit>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
@@ -42,6 +44,79 @@ MainMenus::MainMenus(QMainWindow* window, const Parts& parts) : QObject(window),
     help->addAction(keySheet_);
     help->addAction(tr("&Glossary"), p_.help, &HelpSheets::showGlossary);
     buildLessonsMenu(help);
+}
+
+void MainMenus::buildNotesMenu(QMenu* notes) {
+    notes->setObjectName(QStringLiteral("notesMenu"));
+    SessionController* session = p_.session;
+    AnnotationModel* model = session->annotations();
+    notes
+        ->addAction(tr("&Add Note..."), QKeySequence(tr("Ctrl+Shift+N")), this,
+                    [this, session, model] {
+                        if (!session->measured()) return;
+                        bool ok = false;
+                        const QString text = QInputDialog::getText(window_, tr("Add note"), tr("Note:"),
+                                                                   QLineEdit::Normal, {}, &ok);
+                        if (ok && !text.trimmed().isEmpty())
+                            model->addNote(noteAtSelection(*session, text.trimmed()));
+                    })
+        ->setObjectName(QStringLiteral("addNoteAction"));
+    notes->addAction(tr("&Edit or Remove a Note..."), this, [this, model] {
+        QStringList items;
+        for (std::size_t i = 0; i < model->notes().size(); ++i)
+            items << QStringLiteral("%1 %2").arg(i + 1).arg(model->notes()[i].text);
+        if (items.isEmpty()) return;
+        bool ok = false;
+        const QString item =
+            QInputDialog::getItem(window_, tr("Edit note"), tr("Note:"), items, 0, false, &ok);
+        if (!ok) return;
+        const int index = static_cast<int>(items.indexOf(item));
+        const QString text = QInputDialog::getText(window_, tr("Edit note"),
+                                                   tr("Text (empty removes the note):"), QLineEdit::Normal,
+                                                   model->notes()[static_cast<std::size_t>(index)].text, &ok);
+        if (!ok) return;
+        if (text.trimmed().isEmpty())
+            model->removeNote(index);
+        else
+            model->editNote(index, text.trimmed());
+    });
+    notes->addSeparator();
+    // Bookmarks: Ctrl+N remembers the visible window as bookmark N, the key N jumps back to it.
+    for (int n = 1; n <= AnnotationModel::kBookmarks; ++n) {
+        const auto digit = static_cast<Qt::Key>(Qt::Key_0 + n);
+        QAction* set = addKeyAction(QStringLiteral("setBookmark%1").arg(n), tr("Set Bookmark %1").arg(n),
+                                    {QKeySequence(Qt::CTRL | digit)});
+        connect(set, &QAction::triggered, this, [session, model, n] {
+            model->setBookmark(n, session->view()->windowStart(), session->view()->windowEnd());
+        });
+        QAction* go = addKeyAction(QStringLiteral("goBookmark%1").arg(n), tr("Go to Bookmark %1").arg(n),
+                                   {QKeySequence(digit)});
+        connect(go, &QAction::triggered, this, [session, model, n] {
+            const Bookmark& b = model->bookmark(n);
+            if (b.set && session->measured()) session->view()->setWindow(b.start, b.end);
+        });
+        notes->addAction(set);
+        notes->addAction(go);
+    }
+}
+
+Note noteAtSelection(const SessionController& session, const QString& text) {
+    // At the selected event (its rank), else over the selected range, else in the middle of the view.
+    Note n;
+    n.text = text;
+    const SelectionModel* sel = session.selection();
+    const EventId e = sel->event();
+    if (e.valid() && session.measured()) {
+        const TrackTimeline& t = session.measured()->track(static_cast<std::size_t>(e.rank), e.ref.track);
+        n.start = n.end = t.start[e.ref.index];
+        n.rank = e.rank;
+    } else if (sel->hasRange()) {
+        n.start = sel->rangeStart();
+        n.end = sel->rangeEnd();
+    } else {
+        n.start = n.end = (session.view()->windowStart() + session.view()->windowEnd()) / 2;
+    }
+    return n;
 }
 
 void MainMenus::buildLessonsMenu(QMenu* help) {
@@ -312,6 +387,7 @@ void MainMenus::buildViewMenu() {
     view->addAction(shift_);
     auto* navigate = view->addMenu(tr("&Navigate"));
     navigate->addActions(navigation_);
+    buildNotesMenu(view->addMenu(tr("N&otes and Bookmarks")));
     view->addAction(tr("&Clear Selection"), this, [session] {
         session->selection()->clearEvent();
         session->selection()->clearRange();

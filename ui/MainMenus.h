@@ -23,6 +23,11 @@ class RecentFiles;
 class SessionController;
 class TimelinePanes;
 
+struct Note;
+// A note with `text` at the selected event (and its rank), else over the selected range, else in the
+// middle of the visible window (View > Notes and Bookmarks > Add Note).
+Note noteAtSelection(const SessionController& session, const QString& text);
+
 class MainMenus : public QObject {
     Q_OBJECT
 public:
@@ -78,6 +83,7 @@ private:
     void buildFileMenu();
     void buildViewMenu();
     void buildLessonsMenu(QMenu* help);
+    void buildNotesMenu(QMenu* notes);
     QAction* addKeyAction(const QString& name, const QString& text, const QList<QKeySequence>& keys);
 
     QMainWindow* window_;

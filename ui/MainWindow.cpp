@@ -137,6 +137,8 @@ void MainWindow::buildCentral() {
     layout->addWidget(findBar_);
     layout->addWidget(stack_, 1);
     panes_->setHighlights(sessions_->highlights());
+    panes_->measured()->setAnnotations(sessions_->annotations());
+    panes_->simulated()->setAnnotations(sessions_->annotations());
     setCentralWidget(central);
 }
 

@@ -19,6 +19,7 @@
 #include "ScenarioController.h"
 #include "SessionController.h"
 #include "SimRunner.h"
+#include "TestSupport.h"
 #include "TimelineNavigator.h"
 #include "TimelinePanes.h"
 #include "TraceLoader.h"
@@ -60,6 +61,15 @@ inline bool settleSimulations(const sl::ui::MainWindow& w, int timeoutMs = 60'00
         QCoreApplication::processEvents();
     }
     return true;
+}
+
+// Shows `w` at width x height, opens the bundled sample and waits for it and its simulations; false
+// when either does not finish.
+inline bool openSample(sl::ui::MainWindow& w, const char* sample, int width = 1600, int height = 1000) {
+    w.resize(width, height);
+    w.show();
+    w.sessions()->openTraces({QString::fromStdString(samplePath(sample))});
+    return w.sessions()->loader()->waitForFinished(60'000) && settleSimulations(w);
 }
 
 } // namespace sltest

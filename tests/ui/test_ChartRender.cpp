@@ -27,13 +27,7 @@ using namespace sl::ui;
 class TestChartRender : public QObject {
     Q_OBJECT
 
-    static void openSample(MainWindow& w) {
-        w.resize(1600, 1000);
-        w.show();
-        w.sessions()->openTraces({QString::fromStdString(sltest::samplePath("02-dp4"))});
-        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
-        QVERIFY(sltest::settleSimulations(w));
-    }
+    static void openSample(MainWindow& w) { QVERIFY(sltest::openSample(w, "02-dp4")); }
 
 private slots:
     void initTestCase() {

@@ -159,6 +159,7 @@ FigureStats paintFigure(QPainter& p, const Figure& fig) {
         RenderState state;
         state.origin = origin;
         stats.boxes += renderer.paintEvents(p, data, layout, m, QSize(areaW, h), 0, state).boxes;
+        paintNotes(p, fig.notes, m, layout, QSize(areaW, h), 0);
         p.restore();
         y += shownH + 12;
     };

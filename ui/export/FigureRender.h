@@ -4,6 +4,7 @@
 // knob values, a time axis and the colour legend, into PNG, SVG or PDF. Every rank of the set is in
 // the picture: expanded when they fit, else their GPU streams, else each rank's summary strip. File > Export
 // Timeline, `sightline --render` and `sightline-cli render` all go through renderFigure().
+#include "Annotations.h"
 #include "TimelineData.h"
 
 #include <QSize>
@@ -32,6 +33,7 @@ struct Figure {
     QSize size{1920, 1080};
     // The track tree to follow (hidden tracks, order); null: every track of every rank, in order.
     const TrackState* tracks = nullptr;
+    std::vector<Note> notes; // drawn in both panes (ui/timeline/Annotations.h)
 };
 
 // What the figure drew, for tests: ranks shown (expanded or as summary strips), legend entries.

@@ -106,6 +106,7 @@ QByteArray sessionToJson(const Session& s) {
     highlights[QStringLiteral("exposed")] = s.exposed;
     highlights[QStringLiteral("arrows")] = s.arrows;
     root[QStringLiteral("highlights")] = highlights;
+    if (!s.annotations.isEmpty()) root[QStringLiteral("annotations")] = s.annotations;
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
@@ -195,6 +196,10 @@ QString sessionFromJson(const QByteArray& json, Session& out, const QString& bas
     s.criticalPath = h.value(QStringLiteral("critical_path")).toBool(false);
     s.exposed = h.value(QStringLiteral("exposed")).toBool(false);
     s.arrows = h.value(QStringLiteral("arrows")).toBool(true);
+    const QJsonValue annotations = root.value(QStringLiteral("annotations"));
+    if (!annotations.isUndefined() && !annotations.isObject())
+        return QObject::tr("\"annotations\" is not an object");
+    s.annotations = annotations.toObject();
     out = std::move(s);
     return {};
 }

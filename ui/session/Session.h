@@ -5,6 +5,7 @@
 #include "trace/Time.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
@@ -32,6 +33,8 @@ struct Session {
     bool criticalPath = false;
     bool exposed = false;
     bool arrows = true;
+    // Notes and bookmarks (ui/timeline/Annotations.h, AnnotationModel::toJson); empty: none.
+    QJsonObject annotations;
     // The scenarios (the first is the baseline) and the one shown; empty: only the baseline, with
     // `knobs` as the current setting (sessions written before scenarios existed).
     std::vector<Scenario> scenarios;

@@ -2,6 +2,7 @@
 
 #include "io/KinetoLoader.h"
 
+#include "Annotations.h"
 #include "Autosave.h"
 #include "DialogDir.h"
 #include "EtAttach.h"
@@ -35,11 +36,17 @@ namespace sl::ui {
 SessionController::SessionController(QObject* parent)
     : QObject(parent), view_(new ViewController(this)), selection_(new SelectionModel(this)),
       tracks_(new TrackState(this)), highlights_(new HighlightModel(selection_, this)),
-      loader_(new TraceLoader(this)), sim_(new SimRunner(this)), etAttach_(new EtAttach(this)) {
+      annotations_(new AnnotationModel(this)), loader_(new TraceLoader(this)), sim_(new SimRunner(this)),
+      etAttach_(new EtAttach(this)) {
     view_->setObjectName(QStringLiteral("viewController"));
     selection_->setObjectName(QStringLiteral("selection"));
     tracks_->setObjectName(QStringLiteral("trackState"));
     highlights_->setObjectName(QStringLiteral("highlights"));
+    annotations_->setObjectName(QStringLiteral("annotations"));
+    // A note or bookmark is work to keep (sessions, autosave), but restoring one is not an edit.
+    connect(annotations_, &AnnotationModel::changed, this, [this] {
+        if (!switching_ && set_) markDirty();
+    });
     connect(loader_, &TraceLoader::loaded, this,
             [this](std::shared_ptr<const TraceSet> set, QStringList paths,
                    std::shared_ptr<const TimelineData> measured) {
@@ -229,6 +236,15 @@ void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QS
     view_->setBounds(measured_->start(), measured_->end());
     paths_ = paths;
     if (session) applyViewState(*session);
+    // Notes belong to the traces they were made on: another set starts without them.
+    if (session) {
+        const QString bad =
+            annotations_->fromJson(session->annotations, static_cast<int>(set_->ranks.size()));
+        if (!bad.isEmpty())
+            emit message(tr("Session notes left out: %1").arg(bad), MessageBar::Level::Warning);
+    } else if (!same) {
+        annotations_->clear();
+    }
     if (!paths.isEmpty()) {
         rememberDir(paths[0]);
         // Other traces: Save asks where (the old session file is not theirs).
@@ -286,6 +302,7 @@ Session SessionController::currentSession() const {
     s.criticalPath = highlights_->criticalPath();
     s.exposed = highlights_->exposed();
     s.arrows = highlights_->arrows();
+    s.annotations = annotations_->toJson();
     return s;
 }
 
@@ -492,6 +509,7 @@ Figure SessionController::timelineFigure(QSize size) const {
     // What the panes show now: the visible time window.
     fig.start = view_->windowStart();
     fig.end = view_->windowEnd();
+    fig.notes = annotations_->notes();
     return fig;
 }
 

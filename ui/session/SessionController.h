@@ -23,6 +23,7 @@
 
 namespace sl::ui {
 
+class AnnotationModel;
 class Autosave;
 class EtAttach;
 struct Figure;
@@ -44,6 +45,8 @@ public:
     SelectionModel* selection() const { return selection_; }
     TrackState* tracks() const { return tracks_; }
     HighlightModel* highlights() const { return highlights_; }
+    // Notes and bookmarks of the session (ui/timeline/Annotations.h).
+    AnnotationModel* annotations() const { return annotations_; }
     TraceLoader* loader() const { return loader_; }
     SimRunner* simRunner() const { return sim_; }
     EtAttach* etAttach() const { return etAttach_; }
@@ -170,6 +173,7 @@ private:
     SelectionModel* selection_;
     TrackState* tracks_;
     HighlightModel* highlights_;
+    AnnotationModel* annotations_;
     TraceLoader* loader_;
     SimRunner* sim_;
     EtAttach* etAttach_;

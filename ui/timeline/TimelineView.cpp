@@ -1,5 +1,7 @@
 #include "TimelineView.h"
 
+#include "Annotations.h"
+
 #include "EventText.h"
 #include "HighlightModel.h"
 #include "Palette.h"
@@ -165,6 +167,8 @@ void TimelineView::paintEvent(QPaintEvent*) {
     state.reference = reference_.get();
     state.shiftScale = reference_ ? shiftScale_ : 0;
     stats_ = renderer_.paintEvents(p, *data_, layout_, controller_->mapping(), area.size(), scrollY, state);
+    if (annotations_)
+        paintNotes(p, annotations_->notes(), controller_->mapping(), layout_, area.size(), scrollY);
     p.restore();
     if (state.shiftScale > 0) paintShiftLegend(p, area, shiftScale_);
     if (!note_.isEmpty()) {
@@ -178,6 +182,12 @@ void TimelineView::paintEvent(QPaintEvent*) {
         p.setPen(QColor(0x664d03));
         p.drawText(r, Qt::AlignCenter, note_);
     }
+}
+
+void TimelineView::setAnnotations(AnnotationModel* model) {
+    annotations_ = model;
+    if (model) connect(model, &AnnotationModel::changed, this, qOverload<>(&QWidget::update));
+    update();
 }
 
 void TimelineView::setReference(std::shared_ptr<const TimelineData> reference) {

@@ -13,6 +13,7 @@ class QScrollBar;
 
 namespace sl::ui {
 
+class AnnotationModel;
 class HighlightModel;
 class TrackState;
 class ViewController;
@@ -30,6 +31,8 @@ public:
     void setTitle(const QString& title);
     // The highlights this pane draws: the measured or the simulated ones of the model.
     void setHighlights(HighlightModel* model, bool simulatedPane);
+    // The notes drawn over the events (ui/timeline/Annotations.h); null: none.
+    void setAnnotations(AnnotationModel* model);
     void setData(std::shared_ptr<const TimelineData> timeline);
     const std::shared_ptr<const TimelineData>& data() const { return data_; }
     // Shown when the pane has no data.
@@ -90,6 +93,7 @@ private:
     SelectionModel* selection_;
     TrackState* tracks_;
     HighlightModel* highlights_ = nullptr;
+    AnnotationModel* annotations_ = nullptr;
     const std::vector<std::vector<bool>>* matches_ = nullptr;
     std::shared_ptr<const TimelineData> reference_;
     TimeNs shiftScale_ = 0;
