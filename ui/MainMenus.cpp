@@ -30,6 +30,7 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
+#include <QSettings>
 #include <QToolBar>
 
 namespace sl::ui {
@@ -388,6 +389,21 @@ void MainMenus::buildViewMenu() {
     auto* navigate = view->addMenu(tr("&Navigate"));
     navigate->addActions(navigation_);
     buildNotesMenu(view->addMenu(tr("N&otes and Bookmarks")));
+    // Transitions between scenarios (ui/timeline/Transition.h): on unless turned off here (kept).
+    QAction* animate = view->addAction(tr("Animate Scenario S&witches"));
+    animate->setObjectName(QStringLiteral("transitionsAction"));
+    animate->setCheckable(true);
+    const auto applyTransitions = [panes = p_.panes](bool on) {
+        if (!panes) return;
+        panes->measured()->setTransitions(on);
+        panes->simulated()->setTransitions(on);
+    };
+    animate->setChecked(QSettings().value(QStringLiteral("view/transitions"), true).toBool());
+    applyTransitions(animate->isChecked());
+    connect(animate, &QAction::toggled, this, [applyTransitions](bool on) {
+        QSettings().setValue(QStringLiteral("view/transitions"), on);
+        applyTransitions(on);
+    });
     view->addAction(tr("&Clear Selection"), this, [session] {
         session->selection()->clearEvent();
         session->selection()->clearRange();

@@ -19,6 +19,8 @@ ScenarioController::ScenarioController(ScenarioList* list, ScenarioRunner* runne
     connect(v_.knobs, &KnobPanel::changed, this,
             [this](const SimKnobs& k) { list_->setKnobs(list_->current(), k); });
     connect(list_, &ScenarioList::currentChanged, this, [this](int i) {
+        // Another scenario in the simulated pane: its events move there (ui/timeline/Transition.h).
+        v_.panes->simulated()->animateNextChange();
         if (v_.knobs->knobs().toJson() != list_->at(i).knobs.toJson()) v_.knobs->setKnobs(list_->at(i).knobs);
         showResults();
         emit modified();
@@ -158,7 +160,10 @@ void ScenarioController::updateTopPane() {
         v_.highlights->setTopOverride(nullptr);
         return;
     }
-    if (pane->data() != r->output.timeline) pane->setData(r->output.timeline);
+    if (pane->data() != r->output.timeline) {
+        pane->animateNextChange();
+        pane->setData(r->output.timeline);
+    }
     pane->setNote(tr("Scenario: %1").arg(name));
     v_.highlights->setTopOverride(r->output.simulatedHighlights);
 }

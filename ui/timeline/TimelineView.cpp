@@ -1,6 +1,7 @@
 #include "TimelineView.h"
 
 #include "Annotations.h"
+#include "Transition.h"
 
 #include "EventText.h"
 #include "HighlightModel.h"
@@ -16,6 +17,7 @@
 #include <QPainter>
 #include <QScrollBar>
 #include <QToolTip>
+#include <QVariantAnimation>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -83,9 +85,46 @@ void TimelineView::setNote(const QString& text) {
 }
 
 void TimelineView::setData(std::shared_ptr<const TimelineData> timeline) {
+    const bool animate = animateNext_ && transitions_ && data_ && timeline && timeline != data_ &&
+                         &timeline->set() == &data_->set() && timeline->eventCount() <= kMaxTransitionEvents;
+    animateNext_ = false;
+    std::shared_ptr<const TimelineData> from = displayed_ ? displayed_ : data_;
     data_ = std::move(timeline);
     renderer_.clearCache();
+    if (animate) {
+        if (!transition_) {
+            transition_ = new QVariantAnimation(this);
+            transition_->setDuration(kTransitionMs);
+            transition_->setEasingCurve(QEasingCurve::InOutCubic);
+            connect(transition_, &QVariantAnimation::valueChanged, this, [this](const QVariant& v) {
+                if (!from_ || !data_) return;
+                displayed_ = interpolateTimeline(*from_, *data_, v.toDouble());
+                update();
+            });
+            connect(transition_, &QVariantAnimation::finished, this, &TimelineView::stopTransition);
+        }
+        transition_->stop();
+        from_ = std::move(from);
+        displayed_ = from_;
+        transition_->setStartValue(0.0);
+        transition_->setEndValue(1.0);
+        transition_->start();
+    } else {
+        stopTransition();
+    }
     relayout();
+}
+
+void TimelineView::setTransitions(bool on) {
+    transitions_ = on;
+    if (!on) stopTransition();
+}
+
+void TimelineView::stopTransition() {
+    if (transition_) transition_->stop();
+    from_.reset();
+    displayed_.reset();
+    update();
 }
 
 void TimelineView::relayout() {
@@ -148,7 +187,9 @@ void TimelineView::paintEvent(QPaintEvent*) {
         return;
     }
     const int scrollY = controller_->scrollY();
-    renderer_.paintGutter(p, *data_, layout_, *tracks_, height(), scrollY, title_, gutter());
+    // While a transition runs its frame is painted; everything else reads data_ (the new timeline).
+    const TimelineData& shown = displayed_ ? *displayed_ : *data_;
+    renderer_.paintGutter(p, shown, layout_, *tracks_, height(), scrollY, title_, gutter());
     p.save();
     p.translate(area.topLeft());
     p.setClipRect(QRect(QPoint(0, 0), area.size()));
@@ -166,7 +207,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
     }
     state.reference = reference_.get();
     state.shiftScale = reference_ ? shiftScale_ : 0;
-    stats_ = renderer_.paintEvents(p, *data_, layout_, controller_->mapping(), area.size(), scrollY, state);
+    stats_ = renderer_.paintEvents(p, shown, layout_, controller_->mapping(), area.size(), scrollY, state);
     if (annotations_)
         paintNotes(p, annotations_->notes(), controller_->mapping(), layout_, area.size(), scrollY);
     p.restore();

@@ -10,6 +10,7 @@
 #include <memory>
 
 class QScrollBar;
+class QVariantAnimation;
 
 namespace sl::ui {
 
@@ -34,6 +35,13 @@ public:
     // The notes drawn over the events (ui/timeline/Annotations.h); null: none.
     void setAnnotations(AnnotationModel* model);
     void setData(std::shared_ptr<const TimelineData> timeline);
+    // Transitions (ui/timeline/Transition.h): when on, the next setData() after animateNextChange()
+    // with a timeline of the same set moves the events from their old to their new times over
+    // kTransitionMs; data() is the new timeline at once, only the picture moves.
+    void setTransitions(bool on);
+    bool transitions() const { return transitions_; }
+    void animateNextChange() { animateNext_ = true; }
+    bool transitioning() const { return displayed_ != nullptr; }
     const std::shared_ptr<const TimelineData>& data() const { return data_; }
     // Shown when the pane has no data.
     void setEmptyText(const QString& text);
@@ -94,6 +102,12 @@ private:
     TrackState* tracks_;
     HighlightModel* highlights_ = nullptr;
     AnnotationModel* annotations_ = nullptr;
+    bool transitions_ = false;
+    bool animateNext_ = false;
+    std::shared_ptr<const TimelineData> from_;      // where a transition started
+    std::shared_ptr<const TimelineData> displayed_; // the frame painted while it runs
+    QVariantAnimation* transition_ = nullptr;
+    void stopTransition();
     const std::vector<std::vector<bool>>* matches_ = nullptr;
     std::shared_ptr<const TimelineData> reference_;
     TimeNs shiftScale_ = 0;
