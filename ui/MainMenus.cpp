@@ -344,10 +344,21 @@ void MainMenus::buildFileMenu() {
                                                                    tr("Size (pixels):"), sizes, 0, true, &ok);
                         QSize px;
                         if (!ok || !parseFigureSize(size, px)) return;
+                        const QStringList what = {tr("Both panes, every rank"),
+                                                  tr("Both panes, ranks and tracks as the window shows them"),
+                                                  tr("The measured pane"), tr("The simulated pane")};
+                        const QString choice = QInputDialog::getItem(window_, tr("Export timeline"),
+                                                                     tr("Show:"), what, 0, false, &ok);
+                        if (!ok) return;
+                        const int which = static_cast<int>(what.indexOf(choice));
+                        FigureContent content;
+                        content.windowTracks = which == 1;
+                        content.measured = which != 3;
+                        content.simulated = which != 2;
                         const QString path =
                             askSave(tr("Export timeline"), dialogDir(QStringLiteral("timeline.png")),
                                     tr("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)"));
-                        if (!path.isEmpty()) session->exportTimelineFigure(path, px);
+                        if (!path.isEmpty()) session->exportTimelineFigure(path, px, content);
                     })
         ->setObjectName(QStringLiteral("exportTimelineAction"));
     file->addAction(tr("Cop&y Timeline Image (1920x1080)"), this,

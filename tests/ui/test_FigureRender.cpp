@@ -189,6 +189,26 @@ private slots:
         const QImage image(dir.filePath("w.png"));
         QCOMPARE(image.size(), QSize(1280, 720));
         QCOMPARE(headerRuns(image), 2 * 4);
+        // One pane: four ranks once.
+        FigureContent measuredOnly;
+        measuredOnly.simulated = false;
+        QCOMPARE(w.sessions()->exportTimelineFigure(dir.filePath("m.png"), {1280, 720}, measuredOnly),
+                 QString());
+        QCOMPARE(headerRuns(QImage(dir.filePath("m.png"))), 4);
+        // As the window shows them: tracks hidden there are left out of the figure too.
+        FigureStats all, shown;
+        QCOMPARE(renderFigure(w.sessions()->timelineFigure({1280, 720}), dir.filePath("a.png"), &all),
+                 QString());
+        for (std::size_t k = 0; k < w.sessions()->traceSet()->ranks[0].tracks.size(); ++k)
+            w.sessions()->tracks()->setTrackHidden(0, k, true);
+        FigureContent window;
+        window.windowTracks = true;
+        QCOMPARE(
+            renderFigure(w.sessions()->timelineFigure({1280, 720}, window), dir.filePath("v.png"), &shown),
+            QString());
+        QVERIFY2(shown.boxes < all.boxes,
+                 qPrintable(QStringLiteral("%1 %2").arg(shown.boxes).arg(all.boxes)));
+        QCOMPARE(w.sessions()->exportTimelineFigure(dir.filePath("v.png"), {1280, 720}, window), QString());
     }
 
     // File > Export Report as HTML: a timeline picture per scenario; the JSON keeps numbers alone.

@@ -116,6 +116,9 @@ FigureStats paintFigure(QPainter& p, const Figure& fig) {
     const int paneH = std::max(40, (height - y - kLegend - kMargin) / panes - kPaneTitle - 6);
     TrackState tracks;
     tracks.reset(any->set());
+    // The window's track tree (hidden tracks, folded ranks, order) when asked for; the fitting below
+    // still applies.
+    if (fig.tracks && fig.tracks->matches(any->set())) tracks.restore(fig.tracks->ranks());
     RowLayout layout;
     layout.build(any->set(), tracks);
     const TraceSet& set = any->set();

@@ -20,6 +20,13 @@ namespace sl::ui {
 
 class TrackState;
 
+// What File > Export Timeline puts in a figure: which panes, and every rank or the window's track tree.
+struct FigureContent {
+    bool measured = true;
+    bool simulated = true;
+    bool windowTracks = false; // hidden tracks, folded ranks and the order as in the window
+};
+
 struct Figure {
     std::shared_ptr<const TimelineData> measured;  // the upper pane (null: left out)
     std::shared_ptr<const TimelineData> simulated; // the lower pane (null: left out)

@@ -488,11 +488,12 @@ nlohmann::json SessionController::scenarioTableJson() const {
     return rows;
 }
 
-Figure SessionController::timelineFigure(QSize size) const {
+Figure SessionController::timelineFigure(QSize size, const FigureContent& content) const {
     Figure fig;
     fig.size = size;
-    fig.measured = measured_;
-    fig.simulated = simulation_.timeline;
+    fig.measured = content.measured || !simulation_.timeline ? measured_ : nullptr;
+    fig.simulated = content.simulated ? simulation_.timeline : nullptr;
+    if (content.windowTracks) fig.tracks = tracks_;
     QStringList names;
     for (const QString& p : paths_)
         names << QFileInfo(p).fileName();
@@ -513,8 +514,10 @@ Figure SessionController::timelineFigure(QSize size) const {
     return fig;
 }
 
-QString SessionController::exportTimelineFigure(const QString& path, QSize size) {
-    const QString error = measured_ ? renderFigure(timelineFigure(size), path) : tr("No trace to export yet");
+QString SessionController::exportTimelineFigure(const QString& path, QSize size,
+                                                const FigureContent& content) {
+    const QString error =
+        measured_ ? renderFigure(timelineFigure(size, content), path) : tr("No trace to export yet");
     if (!error.isEmpty())
         emit message(error, MessageBar::Level::Error);
     else

@@ -5,6 +5,7 @@
 // crash-safe autosave. It also owns the view state a session saves (the track tree, the visible
 // window, the selection, the highlight toggles). It shows nothing: MainWindow connects its signals
 // to the views, which is all MainWindow does.
+#include "FigureRender.h"
 #include "MessageBar.h"
 #include "Session.h"
 #include "SimRunner.h"
@@ -26,7 +27,6 @@ namespace sl::ui {
 class AnnotationModel;
 class Autosave;
 class EtAttach;
-struct Figure;
 class HighlightModel;
 class KnobPanel;
 class ScenarioController;
@@ -122,10 +122,11 @@ public:
     QString exportReport(const QString& path); // .html, .json or .csv by suffix
     // The timeline rendered at `size` (ui/export/FigureRender.h): the measured and simulated panes over
     // the visible time window, every rank, with title, headline, knob values, axis and legend.
-    QString exportTimelineFigure(const QString& path, QSize size); // .png, .svg or .pdf by suffix
+    QString exportTimelineFigure(const QString& path, QSize size,
+                                 const FigureContent& content = {}); // .png, .svg or .pdf by suffix
     // The same figure on the clipboard (Copy Image), and the figure itself.
     QString copyTimelineFigure(QSize size);
-    Figure timelineFigure(QSize size) const;
+    Figure timelineFigure(QSize size, const FigureContent& content = {}) const;
     // The scenarios simulated so far as the report's Scenarios table (JSON array).
     nlohmann::json scenarioTableJson() const;
     // A timeline picture (SVG) per simulated scenario for the HTML report: [{name, caption, svg}].
