@@ -138,6 +138,17 @@ void MainWindow::buildCentral() {
     layout->addWidget(stack_, 1);
     panes_->setHighlights(sessions_->highlights());
     panes_->measured()->setAnnotations(sessions_->annotations());
+    // The sweep's plot in the HTML report when a sweep ran (docs/Exports.md, "In the report").
+    sessions_->setExtraFigures([this] {
+        nlohmann::json out = nlohmann::json::array();
+        if (!sweep_ || sweep_->points().empty()) return out;
+        const QByteArray svg = chartSvg(sweep_->chart(), {1600, 900});
+        if (!svg.isEmpty())
+            out.push_back({{"name", tr("Sweep").toStdString()},
+                           {"caption", sweep_->chart()->chart()->title().toStdString()},
+                           {"svg", svg.toStdString()}});
+        return out;
+    });
     panes_->simulated()->setAnnotations(sessions_->annotations());
     setCentralWidget(central);
 }

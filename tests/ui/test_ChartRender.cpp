@@ -82,6 +82,14 @@ private slots:
         QFile svg(dir.filePath("s.svg"));
         QVERIFY(svg.open(QIODevice::ReadOnly));
         QVERIFY(svg.readAll().contains("vs dp.degree"));
+        // The HTML report carries the sweep's plot after the scenarios' timelines.
+        QCOMPARE(w.sessions()->exportReport(dir.filePath("r.html")), QString());
+        QFile html(dir.filePath("r.html"));
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        const QByteArray page = html.readAll();
+        QVERIFY(page.contains(
+            "<figcaption><b>Sweep</b> &middot; Iteration, exposed communication and throughput vs "
+            "dp.degree</figcaption><svg"));
     }
 
     void copyImages() {

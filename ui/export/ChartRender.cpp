@@ -2,11 +2,13 @@
 
 #include "FigureRender.h"
 
+#include <QBuffer>
 #include <QChart>
 #include <QChartView>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QPainter>
+#include <QSvgGenerator>
 
 #include <functional>
 
@@ -41,6 +43,23 @@ QImage chartImage(QChartView* view, QSize size) {
         paintChart(p, chart, target);
     });
     return image;
+}
+
+QByteArray chartSvg(QChartView* view, QSize size) {
+    if (!view || !view->chart()) return {};
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setSize(size);
+    svg.setViewBox(QRect(QPoint(0, 0), size));
+    svg.setTitle(view->chart()->title());
+    withChartAt(view, size, [&](QChart* chart, const QRectF& target) {
+        QPainter p;
+        if (!p.begin(&svg)) return;
+        paintChart(p, chart, target);
+    });
+    return buffer.data();
 }
 
 QString renderChart(QChartView* view, const QString& path, QSize size) {

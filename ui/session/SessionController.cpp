@@ -566,6 +566,9 @@ nlohmann::json SessionController::scenarioFigures() const {
               (fig.knobs.isEmpty() ? tr("replay") : fig.knobs.join(QStringLiteral(", "))).toStdString()},
              {"svg", svg.toStdString()}});
     }
+    if (extraFigures_)
+        for (const auto& f : extraFigures_())
+            figures.push_back(f);
     return figures;
 }
 

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -131,6 +132,9 @@ public:
     nlohmann::json scenarioTableJson() const;
     // A timeline picture (SVG) per simulated scenario for the HTML report: [{name, caption, svg}].
     nlohmann::json scenarioFigures() const;
+    // More pictures for the HTML report from parts the session does not own (the window's sweep
+    // plot): called at each export, an array like scenarioFigures().
+    void setExtraFigures(std::function<nlohmann::json()> extra) { extraFigures_ = std::move(extra); }
 
 signals:
     // A load started (what: its status text); loading tells when the progress bar shows.
@@ -175,6 +179,7 @@ private:
     TrackState* tracks_;
     HighlightModel* highlights_;
     AnnotationModel* annotations_;
+    std::function<nlohmann::json()> extraFigures_;
     TraceLoader* loader_;
     SimRunner* sim_;
     EtAttach* etAttach_;
