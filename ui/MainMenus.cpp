@@ -143,6 +143,10 @@ QString MainMenus::openLesson(const QString& path) {
         lessonDock_ = new QDockWidget(tr("Lesson"), window_);
         lessonDock_->setObjectName(QStringLiteral("lessonDock"));
         lessonDock_->setWidget(lessonPanel_);
+        connect(lessonPanel_, &LessonPanel::missingEvent, this, [this](const QString& line) {
+            if (auto* bar = window_->findChild<MessageBar*>())
+                bar->showMessage(line, MessageBar::Level::Warning);
+        });
         window_->addDockWidget(Qt::RightDockWidgetArea, lessonDock_);
         lessonDock_->hide();
     }

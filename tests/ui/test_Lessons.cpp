@@ -9,6 +9,7 @@
 #include "MainMenus.h"
 #include "MainWindow.h"
 #include "MessageBar.h"
+#include "Selection.h"
 #include "SessionController.h"
 #include "TraceLoader.h"
 #include "ViewController.h"
@@ -93,6 +94,14 @@ private slots:
                              origin + static_cast<TimeNs>(s.fromMs * 1e6));
                     QCOMPARE(w.sessions()->view()->windowEnd(), origin + static_cast<TimeNs>(s.toMs * 1e6));
                 }
+                // The event the step points at is selected (rank id and name as the step says).
+                const EventId sel = w.sessions()->selection()->event();
+                QCOMPARE(sel.valid(), !s.selectName.isEmpty());
+                if (sel.valid()) {
+                    const Rank& rank = w.sessions()->traceSet()->ranks[static_cast<std::size_t>(sel.rank)];
+                    QCOMPARE(rank.rank, s.selectRank);
+                    QVERIFY(QString::fromStdString(std::string(rank.name(sel.ref))).contains(s.selectName));
+                }
                 QCOMPARE(panel.backButton()->isEnabled(), i > 0);
                 QCOMPARE(panel.nextButton()->isEnabled(), i + 1 < panel.stepCount());
                 QVERIFY(panel.text().contains(s.text.split(QStringLiteral("\n\n")).front().left(40)));
@@ -136,6 +145,10 @@ private slots:
             {R"({"title": "x", "sample": "02-dp4", "steps": [{"text": "t", "answer": "a"}]})",
              "needs a 'question'"},
             {R"({"title": 3, "sample": "02-dp4", "steps": [{"text": "t"}]})", "'title' must be a string"},
+            {R"({"title": "x", "sample": "02-dp4", "steps": [{"text": "t", "select": {"rank": 0}}]})",
+             "'select' must be"},
+            {R"({"title": "x", "sample": "02-dp4", "steps": [{"text": "t", "select": {"name": "k", "nth": 0}}]})",
+             "'nth' >= 1"},
         };
         int i = 0;
         for (const auto& [text, expected] : cases) {
@@ -157,6 +170,25 @@ private slots:
             R"({"title": "Mine", "trace": "run", "steps": [{"text": "t", "question": "q?", "answer": "a"}]})");
         QCOMPARE(readLessonFile(own, l), QString());
         QCOMPARE(l.trace, QDir(dir.path()).filePath(QStringLiteral("run")));
+    }
+
+    // A step pointing at an event the trace does not have: one line, the rest of the step applies.
+    void missingEventSaysSo() {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.show();
+        auto* menus = w.findChild<MainMenus*>();
+        const QString path =
+            write(dir, QStringLiteral("missing.json"),
+                  R"({"title": "x", "sample": "02-dp4", "steps": [{"text": "t", "knobs": )"
+                  R"({"comm.speedup": 2}, "select": {"rank": 1, "name": "noSuchKernel"}}]})");
+        QCOMPARE(menus->openLesson(path), QString());
+        QSignalSpy missing(menus->lessonPanel(), &LessonPanel::missingEvent);
+        QVERIFY(settle(w, *menus->lessonPanel()));
+        QTRY_COMPARE_WITH_TIMEOUT(missing.count(), 1, 10'000);
+        QVERIFY(missing.front().front().toString().endsWith(
+            "step 1: no event \"noSuchKernel\" number 1 on rank 1"));
+        QCOMPARE(w.sessions()->knobs()->knobs().commSpeedup, 2.0);
     }
 
     // Through Help > Lessons: the bad file's line in the message bar; the menu lists the bundled ones.

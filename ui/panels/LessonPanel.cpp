@@ -2,6 +2,7 @@
 
 #include "HighlightModel.h"
 #include "KnobPanel.h"
+#include "Selection.h"
 #include "SessionController.h"
 #include "ViewController.h"
 
@@ -14,6 +15,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace sl::ui {
@@ -77,6 +79,27 @@ LessonPanel::LessonPanel(SessionController* session, QWidget* parent) : QWidget(
     refresh();
 }
 
+EventId findLessonEvent(const TraceSet& set, const LessonStep& step) {
+    // The rank by its id (Rank::rank), the events whose name contains the text, ordered by start.
+    const std::string needle = step.selectName.toStdString();
+    for (std::size_t r = 0; r < set.ranks.size(); ++r) {
+        const Rank& rank = set.ranks[r];
+        if (rank.rank != step.selectRank) continue;
+        std::vector<std::pair<TimeNs, EventId>> found;
+        for (std::uint32_t k = 0; k < rank.tracks.size(); ++k) {
+            const EventColumns& ev = rank.tracks[k].events;
+            for (std::uint32_t i = 0; i < ev.size(); ++i)
+                if (rank.name({k, i}).find(needle) != std::string_view::npos)
+                    found.push_back({ev.start[i], EventId{static_cast<int>(r), {k, i}}});
+        }
+        std::stable_sort(found.begin(), found.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        if (static_cast<std::size_t>(step.selectNth) <= found.size())
+            return found[static_cast<std::size_t>(step.selectNth - 1)].second;
+    }
+    return {};
+}
+
 QString LessonPanel::open(const QString& path) {
     Lesson l;
     const QString error = readLessonFile(path, l);
@@ -116,6 +139,20 @@ void LessonPanel::applyNow(int step) {
     session_->knobs()->setKnobs(s.knobs);
     session_->highlights()->setCriticalPath(s.criticalPath);
     session_->highlights()->setExposed(s.exposed);
+    // The event the step points at: selected in both panes (the details show it).
+    session_->selection()->clearEvent();
+    if (!s.selectName.isEmpty() && session_->traceSet()) {
+        const EventId e = findLessonEvent(*session_->traceSet(), s);
+        if (e.valid())
+            session_->selection()->setEvent(e);
+        else
+            emit missingEvent(tr("%1: step %2: no event \"%3\" number %4 on rank %5")
+                                  .arg(lesson_.path)
+                                  .arg(step + 1)
+                                  .arg(s.selectName)
+                                  .arg(s.selectNth)
+                                  .arg(s.selectRank));
+    }
     ViewController* view = session_->view();
     if (s.fromMs >= 0 && session_->measured()) {
         const TimeNs origin = session_->measured()->start();

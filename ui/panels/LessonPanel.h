@@ -4,6 +4,7 @@
 // opens the lesson's trace when another is shown, sets the step's knobs (every other knob at its
 // replay default), the highlights and the zoom.
 #include "Lesson.h"
+#include "trace/TraceSet.h"
 
 #include <QWidget>
 
@@ -15,6 +16,11 @@ class QTextBrowser;
 namespace sl::ui {
 
 class SessionController;
+struct EventId;
+
+// The event a lesson step points at ("select": the nth event by start of a rank whose name contains
+// a text), or an invalid EventId.
+EventId findLessonEvent(const TraceSet& set, const LessonStep& step);
 
 class LessonPanel : public QWidget {
     Q_OBJECT
@@ -41,6 +47,8 @@ public slots:
 
 signals:
     void stepApplied(int step);
+    // A step's "select" names no event of the trace (one line: file, step, what).
+    void missingEvent(QString line);
 
 private:
     void applyNow(int step);

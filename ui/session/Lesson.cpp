@@ -85,6 +85,22 @@ LessonStep readStep(const nlohmann::json& s, int index) {
         if (step.fromMs < 0 || step.toMs <= step.fromMs)
             throw Bad(where + "range_ms: 'to' must be after 'from' >= 0");
     }
+    if (const auto sel = s.find("select"); sel != s.end()) {
+        if (!sel->is_object() || !sel->contains("name") || !(*sel)["name"].is_string())
+            throw Bad(where +
+                      "'select' must be {\"rank\": R, \"name\": \"part of an event name\", \"nth\": N}");
+        step.selectName = QString::fromStdString((*sel)["name"].get<std::string>());
+        if (step.selectName.isEmpty()) throw Bad(where + "select: 'name' is empty");
+        const auto rank = sel->find("rank");
+        const auto nth = sel->find("nth");
+        if ((rank != sel->end() && !rank->is_number_integer()) ||
+            (nth != sel->end() && !nth->is_number_integer()))
+            throw Bad(where + "select: 'rank' and 'nth' must be integers");
+        step.selectRank = rank != sel->end() ? rank->get<int>() : 0;
+        step.selectNth = nth != sel->end() ? nth->get<int>() : 1;
+        if (step.selectRank < 0 || step.selectNth < 1)
+            throw Bad(where + "select: 'rank' >= 0 and 'nth' >= 1");
+    }
     return step;
 }
 

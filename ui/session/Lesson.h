@@ -23,6 +23,11 @@ struct LessonStep {
     bool criticalPath = false;
     bool exposed = false;
     double fromMs = -1, toMs = -1; // zoom, relative to the trace's start; -1: the whole trace
+    // The event the step points at (selected in both panes, its details shown): the nth event
+    // (1-based, by start) of rank `selectRank` whose name contains `selectName`; empty: none.
+    QString selectName;
+    int selectRank = 0;
+    int selectNth = 1;
 };
 
 struct Lesson {
