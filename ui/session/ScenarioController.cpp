@@ -20,8 +20,11 @@ ScenarioController::ScenarioController(ScenarioList* list, ScenarioRunner* runne
             [this](const SimKnobs& k) { list_->setKnobs(list_->current(), k); });
     connect(list_, &ScenarioList::currentChanged, this, [this](int i) {
         // Another scenario in the simulated pane: its events move there (ui/timeline/Transition.h).
-        v_.panes->simulated()->animateNextChange();
-        if (v_.knobs->knobs().toJson() != list_->at(i).knobs.toJson()) v_.knobs->setKnobs(list_->at(i).knobs);
+        // A knob edit that started a new what-if already shows its knobs: no transition for it.
+        if (v_.knobs->knobs().toJson() != list_->at(i).knobs.toJson()) {
+            v_.panes->simulated()->animateNextChange();
+            v_.knobs->setKnobs(list_->at(i).knobs);
+        }
         showResults();
         emit modified();
     });
