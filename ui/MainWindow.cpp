@@ -597,7 +597,7 @@ void MainWindow::wireSession() {
 void MainWindow::showSimulation(const SimOutput& output) {
     const auto measured = sessions_->measured();
     panes_->setSimulated(output.timeline, {});
-    panes_->setSimulatedSetup(output.result->setup);
+    panes_->setSimulatedRun(output.result, output.graph);
     pathTable_->setSimulation(output);
     stragglers_->setGraph(output.graph);
     if (output.analysis && sessions_->traceSet()) {

@@ -62,11 +62,11 @@ Command makeCriticalPathCommand() {
             SimOptions so;
             so.timeline = false;
             SimResult res = simulate(g, setup.knobs, so);
-            NodeId end = res.lastNode;
+            SimNodeRef end = res.last();
             if (rankId >= 0) {
                 const Rank* rk = set.findRank(rankId);
                 if (!rk) throw UsageError{"--rank " + std::to_string(rankId) + ": no such rank in the set"};
-                end = lastNodeOfRank(g, res, static_cast<std::uint32_t>(rk - set.ranks.data()));
+                end = {lastNodeOfRank(g, res, static_cast<std::uint32_t>(rk - set.ranks.data())), -1};
             }
             CriticalPath cp = criticalPathFrom(g, res, end);
             TimeNs origin = cp.segments.empty() ? 0 : g.ranks[g.nodes[cp.segments.front().node].rank].origin;
@@ -110,7 +110,7 @@ Command makeCriticalPathCommand() {
                         {{"start_us", us(s.start - origin)},
                          {"dur_us", us(s.end - s.start)},
                          {"kind", std::string(pathLabelName(s.label))},
-                         {"rank", g.rankOf(s.node).rank},
+                         {"rank", res.rankId(g, s.ref())},
                          {"track", trackName(g, s.node)},
                          {"edge", s.edge == kNoEdge ? std::string()
                                                     : std::string(edgeKindName(res.edge(g, s.edge).kind))},
@@ -130,7 +130,7 @@ Command makeCriticalPathCommand() {
                     (s.op.valid() ? g.rankOf(s.node).name(s.op) : g.nodeName(s.node)).substr(0, 70));
                 std::printf("%12.2f %10.2f %6.2f  %-15s %4d  %-12s %s\n", us(s.start - origin),
                             us(s.end - s.start), share, std::string(pathLabelName(s.label)).c_str(),
-                            g.rankOf(s.node).rank, trackName(g, s.node).c_str(), name.c_str());
+                            res.rankId(g, s.ref()), trackName(g, s.node).c_str(), name.c_str());
             }
             std::printf("\ncritical path: %.2f us, %zu segments\n", us(cp.length), cp.segments.size());
             for (int l = 0; l < kPathLabelCount; ++l) {

@@ -89,6 +89,19 @@ void printTable(const ExecutionGraph& g, const SimResult& res, const SimKnobs& k
                     res.setup.droppedCount());
         for (const auto& n : res.setup.notes)
             std::printf("  %s\n", n.c_str());
+        // Added ranks are simulated on their own: the slowest and the fastest of them.
+        const AddedRankTimes& added = res.addedRanks;
+        if (!added.empty()) {
+            std::size_t slow = 0, fast = 0;
+            for (std::size_t a = 1; a < added.count(); ++a) {
+                if (added.summary[a].simulated() > added.summary[slow].simulated()) slow = a;
+                if (added.summary[a].simulated() < added.summary[fast].simulated()) fast = a;
+            }
+            std::printf(
+                "  added ranks: slowest rank %d (runs rank %d's program) %.2f us, fastest rank %d %.2f us\n",
+                added.rankId[slow], g.trace->ranks[added.source[slow]].rank,
+                us(added.summary[slow].simulated()), added.rankId[fast], us(added.summary[fast].simulated()));
+        }
     }
     std::printf("graph: %zu nodes, %zu edges, %lld collectives matched, %lld inferred cross-stream edges\n",
                 g.nodes.size(), g.edges.size(), static_cast<long long>(g.stats.collectivesMatched),

@@ -361,6 +361,27 @@ std::vector<RankBreakdown> simulatedBreakdown(const TraceSet& set, const Simulat
         &timeline);
 }
 
+std::vector<RankBreakdown> addedRanksBreakdown(const ExecutionGraph& g, const SimResult& res) {
+    const AddedRankTimes& added = res.addedRanks;
+    std::vector<RankBreakdown> out;
+    out.reserve(added.count());
+    for (std::size_t a = 0; a < added.count(); ++a) {
+        const std::uint32_t source = added.source[a];
+        auto timesOf = [&](std::uint32_t r, std::uint32_t t, std::uint32_t i, TimeNs& start, TimeNs& end) {
+            const NodeId n = g.nodeIndex[r][t][i];
+            if (n == kNoNode || n == kOutsideWindow) return false;
+            const NodeTiming nt = res.timing({n, static_cast<std::int32_t>(a)});
+            if (nt.start < 0) return false;
+            start = nt.start;
+            end = nt.end;
+            return true;
+        };
+        auto ops = opsOfRank(*g.trace, source, timesOf);
+        out.push_back(breakdownOf(added.rankId[a], std::move(ops)));
+    }
+    return out;
+}
+
 std::vector<std::vector<TimeSpan>> measuredExposedCommunication(const TraceSet& set,
                                                                 const ExecutionGraph* graph) {
     return exposedOfSet(set, [&](std::uint32_t r, std::uint32_t t, std::uint32_t i, TimeNs& start,

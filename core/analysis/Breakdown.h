@@ -53,6 +53,9 @@ RankBreakdown breakdownOf(int rankId, std::vector<OpInterval> ops);
 std::vector<RankBreakdown> measuredBreakdown(const TraceSet& set, const ExecutionGraph* graph = nullptr);
 // Simulated breakdown from the simulator's per-track timeline (events without a time are skipped).
 std::vector<RankBreakdown> simulatedBreakdown(const TraceSet& set, const SimulatedTimeline& timeline);
+// The simulated breakdown of every rank a setup edit added (SimResult::addedRanks, in its order),
+// from the added rank's own times of its source rank's GPU ops.
+std::vector<RankBreakdown> addedRanksBreakdown(const ExecutionGraph& graph, const SimResult& result);
 
 // Communication/computation overlap exactly as Holistic Trace Analysis computes it
 // (get_comm_comp_overlap; docs/ARCHITECTURE.md, "Metrics"), per rank, for comparing with HTA:

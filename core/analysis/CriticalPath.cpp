@@ -111,7 +111,7 @@ std::string_view pathSegmentName(const ExecutionGraph& g, const PathSegment& s) 
 }
 
 CriticalPath criticalPath(const ExecutionGraph& g, const SimResult& r, std::size_t topCount) {
-    return criticalPathFrom(g, r, r.lastNode, topCount);
+    return criticalPathFrom(g, r, r.last(), topCount);
 }
 
 std::vector<PathNameShare> criticalPathByName(const ExecutionGraph& g, const CriticalPath& cp) {
@@ -155,12 +155,15 @@ NodeId lastNodeOfRank(const ExecutionGraph& g, const SimResult& r, std::uint32_t
     return best;
 }
 
-CriticalPath criticalPathFrom(const ExecutionGraph& g, const SimResult& r, NodeId end, std::size_t topCount) {
+CriticalPath criticalPathFrom(const ExecutionGraph& g, const SimResult& r, SimNodeRef end,
+                              std::size_t topCount) {
     CriticalPath cp;
-    if (end == kNoNode || end >= g.nodes.size() || r.nodes.size() != g.nodes.size()) return cp;
+    if (end.node == kNoNode || end.node >= g.nodes.size() || r.nodes.size() != g.nodes.size()) return cp;
+    if (end.added >= 0 && static_cast<std::size_t>(end.added) >= r.addedRanks.count()) return cp;
+    std::int32_t onAdded = end.added; // the added rank of the node being walked (segments carry it)
     auto add = [&](NodeId n, EdgeId e, TimeNs s, TimeNs t, PathLabel l, EventRef op = {}) {
         if (t <= s) return;
-        cp.segments.push_back({n, e, s, t, l, op});
+        cp.segments.push_back({n, e, s, t, l, op, onAdded});
     };
     // The segments are collected backwards (reversed at the end), so pieces go in from the last.
     auto addPieces = [&](NodeId n, EdgeId e, const std::vector<PathSegment>& pieces) {
@@ -210,36 +213,56 @@ CriticalPath criticalPathFrom(const ExecutionGraph& g, const SimResult& r, NodeI
             pieces.push_back({n, kNoEdge, at, to, uncovered, {}});
         return pieces;
     };
-    NodeId cur = end;
+    SimNodeRef cur = end;
     bool atStart = false;
+    // The node an edge starts from: on the same rank as `to` (an added rank runs its source's edges),
+    // but a collective edge joins two loaded ranks.
+    auto fromOf = [&](const GraphEdge& edge) {
+        return SimNodeRef{edge.from, edge.kind == EdgeKind::Collective ? -1 : cur.added};
+    };
     // Each step moves strictly back along a DAG, so the walk ends; the bound is a safety net.
-    for (std::size_t steps = 0; steps < 4 * g.nodes.size() + 4 && cur != kNoNode; ++steps) {
-        const NodeTiming& nt = r.nodes[cur];
+    const std::size_t bound = 4 * (g.nodes.size() + r.addedRanks.start.size()) + 4;
+    for (std::size_t steps = 0; steps < bound && cur.valid(); ++steps) {
+        onAdded = cur.added;
+        const NodeTiming nt = r.timing(cur);
+        const NodeId node = cur.node;
         if (!atStart) {
             EdgeId e = nt.endBoundBy;
             if (e == kPhantomPeers) { // held by peers outside the rank set: wait, then transfer
                 // The transfer is the node's own time; before it the peers were still arriving
                 // (at their measured time, or following this rank: peers.model).
                 TimeNs arrival = std::clamp(nt.end - nt.own, nt.start, nt.end);
-                add(cur, kNoEdge, arrival, nt.end, nodeLabel(g, cur));
-                add(cur, kNoEdge, nt.start, arrival, PathLabel::CollectiveWait);
+                add(node, kNoEdge, arrival, nt.end, nodeLabel(g, node));
+                add(node, kNoEdge, nt.start, arrival, PathLabel::CollectiveWait);
                 atStart = true;
+                continue;
+            }
+            if (e == kAddedRankPeer) { // held by a peer on another rank of the job (added ranks)
+                const SimNodeRef peer = r.heldBy(cur);
+                const TimeNs trig = peer.valid() ? r.timing(peer).start : nt.start;
+                add(node, kNoEdge, std::max(nt.start, trig), nt.end, nodeLabel(g, node));
+                if (!peer.valid() || trig < nt.start) {
+                    atStart = true;
+                    continue;
+                }
+                cur = peer;
+                atStart = true; // a collective is joined at its start
                 continue;
             }
             if (e != kNoEdge) { // the end was held by a wait: own time after the release, then cross
                 const GraphEdge& edge = r.edge(g, e);
-                const NodeTiming& from = r.nodes[edge.from];
+                const NodeTiming from = r.timing(fromOf(edge));
                 TimeNs trig = edge.triggeredByStart() ? from.start : from.end;
-                add(cur, kNoEdge, std::max(nt.start, trig), nt.end, nodeLabel(g, cur));
+                add(node, kNoEdge, std::max(nt.start, trig), nt.end, nodeLabel(g, node));
                 if (trig < nt.start) { // released before the node even started: continue at start
                     atStart = true;
                     continue;
                 }
-                cur = edge.from;
+                cur = fromOf(edge);
                 atStart = edge.triggeredByStart();
                 continue;
             }
-            add(cur, kNoEdge, nt.start, nt.end, nodeLabel(g, cur));
+            add(node, kNoEdge, nt.start, nt.end, nodeLabel(g, node));
             atStart = true;
             continue;
         }
@@ -249,50 +272,53 @@ CriticalPath criticalPathFrom(const ExecutionGraph& g, const SimResult& r, NodeI
             // A root follows its rank's first profiled event (docs/ARCHITECTURE.md, "Boundary
             // conditions"): between that event and the call, CPU work named by the ops that ran
             // (loading data) and an unexplained wait; before the event, a late start.
-            const GraphNode& node = g.nodes[cur];
-            const TimeNs origin = std::min(g.ranks[node.rank].origin, nt.start);
+            const GraphNode& gn = g.nodes[node];
+            const TimeNs origin = std::min(g.ranks[gn.rank].origin, nt.start);
             TimeNs first = nt.start;
-            if (node.releaseWork > 0 || node.releaseWait > 0) {
-                first =
-                    std::clamp(g.ranks[node.rank].origin + node.release - node.releaseWork - node.releaseWait,
-                               origin, nt.start);
+            if (gn.releaseWork > 0 || gn.releaseWait > 0) {
+                first = std::clamp(g.ranks[gn.rank].origin + gn.release - gn.releaseWork - gn.releaseWait,
+                                   origin, nt.start);
                 const TimeNs measuredFirst =
-                    g.ranks[node.rank].origin + node.release - node.releaseWork - node.releaseWait;
-                const TimeNs wait = std::min(nt.start - first, node.releaseWait);
-                addPieces(cur, kNoEdge,
-                          splitByOps(cur, first, nt.start, measuredFirst, g.measuredStart(cur),
+                    g.ranks[gn.rank].origin + gn.release - gn.releaseWork - gn.releaseWait;
+                const TimeNs wait = std::min(nt.start - first, gn.releaseWait);
+                addPieces(node, kNoEdge,
+                          splitByOps(node, first, nt.start, measuredFirst, g.measuredStart(node),
                                      nt.start - first - wait, PathLabel::Cpu, PathLabel::UnexplainedWait));
             }
-            add(cur, kNoEdge, origin, first, PathLabel::LateStart);
+            add(node, kNoEdge, origin, first, PathLabel::LateStart);
             break;
         }
         const GraphEdge& edge = r.edge(g, e);
-        const NodeTiming& from = r.nodes[edge.from];
+        const NodeTiming from = r.timing(fromOf(edge));
         TimeNs trig = edge.triggeredByStart() ? from.start : from.end;
         if ((edge.kind == EdgeKind::ThreadOrder || edge.kind == EdgeKind::ThreadStart) && nt.start > trig) {
             // The gap holds CPU work (named by the innermost op that ran) and an unexplained wait,
             // which is a fixed part of the delay (docs/ARCHITECTURE.md, "CPU gaps"); both are laid
             // out in the measured order of the gap on the waiting thread.
             const TimeNs wait = std::clamp<TimeNs>(edge.delay - edge.cpuWork, 0, nt.start - trig);
-            addPieces(cur, e,
-                      splitByOps(cur, trig, nt.start, g.measuredEnd(edge.from), g.measuredStart(edge.to),
+            addPieces(node, e,
+                      splitByOps(node, trig, nt.start, g.measuredEnd(edge.from), g.measuredStart(edge.to),
                                  nt.start - trig - wait, PathLabel::Cpu, PathLabel::UnexplainedWait));
         } else {
-            add(cur, e, trig, nt.start, gapLabel(edge.kind));
+            add(node, e, trig, nt.start, gapLabel(edge.kind));
         }
-        cur = edge.from;
+        cur = fromOf(edge);
         atStart = edge.triggeredByStart();
     }
     std::reverse(cp.segments.begin(), cp.segments.end());
-    std::unordered_map<NodeId, TimeNs> perNode;
+    std::unordered_map<std::uint64_t, TimeNs> perNode; // by AddedRankTimes::key
     for (const auto& s : cp.segments) {
         cp.length += s.end - s.start;
         cp.byLabel[static_cast<int>(s.label)] += s.end - s.start;
-        if (s.edge == kNoEdge) perNode[s.node] += s.end - s.start;
+        if (s.edge == kNoEdge) perNode[AddedRankTimes::key(s.ref())] += s.end - s.start;
     }
-    cp.topNodes.assign(perNode.begin(), perNode.end());
+    for (const auto& [key, t] : perNode)
+        cp.topNodes.push_back(
+            {SimNodeRef{static_cast<NodeId>(key & 0xffffffffu), static_cast<std::int32_t>(key >> 32) - 1},
+             t});
     std::sort(cp.topNodes.begin(), cp.topNodes.end(), [](const auto& a, const auto& b) {
-        return a.second != b.second ? a.second > b.second : a.first < b.first;
+        if (a.second != b.second) return a.second > b.second;
+        return a.first.node != b.first.node ? a.first.node < b.first.node : a.first.added < b.first.added;
     });
     if (cp.topNodes.size() > topCount) cp.topNodes.resize(topCount);
     return cp;

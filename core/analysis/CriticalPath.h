@@ -38,6 +38,10 @@ struct PathSegment {
     // python_function, user_annotation; graph/CpuCoverage.h) that ran then, on the node's rank and
     // thread; invalid where no op ran (unexplained_wait, or late_start before the rank's first event).
     EventRef op;
+    // The rank added by dp.degree that ran `node` (index into SimResult::addedRanks), -1: the
+    // node's own rank.
+    std::int32_t added = -1;
+    SimNodeRef ref() const { return {node, added}; }
 };
 
 // What a segment's time is named after (`critical-path --by name`, the path table): the op that
@@ -50,7 +54,7 @@ struct CriticalPath {
     std::array<TimeNs, kPathLabelCount> byLabel{};
     std::vector<PathSegment> segments; // in time order
     // Nodes on the path by their time on it, longest first.
-    std::vector<std::pair<NodeId, TimeNs>> topNodes;
+    std::vector<std::pair<SimNodeRef, TimeNs>> topNodes;
 };
 
 // The critical path of the whole job. Decision on the length across ranks (docs/ARCHITECTURE.md: the path
@@ -65,8 +69,12 @@ struct CriticalPath {
 CriticalPath criticalPath(const ExecutionGraph& graph, const SimResult& result, std::size_t topCount = 10);
 
 // The path that ends at `end` (e.g. the last node of one rank, for `critical-path --rank R`).
-CriticalPath criticalPathFrom(const ExecutionGraph& graph, const SimResult& result, NodeId end,
+CriticalPath criticalPathFrom(const ExecutionGraph& graph, const SimResult& result, SimNodeRef end,
                               std::size_t topCount = 10);
+inline CriticalPath criticalPathFrom(const ExecutionGraph& graph, const SimResult& result, NodeId end,
+                                     std::size_t topCount = 10) {
+    return criticalPathFrom(graph, result, SimNodeRef{end, -1}, topCount);
+}
 
 // The path summed by pathSegmentName (CPU time between calls under the op that ran, uncovered time
 // as unexplained_wait, other gaps under the node that waited), longest first: which ops bound the step.

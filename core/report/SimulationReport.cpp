@@ -216,10 +216,10 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
             {"us", us(cp.byLabel[static_cast<std::size_t>(l)])}, {"pct", pct(share)}};
     }
     nlohmann::json top = nlohmann::json::array();
-    for (const auto& [n, t] : cp.topNodes)
-        top.push_back({{"name", std::string(g.nodeName(n))},
-                       {"rank", g.trace->ranks[g.nodes[n].rank].rank},
-                       {"kind", std::string(nodeKindName(g.nodes[n].kind))},
+    for (const auto& [ref, t] : cp.topNodes)
+        top.push_back({{"name", std::string(g.nodeName(ref.node))},
+                       {"rank", res.rankId(g, ref)},
+                       {"kind", std::string(nodeKindName(g.nodes[ref.node].kind))},
                        {"us", us(t)}});
     j["critical_path"] = {{"length_us", us(cp.length)}, {"by_kind", byKind}, {"top_events", top}};
     j["graph"] = {{"nodes", g.nodes.size()},
@@ -241,14 +241,23 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
     if (res.setup.edited) {
         const SimulatedSetup& st = res.setup;
         nlohmann::json sr = nlohmann::json::array(), dropped = nlohmann::json::array();
-        for (const auto& r : st.ranks)
+        // Each rank's own simulated iteration: an added rank runs its source rank's program
+        // (`source_rank`) with times of its own (a straggler or jitter can hold it).
+        std::vector<const RankSimSummary*> own(st.ranks.size(), nullptr);
+        for (std::size_t a = 0; a < res.addedRanks.count(); ++a)
+            own[res.addedRanks.setupIndex[a]] = &res.addedRanks.summary[a];
+        for (std::size_t i = 0; i < st.ranks.size(); ++i) {
+            const auto& r = st.ranks[i];
+            const RankSimSummary& sum = own[i] ? *own[i] : res.ranks[r.source];
             sr.push_back({{"rank", r.rank},
                           {"measured", r.measured},
-                          {"same_as", g.trace->ranks[r.source].rank},
+                          {"source_rank", g.trace->ranks[r.source].rank},
                           {"dp", r.dp},
                           {"tp", r.tp},
                           {"pp", r.pp},
-                          {"simulated_us", us(res.ranks[r.source].simulated())}});
+                          {"simulated_us", us(sum.simulated())},
+                          {"simulated_gpu_us", us(sum.simulatedGpuEnd - sum.simulatedGpuStart)}});
+        }
         for (std::size_t i = 0; i < st.dropped.size(); ++i)
             if (st.dropped[i]) dropped.push_back(g.trace->ranks[i].rank);
         std::map<std::string, std::pair<TimeNs, TimeNs>> byType; // traced, simulated transfer

@@ -770,7 +770,7 @@ SimResult simulateWithBlockEdits(const ExecutionGraph& g, const SimKnobs& knobs,
     // Back onto the caller's graph: its nodes keep their times in the edited run; an edge the
     // edit made (or re-pointed) binds as the caller's edge it came from, a new one as none.
     auto mapEdge = [&](EdgeId id) {
-        if (id == kPhantomPeers) return id;
+        if (id == kPhantomPeers || id == kAddedRankPeer) return id;
         return id < edit.edgeOrigin.size() ? edit.edgeOrigin[id] : kNoEdge;
     };
     std::vector<NodeTiming> nodes(g.nodes.size());
@@ -788,7 +788,44 @@ SimResult simulateWithBlockEdits(const ExecutionGraph& g, const SimKnobs& knobs,
             last = i;
         }
     }
+    if (r.lastNode >= edit.kept) r.lastAdded = -1; // it ended in a copied block: the loaded ranks' last
     r.lastNode = r.lastNode < edit.kept ? edit.sourceOf[r.lastNode] : last;
+    // The added ranks (dp.degree) ran the edited copy of their source: their times go back onto the
+    // caller's nodes the same way; copied blocks have none.
+    if (!r.addedRanks.empty()) {
+        const AddedRankTimes inner = std::move(r.addedRanks);
+        AddedRankTimes& out = r.addedRanks;
+        out.setupIndex = inner.setupIndex;
+        out.source = inner.source;
+        out.rankId = inner.rankId;
+        out.summary = inner.summary;
+        out.indexNodes(g);
+        out.start.assign(out.offset.back(), -1);
+        out.end.assign(out.offset.back(), -1);
+        out.startBy.assign(out.offset.back(), kNoEdge);
+        out.endBy.assign(out.offset.back(), kNoEdge);
+        auto back = [&](SimNodeRef ref) { // an edited-graph node back to the caller's, if kept
+            ref.node = ref.node < edit.kept ? edit.sourceOf[ref.node] : kNoNode;
+            return ref;
+        };
+        for (std::size_t a = 0; a < out.count(); ++a)
+            for (NodeId i : out.rankNodes[out.source[a]]) {
+                const NodeId x = edit.nodeOf[i];
+                if (x == kNoNode || x >= inner.slotOf.size()) continue;
+                const SimNodeRef in{x, static_cast<std::int32_t>(a)};
+                const std::size_t from = inner.slot(in), to = out.slot({i, static_cast<std::int32_t>(a)});
+                out.start[to] = inner.start[from];
+                out.end[to] = inner.end[from];
+                out.startBy[to] = mapEdge(inner.startBy[from]);
+                out.endBy[to] = mapEdge(inner.endBy[from]);
+            }
+        for (const auto& [key, peer] : inner.heldBy) {
+            const SimNodeRef held =
+                back({static_cast<NodeId>(key & 0xffffffffu), static_cast<std::int32_t>(key >> 32) - 1});
+            const SimNodeRef by = back(peer);
+            if (held.valid() && by.valid()) out.heldBy.emplace(AddedRankTimes::key(held), by);
+        }
+    }
     if (options.timeline)
         for (std::size_t c = edit.kept; c < edit.graph.nodes.size() && c < r.nodes.size(); ++c) {
             const GraphNode& node = edit.graph.nodes[c];

@@ -2,7 +2,9 @@
 
 #include "models/GpuTable.h"
 #include "models/KernelClass.h"
+#include "sim/SetupEdits.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -68,6 +70,50 @@ double parseDouble(const std::string& key, const std::string& value) {
     if (end == b || *end != '\0' || errno == ERANGE || !std::isfinite(v))
         throw KnobError("knob " + key + ": '" + value + "' is not a finite number");
     return v;
+}
+
+// "3,7,100..120" (also "100-120" and spaces): rank ids, each >= 0, in the given order, each once.
+std::vector<int> parseRankList(const std::string& key, const std::string& value) {
+    std::vector<int> ids;
+    auto number = [&](const std::string& text) {
+        std::size_t used = 0;
+        long v = -1;
+        try {
+            v = std::stol(text, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used == 0 || used != text.size() || v < 0 || v > (1 << 24))
+            throw KnobError("knob " + key + ": '" + text +
+                            "' is not a rank id (a list such as 3,7,100..120)");
+        return static_cast<int>(v);
+    };
+    std::string item;
+    std::stringstream in(value);
+    while (std::getline(in, item, ',')) {
+        item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
+        if (item.empty()) continue;
+        std::size_t dots = item.find(".."), dash = item.find('-', 1), cut = std::string::npos, width = 0;
+        if (dots != std::string::npos) {
+            cut = dots;
+            width = 2;
+        } else if (dash != std::string::npos) {
+            cut = dash;
+            width = 1;
+        }
+        if (cut == std::string::npos) {
+            ids.push_back(number(item));
+            continue;
+        }
+        const int a = number(item.substr(0, cut)), b = number(item.substr(cut + width));
+        if (b < a) throw KnobError("knob " + key + ": the range '" + item + "' runs backwards");
+        if (b - a > (1 << 20)) throw KnobError("knob " + key + ": the range '" + item + "' is too long");
+        for (int r = a; r <= b; ++r)
+            ids.push_back(r);
+    }
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return ids;
 }
 
 double parseSpeedup(const std::string& key, const std::string& value) {
@@ -234,6 +280,24 @@ std::vector<KnobSpec> buildSpecs() {
                             1e6, "Every duration of the straggler rank x this factor. Typical: 1.1 to 1.5.");
         specs.push_back(s);
     }
+    {
+        KnobSpec s =
+            number("jitter.pct", "Jitter", &SimKnobs::jitterPct, "%", 0, 50,
+                   "Per-rank noise on GPU compute: each rank's kernels run x a factor drawn once per "
+                   "rank, uniform within +- this percentage (jitter.seed picks the draw). The slowest "
+                   "rank holds every collective. Typical: 1 to 5.");
+        specs.push_back(s);
+    }
+    {
+        KnobSpec s;
+        s.key = "jitter.seed";
+        s.type = KnobType::Integer;
+        s.min = 0;
+        s.max = 2147483647.0;
+        s.member = &SimKnobs::jitterSeed;
+        s.help = "Seed of the jitter.pct draw: the same seed gives the same per-rank factors.";
+        specs.push_back(s);
+    }
     specs.push_back(integer(
         "data.workers", "Data workers", &SimKnobs::dataWorkers, 1, 1024, "as traced",
         "DataLoader worker processes: each batch takes the load time the trace shows for in-process loading "
@@ -391,6 +455,43 @@ std::vector<KnobFamily> buildFamilies() {
              for (const auto& [tp, v] : k.commPerType)
                  j["comm." + tp] = v;
          }});
+    f.push_back({"straggler.ranks",
+                 "Ranks of the simulated job (loaded or added by dp.degree) that run straggler.slowdown "
+                 "times slower, as a list of ids and ranges: 3,7,100..120 (or 100-120).",
+                 [](const std::string& key) -> std::optional<std::string> {
+                     if (key == "straggler.ranks") return std::string();
+                     return std::nullopt;
+                 },
+                 [](SimKnobs& k, const std::string& key, const std::string&, const std::string& value) {
+                     k.stragglerRanks = parseRankList(key, value);
+                 },
+                 [](const SimKnobs& k, nlohmann::json& j) {
+                     if (!k.stragglerRanks.empty()) j["straggler.ranks"] = idRangesText(k.stragglerRanks);
+                 }});
+    f.push_back({"node.slowdown[<node>]",
+                 "Every rank of node <node> (rank id / GPUs per node, comm.gpus_per_node) runs this many "
+                 "times slower, CPU and GPU, as a straggler does.",
+                 bracketed("node.slowdown"),
+                 [](SimKnobs& k, const std::string& key, const std::string& node, const std::string& value) {
+                     int id = -1;
+                     try {
+                         std::size_t used = 0;
+                         id = std::stoi(node, &used);
+                         if (used != node.size()) id = -1;
+                     } catch (const std::exception&) {
+                         id = -1;
+                     }
+                     if (id < 0) throw KnobError("knob " + key + ": the node must be a number >= 0");
+                     const double v = parseDouble(key, value);
+                     if (!(v >= 1.0 && v <= 1e6))
+                         throw KnobError("knob " + key + ": must be a slowdown in [1, 1e6], got '" + value +
+                                         "'");
+                     k.nodeSlowdown[id] = v;
+                 },
+                 [](const SimKnobs& k, nlohmann::json& j) {
+                     for (const auto& [node, v] : k.nodeSlowdown)
+                         j["node.slowdown[" + std::to_string(node) + "]"] = v;
+                 }});
     f.push_back({"cpu.speedup[<regex>]",
                  "CPU ops, annotations and Python functions whose name matches (with everything nested in "
                  "them) run this many times faster; inf removes them (a host sync inside no longer waits).",

@@ -78,6 +78,9 @@ void applyJson(SimKnobs& knobs, const std::string& prefix, const nlohmann::json&
         value = j.get<bool>() ? "true" : "false";
     else if (j.is_number())
         value = j.dump();
+    else if (j.is_array() && prefix == "straggler.ranks") // [3, 7, "100..120"]
+        for (const auto& item : j)
+            value += (value.empty() ? "" : ",") + (item.is_string() ? item.get<std::string>() : item.dump());
     else
         throw KnobError("knob " + prefix + ": unsupported value " + j.dump());
     setKnob(knobs, prefix, value);

@@ -51,9 +51,18 @@ struct SimKnobs {
     std::vector<std::pair<std::string, double>> cpuRegionSpeedup;
     double launchLatencyUs = -1.0; // < 0: launch latency from the trace
 
-    // Straggler: every CPU and GPU duration of that rank (Rank::rank id) x slowdown.
+    // Stragglers: every CPU and GPU duration of those ranks (rank ids of the simulated job, loaded
+    // or added by dp.degree) x slowdown; straggler.ranks takes a list ("3,7,100..120").
     int stragglerRank = -1;
     double stragglerSlowdown = 1.0;
+    std::vector<int> stragglerRanks;
+    // node.slowdown[<node>]: every rank of that node (rank id / GPUs per node) runs slower, as a
+    // straggler does (sim/RankVariation.h).
+    std::map<int, double> nodeSlowdown;
+    // Per-rank noise on GPU compute: each rank's kernels x a factor drawn once per rank and run,
+    // uniform in [1 - pct/100, 1 + pct/100], from jitter.seed and the rank id.
+    double jitterPct = 0;
+    int jitterSeed = 1;
 
     // Data loading (sim/CpuRegions.h): worker processes of the DataLoader (0 = as traced) and the
     // per-batch load time / dataSpeedup.

@@ -179,11 +179,11 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
                           std::to_string(n) + " (" + scaling + "), world " + std::to_string(s.world) +
                           " -> " + std::to_string(setup.world));
     if (!cloneIds.empty())
-        setup.notes.push_back("added ranks " + idRangesText(cloneIds) + ": clones of ranks " +
-                              idRangesText(cloneSources) + " (the loaded rank at replica d mod " +
-                              std::to_string(dp0) +
-                              " with the same tensor / pipeline place, else one loaded there), simulated as "
-                              "their source");
+        setup.notes.push_back(
+            "added ranks " + idRangesText(cloneIds) + ": clones of ranks " + idRangesText(cloneSources) +
+            " (the loaded rank at replica d mod " + std::to_string(dp0) +
+            " with the same tensor / pipeline place, else one loaded there), each simulated "
+            "on its own");
     if (!dropped.empty())
         setup.notes.push_back("dropped replicas " + std::to_string(n) + ".." + std::to_string(dp0 - 1) +
                               ": ranks " + idRangesText(dropped) +
@@ -223,6 +223,7 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
         for (const auto& m : members)
             dps.insert(m.dp);
         const bool replicated = placed ? dps.size() > 1 : c.dataParallel;
+        r.replicated = replicated;
         if (!placed && !c.ranks.empty()) ++unplaced;
         if (placed) {
             std::set<std::pair<int, int>> slots; // (pp, tp) places of the members

@@ -6,10 +6,9 @@
 // the edit, the per-rank work factor of strong scaling, and which ranks of the new job are clones
 // of which loaded rank (SimulatedSetup, reported with the result).
 //
-// Clones are not simulated node by node: a replica cloned from a loaded one runs the same graph
-// with the same durations and meets the others only in collectives, whose end is the same for
-// every participant, so its simulated times are exactly those of its source rank. The plan lists
-// them; reports give them their source's numbers.
+// An added rank runs its source rank's nodes (durations, edges, names) with times of its own
+// (SimResult::addedRanks): a straggler, a slow node or jitter can hold it, and its collectives meet
+// the other members of its new group (CallResize::replicated).
 #include "graph/ExecutionGraph.h"
 #include "models/CollectiveModel.h"
 #include "structure/Structure.h"
@@ -54,6 +53,9 @@ struct CallResize {
     bool spansNodes = false;
     double bytesFactor = 1.0; // message size x factor (strong scaling: activations shrink)
     bool changed = false;
+    // The group spans replicas (gradients): in the new job one collective joins every replica;
+    // otherwise each replica, added ones included, has a collective of its own.
+    bool replicated = false;
 };
 
 struct SetupEditPlan {

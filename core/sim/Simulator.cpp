@@ -1,19 +1,15 @@
 #include "sim/Simulator.h"
 
 #include "models/CollectiveModel.h"
-#include "models/KernelClass.h"
 #include "sim/BlockEdits.h"
-#include "sim/CollectiveKnobs.h"
-#include "sim/CpuRegions.h"
-#include "sim/GpuSwap.h"
+#include "sim/KnobTiming.h"
 #include "sim/NoOverlapTransform.h"
+#include "sim/RankVariation.h"
 #include "sim/SetupEdits.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <regex>
-#include <unordered_map>
 
 namespace sl {
 
@@ -36,271 +32,141 @@ double SimResult::iterationErrorPct() const {
            static_cast<double>(measuredIteration);
 }
 
+NodeTiming SimResult::timing(SimNodeRef r) const {
+    if (r.added < 0) return r.node < nodes.size() ? nodes[r.node] : NodeTiming{};
+    const std::size_t s = addedRanks.slot(r);
+    NodeTiming t;
+    t.start = addedRanks.start[s];
+    t.end = addedRanks.end[s];
+    t.startBoundBy = addedRanks.startBy[s];
+    t.endBoundBy = addedRanks.endBy[s];
+    // An added rank's own time: its whole span where nothing held its end, else the source's own
+    // time (a collective's transfer, which no rank variation changes).
+    t.own = t.endBoundBy == kNoEdge ? t.end - t.start : (r.node < nodes.size() ? nodes[r.node].own : 0);
+    return t;
+}
+
+void AddedRankTimes::indexNodes(const ExecutionGraph& g) {
+    rankNodes.assign(g.trace->ranks.size(), {});
+    slotOf.assign(g.nodes.size(), 0);
+    for (NodeId i = 0; i < g.nodes.size(); ++i) {
+        auto& list = rankNodes[g.nodes[i].rank];
+        slotOf[i] = static_cast<std::uint32_t>(list.size());
+        list.push_back(i);
+    }
+    offset.assign(count() + 1, 0);
+    for (std::size_t a = 0; a < count(); ++a)
+        offset[a + 1] = offset[a] + rankNodes[source[a]].size();
+}
+
+int SimResult::rankId(const ExecutionGraph& g, SimNodeRef r) const {
+    if (r.added >= 0) return addedRanks.rankId[static_cast<std::size_t>(r.added)];
+    return g.trace->ranks[g.nodes[r.node].rank].rank;
+}
+
+SimNodeRef SimResult::heldBy(SimNodeRef r) const {
+    auto it = addedRanks.heldBy.find(AddedRankTimes::key(r));
+    return it == addedRanks.heldBy.end() ? SimNodeRef{} : it->second;
+}
+
 namespace {
 
 constexpr TimeNs kMinTime = std::numeric_limits<TimeNs>::min() / 4;
-// An edge delay so negative that the edge never determines a time (times stay far above it).
-constexpr TimeNs kNeverBinds = kMinTime / 2;
 
-// Effective durations and delays under the knobs (replay: the graph's own values).
-struct Timing {
-    std::vector<TimeNs> duration;
-    std::vector<TimeNs> delay;
-    std::vector<TimeNs> release; // boundary conditions: the root's CPU work before its first call scales
-    std::shared_ptr<const GpuSwap> swap; // gpu.target
+// The job's ranks as the scheduler sees them: the loaded ranks own the graph's node ids [0, n); each
+// added rank owns a run of virtual ids after them, one per node of its source rank
+// (docs/AddedRanks.md). With added ranks, collectives meet in rendezvous: one per matched
+// collective and replica (one for all replicas when the group spans them), so an added rank's copy
+// meets the members of its own group in the new job.
+struct JobLayout {
+    std::size_t n = 0;     // graph nodes
+    std::size_t total = 0; // n + every added rank's slots
+    // Rendezvous (with added ranks only): per virtual collective node, its rendezvous; members CSR.
+    std::vector<std::uint32_t> rdvOfNode;   // per graph node (loaded ranks), or kNone
+    std::vector<std::uint32_t> collIndex;   // per graph node: position among its rank's rendezvous nodes
+    std::vector<std::size_t> addedCollBase; // per added rank: first entry in rdvOfAdded
+    std::vector<std::uint32_t> rdvOfAdded;
+    std::vector<std::size_t> rdvOffsets;
+    std::vector<std::uint64_t> rdvMembers; // virtual ids
+    static constexpr std::uint32_t kNone = 0xffffffffu;
+
+    bool rendezvous() const { return !rdvOffsets.empty(); }
 };
 
-TimeNs scaled(TimeNs v, double f) {
-    return static_cast<TimeNs>(std::llround(static_cast<double>(v) * f));
-}
+// Fills AddedRankTimes' layout (source, offsets, slots) and the rendezvous of the added ranks' job.
+JobLayout layoutJob(const ExecutionGraph& g, const SetupEditPlan& plan,
+                    const std::vector<CollectiveCall>& calls, AddedRankTimes& added) {
+    JobLayout L;
+    L.n = g.nodes.size();
+    L.total = L.n;
+    const auto& setup = plan.setup;
+    for (std::uint32_t i = 0; i < setup.ranks.size(); ++i)
+        if (!setup.ranks[i].measured) {
+            added.setupIndex.push_back(i);
+            added.source.push_back(setup.ranks[i].source);
+            added.rankId.push_back(setup.ranks[i].rank);
+        }
+    if (added.empty()) return L;
+    const std::size_t R = g.trace->ranks.size();
+    added.indexNodes(g);
+    L.total = L.n + added.offset.back();
 
-// Collective transfer times under comm.model / dp.scale (before comm.speedup and straggler),
-// written into `base` (indexed by node). Only collective kernel nodes change.
-void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, const GpuSwap* swap,
-                       const SetupEditPlan& plan, std::vector<TimeNs>& base,
-                       std::vector<std::string>& warnings) {
-    const bool alphaBeta = k.commModel == "alpha-beta";
-    // dp.degree gives every collective its group size, node span and message size in the new job
-    // (SetupEditPlan::calls, docs/Structure.md); the re-timing below is the one dp.scale uses.
-    const bool edited = plan.active && !plan.calls.empty();
-    const bool scaleDp = k.dpScale != 1.0 && !edited;
-    // gpu.target: transfers inside a node at the target's link bandwidth (sim/GpuSwap.h).
-    const bool link = swap && swap->active() && swap->linkRatio != 1.0;
-    if (!alphaBeta && !scaleDp && !link && !edited) return;
-    std::vector<CollectiveCall> calls = collectiveCalls(g);
-    CollectiveModel model = collectiveModelFor(g, k, calls, alphaBeta ? &warnings : nullptr);
-    const CollectiveModel measuredLinks = model; // the trace's own intra-node bandwidths
-    if (link && alphaBeta && k.commIntraNodeGBps <= 0)
-        for (auto& p : model.params)
-            p[0].GBps *= swap->linkRatio;
-    std::int64_t withoutBytes = 0, dpCalls = 0, unknownLink = 0;
-    bool spanned = false;
-    for (std::size_t ci = 0; ci < calls.size(); ++ci) {
-        const auto& c = calls[ci];
-        int n = c.groupSize;
-        bool spans = c.spansNodes(model.gpusPerNode);
-        int n2 = n;
-        bool spans2 = spans;
-        double bytesFactor = 1.0;
-        if (edited && ci < plan.calls.size()) {
-            n2 = plan.calls[ci].groupSize;
-            spans2 = plan.calls[ci].spansNodes;
-            bytesFactor = plan.calls[ci].bytesFactor;
-        } else if (scaleDp && c.dataParallel) {
-            ++dpCalls;
-            n2 = std::max(1, static_cast<int>(std::llround(static_cast<double>(n) * k.dpScale)));
-            spans2 = spans || n2 > model.gpusPerNode;
-        }
-        spanned = spanned || spans2;
-        const std::int64_t bytes2 =
-            c.bytes < 0 ? -1
-                        : static_cast<std::int64_t>(std::llround(static_cast<double>(c.bytes) * bytesFactor));
-        TimeNs d = -1;
-        if (alphaBeta) {
-            d = model.time(c.type, bytes2, n2, spans2);
-            if (d < 0) ++withoutBytes;
-        }
-        const bool modelled = d >= 0;
-        if (d < 0) {
-            d = c.transfer;
-            if (n2 != n || spans2 != spans) { // measured time x bus-bandwidth ratio
-                const auto& p = model.params[static_cast<std::size_t>(commParamGroup(c.type))];
-                double bw = p[spans ? 1 : 0].GBps, bw2 = p[spans2 ? 1 : 0].GBps;
-                double ratio = busFactor(c.type, n2) / std::max(1e-12, busFactor(c.type, n));
-                if (bw > 0 && bw2 > 0)
-                    ratio *= bw / bw2;
-                else if (spans2 != spans)
-                    ++unknownLink;
-                d = scaled(d, ratio);
-            }
-            if (bytesFactor != 1.0) { // a smaller message: the model's time ratio, else proportional
-                TimeNs t1 = model.time(c.type, c.bytes, n2, spans2),
-                       t2 = model.time(c.type, bytes2, n2, spans2);
-                d = t1 > 0 && t2 >= 0 ? scaled(d, static_cast<double>(t2) / static_cast<double>(t1))
-                                      : scaled(d, bytesFactor);
-            }
-        }
-        if (link && !spans2 && !modelled) {
-            const auto& p = measuredLinks.params[static_cast<std::size_t>(commParamGroup(c.type))][0];
-            const double busBytes = c.bytes > 0 ? static_cast<double>(c.bytes) * busFactor(c.type, n2) : -1;
-            d = swap->collectiveTime(d, busBytes, p.GBps);
-        }
-        base[c.node] = d;
+    // Which matched collectives join every replica (CallResize::replicated).
+    std::vector<std::uint8_t> replicated(g.collectives.size(), 0);
+    for (std::size_t c = 0; c < calls.size() && c < plan.calls.size(); ++c) {
+        const NodeId node = calls[c].node;
+        if (node < L.n && plan.calls[c].replicated && g.nodes[node].collective < g.collectives.size())
+            replicated[g.nodes[node].collective] = 1;
     }
-    if (withoutBytes > 0)
-        warnings.push_back("comm.model=alpha-beta: " + std::to_string(withoutBytes) +
-                           " collective kernels have no size metadata (In/Out msg nelems, dtype): they keep "
-                           "their measured transfer times");
-    if (scaleDp && dpCalls == 0)
-        warnings.push_back(
-            "dp.scale: no data-parallel collectives found (no process group described as dp, and "
-            "no all-reduce): nothing was re-timed");
-    if (unknownLink > 0)
-        warnings.push_back(
-            std::to_string(unknownLink) +
-            " collective kernels cross nodes differently in the new setup, but no bandwidth is "
-            "known for both localities (no message sizes, or nothing measured across nodes): only "
-            "their group size was re-timed; set comm.intra_node_GBps and comm.inter_node_GBps");
-    if (spanned && model.interFromIntra)
-        warnings.push_back(
-            "no inter-node bandwidth (set comm.inter_node_GBps): collectives spanning nodes use "
-            "the intra-node values");
-}
-
-Timing applyKnobs(const ExecutionGraph& g, const SimKnobs& k, const SetupEditPlan& plan,
-                  std::vector<std::string>& warnings) {
-    Timing t;
-    t.duration.resize(g.nodes.size());
-    t.delay.resize(g.edges.size());
-    if (k.stragglerRank >= 0 && k.stragglerSlowdown != 1.0 && !g.trace->findRank(k.stragglerRank))
-        warnings.push_back("straggler.rank " + std::to_string(k.stragglerRank) + " is not in the rank set");
-    // comm.overlap only adds edges (in simulate): with every other knob at its default, the
-    // graph's own durations and delays are the answer.
-    SimKnobs timingKnobs = k;
-    timingKnobs.commOverlap = true;
-    timingKnobs.peersModel = SimKnobs{}.peersModel; // read by simulate, not a duration
-    t.release.resize(g.nodes.size());
-    for (std::size_t i = 0; i < g.nodes.size(); ++i)
-        t.release[i] = g.nodes[i].release;
-    if (timingKnobs.isReplay()) {
-        for (std::size_t i = 0; i < g.nodes.size(); ++i)
-            t.duration[i] = g.nodes[i].duration;
-        for (std::size_t i = 0; i < g.edges.size(); ++i)
-            t.delay[i] = g.edges[i].delay;
-        return t;
+    auto inRendezvous = [&](NodeId x) {
+        const std::uint32_t gi = g.nodes[x].collective;
+        return gi < g.collectives.size() && g.collectives[gi].complete;
+    };
+    std::vector<std::uint32_t> collCount(R, 0);
+    L.collIndex.assign(L.n, JobLayout::kNone);
+    for (NodeId i = 0; i < L.n; ++i)
+        if (inRendezvous(i)) L.collIndex[i] = collCount[g.nodes[i].rank]++;
+    std::unordered_map<std::uint64_t, std::uint32_t> rdvIds;
+    std::vector<std::uint32_t> rdvSize;
+    auto rdvFor = [&](NodeId x, int dp) {
+        const std::uint32_t gi = g.nodes[x].collective;
+        const std::uint64_t key =
+            (static_cast<std::uint64_t>(gi) << 32) | static_cast<std::uint32_t>(replicated[gi] ? -1 : dp);
+        auto [it, fresh] = rdvIds.try_emplace(key, static_cast<std::uint32_t>(rdvSize.size()));
+        if (fresh) rdvSize.push_back(0);
+        ++rdvSize[it->second];
+        return it->second;
+    };
+    std::vector<int> loadedDp(R, 0);
+    for (const auto& r : setup.ranks)
+        if (r.measured) loadedDp[r.source] = r.dp;
+    L.rdvOfNode.assign(L.n, JobLayout::kNone);
+    for (NodeId i = 0; i < L.n; ++i)
+        if (L.collIndex[i] != JobLayout::kNone && !setup.isDropped(g.nodes[i].rank))
+            L.rdvOfNode[i] = rdvFor(i, loadedDp[g.nodes[i].rank]);
+    L.addedCollBase.assign(added.count() + 1, 0);
+    for (std::size_t a = 0; a < added.count(); ++a)
+        L.addedCollBase[a + 1] = L.addedCollBase[a] + collCount[added.source[a]];
+    L.rdvOfAdded.assign(L.addedCollBase.back(), JobLayout::kNone);
+    for (std::size_t a = 0; a < added.count(); ++a) {
+        const int dp = setup.ranks[added.setupIndex[a]].dp;
+        for (NodeId x : added.rankNodes[added.source[a]])
+            if (L.collIndex[x] != JobLayout::kNone)
+                L.rdvOfAdded[L.addedCollBase[a] + L.collIndex[x]] = rdvFor(x, dp);
     }
-    KernelClassifier classifier;
-    for (const auto& [cls, re] : k.kernelClassPattern)
-        if (auto c = kernelClassFromName(cls)) classifier.setPattern(*c, re);
-    // gpu.target: a duration factor per GPU op and the link ratio (sim/GpuSwap.h).
-    if (!k.gpuTarget.empty()) {
-        try {
-            auto swap = std::make_shared<GpuSwap>(planGpuSwap(g, k.gpuTarget, k.gpuSource, classifier));
-            warnings.insert(warnings.end(), swap->warnings.begin(), swap->warnings.end());
-            t.swap = std::move(swap);
-        } catch (const GpuTableError& e) {
-            warnings.push_back(std::string(e.what()) + "; gpu.target was ignored");
-        }
-    }
-    const GpuSwap* swap = t.swap.get();
-    std::vector<TimeNs> base(g.nodes.size());
-    for (std::size_t i = 0; i < g.nodes.size(); ++i)
-        base[i] = g.nodes[i].duration;
-    retimeCollectives(g, k, swap, plan, base, warnings);
-    std::vector<std::regex> regexes;
-    for (const auto& [re, s] : k.kernelSpeedup)
-        regexes.emplace_back(re);
-    const CpuRegions regions(g, k.cpuRegionSpeedup, DataLoaderKnobs{k.dataWorkers, k.dataSpeedup});
-    if ((k.dataWorkers > 0 || k.dataSpeedup != 1.0) && regions.dataWaits() == 0)
-        warnings.push_back("data.workers / data.speedup: the trace has no DataLoader iterator ops (such as "
-                           "enumerate(DataLoader)#...__next__): nothing was re-timed");
-    // CPU time factor of a rank: cpu.speedup, and the straggler's slowdown.
-    std::vector<double> cpuFactor(g.trace->ranks.size(), 1.0 / k.cpuSpeedup);
-    std::vector<double> stragglerFactor(g.trace->ranks.size(), 1.0);
-    for (std::size_t r = 0; r < g.trace->ranks.size(); ++r)
-        if (k.stragglerRank >= 0 && g.trace->ranks[r].rank == k.stragglerRank) {
-            cpuFactor[r] *= k.stragglerSlowdown;
-            stragglerFactor[r] = k.stragglerSlowdown;
-        }
-    // Factor per name for GPU ops, computed once per distinct name (names repeat across ranks).
-    std::unordered_map<std::string_view, double> byName;
-    std::vector<std::unordered_map<StringId, double>> cache(g.trace->ranks.size());
-    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
-        const auto& n = g.nodes[i];
-        const Rank& rank = g.trace->ranks[n.rank];
-        double f = 1.0;
-        if (n.kind == NodeKind::CpuCall || n.kind == NodeKind::SyncCall) {
-            t.duration[i] = scaled(base[i], cpuFactor[n.rank] * regions.nodeFactor(static_cast<NodeId>(i)));
-            continue;
-        }
-        const auto& ev = rank.tracks[n.event.track].events;
-        StringId name = ev.name[n.event.index];
-        EventKind kind = ev.kind[n.event.index];
-        auto [it, fresh] = cache[n.rank].try_emplace(name, 1.0);
-        if (fresh) {
-            std::string_view nm = rank.strings.str(name);
-            auto [bt, bfresh] = byName.try_emplace(nm, 1.0);
-            if (bfresh) {
-                double ff = 1.0;
-                if (n.kind == NodeKind::Collective || isCommunicationKernelName(nm)) {
-                    ff = 1.0 / k.commSpeedup;
-                } else {
-                    if (kind == EventKind::Kernel) ff /= k.computeSpeedup;
-                    if (!k.computeClassSpeedup.empty()) {
-                        auto c = k.computeClassSpeedup.find(
-                            std::string(kernelClassName(classifier.classify(nm, kind))));
-                        if (c != k.computeClassSpeedup.end()) ff /= c->second;
-                    }
-                    if (!regexes.empty()) {
-                        std::string s(nm);
-                        for (std::size_t r = 0; r < regexes.size(); ++r)
-                            if (std::regex_search(s, regexes[r])) ff /= k.kernelSpeedup[r].second;
-                    }
-                }
-                bt->second = ff;
-            }
-            it->second = bt->second;
-        }
-        f = it->second;
-        // A straggler's GPU and host are slow; the network its collectives transfer over is not.
-        if (k.stragglerRank >= 0 && rank.rank == k.stragglerRank && n.kind != NodeKind::Collective &&
-            !isCommunicationKernelName(rank.strings.str(name)))
-            f *= k.stragglerSlowdown;
-        if (swap) f *= swap->nodeFactor[i];
-        // dp.strong: the work of a smaller per-rank batch (SetupEditPlan::scaledWork).
-        if (!plan.scaledWork.empty() && plan.scaledWork[i]) f *= plan.workFactor;
-        t.duration[i] = scaled(base[i], f);
-    }
-    // The root's time between the rank's first event and its first call: CPU work scales like any
-    // other (cpu.speedup, cpu.speedup[<regex>], a straggler host), the uncovered rest only with a
-    // straggler. The time before the first event stays (a late start).
-    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
-        const GraphNode& n = g.nodes[i];
-        if (n.releaseWork == 0 && n.releaseWait == 0) continue;
-        const TimeNs first = n.release - n.releaseWork - n.releaseWait;
-        const TimeNs origin = g.ranks[n.rank].origin;
-        const TimeNs work = n.releaseWork - regions.saved(static_cast<NodeId>(i), origin + first,
-                                                          g.measuredStart(static_cast<NodeId>(i)));
-        t.release[i] = first + scaled(n.releaseWait, stragglerFactor[n.rank]) +
-                       scaled(std::max<TimeNs>(0, work), cpuFactor[n.rank]);
-    }
-    const TimeNs launch =
-        k.launchLatencyUs >= 0 ? static_cast<TimeNs>(std::llround(k.launchLatencyUs * 1000.0)) : -1;
-    for (std::size_t i = 0; i < g.edges.size(); ++i) {
-        const auto& e = g.edges[i];
-        TimeNs d = e.delay;
-        switch (e.kind) {
-        case EdgeKind::ThreadOrder:
-        case EdgeKind::ThreadStart: {
-            // Unexplained waits stay (but a straggler host is slower at everything); CPU work
-            // scales, and shrinks inside cpu.speedup[] regions (the gap lies on the thread of `to`).
-            const std::uint32_t r = g.nodes[e.to].rank;
-            TimeNs work = e.cpuWork - regions.saved(e.to, g.measuredEnd(e.from), g.measuredStart(e.to));
-            d = scaled(e.delay - e.cpuWork, stragglerFactor[r]) +
-                scaled(std::max<TimeNs>(0, work), cpuFactor[r]);
-            break;
-        }
-        case EdgeKind::Launch: {
-            TimeNs fixed = launch >= 0 ? launch + e.wait : e.delay - e.cpuWork;
-            d = fixed + scaled(e.cpuWork, cpuFactor[g.nodes[e.from].rank] * regions.nodeFactor(e.from));
-            break;
-        }
-        case EdgeKind::Sync:
-            // A host sync inside a removed region (cpu.speedup[aten::item]=inf) no longer waits.
-            if (regions.nodeFactor(e.to) == 0.0) d = kNeverBinds;
-            break;
-        case EdgeKind::Collective:
-            d = t.duration[e.to]; // end >= peer arrival + own transfer time
-            // A replica that dp.degree dropped no longer takes part in its collectives.
-            if (plan.setup.isDropped(g.nodes[e.from].rank) && !plan.setup.isDropped(g.nodes[e.to].rank))
-                d = kNeverBinds;
-            break;
-        default:
-            break;
-        }
-        t.delay[i] = d;
-    }
-    return t;
+    L.rdvOffsets.assign(rdvSize.size() + 1, 0);
+    for (std::size_t r = 0; r < rdvSize.size(); ++r)
+        L.rdvOffsets[r + 1] = L.rdvOffsets[r] + rdvSize[r];
+    L.rdvMembers.assign(L.rdvOffsets.back(), 0);
+    std::vector<std::size_t> fillAt(L.rdvOffsets.begin(), L.rdvOffsets.end() - 1);
+    for (NodeId i = 0; i < L.n; ++i)
+        if (L.rdvOfNode[i] != JobLayout::kNone) L.rdvMembers[fillAt[L.rdvOfNode[i]]++] = i;
+    for (std::size_t a = 0; a < added.count(); ++a)
+        for (NodeId x : added.rankNodes[added.source[a]])
+            if (L.collIndex[x] != JobLayout::kNone)
+                L.rdvMembers[fillAt[L.rdvOfAdded[L.addedCollBase[a] + L.collIndex[x]]]++] =
+                    L.n + added.offset[a] + added.slotOf[x];
+    return L;
 }
 
 void fillTimeline(const ExecutionGraph& g, SimResult& res) {
@@ -356,17 +222,54 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
     for (const auto& u : knobs.unsupported())
         res.warnings.push_back("knob " + u + " is not simulated yet; it was ignored");
     const std::size_t n = g.nodes.size();
+    const std::size_t R = g.trace->ranks.size();
+    const int gpusPerNode = gpusPerNodeOf(*g.trace, knobs.commGpusPerNode);
     // Setup edits (dp.degree, dp.strong): the plan of the new job (sim/SetupEdits.h).
     SetupEditPlan plan;
+    std::vector<CollectiveCall> calls;
     if (knobs.dpDegree > 0 || knobs.dpStrong) {
-        plan = planSetupEdits(g, SetupKnobs{knobs.dpDegree, knobs.dpStrong}, collectiveCalls(g),
-                              gpusPerNodeOf(*g.trace, knobs.commGpusPerNode));
+        calls = collectiveCalls(g);
+        plan = planSetupEdits(g, SetupKnobs{knobs.dpDegree, knobs.dpStrong}, calls, gpusPerNode);
         res.warnings.insert(res.warnings.end(), plan.warnings.begin(), plan.warnings.end());
     } else {
         plan.setup = measuredSetup(g);
     }
-    Timing t = applyKnobs(g, knobs, plan, res.warnings);
-    res.gpuSwap = t.swap;
+    // Stragglers, slow nodes and jitter of every rank of the job (throws on a rank it lacks).
+    const std::vector<RankVariation> variation = rankVariations(plan.setup, knobs, gpusPerNode);
+    if (knobs.jitterSeed != SimKnobs{}.jitterSeed && knobs.jitterPct <= 0)
+        res.warnings.push_back("jitter.seed without jitter.pct changes nothing");
+    std::vector<RankVariation> loadedVar(R);
+    for (std::size_t i = 0; i < plan.setup.ranks.size(); ++i)
+        if (plan.setup.ranks[i].measured) loadedVar[plan.setup.ranks[i].source] = variation[i];
+    const KnobTiming timing(g, knobs, plan, res.warnings);
+    res.gpuSwap = timing.swap();
+    AddedRankTimes& added = res.addedRanks;
+    const JobLayout L = layoutJob(g, plan, calls, added);
+    std::vector<RankVariation> addedVar(added.count());
+    for (std::size_t a = 0; a < added.count(); ++a)
+        addedVar[a] = variation[added.setupIndex[a]];
+    const bool meet = L.rendezvous(); // collectives meet in rendezvous, not along graph edges
+    const std::size_t N = L.total;
+
+    // The loaded ranks' values, once; an added rank's are asked for as it runs.
+    std::vector<TimeNs> duration(n), delay(g.edges.size());
+    for (NodeId i = 0; i < n; ++i)
+        duration[i] = timing.duration(i, loadedVar[g.nodes[i].rank]);
+    for (EdgeId e = 0; e < g.edges.size(); ++e)
+        delay[e] = timing.delay(e, loadedVar[g.nodes[g.edges[e].to].rank]);
+    auto addedOf = [&](std::size_t u) {
+        return static_cast<std::size_t>(std::upper_bound(added.offset.begin(), added.offset.end(), u - n) -
+                                        added.offset.begin() - 1);
+    };
+    auto nodeOf = [&](std::size_t u, std::size_t a) {
+        return added.rankNodes[added.source[a]][u - n - added.offset[a]];
+    };
+    auto durationOf = [&](std::size_t u) {
+        if (u < n) return duration[u];
+        const std::size_t a = addedOf(u);
+        return timing.duration(nodeOf(u, a), addedVar[a]);
+    };
+
     // comm.overlap=false: serialization edges laid over the graph (sim/NoOverlapTransform.h).
     std::shared_ptr<const NoOverlapEdges> serial;
     if (!knobs.commOverlap) {
@@ -376,44 +279,85 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
         else
             res.addedEdges = std::shared_ptr<const EdgeOverlay>(serial, &serial->overlay);
     }
-    const EdgeOverlay* added = res.addedEdges.get();
+    const EdgeOverlay* overlay = res.addedEdges.get();
 
     // Times are relative to each rank's origin during the run ("simulated clock").
-    std::vector<TimeNs> tS(n), edgeEnd(n, kMinTime), start(n, -1), end(n, -1);
-    std::vector<std::uint32_t> pendS(n, 0), pendE(n, 1);
-    res.nodes.assign(n, NodeTiming{});
+    std::vector<TimeNs> tS(N), edgeEnd(N, kMinTime), start(N, -1), end(N, -1);
+    std::vector<std::uint32_t> pendS(N, 0), pendE(N, 1);
+    std::vector<EdgeId> startBy(N, kNoEdge), endBy(N, kNoEdge);
     // Peers outside the rank set (phantoms): with peers.model=follow they reach the collective the
     // measured skew after this rank does, so job-wide knobs move them with it; on a straggler rank,
     // and with peers.model=measured, they arrive when they did (docs/ARCHITECTURE.md, "Collectives
     // and phantom peers").
-    std::vector<TimeNs> phantomSkew;
     const bool followPeers = knobs.peersModel != "measured";
-    for (std::size_t i = 0; i < n; ++i) {
-        tS[i] = t.release[i];
+    std::vector<std::uint8_t> followsPeers; // per virtual node with phantom peers
+    auto initNode = [&](std::size_t u, NodeId i, const RankVariation& v) {
         const GraphNode& gn = g.nodes[i];
-        if (gn.phantomArrival < 0) continue;
-        const Rank& rank = g.trace->ranks[gn.rank];
-        const bool straggling = knobs.stragglerRank == rank.rank && knobs.stragglerSlowdown != 1.0;
-        if (followPeers && !straggling) {
-            if (phantomSkew.empty()) phantomSkew.assign(n, kMinTime);
-            phantomSkew[i] =
-                gn.phantomArrival - (g.measuredStart(static_cast<NodeId>(i)) - g.ranks[gn.rank].origin);
-            continue;
+        tS[u] = timing.release(i, v);
+        if (gn.phantomArrival < 0) return;
+        if (followPeers && !v.straggling) {
+            if (followsPeers.empty()) followsPeers.assign(N, 0);
+            followsPeers[u] = 1;
+            return;
         }
-        edgeEnd[i] = gn.phantomArrival + t.duration[i];
-        res.nodes[i].endBoundBy = kPhantomPeers;
-    }
-    auto pending = [&](const GraphEdge& e) { ++(e.gatesEnd() ? pendE[e.to] : pendS[e.to]); };
+        edgeEnd[u] = gn.phantomArrival + (u < n ? duration[u] : timing.duration(i, v));
+        endBy[u] = kPhantomPeers;
+    };
+    auto phantomSkew = [&](NodeId i) {
+        return g.nodes[i].phantomArrival - (g.measuredStart(i) - g.ranks[g.nodes[i].rank].origin);
+    };
+    // Pending causes per graph node (a collective edge counts only without rendezvous).
+    std::vector<std::uint32_t> pendS0(n, 0), pendE0(n, 1);
+    auto pending = [&](const GraphEdge& e) {
+        if (meet && e.kind == EdgeKind::Collective) return;
+        ++(e.gatesEnd() ? pendE0[e.to] : pendS0[e.to]);
+    };
     for (const auto& e : g.edges)
         pending(e);
-    if (added)
-        for (const auto& e : added->edges)
+    if (overlay)
+        for (const auto& e : overlay->edges)
             pending(e);
-    // Worklist of vertices: 2n = start of n ready, 2n+1 = end of n ready.
-    std::vector<std::uint32_t> work;
+    if (meet)
+        for (NodeId i = 0; i < n; ++i)
+            if (L.collIndex[i] != JobLayout::kNone) ++pendE0[i];
+    for (NodeId i = 0; i < n; ++i) {
+        pendS[i] = pendS0[i];
+        pendE[i] = pendE0[i];
+        initNode(i, i, loadedVar[g.nodes[i].rank]);
+    }
+    for (std::size_t a = 0; a < added.count(); ++a) {
+        const auto& list = added.rankNodes[added.source[a]];
+        for (std::size_t s = 0; s < list.size(); ++s) {
+            const std::size_t u = n + added.offset[a] + s;
+            pendS[u] = pendS0[list[s]];
+            pendE[u] = pendE0[list[s]];
+            initNode(u, list[s], addedVar[a]);
+        }
+    }
+    // Rendezvous state: members still to arrive, the latest arrival and who it was.
+    std::vector<std::uint32_t> rdvLeft(L.rdvOffsets.empty() ? 0 : L.rdvOffsets.size() - 1);
+    std::vector<TimeNs> rdvLatest(rdvLeft.size(), kMinTime);
+    std::vector<std::uint64_t> rdvWinner(rdvLeft.size(), 0);
+    for (std::size_t r = 0; r < rdvLeft.size(); ++r)
+        rdvLeft[r] = static_cast<std::uint32_t>(L.rdvOffsets[r + 1] - L.rdvOffsets[r]);
+    auto rdvOf = [&](std::size_t u, NodeId i, std::size_t a) {
+        if (u < n) return L.rdvOfNode[u];
+        const std::uint32_t c = L.collIndex[i];
+        return c == JobLayout::kNone ? c : L.rdvOfAdded[L.addedCollBase[a] + c];
+    };
+    // The graph edge from loaded member w to loaded member m, else kAddedRankPeer (heldBy).
+    auto peerEdge = [&](std::uint64_t w, std::size_t m) -> EdgeId {
+        if (w < n && m < n)
+            for (EdgeId id : g.inEdges(static_cast<NodeId>(m)))
+                if (g.edges[id].kind == EdgeKind::Collective && g.edges[id].from == w) return id;
+        return kAddedRankPeer;
+    };
+
+    // Worklist of vertices: 2u = start of u ready, 2u+1 = end of u ready.
+    std::vector<std::uint64_t> work;
     work.reserve(1024);
-    for (std::uint32_t i = 0; i < n; ++i)
-        if (pendS[i] == 0) work.push_back(2 * i);
+    for (std::size_t u = 0; u < N; ++u)
+        if (pendS[u] == 0) work.push_back(2 * u);
     std::size_t processed = 0;
     const auto* edges = g.edges.data();
     const auto* outOff = g.outOffsets.data();
@@ -423,59 +367,92 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
             res.complete = false;
             return res;
         }
-        std::uint32_t v = work.back();
+        const std::uint64_t vtx = work.back();
         work.pop_back();
         ++processed;
-        const NodeId node = v >> 1;
-        const bool isEnd = v & 1;
+        const std::size_t u = vtx >> 1;
+        const bool isEnd = vtx & 1;
+        // The graph node u runs, and the added rank it runs on (or none).
+        std::size_t a = 0;
+        NodeId node = static_cast<NodeId>(u);
+        std::size_t base = 0; // an added rank: the virtual id of its slot 0
+        if (u >= n) {
+            a = addedOf(u);
+            node = nodeOf(u, a);
+            base = n + added.offset[a];
+        }
         TimeNs at;
         if (!isEnd) {
-            start[node] = at = tS[node];
-            if (!phantomSkew.empty() && phantomSkew[node] != kMinTime) {
-                const TimeNs peersDone = at + phantomSkew[node] + t.duration[node];
-                if (peersDone > edgeEnd[node]) {
-                    edgeEnd[node] = peersDone;
-                    res.nodes[node].endBoundBy = kPhantomPeers;
+            start[u] = at = tS[u];
+            if (!followsPeers.empty() && followsPeers[u]) {
+                const TimeNs peersDone = at + phantomSkew(node) + durationOf(u);
+                if (peersDone > edgeEnd[u]) {
+                    edgeEnd[u] = peersDone;
+                    endBy[u] = kPhantomPeers;
+                }
+            }
+            if (meet) {
+                const std::uint32_t r = rdvOf(u, node, a);
+                if (r != JobLayout::kNone) {
+                    if (at > rdvLatest[r]) {
+                        rdvLatest[r] = at;
+                        rdvWinner[r] = u;
+                    }
+                    if (--rdvLeft[r] == 0) // everyone arrived: transfers end together
+                        for (std::size_t k = L.rdvOffsets[r]; k < L.rdvOffsets[r + 1]; ++k) {
+                            const std::size_t m = L.rdvMembers[k];
+                            const TimeNs val = rdvLatest[r] + durationOf(m);
+                            if (val > edgeEnd[m]) {
+                                edgeEnd[m] = val;
+                                endBy[m] = peerEdge(rdvWinner[r], m);
+                            }
+                            if (--pendE[m] == 0) work.push_back(2 * m + 1);
+                        }
                 }
             }
         } else {
-            TimeNs own = start[node] + t.duration[node];
-            if (own >= edgeEnd[node]) {
-                end[node] = own;
-                res.nodes[node].endBoundBy = kNoEdge;
+            const TimeNs own = start[u] + durationOf(u);
+            if (own >= edgeEnd[u]) {
+                end[u] = own;
+                endBy[u] = kNoEdge;
             } else {
-                end[node] = edgeEnd[node];
+                end[u] = edgeEnd[u];
             }
-            at = end[node];
+            at = end[u];
         }
-        auto relax = [&](const GraphEdge& e, EdgeId id, TimeNs delay) {
+        auto relax = [&](const GraphEdge& e, EdgeId id, TimeNs d) {
             if (e.triggeredByStart() == isEnd) return;
-            const TimeNs val = at + delay;
-            const NodeId to = e.to;
+            if (meet && e.kind == EdgeKind::Collective) return;
+            const TimeNs val = at + d;
+            const std::size_t to = u < n ? e.to : base + added.slotOf[e.to];
             if (e.gatesEnd()) {
                 if (val > edgeEnd[to]) {
                     edgeEnd[to] = val;
-                    res.nodes[to].endBoundBy = id;
+                    endBy[to] = id;
                 }
                 if (--pendE[to] == 0) work.push_back(2 * to + 1);
             } else {
-                if (val > tS[to] || (val == tS[to] && res.nodes[to].startBoundBy == kNoEdge)) {
+                if (val > tS[to] || (val == tS[to] && startBy[to] == kNoEdge)) {
                     tS[to] = val;
-                    res.nodes[to].startBoundBy = id;
+                    startBy[to] = id;
                 }
                 if (--pendS[to] == 0) work.push_back(2 * to);
             }
         };
-        for (std::uint32_t k = outOff[node]; k < outOff[node + 1]; ++k)
-            relax(edges[outIds[k]], outIds[k], t.delay[outIds[k]]);
-        if (added) // overlay edges keep their delay under every knob
-            for (std::uint32_t k = added->outOffsets[node]; k < added->outOffsets[node + 1]; ++k) {
-                const GraphEdge& e = added->edges[added->outIds[k]];
-                relax(e, static_cast<EdgeId>(g.edges.size() + added->outIds[k]), e.delay);
+        if (u < n)
+            for (std::uint32_t k = outOff[node]; k < outOff[node + 1]; ++k)
+                relax(edges[outIds[k]], outIds[k], delay[outIds[k]]);
+        else
+            for (std::uint32_t k = outOff[node]; k < outOff[node + 1]; ++k)
+                relax(edges[outIds[k]], outIds[k], timing.delay(outIds[k], addedVar[a]));
+        if (overlay) // overlay edges keep their delay under every knob
+            for (std::uint32_t k = overlay->outOffsets[node]; k < overlay->outOffsets[node + 1]; ++k) {
+                const GraphEdge& e = overlay->edges[overlay->outIds[k]];
+                relax(e, static_cast<EdgeId>(g.edges.size() + overlay->outIds[k]), e.delay);
             }
-        if (!isEnd && --pendE[node] == 0) work.push_back(2 * node + 1);
+        if (!isEnd && --pendE[u] == 0) work.push_back(2 * u + 1);
     }
-    if (processed != 2 * n) {
+    if (processed != 2 * N) {
         res.complete = false;
         res.warnings.push_back("the simulation could not schedule every node (dependency cycle); unscheduled "
                                "nodes have no simulated time");
@@ -483,20 +460,54 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
 
     // Back to each rank's clock.
     TimeNs lastEnd = kMinTime;
+    res.nodes.assign(n, NodeTiming{});
     for (std::size_t i = 0; i < n; ++i) {
         auto& nt = res.nodes[i];
-        if (start[i] < 0 || end[i] < 0) {
-            nt.startBoundBy = nt.endBoundBy = kNoEdge;
-            continue;
-        }
+        if (start[i] < 0 || end[i] < 0) continue;
         TimeNs origin = g.ranks[g.nodes[i].rank].origin;
-        nt.own = t.duration[i];
+        nt.own = duration[i];
         nt.start = start[i] + origin;
         nt.end = end[i] + origin;
+        nt.startBoundBy = startBy[i];
+        nt.endBoundBy = endBy[i];
         if (end[i] > lastEnd && !plan.setup.isDropped(g.nodes[i].rank)) {
             lastEnd = end[i];
             res.lastNode = static_cast<NodeId>(i);
         }
+    }
+    if (!added.empty()) {
+        const std::size_t slots = N - n;
+        added.start.assign(slots, -1);
+        added.end.assign(slots, -1);
+        added.startBy.assign(startBy.begin() + static_cast<std::ptrdiff_t>(n), startBy.end());
+        added.endBy.assign(endBy.begin() + static_cast<std::ptrdiff_t>(n), endBy.end());
+        for (std::size_t a = 0; a < added.count(); ++a) {
+            const TimeNs origin = g.ranks[added.source[a]].origin;
+            for (std::size_t s = added.offset[a]; s < added.offset[a + 1]; ++s) {
+                const std::size_t u = n + s;
+                if (start[u] < 0 || end[u] < 0) {
+                    added.startBy[s] = added.endBy[s] = kNoEdge;
+                    continue;
+                }
+                added.start[s] = start[u] + origin;
+                added.end[s] = end[u] + origin;
+                if (end[u] > lastEnd) {
+                    lastEnd = end[u];
+                    res.lastNode = nodeOf(u, a);
+                    res.lastAdded = static_cast<std::int32_t>(a);
+                }
+            }
+        }
+        // Who held the collectives that no graph edge explains.
+        auto refOf = [&](std::uint64_t u) {
+            if (u < n) return SimNodeRef{static_cast<NodeId>(u), -1};
+            const std::size_t a = addedOf(u);
+            return SimNodeRef{nodeOf(u, a), static_cast<std::int32_t>(a)};
+        };
+        for (std::size_t r = 0; r < rdvLeft.size(); ++r)
+            for (std::size_t k = L.rdvOffsets[r]; k < L.rdvOffsets[r + 1]; ++k)
+                if (endBy[L.rdvMembers[k]] == kAddedRankPeer)
+                    added.heldBy.emplace(AddedRankTimes::key(refOf(L.rdvMembers[k])), refOf(rdvWinner[r]));
     }
 
     fillTimeline(g, res);
@@ -542,6 +553,28 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
         res.measuredIteration = std::max(res.measuredIteration, s.measured());
         if (!plan.setup.isDropped(r))
             res.simulatedIteration = std::max(res.simulatedIteration, s.simulated());
+    }
+    // The added ranks: their own simulated spans; the measured ones are their source's.
+    added.summary.resize(added.count());
+    for (std::size_t a = 0; a < added.count(); ++a) {
+        const auto& nodesOfSource = added.rankNodes[added.source[a]];
+        Span all, gpu;
+        for (std::size_t k = 0; k < nodesOfSource.size(); ++k) {
+            const std::size_t s = added.offset[a] + k;
+            if (added.start[s] < 0) continue;
+            all.add(added.start[s], added.end[s]);
+            const NodeKind kind = g.nodes[nodesOfSource[k]].kind;
+            if (kind == NodeKind::GpuOp || kind == NodeKind::Collective)
+                gpu.add(added.start[s], added.end[s]);
+        }
+        RankSimSummary s = res.ranks[added.source[a]];
+        s.rank = added.rankId[a];
+        s.simulatedStart = all.a();
+        s.simulatedEnd = all.b();
+        s.simulatedGpuStart = gpu.a();
+        s.simulatedGpuEnd = gpu.b();
+        added.summary[a] = s;
+        res.simulatedIteration = std::max(res.simulatedIteration, s.simulated());
     }
 
     // Start-time error of GPU ops; pre-window ops are boundary conditions (released at their

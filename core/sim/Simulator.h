@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace sl {
@@ -19,6 +20,11 @@ struct GpuSwap; // sim/GpuSwap.h
 // NodeTiming::endBoundBy of a collective whose end was held by peers missing from the rank set
 // (they arrive at their measured time: GraphNode::phantomArrival).
 constexpr EdgeId kPhantomPeers = 0xfffffffdu;
+
+// NodeTiming::endBoundBy of a collective whose end was held by a peer that has no graph edge to it:
+// a member on a rank added by dp.degree, or any member for a node of an added rank
+// (AddedRankTimes::heldBy names the peer).
+constexpr EdgeId kAddedRankPeer = 0xfffffffcu;
 
 struct NodeTiming {
     TimeNs start = -1; // simulated, in the rank's trace clock (comparable with measured times)
@@ -88,6 +94,46 @@ struct StartErrorStats {
     double within1PctShare = 0;
 };
 
+// A node of the simulated job: a graph node on its own (loaded) rank, or the copy that a rank added
+// by dp.degree runs of its source rank's node.
+struct SimNodeRef {
+    NodeId node = kNoNode;
+    std::int32_t added = -1; // index into AddedRankTimes, -1: the node's own rank
+    bool valid() const { return node != kNoNode; }
+    friend bool operator==(const SimNodeRef&, const SimNodeRef&) = default;
+};
+
+// The ranks a setup edit added (SimulatedSetup::ranks with measured == false), each simulated on
+// its own over its source rank's nodes: 16 bytes of times per node and rank, and the edges that
+// bound them (docs/AddedRanks.md).
+struct AddedRankTimes {
+    std::vector<std::uint32_t> setupIndex; // per added rank: index into SimulatedSetup::ranks
+    std::vector<std::uint32_t> source;     // per added rank: index into TraceSet::ranks
+    std::vector<int> rankId;               // per added rank: its id in the simulated job
+    std::vector<std::size_t> offset;       // per added rank: its first slot (count() + 1 entries)
+    // Per slot `offset[a] + rankNodes[source[a]]` position: simulated start / end in the source
+    // rank's clock, and the edges that bound them (as NodeTiming: kNoEdge, kPhantomPeers,
+    // kAddedRankPeer, or a graph edge of the source rank).
+    std::vector<TimeNs> start, end;
+    std::vector<EdgeId> startBy, endBy;
+    std::vector<std::vector<NodeId>> rankNodes; // per trace rank: its graph nodes in id order
+    std::vector<std::uint32_t> slotOf;          // per graph node: its position in rankNodes
+    std::vector<RankSimSummary> summary;        // per added rank (measured fields: the source's)
+    // Collectives whose end a peer held (endBoundBy == kAddedRankPeer), by key(): that peer.
+    std::unordered_map<std::uint64_t, SimNodeRef> heldBy;
+
+    // Fills rankNodes, slotOf and offset for `graph` from `source`.
+    void indexNodes(const ExecutionGraph& graph);
+    std::size_t count() const { return source.size(); }
+    bool empty() const { return source.empty(); }
+    std::size_t slot(SimNodeRef r) const {
+        return offset[static_cast<std::size_t>(r.added)] + slotOf[r.node];
+    }
+    static std::uint64_t key(SimNodeRef r) {
+        return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(r.added + 1)) << 32) | r.node;
+    }
+};
+
 struct SimResult {
     std::vector<NodeTiming> nodes;     // parallel to ExecutionGraph::nodes
     std::vector<RankSimSummary> ranks; // parallel to TraceSet::ranks
@@ -97,14 +143,23 @@ struct SimResult {
     double iterationErrorPct() const;
     // |simulated - measured| start of every GPU op node (kernels, memcpy, memset) but pre-window ops.
     StartErrorStats kernelStartError;
-    NodeId lastNode = kNoNode; // the node that finishes last (where the critical path starts)
-    bool complete = true;      // false when cancelled
+    NodeId lastNode = kNoNode;   // the node that finishes last (where the critical path starts)
+    std::int32_t lastAdded = -1; // ... on this added rank (AddedRankTimes), -1: on its own rank
+    bool complete = true;        // false when cancelled
     std::vector<std::string> warnings;
     SimulatedTimeline timeline; // filled when SimOptions::timeline
     // The simulated job: the loaded ranks, or after a setup edit (dp.degree) its ranks, which may
-    // be more than were measured (clones share their source rank's entry in `ranks` and
-    // `timeline`) or fewer (dropped ranks are left out of the iteration and the critical path).
+    // be more than were measured (added ranks are simulated each on its own: `addedRanks`) or fewer
+    // (dropped ranks are left out of the iteration and the critical path).
     SimulatedSetup setup;
+    AddedRankTimes addedRanks;
+    // The timing of any node of the job (an added rank's: reconstructed from AddedRankTimes).
+    NodeTiming timing(SimNodeRef r) const;
+    SimNodeRef last() const { return {lastNode, lastAdded}; }
+    // The rank id of the job a node runs on.
+    int rankId(const ExecutionGraph& graph, SimNodeRef r) const;
+    // The peer that held a collective's end (endBoundBy == kAddedRankPeer); invalid if none.
+    SimNodeRef heldBy(SimNodeRef r) const;
     // gpu.target: the plan that re-timed the GPU ops (per class and kernel, measured vs predicted);
     // null without the knob or when the GPUs could not be identified (see warnings).
     std::shared_ptr<const GpuSwap> gpuSwap;

@@ -51,7 +51,7 @@ private slots:
         QCOMPARE(cp.segments.front().node, f.node("k1"));
         QCOMPARE(cp.segments.front().label, PathLabel::LaunchLatency);
         QCOMPARE(cp.segments.back().node, f.node("k2"));
-        QCOMPARE(cp.topNodes.front().first, f.node("k1"));
+        QCOMPARE(cp.topNodes.front().first.node, f.node("k1"));
         QCOMPARE(cp.topNodes.front().second, us(100));
 
         // Twice as fast GPU: the compute share of the path halves, the path shortens by 55 us.

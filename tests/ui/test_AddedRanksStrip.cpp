@@ -1,8 +1,9 @@
 // The strip under the simulated pane with the ranks dp.degree added, on the bundled samples/02-dp4
 // (4 ranks, dp 4, tp 1, pp 1). Megatron order rank = (pp x dp + d) x tp + t is rank = d here, and a
-// new replica d is a copy of loaded replica d mod 4 (core/sim/SetupEdits.cpp): dp.degree=8 adds
-// ranks 4..7 as copies of 0..3; dp.degree=32 adds 4, 8, ..., 28 as copies of rank 0. The busy
-// columns are checked against the source's simulated GPU ops summed here from the core result.
+// new replica d runs the program of loaded replica d mod 4 (core/sim/SetupEdits.cpp): dp.degree=8
+// adds ranks 4..7 running 0..3. Each added rank is simulated on its own: one row each, slowest
+// first, and the busy columns are checked against the added rank's own GPU op times summed here
+// from the core result (a straggler among them changes its row, not its source's).
 #include "TestSupport.h"
 
 #include "AddedRanksStrip.h"
@@ -36,9 +37,14 @@ struct Sim {
 };
 
 // The simulated timeline as the GUI's simulation runner builds it.
-Sim simulateSample(const std::shared_ptr<const TraceSet>& set, const ExecutionGraph& g, int dpDegree) {
+Sim simulateSample(const std::shared_ptr<const TraceSet>& set, const ExecutionGraph& g, int dpDegree,
+                   int straggler = -1) {
     SimKnobs k;
     k.dpDegree = dpDegree;
+    if (straggler >= 0) {
+        k.stragglerRank = straggler;
+        k.stragglerSlowdown = 1.5;
+    }
     auto result = std::make_shared<const SimResult>(simulate(g, k));
     const SimResult* r = result.get();
     auto timeline = TimelineData::build(
@@ -53,26 +59,29 @@ Sim simulateSample(const std::shared_ptr<const TraceSet>& set, const ExecutionGr
 
 using Columns = std::vector<AddedRanksStrip::Column>;
 
-// Busy ns per pixel column of one loaded rank's simulated GPU ops, straight from the core result:
-// every kernel, copy and set of its GPU streams, cut at the column edges of the mapping.
-Columns expectedColumns(const TraceSet& set, const SimResult& r, std::size_t rank, const TimeMapping& m,
-                        int width) {
+// Busy ns per pixel column of one added rank's simulated GPU ops, straight from the core result:
+// every kernel, copy and set of its source's GPU streams at the added rank's own times, cut at the
+// column edges of the mapping.
+Columns expectedColumns(const TraceSet& set, const ExecutionGraph& g, const SimResult& r, std::int32_t added,
+                        const TimeMapping& m, int width) {
     Columns out(static_cast<std::size_t>(width));
+    const std::uint32_t rank = r.addedRanks.source[static_cast<std::size_t>(added)];
     const Rank& rk = set.ranks[rank];
-    for (std::size_t k = 0; k < rk.tracks.size(); ++k) {
+    for (std::uint32_t k = 0; k < rk.tracks.size(); ++k) {
         const Track& track = rk.tracks[k];
         if (!track.isGpu()) continue;
-        const TrackTimes& times = r.timeline.track(rank, k);
-        for (std::size_t e = 0; e < track.events.size(); ++e) {
+        for (std::uint32_t e = 0; e < track.events.size(); ++e) {
             const EventKind kind = track.events.kind[e];
             if (kind != EventKind::Kernel && kind != EventKind::GpuMemcpy && kind != EventKind::GpuMemset)
                 continue;
+            const NodeId n = g.nodeOf(rank, {k, e});
+            if (n == kNoNode || n == kOutsideWindow) continue;
+            const NodeTiming t = r.timing({n, added});
             const bool comm =
                 kind == EventKind::Kernel && isCollectiveKernelName(rk.strings.str(track.events.name[e]));
-            const TimeNs s = times.start[e];
-            const TimeNs end = s + times.duration[e];
             for (int c = 0; c < width; ++c) {
-                const TimeNs overlap = std::min(end, m.columnStart(c + 1)) - std::max(s, m.columnStart(c));
+                const TimeNs overlap =
+                    std::min(t.end, m.columnStart(c + 1)) - std::max(t.start, m.columnStart(c));
                 if (overlap > 0)
                     (comm ? out[static_cast<std::size_t>(c)].communication
                           : out[static_cast<std::size_t>(c)].compute) += overlap;
@@ -104,76 +113,86 @@ class TestAddedRanksStrip : public QObject {
     Q_OBJECT
 private:
     std::shared_ptr<const TraceSet> set_;
-    std::unique_ptr<ExecutionGraph> graph_;
+    std::shared_ptr<ExecutionGraph> graph_;
+    std::shared_ptr<const ExecutionGraph> graphPtr() const { return graph_; }
 
 private slots:
     void initTestCase() {
         set_ = std::make_shared<const TraceSet>(loadTraceSet({sltest::samplePath("02-dp4")}));
         QCOMPARE(set_->ranks.size(), std::size_t{4});
-        graph_ = std::make_unique<ExecutionGraph>(buildExecutionGraph(*set_));
+        graph_ = std::make_shared<ExecutionGraph>(buildExecutionGraph(*set_));
     }
 
-    void rowsOfClones() {
+    void rowPerAddedRank() {
         ViewController controller;
         AddedRanksStrip strip(&controller);
         const Sim sim = simulateSample(set_, *graph_, 8);
-        strip.setSetup(sim.result->setup, sim.timeline);
+        strip.setSimulation(sim.result, graphPtr());
         QVERIFY(!strip.isHidden());
         QCOMPARE(strip.addedCount(), 4);
-        QCOMPARE(strip.rows().size(), std::size_t{4});
-        for (int i = 0; i < 4; ++i) {
-            const AddedRanksStrip::Row& row = strip.rows()[static_cast<std::size_t>(i)];
-            QCOMPARE(row.source, static_cast<std::uint32_t>(i));
-            QCOMPARE(row.sourceRank, i);
-            QCOMPARE(row.clones, std::vector<int>{4 + i});
+        std::vector<int> ids;
+        for (const auto& row : strip.rows()) {
+            ids.push_back(row.rank);
+            QCOMPARE(row.sourceRank, row.rank - 4); // replica d runs loaded replica d mod 4
+            QCOMPARE(row.step,
+                     sim.result->addedRanks.summary[static_cast<std::size_t>(row.added)].simulated());
+            QVERIFY(!row.slow); // without variation an added rank runs as its source
         }
-        QCOMPARE(AddedRanksStrip::rowLabel(strip.rows()[2]), QString("rank 6 = rank 2"));
+        std::sort(ids.begin(), ids.end());
+        QCOMPARE(ids, (std::vector<int>{4, 5, 6, 7}));
 
-        // dp.degree=32: 28 added, 7 copies of each loaded rank (d, d + 4, ..., d + 28 minus d itself).
+        // A straggler among the added ranks: its own row goes first and is flagged; its source is not.
+        const Sim slow = simulateSample(set_, *graph_, 8, 6);
+        strip.setSimulation(slow.result, graphPtr());
+        QCOMPARE(strip.rows().front().rank, 6);
+        QVERIFY(strip.rows().front().slow);
+        QVERIFY(strip.rows().front().step > strip.rows().back().step);
+        QCOMPARE(AddedRanksStrip::rowLabel(strip.rows().front()),
+                 QString("rank 6 (as 2)  %1 ms")
+                     .arg(static_cast<double>(strip.rows().front().step) / 1e6, 0, 'f', 2));
+
+        // dp.degree=32: 28 rows, at most 8 visible with a scroll bar.
         const Sim big = simulateSample(set_, *graph_, 32);
-        strip.setSetup(big.result->setup, big.timeline);
+        strip.setSimulation(big.result, graphPtr());
         QCOMPARE(strip.addedCount(), 28);
-        QCOMPARE(strip.rows().size(), std::size_t{4});
-        QCOMPARE(strip.rows()[0].clones, (std::vector<int>{4, 8, 12, 16, 20, 24, 28}));
-        QCOMPARE(strip.rows()[3].clones, (std::vector<int>{7, 11, 15, 19, 23, 27, 31}));
-        QCOMPARE(AddedRanksStrip::rowLabel(strip.rows()[0]), QString("ranks 4, 8, 12 (+4 more) = rank 0"));
-        // Four rows fit: no scrolling, and the height holds the header and the four rows.
         QCOMPARE(strip.sizeHint().height(),
-                 AddedRanksStrip::kHeaderHeight + 4 * AddedRanksStrip::kRowHeight + 2);
+                 AddedRanksStrip::kHeaderHeight +
+                     AddedRanksStrip::kMaxVisibleRows * AddedRanksStrip::kRowHeight + 2);
     }
 
     void hiddenWithoutAddedRanks() {
         ViewController controller;
         AddedRanksStrip strip(&controller);
         const Sim plain = simulateSample(set_, *graph_, 0);
-        strip.setSetup(plain.result->setup, plain.timeline);
+        strip.setSimulation(plain.result, graphPtr());
         QVERIFY(strip.isHidden());
         QVERIFY(strip.rows().empty());
         const Sim same = simulateSample(set_, *graph_, 4);
-        strip.setSetup(same.result->setup, same.timeline);
+        strip.setSimulation(same.result, graphPtr());
         QVERIFY(strip.isHidden());
         // Fewer replicas (ranks 2, 3 dropped) add none either.
         const Sim fewer = simulateSample(set_, *graph_, 2);
-        strip.setSetup(fewer.result->setup, fewer.timeline);
+        strip.setSimulation(fewer.result, graphPtr());
         QVERIFY(strip.isHidden());
         // Shown, then a new simulation without clones hides it again.
         const Sim more = simulateSample(set_, *graph_, 8);
-        strip.setSetup(more.result->setup, more.timeline);
+        strip.setSimulation(more.result, graphPtr());
         QVERIFY(!strip.isHidden());
-        strip.setSetup(plain.result->setup, plain.timeline);
+        strip.setSimulation(plain.result, graphPtr());
         QVERIFY(strip.isHidden());
     }
 
-    void busyColumnsAreTheSourceRanks() {
-        const Sim sim = simulateSample(set_, *graph_, 8);
+    void busyColumnsAreTheAddedRanksOwn() {
+        const Sim sim = simulateSample(set_, *graph_, 8, 5); // rank 5 (added) straggles
         ViewController controller;
         controller.setViewportWidth(700);
         controller.setBounds(sim.timeline->start(), sim.timeline->end());
         AddedRanksStrip strip(&controller);
-        strip.setSetup(sim.result->setup, sim.timeline);
+        strip.setSimulation(sim.result, graphPtr());
         const int width = controller.viewportWidth();
         for (int row = 0; row < 4; ++row) {
-            const std::size_t source = strip.rows()[static_cast<std::size_t>(row)].source;
+            const AddedRanksStrip::Row& r = strip.rows()[static_cast<std::size_t>(row)];
+            const std::size_t source = r.source;
             // The whole run, then a window around the source's last all-reduce and the compute next
             // to it (only visible time counts: most of the run is outside).
             for (int zoom = 0; zoom < 2; ++zoom) {
@@ -186,7 +205,7 @@ private slots:
                 }
                 const TimeMapping m = controller.mapping();
                 const Columns got = strip.columns(row, m, width);
-                const Columns want = expectedColumns(*set_, *sim.result, source, m, width);
+                const Columns want = expectedColumns(*set_, *graph_, *sim.result, r.added, m, width);
                 QCOMPARE(got.size(), want.size());
                 int busy = 0, comm = 0;
                 for (std::size_t c = 0; c < got.size(); ++c) {
@@ -200,21 +219,26 @@ private slots:
             }
             controller.fitAll();
         }
-        // At fit-all every op lies inside the window: the columns hold all of the source's GPU time.
+        // At fit-all every op lies inside the window: the columns hold all of the added rank's GPU time.
         controller.setWindow(sim.timeline->start() - 1000, sim.timeline->end() + 1000);
+        const AddedRanksStrip::Row& r1 = strip.rows()[1];
         TimeNs total = 0;
-        for (const Track& t : set_->ranks[1].tracks) {
-            if (!t.isGpu()) continue;
-            const std::size_t k = static_cast<std::size_t>(&t - set_->ranks[1].tracks.data());
-            for (std::size_t e = 0; e < t.events.size(); ++e)
-                if (t.events.kind[e] == EventKind::Kernel || t.events.kind[e] == EventKind::GpuMemcpy ||
-                    t.events.kind[e] == EventKind::GpuMemset)
-                    total += sim.result->timeline.track(1, k).duration[e];
-        }
+        for (const auto& c :
+             expectedColumns(*set_, *graph_, *sim.result, r1.added, controller.mapping(), width))
+            total += c.compute + c.communication;
         TimeNs summed = 0;
         for (const auto& c : strip.columns(1, controller.mapping(), width))
             summed += c.compute + c.communication;
         QCOMPARE(summed, total);
+        QVERIFY(total > 0);
+        // The straggler's row is not its source's: its compute takes longer.
+        QCOMPARE(strip.rows().front().rank, 5);
+        TimeNs straggler = 0, other = 0;
+        for (const auto& c : strip.columns(0, controller.mapping(), width))
+            straggler += c.compute;
+        for (const auto& c : strip.columns(1, controller.mapping(), width))
+            other += c.compute;
+        QVERIFY(straggler > other * 14 / 10);
     }
 
     void paintsBusyPixels() {
@@ -224,7 +248,7 @@ private slots:
         controller.setViewportWidth(600);
         controller.setBounds(sim.timeline->start(), sim.timeline->end());
         AddedRanksStrip strip(&controller);
-        strip.setSetup(sim.result->setup, sim.timeline);
+        strip.setSimulation(sim.result, graphPtr());
         // Gutter + area + the 16 px scroll-bar column, like the panes.
         strip.resize(200 + 600 + 16, strip.sizeHint().height());
         const QImage img = strip.grab().toImage();
@@ -234,7 +258,8 @@ private slots:
                           AddedRanksStrip::kRowHeight / 2;
             const QRgb background = palette::laneBackground(row % 2 == 1).rgb();
             const Columns want =
-                expectedColumns(*set_, *sim.result, static_cast<std::size_t>(row), controller.mapping(), 600);
+                expectedColumns(*set_, *graph_, *sim.result,
+                                strip.rows()[static_cast<std::size_t>(row)].added, controller.mapping(), 600);
             int painted = 0, expected = 0;
             for (int x = 0; x < 600; ++x) {
                 const bool busy = want[static_cast<std::size_t>(x)].compute +
@@ -260,7 +285,7 @@ private slots:
         panes.setMeasured(TimelineData::measured(set_));
         const Sim sim = simulateSample(set_, *graph_, 8);
         panes.setSimulated(sim.timeline);
-        panes.setSimulatedSetup(sim.result->setup);
+        panes.setSimulatedRun(sim.result, graphPtr());
         QVERIFY(!panes.addedRanks()->isHidden());
         QVERIFY(!panes.addedRanksLine()->isHidden());
         QCOMPARE(
@@ -286,7 +311,7 @@ private slots:
         QVERIFY(panes.addedRanksLine()->isHidden());
         const Sim plain = simulateSample(set_, *graph_, 0);
         panes.setSimulated(plain.timeline);
-        panes.setSimulatedSetup(plain.result->setup);
+        panes.setSimulatedRun(plain.result, graphPtr());
         QVERIFY(panes.addedRanks()->isHidden());
         QVERIFY(panes.addedRanksLine()->isHidden());
     }

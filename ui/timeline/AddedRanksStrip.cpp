@@ -11,18 +11,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 namespace sl::ui {
 
 namespace {
 constexpr int kScrollWidth = 16; // the panes' scroll bar column: the time areas line up
 
-QString idList(const std::vector<int>& ids, std::size_t from, std::size_t to) {
-    QStringList parts;
-    for (std::size_t i = from; i < to && i < ids.size(); ++i)
-        parts << QString::number(ids[i]);
-    return parts.join(QStringLiteral(", "));
+QString ms(TimeNs t) {
+    return QString::number(static_cast<double>(t) / 1e6, 'f', 2) + QStringLiteral(" ms");
 }
 } // namespace
 
@@ -38,29 +34,50 @@ AddedRanksStrip::AddedRanksStrip(ViewController* controller, QWidget* parent)
 }
 
 void AddedRanksStrip::clear() {
-    data_.reset();
+    result_.reset();
+    graph_.reset();
+    gpuOps_.clear();
     rows_.clear();
-    added_ = 0;
     world_ = 0;
     hide();
 }
 
-void AddedRanksStrip::setSetup(const SimulatedSetup& setup, std::shared_ptr<const TimelineData> simulated) {
+void AddedRanksStrip::setSimulation(std::shared_ptr<const SimResult> result,
+                                    std::shared_ptr<const ExecutionGraph> graph) {
     clear();
-    if (!simulated) return;
-    // Clones of one source are identical (sim/SetupEdits.h): one row per source, in source order.
-    std::map<std::uint32_t, std::vector<int>> bySource;
-    const std::size_t loaded = simulated->ranks().size();
-    for (const SimulatedRank& r : setup.ranks)
-        if (!r.measured && r.source < loaded) bySource[r.source].push_back(r.rank);
-    for (auto& [source, clones] : bySource) {
-        std::sort(clones.begin(), clones.end());
-        added_ += static_cast<int>(clones.size());
-        rows_.push_back({source, simulated->set().ranks[source].rank, std::move(clones)});
+    if (!result || !graph || result->addedRanks.empty() || result->nodes.size() != graph->nodes.size())
+        return;
+    const AddedRankTimes& added = result->addedRanks;
+    const TraceSet& set = *graph->trace;
+    for (std::size_t a = 0; a < added.count(); ++a)
+        rows_.push_back({static_cast<std::int32_t>(a), added.rankId[a], added.source[a],
+                         set.ranks[added.source[a]].rank, added.summary[a].simulated(), false});
+    // Slowest first; a rank more than 1% slower than the median added rank is flagged.
+    std::vector<TimeNs> steps;
+    for (const Row& r : rows_)
+        steps.push_back(r.step);
+    std::nth_element(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(steps.size() / 2),
+                     steps.end());
+    const TimeNs median = steps[steps.size() / 2];
+    for (Row& r : rows_)
+        r.slow = static_cast<double>(r.step) > 1.01 * static_cast<double>(median);
+    std::stable_sort(rows_.begin(), rows_.end(), [](const Row& x, const Row& y) {
+        return x.step != y.step ? x.step > y.step : x.rank < y.rank;
+    });
+    gpuOps_.assign(set.ranks.size(), {});
+    std::vector<std::uint8_t> needed(set.ranks.size(), 0);
+    for (std::uint32_t s : added.source)
+        needed[s] = 1;
+    for (NodeId n = 0; n < graph->nodes.size(); ++n) {
+        const GraphNode& node = graph->nodes[n];
+        if (!needed[node.rank] || (node.kind != NodeKind::GpuOp && node.kind != NodeKind::Collective))
+            continue;
+        const bool comm = node.kind == NodeKind::Collective || isCommunicationKernelName(graph->nodeName(n));
+        gpuOps_[node.rank].push_back({n, comm});
     }
-    if (rows_.empty()) return;
-    world_ = setup.world;
-    data_ = std::move(simulated);
+    world_ = result->setup.world;
+    result_ = std::move(result);
+    graph_ = std::move(graph);
     updateScrollBar();
     updateGeometry();
     show();
@@ -68,47 +85,33 @@ void AddedRanksStrip::setSetup(const SimulatedSetup& setup, std::shared_ptr<cons
 }
 
 QString AddedRanksStrip::rowLabel(const Row& row) {
-    const std::size_t n = row.clones.size();
-    QString ids = idList(row.clones, 0, kListed);
-    if (n > static_cast<std::size_t>(kListed))
-        ids += tr(" (+%1 more)").arg(n - static_cast<std::size_t>(kListed));
-    return (n == 1 ? tr("rank %1 = rank %2") : tr("ranks %1 = rank %2")).arg(ids).arg(row.sourceRank);
+    return tr("rank %1 (as %2)  %3").arg(row.rank).arg(row.sourceRank).arg(ms(row.step));
 }
 
 std::vector<AddedRanksStrip::Column> AddedRanksStrip::columns(int row, const TimeMapping& m,
                                                               int width) const {
     std::vector<Column> out(static_cast<std::size_t>(std::max(0, width)));
-    if (!data_ || row < 0 || row >= static_cast<int>(rows_.size()) || width <= 0) return out;
-    const RankTimeline& rt = data_->ranks()[rows_[static_cast<std::size_t>(row)].source];
+    if (!result_ || row < 0 || row >= static_cast<int>(rows_.size()) || width <= 0) return out;
+    const Row& r = rows_[static_cast<std::size_t>(row)];
+    const AddedRankTimes& added = result_->addedRanks;
     const TimeNs lo = m.columnStart(0);
     const TimeNs hi = m.columnStart(width);
-    for (const TrackTimeline& t : rt.tracks) {
-        if (!t.track->isGpu()) continue;
-        const EventColumns& ev = t.track->events;
-        // Every lane (GPU annotations may put kernels below depth 0); only the events that reach
-        // into the window: an O(visible) pass per frame, like the panes' renderer.
-        for (const Lane& lane : t.lanes) {
-            for (std::size_t pos = TimelineData::firstEndingAfter(lane, lo);
-                 pos < lane.size && lane.start[pos] < hi; ++pos) {
-                const std::uint32_t e = lane.event(pos);
-                if (!isGpuOp(ev.kind[e]) || t.duration[e] <= 0) continue;
-                const TimeNs s = t.start[e];
-                const TimeNs end = t.end(e);
-                const bool comm = ev.kind[e] == EventKind::Kernel && rt.collective[ev.name[e]] != 0;
-                // The column holding s (columns are [columnStart(c), columnStart(c + 1))).
-                auto c = static_cast<std::int64_t>(std::clamp(std::floor(m.x(s)), 0.0, width - 1.0));
-                while (c > 0 && m.columnStart(c) > s)
-                    --c;
-                while (c + 1 < width && m.columnStart(c + 1) <= s)
-                    ++c;
-                for (; c < width && m.columnStart(c) < end; ++c) {
-                    const TimeNs overlap =
-                        std::min(end, m.columnStart(c + 1)) - std::max(s, m.columnStart(c));
-                    if (overlap <= 0) continue;
-                    Column& col = out[static_cast<std::size_t>(c)];
-                    (comm ? col.communication : col.compute) += overlap;
-                }
-            }
+    for (const auto& [node, comm] : gpuOps_[r.source]) {
+        const std::size_t slot = added.slot({node, r.added});
+        const TimeNs s = added.start[slot];
+        const TimeNs end = added.end[slot];
+        if (s < 0 || end <= s || end <= lo || s >= hi) continue; // outside the window: culled
+        // The column holding s (columns are [columnStart(c), columnStart(c + 1))).
+        auto c = static_cast<std::int64_t>(std::clamp(std::floor(m.x(s)), 0.0, width - 1.0));
+        while (c > 0 && m.columnStart(c) > s)
+            --c;
+        while (c + 1 < width && m.columnStart(c + 1) <= s)
+            ++c;
+        for (; c < width && m.columnStart(c) < end; ++c) {
+            const TimeNs overlap = std::min(end, m.columnStart(c + 1)) - std::max(s, m.columnStart(c));
+            if (overlap <= 0) continue;
+            Column& col = out[static_cast<std::size_t>(c)];
+            (comm ? col.communication : col.compute) += overlap;
         }
     }
     return out;
@@ -161,16 +164,18 @@ void AddedRanksStrip::paintEvent(QPaintEvent*) {
     small.setPointSizeF(small.pointSizeF() * 0.85);
     p.setFont(small);
     p.setPen(palette::text());
-    const QString header =
-        (added_ == 1 ? tr("%1 rank added by dp.degree (simulated job: %2 ranks); it has the "
-                          "simulated times of the rank it copies")
-                     : tr("%1 ranks added by dp.degree (simulated job: %2 ranks); each has "
-                          "the simulated times of the rank it copies"))
-            .arg(added_)
+    QString header =
+        (rows_.size() == 1 ? tr("%1 rank added by dp.degree (simulated job: %2 ranks), simulated on "
+                                "its own")
+                           : tr("%1 ranks added by dp.degree (simulated job: %2 ranks), each "
+                                "simulated on its own; slowest first"))
+            .arg(rows_.size())
             .arg(world_);
+    if (!rows_.empty() && rows_.front().slow)
+        header += tr(": rank %1 is the slowest (%2)").arg(rows_.front().rank).arg(ms(rows_.front().step));
     p.drawText(QRect(6, 0, width() - 12, kHeaderHeight), Qt::AlignVCenter | Qt::AlignLeft,
                p.fontMetrics().elidedText(header, Qt::ElideRight, width() - 12));
-    if (!data_) return;
+    if (!result_) return;
     const TimeMapping m = controller_->mapping();
     const int w = areaWidth();
     const QColor computeColour = palette::color(Category::Compute);
@@ -180,10 +185,14 @@ void AddedRanksStrip::paintEvent(QPaintEvent*) {
     for (int r = first; r < last; ++r) {
         const int y = kHeaderHeight + (r - first) * kRowHeight;
         p.fillRect(QRect(g, y, w, kRowHeight), palette::laneBackground(r % 2 == 1));
-        p.setPen(palette::text());
-        p.drawText(
-            QRect(6, y, g - 10, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
-            p.fontMetrics().elidedText(rowLabel(rows_[static_cast<std::size_t>(r)]), Qt::ElideRight, g - 10));
+        const Row& row = rows_[static_cast<std::size_t>(r)];
+        p.setPen(row.slow ? palette::color(Category::Communication).darker(130) : palette::text());
+        QFont label = small;
+        label.setBold(row.slow);
+        p.setFont(label);
+        p.drawText(QRect(6, y, g - 10, kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                   p.fontMetrics().elidedText(rowLabel(row), Qt::ElideRight, g - 10));
+        p.setFont(small);
         // One column per pixel: the busier class's colour, its alpha by how busy the column was
         // (summed over streams, capped at fully busy).
         const std::vector<Column> cols = columns(r, m, w);
@@ -221,12 +230,14 @@ bool AddedRanksStrip::event(QEvent* event) {
         const int r = rowAt(help->pos().y());
         if (r >= 0) {
             const Row& row = rows_[static_cast<std::size_t>(r)];
-            QToolTip::showText(help->globalPos(),
-                               tr("Ranks %1: added by dp.degree, copies of rank %2 (the same simulated "
-                                  "times; not measured)")
-                                   .arg(idList(row.clones, 0, row.clones.size()))
-                                   .arg(row.sourceRank),
-                               this);
+            QToolTip::showText(
+                help->globalPos(),
+                tr("Rank %1: added by dp.degree, runs the program of rank %2 with times of its "
+                   "own (not measured); simulated step %3")
+                    .arg(row.rank)
+                    .arg(row.sourceRank)
+                    .arg(ms(row.step)),
+                this);
         } else {
             QToolTip::hideText();
         }

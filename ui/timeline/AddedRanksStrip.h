@@ -1,8 +1,9 @@
 #pragma once
 #include "TimeMapping.h"
-#include "TimelineData.h"
 
-#include "sim/SetupEdits.h"
+#include "graph/ExecutionGraph.h"
+#include "sim/Simulator.h"
+#include "trace/Collective.h"
 
 #include <QWidget>
 
@@ -17,35 +18,37 @@ class ViewController;
 
 // The ranks a setup edit (dp.degree) added to the simulated job, under the simulated pane. They
 // are not rows of the panes: every row of the shared RowLayout is a loaded rank of TraceSet::ranks
-// (docs/AddedRanks.md). A clone's simulated times are exactly those of its
-// source rank (sim/SetupEdits.h), so the clones of one source share one row: its label lists them
-// ("ranks 8, 16, 24 (+5 more) = rank 0") and a thin strip shows the source's simulated GPU activity
-// on the panes' time axis, per pixel column: the compute or communication colour, whichever kept
-// the GPU busier there, stronger the busier it was. Hidden when the simulation added no rank.
+// (docs/AddedRanks.md). Each added rank is simulated on its own (SimResult::addedRanks), so each
+// has a row: its label names it, the loaded rank whose program it runs and its simulated step, and a
+// thin strip shows its own simulated GPU activity on the panes' time axis, per pixel column: the
+// compute or communication colour, whichever kept the GPU busier there, stronger the busier it was.
+// Rows go slowest first, so a straggler among the added ranks is the top row, its label in the
+// warning colour. Hidden when the simulation added no rank.
 class AddedRanksStrip : public QWidget {
     Q_OBJECT
 public:
     explicit AddedRanksStrip(ViewController* controller, QWidget* parent = nullptr);
 
-    // The setup of a finished simulation and its timeline (the simulated pane's data); shows a row
-    // per loaded rank that has clones, or hides itself when there are none.
-    void setSetup(const SimulatedSetup& setup, std::shared_ptr<const TimelineData> simulated);
+    // A finished simulation: a row per added rank (slowest first), or hidden when there are none.
+    void setSimulation(std::shared_ptr<const SimResult> result, std::shared_ptr<const ExecutionGraph> graph);
     void clear();
 
     struct Row {
-        std::uint32_t source = 0; // index into TraceSet::ranks
-        int sourceRank = 0;       // its rank id
-        std::vector<int> clones;  // rank ids of the simulated job, ascending
+        std::int32_t added = 0;   // index into SimResult::addedRanks
+        int rank = 0;             // its rank id in the simulated job
+        std::uint32_t source = 0; // index into TraceSet::ranks of the rank whose program it runs
+        int sourceRank = 0;       // that rank's id
+        TimeNs step = 0;          // its simulated iteration
+        bool slow = false;        // more than 1% slower than the median added rank
     };
     const std::vector<Row>& rows() const { return rows_; }
-    int addedCount() const { return added_; }
-    // "ranks 8, 16, 24 (+5 more) = rank 0" (at most kListed ids listed).
+    int addedCount() const { return static_cast<int>(rows_.size()); }
+    // "rank 100 (as 36)  196.2 ms".
     static QString rowLabel(const Row& row);
-    static constexpr int kListed = 3;
 
     // GPU busy nanoseconds of row `row` in each pixel column [0, width) of the mapping, column c
-    // covering [m.columnStart(c), m.columnStart(c + 1)): time of kernels, copies and sets, summed
-    // over the source's streams, split into communication kernels and the rest.
+    // covering [m.columnStart(c), m.columnStart(c + 1)): the added rank's own simulated time of its
+    // kernels, copies and sets, summed over its streams, split into communication kernels and the rest.
     struct Column {
         TimeNs compute = 0;
         TimeNs communication = 0;
@@ -73,9 +76,11 @@ private:
 
     ViewController* controller_;
     QScrollBar* scroll_;
-    std::shared_ptr<const TimelineData> data_;
+    std::shared_ptr<const SimResult> result_;
+    std::shared_ptr<const ExecutionGraph> graph_;
+    // Per source rank with added ranks: its GPU op nodes and whether each is communication.
+    std::vector<std::vector<std::pair<NodeId, bool>>> gpuOps_;
     std::vector<Row> rows_;
-    int added_ = 0;
     int world_ = 0;
 };
 

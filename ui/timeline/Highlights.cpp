@@ -43,7 +43,7 @@ PaneHighlights buildPaneHighlights(const ExecutionGraph& graph, const SimAnalysi
     {
         std::vector<std::uint32_t> slot(graph.nodes.size(), 0xffffffffu);
         for (const PathSegment& s : analysis.path.segments) {
-            if (s.node == kNoNode || s.node >= graph.nodes.size()) continue;
+            if (s.node == kNoNode || s.added >= 0 || s.node >= graph.nodes.size()) continue;
             if (slot[s.node] == 0xffffffffu) {
                 slot[s.node] = static_cast<std::uint32_t>(nodes.size());
                 nodes.push_back({s.node, {}});
@@ -86,7 +86,7 @@ PaneHighlights buildPaneHighlights(const ExecutionGraph& graph, const SimAnalysi
     std::unordered_map<NodeId, TimeNs> simStart, simEnd;
     if (!timeline)
         for (const PathSegment& s : analysis.path.segments) {
-            if (s.node == kNoNode || s.node >= graph.nodes.size()) continue;
+            if (s.node == kNoNode || s.added >= 0 || s.node >= graph.nodes.size()) continue;
             if (!isWait(s)) {
                 auto [it, fresh] = simEnd.try_emplace(s.node, s.end);
                 if (!fresh) it->second = std::max(it->second, s.end);
@@ -98,7 +98,7 @@ PaneHighlights buildPaneHighlights(const ExecutionGraph& graph, const SimAnalysi
         }
     PathJoint last; // the previous painted piece: its end (from), rank, track and lane
     for (const PathSegment& s : analysis.path.segments) {
-        if (s.node == kNoNode || s.node >= graph.nodes.size() || s.end <= s.start) continue;
+        if (s.node == kNoNode || s.added >= 0 || s.node >= graph.nodes.size() || s.end <= s.start) continue;
         const GraphNode& node = graph.nodes[s.node];
         const EventColumns& ev = set.ranks[node.rank].tracks[node.event.track].events;
         const bool wait = isWait(s);

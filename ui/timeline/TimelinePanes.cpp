@@ -83,9 +83,11 @@ void TimelinePanes::setSimulated(std::shared_ptr<const TimelineData> timeline, c
     addedLine_->hide();
 }
 
-void TimelinePanes::setSimulatedSetup(const SimulatedSetup& setup) {
-    added_->setSetup(setup, simulated_->data());
-    addedLine_->setText(addedRanksNote(setup.world, added_->addedCount()));
+void TimelinePanes::setSimulatedRun(std::shared_ptr<const SimResult> result,
+                                    std::shared_ptr<const ExecutionGraph> graph) {
+    const int world = result ? result->setup.world : 0;
+    added_->setSimulation(std::move(result), std::move(graph));
+    addedLine_->setText(addedRanksNote(world, added_->addedCount()));
     addedLine_->setVisible(!added_->rows().empty());
 }
 

@@ -2,7 +2,8 @@
 #include "Selection.h"
 #include "TimelineData.h"
 
-#include "sim/SetupEdits.h"
+#include "graph/ExecutionGraph.h"
+#include "sim/Simulator.h"
 
 #include <QWidget>
 
@@ -40,11 +41,12 @@ public:
     // The measured pane's note for a timeline: says when the input has no measured times (Chakra).
     static QString measuredNote(const std::shared_ptr<const TimelineData>& timeline);
     void setMeasured(std::shared_ptr<const TimelineData> timeline);
-    // A new simulated timeline (or none) hides the added ranks until setSimulatedSetup.
+    // A new simulated timeline (or none) hides the added ranks until setSimulatedRun.
     void setSimulated(std::shared_ptr<const TimelineData> timeline, const QString& note = {});
     // The job the shown simulation predicted: the ranks it added (clones) appear under the simulated
     // pane, and a line under the measured pane says that the simulated job has more ranks.
-    void setSimulatedSetup(const SimulatedSetup& setup);
+    void setSimulatedRun(std::shared_ptr<const SimResult> result,
+                         std::shared_ptr<const ExecutionGraph> graph);
     // That line's text when the simulated job has `added` ranks more than were loaded.
     static QString addedRanksNote(int world, int added);
     void setHighlights(HighlightModel* model);
