@@ -2,6 +2,7 @@
 
 #include "analysis/CriticalPath.h"
 #include "analysis/PinnedTime.h"
+#include "sim/RankVariation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,7 +27,8 @@ std::set<PathLabel> knobTargets(const SimKnobs& k) {
     // A straggler and the setup edits (more or fewer replicas, layers, micro-batches) change every
     // kind of time on the path, not one class of work.
     const bool setupEdit = k.dpDegree > 0 || k.dpStrong || k.modelLayers > 0 || k.ppMicrobatches > 0;
-    if ((k.stragglerRank >= 0 && k.stragglerSlowdown != 1.0) || setupEdit)
+    // So do stragglers, slow nodes and jitter (sim/RankVariation.h).
+    if (hasRankVariation(k) || setupEdit)
         for (int l = 0; l < kPathLabelCount; ++l)
             t.insert(static_cast<PathLabel>(l));
     if (!k.gpuTarget.empty()) {

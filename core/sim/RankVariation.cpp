@@ -36,12 +36,16 @@ double jitterFactor(int seed, int rankId, double pct) {
 }
 
 bool hasRankVariation(const SimKnobs& k) {
-    return (k.stragglerRank >= 0 || !k.stragglerRanks.empty()) || !k.nodeSlowdown.empty() || k.jitterPct > 0;
+    const bool slowRanks = (k.stragglerRank >= 0 || !k.stragglerRanks.empty()) && k.stragglerSlowdown != 1.0;
+    const bool slowNodes = std::any_of(k.nodeSlowdown.begin(), k.nodeSlowdown.end(),
+                                       [](const auto& node) { return node.second != 1.0; });
+    return slowRanks || slowNodes || k.jitterPct > 0;
 }
 
 std::vector<RankVariation> rankVariations(const SimulatedSetup& setup, const SimKnobs& k, int gpusPerNode) {
     std::vector<RankVariation> out(setup.ranks.size());
-    if (!hasRankVariation(k)) return out;
+    if (k.stragglerRank < 0 && k.stragglerRanks.empty() && k.nodeSlowdown.empty() && k.jitterPct <= 0)
+        return out;
     std::unordered_map<int, std::size_t> byId;
     for (std::size_t i = 0; i < setup.ranks.size(); ++i)
         byId.emplace(setup.ranks[i].rank, i);

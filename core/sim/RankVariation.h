@@ -29,7 +29,7 @@ double jitterFactor(int seed, int rankId, double pct);
 std::vector<RankVariation> rankVariations(const SimulatedSetup& setup, const SimKnobs& knobs,
                                           int gpusPerNode);
 
-// True when a knob of this file is set (a variation may apply).
+// True when a knob of this file makes some rank differ (a slowdown other than 1, or jitter).
 bool hasRankVariation(const SimKnobs& knobs);
 
 } // namespace sl
