@@ -293,7 +293,7 @@ std::vector<KnobSpec> buildSpecs() {
         s.key = "jitter.seed";
         s.type = KnobType::Integer;
         s.min = 0;
-        s.max = 2147483647.0;
+        s.max = 999999; // six digits keep the knob panel narrow
         s.member = &SimKnobs::jitterSeed;
         s.help = "Seed of the jitter.pct draw: the same seed gives the same per-rank factors.";
         specs.push_back(s);

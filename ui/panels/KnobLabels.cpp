@@ -25,7 +25,7 @@ int knobGroup(const std::string& key) {
     if (starts("cpu.") || starts("launch.")) return Cpu;
     if (starts("data.")) return DataLoading;
     if (starts("dp.")) return DataParallel;
-    if (starts("model.") || starts("pp.") || starts("straggler.")) return Setup;
+    if (starts("model.") || starts("pp.") || starts("straggler.") || starts("jitter.")) return Setup;
     return Other;
 }
 
@@ -55,6 +55,7 @@ QString knobLabel(const KnobSpec& spec) {
     // Knobs the registry gives no short label (they were CLI-only): named here.
     static const std::map<std::string, const char*> names = {
         {"comm.model", QT_TR_NOOP("Network model")},
+        {"jitter.seed", QT_TR_NOOP("Jitter seed")},
         {"comm.gpus_per_node", QT_TR_NOOP("GPUs per node")},
         {"comm.intra_node_GBps", QT_TR_NOOP("NVLink bandwidth")},
         {"comm.inter_node_GBps", QT_TR_NOOP("Network bandwidth")},
