@@ -77,7 +77,7 @@ std::string pathLabelWords(PathLabel label) {
     return "other time";
 }
 
-StepLimit stepLimit(const ExecutionGraph& g, const CriticalPath& path) {
+StepLimit stepLimit(const ExecutionGraph& g, const CriticalPath& path, const SimResult* result) {
     StepLimit out;
     if (path.length <= 0 || path.segments.empty()) return out;
     // The kind holding the most time on the path (a late start only when there is nothing else),
@@ -91,11 +91,18 @@ StepLimit stepLimit(const ExecutionGraph& g, const CriticalPath& path) {
             label = l;
     }
     if (label < 0) label = static_cast<int>(PathLabel::LateStart);
-    std::map<std::uint32_t, TimeNs> byRank, lateByRank;
+    // By the rank id of the job: an added rank's segments are its own, not its source's.
+    auto rankIdOf = [&](const PathSegment& s) {
+        if (result && (s.added < 0 || static_cast<std::size_t>(s.added) < result->addedRanks.count()))
+            return result->rankId(g, s.ref());
+        const std::uint32_t r = g.nodes[s.node].rank;
+        return g.trace && r < g.trace->ranks.size() ? g.trace->ranks[r].rank : static_cast<int>(r);
+    };
+    std::map<int, TimeNs> byRank, lateByRank;
     for (const PathSegment& s : path.segments) {
         if (s.node == kNoNode || s.node >= g.nodes.size()) continue;
-        if (static_cast<int>(s.label) == label) byRank[g.nodes[s.node].rank] += s.end - s.start;
-        if (s.label == PathLabel::LateStart) lateByRank[g.nodes[s.node].rank] += s.end - s.start;
+        if (static_cast<int>(s.label) == label) byRank[rankIdOf(s)] += s.end - s.start;
+        if (s.label == PathLabel::LateStart) lateByRank[rankIdOf(s)] += s.end - s.start;
     }
     if (byRank.empty()) return out;
     auto most = std::max_element(byRank.begin(), byRank.end(),
@@ -103,8 +110,7 @@ StepLimit stepLimit(const ExecutionGraph& g, const CriticalPath& path) {
     out.label = static_cast<PathLabel>(label);
     out.time = path.byLabel[static_cast<std::size_t>(label)];
     out.sharePct = pct(out.time, path.length);
-    out.rankId = g.trace && most->first < g.trace->ranks.size() ? g.trace->ranks[most->first].rank
-                                                                : static_cast<int>(most->first);
+    out.rankId = most->first;
     if (out.label != PathLabel::LateStart) {
         auto late = lateByRank.find(most->first);
         if (late != lateByRank.end()) out.lateStart = late->second;
@@ -159,7 +165,7 @@ std::string noEffectReason(const ExecutionGraph& g, const SimResult& baseline, c
     for (const auto& [key, note] : knobNotes(whatIf.warnings))
         reason += (reason.empty() ? "" : "; ") + note;
     const CriticalPath path = criticalPath(g, baseline, 1);
-    const StepLimit limit = stepLimit(g, path);
+    const StepLimit limit = stepLimit(g, path, &baseline);
     if (limit.sentence.empty()) return reason;
     // What the knobs act on, as kinds of the path, and their share of it.
     const std::set<PathLabel> targets = knobTargets(knobs);

@@ -32,8 +32,10 @@ struct StepLimit {
     TimeNs lateStart = 0; // late_start time of that rank on the path (0: started on time)
     std::string sentence; // "CPU work on rank 7, which starts 8.7 ms late: 42% of the step"
 };
-// Empty sentence when the path is empty.
-StepLimit stepLimit(const ExecutionGraph& graph, const CriticalPath& path);
+// Empty sentence when the path is empty. `result` is the run the path was walked on: with it, time
+// on a rank added by dp.degree counts for that rank (SimResult::rankId) rather than for the loaded
+// rank it copies; without it every segment counts for its node's loaded rank.
+StepLimit stepLimit(const ExecutionGraph& graph, const CriticalPath& path, const SimResult* result = nullptr);
 
 // The kinds of work a segment label names in a sentence ("CPU work", "collective waits", ...).
 std::string pathLabelWords(PathLabel label);

@@ -5,9 +5,11 @@
 
 #include "graph/ExecutionGraph.h"
 #include "io/KinetoLoader.h"
+#include "sim/Knobs.h"
 
 #include <QStringList>
 
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
@@ -67,6 +69,14 @@ struct Fixture {
         return false;
     }
 };
+
+// Knobs from "key=value" assignments, as --set gives them.
+inline SimKnobs knobsOf(std::initializer_list<const char*> assignments) {
+    SimKnobs k;
+    for (const char* a : assignments)
+        setKnobAssignment(k, a);
+    return k;
+}
 
 // A trace set and its graph, loaded once per test program and path (real traces and samples are
 // read by many test functions).

@@ -85,6 +85,19 @@ private slots:
         QVERIFY2(both.find("spans the whole step") != std::string::npos, both.c_str());
     }
 
+    // dp.degree=8 on the four ranks of 02-dp4, added rank 6 (a copy of rank 2) twice as slow: the
+    // path's GPU compute runs on rank 6, which the sentence named after its source, rank 2.
+    void addedRankTimeCountsForTheAddedRank() {
+        const LoadedSet& s = loadCached(sltest::samplePath("02-dp4"));
+        const SimResult r =
+            simulate(s.graph, knobsOf({"dp.degree=8", "straggler.rank=6", "straggler.slowdown=2"}));
+        const CriticalPath path = criticalPath(s.graph, r);
+        const StepLimit limit = stepLimit(s.graph, path, &r);
+        QCOMPARE(limit.label, PathLabel::GpuCompute);
+        QCOMPARE(limit.rankId, 6);
+        QVERIFY2(limit.sentence.starts_with("GPU compute on rank 6"), limit.sentence.c_str());
+    }
+
     void knobNotesByKey() {
         const auto notes =
             knobNotes({"dp.scale: no data-parallel collectives found (x): nothing was re-timed",
