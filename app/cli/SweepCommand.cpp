@@ -47,11 +47,11 @@ std::vector<std::string> splitList(const std::string& s) {
     return out;
 }
 
-void run(const ExecutionGraph& g, const TraceSet& set, const ParallelStructure* structure, Point& p) {
+void run(const ExecutionGraph& g, const ParallelStructure* structure, Point& p) {
     SimResult res = simulate(g, p.knobs);
     p.iteration = res.simulatedIteration;
     p.warnings = res.warnings;
-    const JobExposedComm exposed = jobExposedComm(set, res);
+    const JobExposedComm exposed = jobExposedComm(g, res);
     p.ranks = exposed.ranks;
     p.exposedMeanUs = std::round(exposed.meanNs / 10.0) / 100.0;
     p.exposedMaxUs = us(exposed.maxNs);
@@ -176,7 +176,7 @@ Command makeSweepCommand() {
                 for (std::size_t t = 0; t < nthreads; ++t)
                     threads.emplace_back([&] {
                         for (std::size_t i; (i = next.fetch_add(1)) < points.size();)
-                            run(g, set, structure ? &*structure : nullptr, points[i]);
+                            run(g, structure ? &*structure : nullptr, points[i]);
                     });
                 for (auto& t : threads)
                     t.join();

@@ -101,6 +101,32 @@ private slots:
         QCOMPARE(model->currentData().toString(), QStringLiteral("measured"));
         QVERIFY(panel.knobs().isReplay());
     }
+
+    // Four loaded ranks, one rank per replica (02-dp4): rank 3 is the last loaded rank, but under
+    // dp.degree=8 ranks 4..7 are in the job too and any of them may be the straggler (the box
+    // stopped at 3, so a session with straggler.rank=6 came back as rank 3).
+    void stragglerRankReachesTheAddedRanks() {
+        KnobPanel panel;
+        panel.setRankCount(4, 1);
+        auto* rank = qobject_cast<QSpinBox*>(panel.field(QStringLiteral("straggler.rank")));
+        auto* degree = qobject_cast<QSpinBox*>(panel.field(QStringLiteral("dp.degree")));
+        QVERIFY(rank && degree);
+        QCOMPARE(rank->maximum(), 3);
+        degree->setValue(8);
+        QCOMPARE(rank->maximum(), 7);
+        rank->setValue(6);
+        QCOMPARE(panel.knobs().stragglerRank, 6);
+        SimKnobs k;
+        k.dpDegree = 16;
+        k.stragglerRank = 13;
+        panel.setKnobs(k);
+        QCOMPARE(rank->maximum(), 15);
+        QCOMPARE(panel.knobs().stragglerRank, 13);
+        // Back to the loaded ranks: the limit follows, and the value with it.
+        degree->setValue(0);
+        QCOMPARE(rank->maximum(), 3);
+        QCOMPARE(panel.knobs().stragglerRank, 3);
+    }
 };
 
 QTEST_MAIN(TestKnobPanel)

@@ -14,6 +14,8 @@
 #include "ViewController.h"
 
 #include "TestSupport.h"
+#include "TimeFormat.h"
+#include "sim/Knobs.h"
 
 #include <QDir>
 #include <QFile>
@@ -143,6 +145,30 @@ private slots:
         QVERIFY(!r.s.modified());
         r.s.highlights()->setExposed(!r.s.highlights()->exposed());
         QVERIFY(r.s.modified());
+    }
+
+    // dp.degree=8 on 02-dp4 with added rank 6 twice as slow: the status bar's simulated GPU span is
+    // the job's longest, the straggler's, not the loaded ranks' (which end before its optimizer).
+    void gpuSpanCoversTheAddedRanks() {
+        Rig r;
+        load(r, {sample()});
+        SimKnobs k;
+        setKnobAssignment(k, "dp.degree=8");
+        setKnobAssignment(k, "straggler.rank=6");
+        setKnobAssignment(k, "straggler.slowdown=2");
+        r.s.simRunner()->request(k, 0);
+        QVERIFY(r.s.simRunner()->waitForIdle(60'000));
+        const SimResult& res = *r.s.simulation().result;
+        QCOMPARE(res.addedRanks.count(), std::size_t{4});
+        TimeNs loaded = 0, job = 0;
+        for (const RankSimSummary& rank : res.ranks)
+            loaded = std::max(loaded, rank.simulatedGpuEnd - rank.simulatedGpuStart);
+        job = loaded;
+        for (const RankSimSummary& rank : res.addedRanks.summary)
+            job = std::max(job, rank.simulatedGpuEnd - rank.simulatedGpuStart);
+        QVERIFY2(job > loaded, "the straggler's GPU span is the longest");
+        const QString text = r.s.statusText();
+        QVERIFY2(text.contains(QStringLiteral(" -> %1  |").arg(formatDuration(job))), qPrintable(text));
     }
 
     void sessionRoundTrip() {

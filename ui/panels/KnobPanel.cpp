@@ -210,9 +210,22 @@ void KnobPanel::applyPreset(int i) {
     setKnobs(presets_[static_cast<std::size_t>(i)].knobs);
 }
 
-void KnobPanel::setRankCount(int ranks) {
-    if (auto* rank = qobject_cast<QSpinBox*>(field(QStringLiteral("straggler.rank"))))
-        rank->setMaximum(std::max(0, ranks - 1));
+void KnobPanel::setRankCount(int ranks, int ranksPerReplica) {
+    loadedRanks_ = ranks;
+    ranksPerReplica_ = ranksPerReplica;
+    updateRankLimit(knobs().dpDegree);
+}
+
+void KnobPanel::updateRankLimit(int dpDegree) {
+    auto* rank = qobject_cast<QSpinBox*>(field(QStringLiteral("straggler.rank")));
+    if (!rank || loadedRanks_ <= 0) return;
+    // The ranks dp.degree gives the job (docs/AddedRanks.md): a straggler may be an added rank.
+    const int job = dpDegree > 0 && ranksPerReplica_ > 0 ? dpDegree * ranksPerReplica_ : loadedRanks_;
+    // A lower limit clamps the value: that edit is read with the others, not signalled on its own.
+    const bool was = updating_;
+    updating_ = true;
+    rank->setMaximum(std::max(0, job - 1));
+    updating_ = was;
 }
 
 SimKnobs KnobPanel::knobs() const {
@@ -261,6 +274,7 @@ QString KnobPanel::knobNote(const QString& key) const {
 void KnobPanel::setKnobs(const SimKnobs& k) {
     base_ = k;
     showMatchingPreset(k);
+    updateRankLimit(k.dpDegree); // before the straggler rank is shown: it may be an added rank
     updating_ = true;
     for (auto& f : fields_) {
         showValue(f, k);
@@ -273,6 +287,7 @@ void KnobPanel::setKnobs(const SimKnobs& k) {
 
 void KnobPanel::emitChanged() {
     if (updating_) return;
+    updateRankLimit(knobs().dpDegree);
     SimKnobs k = knobs();
     showMatchingPreset(k); // a knob changed by hand: the preset name must not stay behind
     emit changed(k);

@@ -34,7 +34,10 @@ public:
     explicit KnobPanel(QWidget* parent = nullptr);
     SimKnobs knobs() const;
     void setKnobs(const SimKnobs& knobs);
-    void setRankCount(int ranks);
+    // The straggler rank may name any rank of the simulated job: the loaded ranks, or under
+    // dp.degree its dp.degree x ranksPerReplica ranks (tp x pp of the recognised structure; 0 when
+    // unknown: the loaded ranks only). The limit follows the dp.degree field.
+    void setRankCount(int ranks, int ranksPerReplica = 0);
     const std::vector<KnobPreset>& presets() const { return presets_; }
     QComboBox* presetBox() const { return presetBox_; }
     // Applies presets()[i] (what choosing it in the list does; the "Custom" entry after the presets
@@ -68,6 +71,7 @@ private:
     static void readValue(const Field& f, SimKnobs& k);
     void emitChanged();
     void showMatchingPreset(const SimKnobs& knobs);
+    void updateRankLimit(int dpDegree);
 
     std::vector<Field> fields_;
     CpuRegionEditor* regions_ = nullptr;
@@ -77,6 +81,8 @@ private:
     std::vector<KnobPreset> presets_;
     SimKnobs base_;
     bool updating_ = false;
+    int loadedRanks_ = 0;
+    int ranksPerReplica_ = 0;
 };
 
 } // namespace sl::ui

@@ -160,7 +160,7 @@ bool SweepView::run(const QString& key, const std::vector<double>& values) {
                     const SimResult r = simulate(*graph, k, options);
                     if (r.complete && !*cancel) {
                         p.iteration = r.simulatedIteration;
-                        p.exposedMeanUs = jobExposedComm(*set, r).meanNs / 1000.0;
+                        p.exposedMeanUs = jobExposedComm(*graph, r).meanNs / 1000.0;
                         p.work = stepWork(*graph, k, r);
                         p.done = true;
                     }

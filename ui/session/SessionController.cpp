@@ -20,6 +20,7 @@
 #include "ViewController.h"
 #include "analysis/StepExplanation.h"
 #include "report/SimulationReport.h"
+#include "structure/Structure.h"
 
 #include <QClipboard>
 #include <QDir>
@@ -224,7 +225,10 @@ void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QS
     emit switched(set_, measured_);
     // Before a session's scenarios are restored: they are shown against this set.
     scenarios_->setTraceSet(set_, measured_);
-    knobs_->setRankCount(static_cast<int>(set_->ranks.size()));
+    // dp.degree adds whole replicas of tp x pp ranks: the straggler rank may name any of them.
+    const ParallelStructure structure = recognizeStructure(*set_, nullptr, false);
+    knobs_->setRankCount(static_cast<int>(set_->ranks.size()),
+                         structure.recognised ? structure.tp * structure.pp : 0);
     if (session) {
         // Set without the change signal: the request below simulates them once.
         const QSignalBlocker block(knobs_);
@@ -442,12 +446,18 @@ QString SessionController::statusText() const {
     text += tr("  |  iteration: measured %1, simulated %2 (%3)")
                 .arg(formatDuration(r.measuredIteration), formatDuration(r.simulatedIteration),
                      formatChangePct(change));
-    // The GPU span too: the iteration alone can hide drift on the GPU.
+    // The GPU span too: the iteration alone can hide drift on the GPU. Simulated over the ranks of
+    // the simulated job: the loaded ranks an edit kept and those it added (a straggler among the
+    // added ranks is the longest; docs/AddedRanks.md).
     TimeNs gpuMeasured = 0, gpuSimulated = 0;
-    for (const auto& rank : r.ranks) {
+    for (std::size_t i = 0; i < r.ranks.size(); ++i) {
+        const RankSimSummary& rank = r.ranks[i];
         gpuMeasured = std::max(gpuMeasured, rank.measuredGpuEnd - rank.measuredGpuStart);
-        gpuSimulated = std::max(gpuSimulated, rank.simulatedGpuEnd - rank.simulatedGpuStart);
+        if (!r.setup.isDropped(i))
+            gpuSimulated = std::max(gpuSimulated, rank.simulatedGpuEnd - rank.simulatedGpuStart);
     }
+    for (const RankSimSummary& rank : r.addedRanks.summary)
+        gpuSimulated = std::max(gpuSimulated, rank.simulatedGpuEnd - rank.simulatedGpuStart);
     if (gpuMeasured > 0)
         text += tr("  |  GPU span %1 -> %2").arg(formatDuration(gpuMeasured), formatDuration(gpuSimulated));
     text += tr("  |  simulated in %1 ms").arg(simulation_.seconds * 1000.0, 0, 'f', 0);
