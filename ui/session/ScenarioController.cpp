@@ -3,6 +3,7 @@
 #include "DeltaTable.h"
 #include "HighlightModel.h"
 #include "KnobPanel.h"
+#include "ReplayDifferences.h"
 #include "ResultCard.h"
 #include "ScenariosDock.h"
 #include "TimelinePanes.h"
@@ -155,10 +156,26 @@ void ScenarioController::updateTopPane() {
                         measured_->set().ranks.front().hasMeasuredTimes;
     const bool one = replay && v_.dock->onePane();
     v_.panes->simulated()->setVisible(!one);
+    // What the hidden pane would have shown is not lost: where the replay differs is shaded.
+    const std::shared_ptr<const TimelineData> replayed = one ? v_.panes->simulated()->data() : nullptr;
+    if (replayed && (!differences_ || differencesOf_.lock() != replayed)) {
+        differences_ =
+            std::make_shared<const ReplayDifferences>(ReplayDifferences::compute(*measured_, *replayed));
+        differencesOf_ = replayed;
+    }
+    pane->setDifferences(replayed ? differences_ : nullptr);
     if (!r) {
         if (pane->data() != measured_) pane->setData(measured_);
+        QString oneNote;
+        if (one && (!differences_ || differences_->empty()))
+            oneNote = tr("One pane: the replay (%1) shows the same").arg(list_->at(current).name);
+        else if (one)
+            oneNote = tr("One pane: the replay (%1) differs only where shaded (%2 of %3 ranks)")
+                          .arg(list_->at(current).name)
+                          .arg(differences_->levels.front().ranks)
+                          .arg(differences_->levels.front().spans.size());
         pane->setNote(top >= 0 ? tr("Scenario %1: simulating...").arg(list_->at(top).name)
-                      : one    ? tr("One pane: the replay (%1) shows the same").arg(list_->at(current).name)
+                      : one    ? oneNote
                                : TimelinePanes::measuredNote(measured_));
         v_.highlights->setTopOverride(nullptr);
         return;

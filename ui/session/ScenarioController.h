@@ -13,6 +13,7 @@
 namespace sl::ui {
 
 class DeltaTable;
+struct ReplayDifferences;
 class HighlightModel;
 class KnobPanel;
 class ResultCard;
@@ -67,6 +68,9 @@ private:
     Views v_;
     std::shared_ptr<const TimelineData> measured_;
     bool shown_ = false; // a simulation of this set is in the simulated pane
+    // One pane under replay: where the replay in the hidden pane differs, and of which timeline.
+    std::shared_ptr<const ReplayDifferences> differences_;
+    std::weak_ptr<const TimelineData> differencesOf_;
 };
 
 } // namespace sl::ui

@@ -125,6 +125,9 @@ QColor grid() {
 QColor selection() {
     return QColor(0x111111);
 }
+QColor replayDifference() {
+    return QColor(230, 90, 160, 70);
+}
 QColor rangeFill() {
     return QColor(30, 120, 220, 40);
 }

@@ -60,6 +60,8 @@ QColor exposed();
 QColor exposedLane();
 QColor collectiveLink();
 QColor findMatch();
+// One pane under replay: the spans where the replay differs from the measurement.
+QColor replayDifference();
 } // namespace palette
 
 } // namespace sl::ui

@@ -1,5 +1,7 @@
 #include "TimelineRenderer.h"
 
+#include "ReplayDifferences.h"
+
 #include "RankGroups.h"
 #include "RankLabels.h"
 
@@ -156,6 +158,36 @@ const TrackTimeline* shiftTrack(const RenderState& state, std::size_t rank, std:
 }
 } // namespace
 
+void TimelineRenderer::paintDifferences(QPainter& p, const RowLayout& layout, const TimeMapping& m,
+                                        QSize size, int scrollY, int firstRow, int lastRow,
+                                        const ReplayDifferences& d, RenderStats& stats) {
+    if (d.levels.empty()) return;
+    const ReplayDifferences::Level& level = d.levelFor(m.nsPerPixel);
+    std::vector<QRectF> boxes;
+    const auto& rows = layout.rows();
+    const double width = size.width();
+    for (int i = firstRow; i < lastRow; ++i) {
+        const Row& row = rows[static_cast<std::size_t>(i)];
+        if (row.groupRow() || static_cast<std::size_t>(row.rank) >= level.spans.size()) continue;
+        const auto& spans = level.spans[static_cast<std::size_t>(row.rank)];
+        // The spans that reach into the window; each at least a pixel wide so a short one still shows.
+        auto it = std::lower_bound(spans.begin(), spans.end(), m.time(0),
+                                   [](const auto& s, TimeNs t) { return s.second < t; });
+        for (; it != spans.end(); ++it) {
+            const double a = m.x(it->first);
+            if (a > width) break;
+            const double b = std::max(m.x(it->second), a + 1.0);
+            boxes.emplace_back(std::max(a, -1.0), row.y - scrollY, std::min(b, width + 1) - std::max(a, -1.0),
+                               row.height);
+        }
+    }
+    if (boxes.empty()) return;
+    p.setPen(Qt::NoPen);
+    p.setBrush(palette::replayDifference());
+    p.drawRects(boxes.data(), static_cast<int>(boxes.size()));
+    stats.differenceBoxes += static_cast<int>(boxes.size());
+}
+
 RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data, const RowLayout& layout,
                                           const TimeMapping& m, QSize size, int scrollY,
                                           const RenderState& state) {
@@ -247,6 +279,8 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
             p.setBrush(shiftColour(b - kShiftBase));
         p.drawRects(batch.data(), static_cast<int>(batch.size()));
     }
+    if (state.differences)
+        paintDifferences(p, layout, m, size, scrollY, firstRow, lastRow, *state.differences, stats);
     if (state.highlights && (state.criticalPath || state.exposed))
         paintHighlights(p, layout, m, size, scrollY, firstRow, lastRow, state, stats);
     // The selected event where it was measured: a dashed outline, so a shift is seen at a glance.

@@ -19,6 +19,8 @@ class QPainter;
 
 namespace sl::ui {
 
+struct ReplayDifferences;
+
 // What to draw on top of the events.
 struct RenderState {
     EventId selected;
@@ -38,6 +40,8 @@ struct RenderState {
     // on a diverging scale (earlier blue, later red, saturated at +-shiftScale).
     const TimelineData* reference = nullptr;
     TimeNs shiftScale = 0;
+    // One pane under replay: each rank's spans where the hidden replay differs, shaded over its rows.
+    const ReplayDifferences* differences = nullptr;
 };
 
 // The shift colour scale: kShiftBins bins, the middle one for "no shift".
@@ -53,8 +57,9 @@ struct RenderStats {
     int pathJoints = 0; // lines where the path moves to another rank
     int exposedBoxes = 0;
     int arrows = 0;
-    int matches = 0;      // boxes outlined as find matches
-    int summaryLanes = 0; // GPU streams folded into the header rows of collapsed ranks
+    int matches = 0;         // boxes outlined as find matches
+    int summaryLanes = 0;    // GPU streams folded into the header rows of collapsed ranks
+    int differenceBoxes = 0; // replay differences shaded (one pane under replay)
 };
 
 // Paints a timeline pane with QPainter: only events inside the window (binary search in each
@@ -103,6 +108,8 @@ private:
                    bool labels = true);
     void paintHighlights(QPainter& p, const RowLayout& layout, const TimeMapping& m, QSize size, int scrollY,
                          int firstRow, int lastRow, const RenderState& state, RenderStats& stats);
+    void paintDifferences(QPainter& p, const RowLayout& layout, const TimeMapping& m, QSize size, int scrollY,
+                          int firstRow, int lastRow, const ReplayDifferences& d, RenderStats& stats);
     void paintJoints(QPainter& p, const RowLayout& layout, const TimeMapping& m, QSize size, int scrollY,
                      const PaneHighlights& h, RenderStats& stats);
     void paintLinks(QPainter& p, const TimelineData& data, const RowLayout& layout, const TimeMapping& m,

@@ -206,6 +206,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
         if (highlights_->arrows()) state.links = &highlights_->links();
     }
     state.reference = reference_.get();
+    state.differences = differences_.get();
     state.shiftScale = reference_ ? shiftScale_ : 0;
     stats_ = renderer_.paintEvents(p, shown, layout_, controller_->mapping(), area.size(), scrollY, state);
     if (annotations_)
@@ -233,6 +234,12 @@ void TimelineView::setAnnotations(AnnotationModel* model) {
 
 void TimelineView::setReference(std::shared_ptr<const TimelineData> reference) {
     reference_ = std::move(reference);
+    update();
+}
+
+void TimelineView::setDifferences(std::shared_ptr<const ReplayDifferences> differences) {
+    if (differences == differences_) return;
+    differences_ = std::move(differences);
     update();
 }
 

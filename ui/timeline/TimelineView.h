@@ -68,6 +68,10 @@ public:
     void setShiftScale(TimeNs scale);
     TimeNs shiftScale() const { return shiftScale_; }
     QRect eventArea() const;
+    // One pane under replay (docs/ManyRanks.md): the spans where the hidden replay differs from
+    // what this pane shows, shaded over each rank's rows; null: none.
+    void setDifferences(std::shared_ptr<const ReplayDifferences> differences);
+    const std::shared_ptr<const ReplayDifferences>& differences() const { return differences_; }
 
 signals:
     void hovered(sl::ui::EventId e);
@@ -110,6 +114,7 @@ private:
     void stopTransition();
     const std::vector<std::vector<bool>>* matches_ = nullptr;
     std::shared_ptr<const TimelineData> reference_;
+    std::shared_ptr<const ReplayDifferences> differences_;
     TimeNs shiftScale_ = 0;
     Qt::MouseButton pressButton_ = Qt::NoButton;
     bool simulatedPane_ = false;
