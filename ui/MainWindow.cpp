@@ -20,6 +20,7 @@
 #include "RankOverview.h"
 #include "RecentFiles.h"
 #include "ResultCard.h"
+#include "RowLayout.h"
 #include "ScenarioController.h"
 #include "ScenariosDock.h"
 #include "SessionController.h"
@@ -180,6 +181,25 @@ QDockWidget* dockOf(QMainWindow* window, QWidget* widget, const QString& title, 
 }
 } // namespace
 
+void MainWindow::filterTree() {
+    const auto set = sessions_->traceSet();
+    const TrackState& tracks = *sessions_->tracks();
+    if (!set || !tracks.matches(*set)) return;
+    const TrackFilter filter(*set, tracks);
+    if (!filter.active() && !treeFiltered_) return; // nothing hidden, nothing to hide
+    treeFiltered_ = filter.active();
+    for (int r = 0; r < trackModel_->rowCount() && static_cast<std::size_t>(r) < set->ranks.size(); ++r) {
+        const auto rank = static_cast<std::size_t>(r);
+        const QModelIndex parent = trackModel_->index(r, 0);
+        trackTree_->setRowHidden(r, {}, !filter.rankShown(rank, false));
+        for (int i = 0; i < trackModel_->rowCount(parent); ++i) {
+            const int k = trackModel_->location(trackModel_->index(i, 0, parent)).second;
+            trackTree_->setRowHidden(i, parent,
+                                     k >= 0 && !filter.trackMatches(rank, static_cast<std::size_t>(k)));
+        }
+    }
+}
+
 void MainWindow::buildDocks() {
     TrackState* tracks = sessions_->tracks();
     trackModel_ = new TrackTreeModel(tracks, this);
@@ -200,6 +220,7 @@ void MainWindow::buildDocks() {
                     if (!i.parent().isValid())
                         tracks->setRankExpanded(static_cast<std::size_t>(i.row()), expand);
                 });
+    connect(tracks, &TrackState::changed, this, &MainWindow::filterTree);
     connect(tracks, &TrackState::changed, this, [this, tracks] {
         for (int r = 0; r < trackModel_->rowCount() && static_cast<std::size_t>(r) < tracks->rankCount();
              ++r) {
@@ -530,6 +551,8 @@ void MainWindow::wireSession() {
         for (int r = 0; r < trackModel_->rowCount(); ++r)
             trackTree_->setExpanded(trackModel_->index(r, 0),
                                     s->tracks()->rankExpanded(static_cast<std::size_t>(r)));
+        treeFiltered_ = true; // a new model: every row is looked at once
+        filterTree();
         panes_->setMeasured(measured);
         panes_->simulated()->setEmptyText(tr("No simulation yet"));
         details_->setData(measured, nullptr);

@@ -86,6 +86,8 @@ private:
     void showSimulation(const SimOutput& output);
     void updateShiftColour();
     void updateStatus();
+    // The track filter hides from the track tree what it hides from the panes.
+    void filterTree();
     void setLoading(bool loading);
     // The progress bar with what it measures, and its cancel button (shown: loading or details).
     void showProgress(const QString& what, double fraction);
@@ -115,6 +117,7 @@ private:
     ResultCard* card_ = nullptr;
     RankOverview* overview_ = nullptr;
     TrackTreeModel* trackModel_ = nullptr;
+    bool treeFiltered_ = false; // rows of the tree are hidden by the filter
     QTreeView* trackTree_ = nullptr;
     DetailsPanel* details_ = nullptr;
     RangeStatsPanel* range_ = nullptr;

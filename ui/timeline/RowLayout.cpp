@@ -9,6 +9,26 @@
 
 namespace sl::ui {
 
+TrackFilter::TrackFilter(const TraceSet& set, const TrackState& state)
+    : set_(set), state_(state), text_(state.filter().trimmed()) {
+    if (!active()) return;
+    rankMatched_.resize(set.ranks.size());
+    for (std::size_t r = 0; r < set.ranks.size(); ++r)
+        rankMatched_[r] = rankLabel(set, r).contains(text_, Qt::CaseInsensitive);
+}
+
+bool TrackFilter::trackMatches(std::size_t rank, std::size_t track) const {
+    return rankMatched(rank) ||
+           QString::fromStdString(set_.ranks[rank].tracks[track].name).contains(text_, Qt::CaseInsensitive);
+}
+
+bool TrackFilter::rankShown(std::size_t rank, bool skipHidden) const {
+    if (rankMatched(rank)) return true;
+    for (std::size_t k = 0; k < set_.ranks[rank].tracks.size(); ++k)
+        if (!(skipHidden && state_.trackHidden(rank, k)) && trackMatches(rank, k)) return true;
+    return false;
+}
+
 void RowLayout::build(const TraceSet& set, const TrackState& state) {
     rows_.clear();
     rowOfTrack_.assign(set.ranks.size(), {});
@@ -38,20 +58,11 @@ void RowLayout::build(const TraceSet& set, const TrackState& state) {
     if (state.grouping() != RankGrouping::None)
         std::stable_sort(order.begin(), order.end(),
                          [&](std::size_t a, std::size_t b) { return groups[a] < groups[b]; });
-    const QString filter = state.filter().trimmed();
-    const auto matches = [&filter](const QString& text) {
-        return filter.isEmpty() || text.contains(filter, Qt::CaseInsensitive);
-    };
-    std::vector<bool> rankShown(n, true), rankMatched(n, true);
-    if (!filter.isEmpty())
-        for (std::size_t r = 0; r < n; ++r) {
-            rankMatched[r] = matches(rankLabel(set, r));
-            bool any = rankMatched[r];
-            for (std::size_t k = 0; !any && k < set.ranks[r].tracks.size(); ++k)
-                any =
-                    !state.trackHidden(r, k) && matches(QString::fromStdString(set.ranks[r].tracks[k].name));
-            rankShown[r] = any;
-        }
+    const TrackFilter filter(set, state);
+    std::vector<bool> rankShown(n, true);
+    if (filter.active())
+        for (std::size_t r = 0; r < n; ++r)
+            rankShown[r] = filter.rankShown(r, true);
     for (std::size_t i = 0; i < n; ++i) {
         const std::size_t r = order[i];
         if (!rankShown[r]) continue;
@@ -83,7 +94,7 @@ void RowLayout::build(const TraceSet& set, const TrackState& state) {
         if (collapsed) continue;
         for (std::size_t k : state.order(r)) {
             if (state.trackHidden(r, k) || state.trackPinned(r, k)) continue;
-            if (!rankMatched[r] && !matches(QString::fromStdString(set.ranks[r].tracks[k].name))) continue;
+            if (!filter.trackMatches(r, k)) continue;
             addTrack(r, k, false);
             rows_.back().group = group;
         }

@@ -1,6 +1,8 @@
 #pragma once
 #include "trace/TraceSet.h"
 
+#include <QString>
+
 #include <vector>
 
 namespace sl::ui {
@@ -32,6 +34,26 @@ struct Row {
     // Where a collapsed rank's summary strip sits in its row.
     int stripTop() const { return compact ? 0 : 4; }
     int stripHeight() const { return compact ? height - 1 : height - 8; }
+};
+
+// The track filter (TrackState::filter) on a set: a rank whose label ("Rank 12 dp3 tp0 pp1 ...")
+// contains the text keeps all its tracks, other ranks keep the tracks whose names contain it (case
+// aside). The panes' layout and the track tree both follow it.
+class TrackFilter {
+public:
+    TrackFilter(const TraceSet& set, const TrackState& state);
+    bool active() const { return !text_.isEmpty(); }
+    bool rankMatched(std::size_t rank) const { return !active() || rankMatched_[rank]; }
+    bool trackMatches(std::size_t rank, std::size_t track) const;
+    // Whether the rank keeps a row: its label matches or one of its tracks does (hidden tracks
+    // left out when skipHidden: the panes draw none of them, the tree lists them all).
+    bool rankShown(std::size_t rank, bool skipHidden) const;
+
+private:
+    const TraceSet& set_;
+    const TrackState& state_;
+    QString text_;
+    std::vector<bool> rankMatched_;
 };
 
 class RowLayout {
