@@ -1,5 +1,6 @@
 #include "CliCommon.h"
 #include "SimSetup.h"
+#include "base/ParallelFor.h"
 
 #include "analysis/CriticalPath.h"
 #include "analysis/JobExposedComm.h"
@@ -169,17 +170,9 @@ Command makeSweepCommand() {
                     blocks = blocks || needsBlocks(p.knobs);
                 }
                 if (work) structure = recognizeStructure(set, &g, blocks);
-                std::atomic<std::size_t> next{0};
-                unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-                std::size_t nthreads = std::min<std::size_t>(points.size(), cores);
-                std::vector<std::thread> threads;
-                for (std::size_t t = 0; t < nthreads; ++t)
-                    threads.emplace_back([&] {
-                        for (std::size_t i; (i = next.fetch_add(1)) < points.size();)
-                            run(g, structure ? &*structure : nullptr, points[i]);
-                    });
-                for (auto& t : threads)
-                    t.join();
+                parallelFor(points.size(), threadsFor(0), [&](std::size_t i) {
+                    run(g, structure ? &*structure : nullptr, points[i]);
+                });
                 const TimeNs base = points[0].iteration;
                 if (json) {
                     nlohmann::json j;

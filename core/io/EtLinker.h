@@ -1,6 +1,6 @@
 #pragma once
 // Links a PyTorch Execution Trace to the Kineto trace of the same rank and run, and gives collective
-// kernels without Kineto size metadata their sizes from the ET (issue 5, item 2).
+// kernels without Kineto size metadata their sizes from the ET (docs/Chakra.md, "Execution traces").
 //
 // Linking ET nodes to Kineto CPU ops (cpu_op / user_annotation):
 //   1. by id: Kineto "Record function id" (newer PyTorch) == ET rf_id, the names agreeing;

@@ -12,7 +12,7 @@
 
 #include <simdjson.h>
 
-#include "platform/MemoryLimits.h"
+#include "io/MemoryLimits.h"
 #include "trace/LazyArgs.h"
 
 namespace sl {

@@ -10,7 +10,7 @@
 
 namespace sl::detail {
 
-// Time values the model accepts (documented limits, see also platform/MemoryLimits.h): a start within
+// Time values the model accepts (documented limits, see also io/MemoryLimits.h): a start within
 // +-kMaxAbsStartNs (about year 2096 for epoch clocks) and a duration within [0, kMaxDurationNs]
 // (about 11.6 days). With these, start + duration and the difference of any two times in a set
 // stay far from int64 overflow, so later stages need no overflow checks of their own.

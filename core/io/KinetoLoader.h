@@ -27,7 +27,7 @@ struct LoadOptions {
     int threads = 0;                            // 0: one per core, at most one per file
     std::int64_t maxEventsPerFile = 50'000'000; // refuse larger files instead of exhausting memory
     // Memory a load may use, in bytes: 0 reads MemAvailable from /proc/meminfo, < 0 disables the
-    // check. See platform/MemoryLimits.h for every limit and the estimate it is compared with.
+    // check. See io/MemoryLimits.h for every limit and the estimate it is compared with.
     std::int64_t memoryLimitBytes = 0;
     // loadTraceSet: a file that fails to load is left out (one warning naming it and the error)
     // instead of failing the set, as long as one file loads.

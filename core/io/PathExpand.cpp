@@ -21,6 +21,7 @@ expandFolders(const std::vector<std::string>& paths,
             for (const auto& e : fs::directory_iterator(p, ec))
                 if (e.is_regular_file(ec) && wanted(e.path().filename().string()))
                     files.push_back(e.path().string());
+            if (ec) throw LoadError(p, "cannot list folder: " + ec.message());
             if (files.empty()) throw LoadError(p, noFiles);
             if (less)
                 std::sort(files.begin(), files.end(), less);

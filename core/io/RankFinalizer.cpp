@@ -1,5 +1,7 @@
 #include "io/RankFinalizer.h"
 
+#include "base/ParallelFor.h"
+
 #include <algorithm>
 #include <atomic>
 #include <functional>
@@ -403,22 +405,6 @@ void addLoaderWarnings(Rank& rank) {
                                 " GPU ops overlap the previous op on their stream");
 }
 
-// Runs work(0) .. work(count - 1) on up to `threads` threads (this one included), taken in that
-// order.
-void runParallel(std::size_t threads, std::size_t count, const std::function<void(std::size_t)>& work) {
-    std::atomic<std::size_t> next{0};
-    auto take = [&] {
-        for (std::size_t i = next++; i < count; i = next++)
-            work(i);
-    };
-    std::vector<std::thread> helpers;
-    for (std::size_t t = 1; t < std::min(threads, count); ++t)
-        helpers.emplace_back(take);
-    take();
-    for (auto& h : helpers)
-        h.join();
-}
-
 } // namespace
 
 void appendRawEvents(EventColumns& ev, const std::vector<RawEvent>& raw, bool lazyArgs) {
@@ -452,7 +438,7 @@ void finalizeRank(Rank& rank, ParsedRank parsed, std::size_t threads) {
     };
     std::stable_sort(order.begin(), order.end(),
                      [&](std::uint32_t a, std::uint32_t b) { return rawSize(a) > rawSize(b); });
-    runParallel(threads, order.size(),
+    parallelFor(order.size(), threads,
                 [&](std::size_t i) { fillColumns(rank, order[i], parsed.rawByTrack[order[i]]); });
 #if defined(__GLIBC__)
     // The sort's buffers stay in the helper threads' malloc arenas unless handed back, under the
@@ -461,7 +447,7 @@ void finalizeRank(Rank& rank, ParsedRank parsed, std::size_t threads) {
 #endif
     recoverCorrelationsFromFlows(rank, parsed.flows);
     // Launch linking (link columns) beside the nesting of each track (depth and parent columns).
-    runParallel(threads, order.size() + 1, [&](std::size_t i) {
+    parallelFor(order.size() + 1, threads, [&](std::size_t i) {
         if (i == 0)
             linkLaunches(rank);
         else

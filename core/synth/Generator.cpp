@@ -1,4 +1,6 @@
 #include "synth/Generator.h"
+
+#include "base/ParallelFor.h"
 #include "synth/Program.h"
 
 #include <zlib.h>
@@ -67,32 +69,14 @@ GenerateResult generate(const SynthConfig& config, const std::string& outDir, in
         result.events += static_cast<std::int64_t>(job.programs[static_cast<std::size_t>(r)].actions.size() +
                                                    2 * job.programs[static_cast<std::size_t>(r)].ops.size());
     }
-    if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    threads = std::min(threads, world);
-    std::atomic<int> next{0};
     std::atomic<std::int64_t> bytes{0};
-    std::mutex errorMutex;
-    std::string error;
-    auto worker = [&] {
-        for (int r = next++; r < world; r = next++) {
-            try {
-                std::string text = kinetoJson(job, r);
-                bytes += static_cast<std::int64_t>(text.size());
-                writeFile(result.files[static_cast<std::size_t>(r)], text, config.gzip);
-            } catch (const std::exception& e) {
-                std::lock_guard lock(errorMutex);
-                if (error.empty()) error = e.what();
-                next = world;
-            }
-        }
-    };
-    std::vector<std::thread> pool;
-    for (int i = 1; i < threads; ++i)
-        pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool)
-        t.join();
-    if (!error.empty()) throw std::runtime_error(error);
+    parallelFor(static_cast<std::size_t>(world),
+                std::min<std::size_t>(threadsFor(threads), static_cast<std::size_t>(world)),
+                [&](std::size_t r) {
+                    std::string text = kinetoJson(job, static_cast<int>(r));
+                    bytes += static_cast<std::int64_t>(text.size());
+                    writeFile(result.files[r], text, config.gzip);
+                });
     result.bytesWritten = bytes;
     return result;
 }

@@ -6,7 +6,7 @@
 #include "io/FileReader.h"
 #include "io/KinetoLoader.h"
 #include "io/LoadError.h"
-#include "platform/MemoryLimits.h"
+#include "io/MemoryLimits.h"
 #include "trace/RuntimeApi.h"
 
 #include <nlohmann/json.hpp>

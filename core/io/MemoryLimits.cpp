@@ -1,4 +1,4 @@
-#include "platform/MemoryLimits.h"
+#include "io/MemoryLimits.h"
 
 #include "io/LoadError.h"
 

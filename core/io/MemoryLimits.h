@@ -5,7 +5,7 @@
 
 namespace sl {
 
-// Limits that turn "the machine ran out of memory" into a clear LoadError (issue 8, item 5):
+// Limits that turn "the machine ran out of memory" into a clear LoadError (docs/Loader.md, "Memory"):
 //
 //  1. Events per file: LoadOptions::maxEventsPerFile (default 50 million, about 3 GB of model).
 //  2. Uncompressed JSON per file: kMaxUncompressedBytes (4 GiB - 1), the largest document the

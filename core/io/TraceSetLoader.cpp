@@ -1,0 +1,129 @@
+#include "io/KinetoLoader.h"
+
+#include "base/ParallelFor.h"
+#include "io/EtFolder.h"
+#include "io/FileReader.h"
+#include "io/LoadError.h"
+#include "io/PathExpand.h"
+#include "io/RankFinalizer.h"
+#include "io/chakra/ChakraTraceSet.h"
+#include "io/MemoryLimits.h"
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+// A set of trace files (docs/Loader.md): paths and folders expanded, files loaded in parallel on
+// a pool of threads (the threads left over parse pieces of a file), ranks ordered and checked.
+namespace sl {
+
+std::vector<std::string> expandTracePaths(const std::vector<std::string>& paths) {
+    // A run folder (kineto/ and et/ inside, as ../shared/traces/dlrm-8rank-v100): its Kineto traces.
+    std::vector<std::string> folders;
+    for (std::string p : paths) {
+        while (isRunFolder(p))
+            p = (std::filesystem::path(p) / "kineto").string();
+        folders.push_back(std::move(p));
+    }
+    auto isKinetoTrace = [](const std::string& name) {
+        auto endsWith = [&](std::string_view suffix) {
+            return name.size() >= suffix.size() &&
+                   name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+        };
+        return (endsWith(".json") || endsWith(".json.gz")) && !endsWith(".et.json") && !endsWith(".et.json.gz");
+    };
+    std::vector<std::string> files = expandFolders(
+        folders, isKinetoTrace, "folder contains no trace files (*.json, *.json.gz)", "no such file or folder");
+    if (files.empty()) throw LoadError("(no input)", "no trace files given");
+    return files;
+}
+
+TraceSet loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& options) {
+    // Chakra execution traces (.et files or folders of them) load through their own reader.
+    if (isChakraInput(paths)) return loadChakraTraceSet(paths, options);
+    std::vector<std::string> files = expandTracePaths(paths);
+    checkMemoryForLoad(files, paths.front(), memoryBudgetBytes(options.memoryLimitBytes));
+    std::vector<std::int64_t> disk(files.size());
+    std::int64_t total = 0;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        disk[i] = std::max<std::int64_t>(fileSizeOnDisk(files[i]), 0);
+        total += 2 * disk[i];
+    }
+
+    std::vector<Rank> ranks(files.size());
+    std::vector<std::exception_ptr> errors(files.size());
+    std::vector<std::atomic<std::int64_t>> done(files.size());
+    std::atomic<std::int64_t> doneSum{0};
+    std::atomic<bool> cancelled{false};
+    std::mutex progressMutex;
+    const std::size_t allThreads = threadsFor(options.threads);
+
+    // Files on a pool of threads; a file's error is kept with it (never thrown across the pool).
+    parallelFor(files.size(), allThreads, [&](std::size_t i) {
+            if (cancelled) return;
+            LoadOptions fileOptions = options;
+            // The threads left over when there are fewer files than threads parse pieces of a file.
+            fileOptions.threads = static_cast<int>(std::max<std::size_t>(1, allThreads / files.size()));
+            if (options.progress) {
+                fileOptions.progress = [&, i](std::int64_t d, std::int64_t) {
+                    std::int64_t prev = done[i].exchange(d);
+                    std::int64_t sum = doneSum.fetch_add(d - prev) + (d - prev);
+                    std::lock_guard lock(progressMutex);
+                    if (cancelled) return false;
+                    if (!options.progress(sum, total)) {
+                        cancelled = true;
+                        return false;
+                    }
+                    return true;
+                };
+            }
+            try {
+                ranks[i] = loadKinetoFile(files[i], static_cast<int>(i), fileOptions);
+            } catch (...) {
+                errors[i] = std::current_exception();
+                // Stop the others early, the set fails anyway (unless bad files are left out).
+                if (options.progress && !options.skipBadFiles) cancelled = true;
+            }
+    });
+    std::vector<std::string> leftOut;
+    if (options.skipBadFiles && !cancelled) {
+        std::vector<Rank> good;
+        for (std::size_t i = 0; i < files.size(); ++i) {
+            if (!errors[i]) {
+                good.push_back(std::move(ranks[i]));
+                continue;
+            }
+            try {
+                std::rethrow_exception(errors[i]);
+            } catch (const std::exception& e) {
+                leftOut.push_back(std::string(e.what()) + " (this file was left out)");
+            }
+        }
+        if (!good.empty()) {
+            ranks = std::move(good);
+            std::fill(errors.begin(), errors.end(), nullptr);
+        }
+    }
+    for (auto& e : errors)
+        if (e && !cancelled) std::rethrow_exception(e);
+    for (auto& e : errors) {
+        if (!e) continue;
+        try {
+            std::rethrow_exception(e);
+        } catch (const LoadCancelled&) {
+        } catch (...) {
+            throw; // a real error wins over the cancellation it caused
+        }
+    }
+    if (cancelled) throw LoadCancelled();
+
+    TraceSet set;
+    set.ranks = std::move(ranks);
+    finalizeTraceSet(set);
+    set.warnings.insert(set.warnings.begin(), leftOut.begin(), leftOut.end());
+    return set;
+}
+
+} // namespace sl
