@@ -43,11 +43,20 @@ BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs);
 // Inactive (with a warning) without micro-batch markers or when a rank's order is not 1F1B.
 BlockEdit editMicrobatches(const ExecutionGraph& g, int microbatches);
 
-// simulate() with block knobs set: simulates the edited graph with the other knobs and returns a
-// result parallel to `g` (docs/Structure.md, "Reports after a block edit"): per-rank summaries,
-// iteration and setup notes of the edited job; res.nodes / the timeline give the caller's nodes
-// their times in the edited run (dropped ones none); clones are not drawn, their GPU ops are in
+// A run with block knobs set (the first stage of simulate(), sim/Simulator.cpp): the edit of g for
+// model.layers, else pp.microbatches, and the other knobs the edited graph runs with.
+struct BlockEditRun {
+    BlockEdit edit;
+    SimKnobs knobs; // the caller's without the block knobs
+};
+BlockEditRun planBlockEditRun(const ExecutionGraph& g, const SimKnobs& knobs);
+
+// The result of simulating run.edit.graph (or g, when the edit is inactive) with run.knobs, parallel
+// to `g` (docs/Structure.md, "Reports after a block edit"): per-rank summaries, iteration and setup
+// notes of the edited job; res.nodes / the timeline give the caller's nodes their times in the
+// edited run (dropped ones none); clones are not drawn, their GPU ops are in
 // SimulatedTimeline::added so that breakdowns count them.
-SimResult simulateWithBlockEdits(const ExecutionGraph& g, const SimKnobs& knobs, const SimOptions& options);
+SimResult mapBlockEditResult(const ExecutionGraph& g, const BlockEditRun& run, SimResult r,
+                             const SimOptions& options);
 
 } // namespace sl

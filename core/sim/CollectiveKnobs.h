@@ -3,8 +3,8 @@
 // sim/ because it reads knobs: models/ knows bandwidths and algorithms, not knobs, so the layers
 // depend one way (sim -> models).
 #include "graph/ExecutionGraph.h"
-#include "models/CollectiveModel.h"
 #include "sim/Knobs.h"
+#include "structure/CollectiveCalls.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 #pragma once
 // The knob cpu.speedup[<regex>] on a graph: which CPU time falls inside a matching CPU op,
-// python function or annotation, and by how much it shrinks (docs/ARCHITECTURE.md, "Knobs").
+// python function or annotation, and by how much it shrinks (docs/ARCHITECTURE.md, "Simulator").
 #include "graph/ExecutionGraph.h"
 
 #include <string>

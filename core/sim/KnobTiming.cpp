@@ -1,10 +1,10 @@
 #include "sim/KnobTiming.h"
 
-#include "models/CollectiveModel.h"
 #include "models/KernelClass.h"
 #include "sim/CollectiveKnobs.h"
 #include "sim/CpuRegions.h"
 #include "sim/GpuSwap.h"
+#include "structure/CollectiveCalls.h"
 
 #include <algorithm>
 #include <cmath>

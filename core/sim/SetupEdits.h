@@ -10,7 +10,7 @@
 // (SimResult::addedRanks): a straggler, a slow node or jitter can hold it, and its collectives meet
 // the other members of its new group (CallResize::replicated).
 #include "graph/ExecutionGraph.h"
-#include "models/CollectiveModel.h"
+#include "structure/CollectiveCalls.h"
 #include "structure/Structure.h"
 
 #include <cstdint>

@@ -1,5 +1,6 @@
 #pragma once
 // Synthetic multi-rank Kineto traces of a transformer training job (see core/synth/README.md).
+#include "structure/PipelineSchedule.h"
 #include "synth/SynthConfig.h"
 
 #include <cstdint>
@@ -33,7 +34,7 @@ struct ExpectedComms {
 };
 ExpectedComms expectedComms(const SynthConfig& config, int rank);
 
-// The micro-batch order of one pipeline stage: +m is forward of micro-batch m, -(m+1) backward.
-std::vector<int> oneFOneBSchedule(int stages, int stage, int microbatches);
+// The micro-batch order of one pipeline stage (structure/PipelineSchedule.h).
+using ::sl::oneFOneBSchedule;
 
 } // namespace sl::synth

@@ -1,0 +1,223 @@
+#include "sim/Scheduler.h"
+
+#include <algorithm>
+
+namespace sl {
+
+Schedule scheduleJob(const ScheduleInputs& in) {
+    Schedule out;
+    const ExecutionGraph& g = in.g;
+    const KnobTiming& timing = in.timing;
+    const JobLayout& L = in.layout;
+    const AddedRankTimes& added = in.added;
+    const std::vector<RankVariation>& loadedVar = in.loadedVar;
+    const std::vector<RankVariation>& addedVar = in.addedVar;
+    const EdgeOverlay* overlay = in.overlay;
+    const std::size_t n = L.n;
+    const std::size_t N = L.total;
+    const bool meet = L.rendezvous(); // collectives meet in rendezvous, not along graph edges
+
+    // The loaded ranks' values, once; an added rank's are asked for as it runs.
+    std::vector<TimeNs>& duration = out.duration;
+    duration.resize(n);
+    std::vector<TimeNs> delay(g.edges.size());
+    for (NodeId i = 0; i < n; ++i)
+        duration[i] = timing.duration(i, loadedVar[g.nodes[i].rank]);
+    for (EdgeId e = 0; e < g.edges.size(); ++e)
+        delay[e] = timing.delay(e, loadedVar[g.nodes[g.edges[e].to].rank]);
+    auto addedOf = [&](std::size_t u) { return L.addedOf(u, added); };
+    auto nodeOf = [&](std::size_t u, std::size_t a) {
+        return added.rankNodes[added.source[a]][u - n - added.offset[a]];
+    };
+    auto durationOf = [&](std::size_t u) {
+        if (u < n) return duration[u];
+        const std::size_t a = addedOf(u);
+        return timing.duration(nodeOf(u, a), addedVar[a]);
+    };
+
+
+    // Times are relative to each rank's origin during the run ("simulated clock").
+    std::vector<TimeNs> tS(N), edgeEnd(N, kMinTime);
+    std::vector<TimeNs>& start = out.start;
+    std::vector<TimeNs>& end = out.end;
+    start.assign(N, -1);
+    end.assign(N, -1);
+    std::vector<std::uint32_t> pendS(N, 0), pendE(N, 1);
+    std::vector<EdgeId>& startBy = out.startBy;
+    std::vector<EdgeId>& endBy = out.endBy;
+    startBy.assign(N, kNoEdge);
+    endBy.assign(N, kNoEdge);
+    // Peers outside the rank set (phantoms): with peers.model=follow they reach the collective the
+    // measured skew after this rank does, so job-wide knobs move them with it; on a straggler rank,
+    // and with peers.model=measured, they arrive when they did (docs/ARCHITECTURE.md, "Collectives
+    // and phantom peers").
+    const bool followPeers = in.followPeers;
+    std::vector<std::uint8_t> followsPeers; // per virtual node with phantom peers
+    auto initNode = [&](std::size_t u, NodeId i, const RankVariation& v) {
+        const GraphNode& gn = g.nodes[i];
+        tS[u] = timing.release(i, v);
+        if (gn.phantomArrival < 0) return;
+        if (followPeers && !v.straggling) {
+            if (followsPeers.empty()) followsPeers.assign(N, 0);
+            followsPeers[u] = 1;
+            return;
+        }
+        edgeEnd[u] = gn.phantomArrival + (u < n ? duration[u] : timing.duration(i, v));
+        endBy[u] = kPhantomPeers;
+    };
+    auto phantomSkew = [&](NodeId i) {
+        return g.nodes[i].phantomArrival - (g.measuredStart(i) - g.ranks[g.nodes[i].rank].origin);
+    };
+    // Pending causes per graph node (a collective edge counts only without rendezvous).
+    std::vector<std::uint32_t> pendS0(n, 0), pendE0(n, 1);
+    auto pending = [&](const GraphEdge& e) {
+        if (meet && e.kind == EdgeKind::Collective) return;
+        ++(e.gatesEnd() ? pendE0[e.to] : pendS0[e.to]);
+    };
+    for (const auto& e : g.edges)
+        pending(e);
+    if (overlay)
+        for (const auto& e : overlay->edges)
+            pending(e);
+    if (meet)
+        for (NodeId i = 0; i < n; ++i)
+            if (L.collIndex[i] != JobLayout::kNone) ++pendE0[i];
+    for (NodeId i = 0; i < n; ++i) {
+        pendS[i] = pendS0[i];
+        pendE[i] = pendE0[i];
+        initNode(i, i, loadedVar[g.nodes[i].rank]);
+    }
+    for (std::size_t a = 0; a < added.count(); ++a) {
+        const auto& list = added.rankNodes[added.source[a]];
+        for (std::size_t s = 0; s < list.size(); ++s) {
+            const std::size_t u = n + added.offset[a] + s;
+            pendS[u] = pendS0[list[s]];
+            pendE[u] = pendE0[list[s]];
+            initNode(u, list[s], addedVar[a]);
+        }
+    }
+    // Rendezvous state: members still to arrive, the latest arrival and who it was.
+    std::vector<std::uint32_t> rdvLeft(L.rdvOffsets.empty() ? 0 : L.rdvOffsets.size() - 1);
+    std::vector<TimeNs> rdvLatest(rdvLeft.size(), kMinTime);
+    std::vector<std::uint64_t>& rdvWinner = out.rdvWinner;
+    rdvWinner.assign(rdvLeft.size(), 0);
+    for (std::size_t r = 0; r < rdvLeft.size(); ++r)
+        rdvLeft[r] = static_cast<std::uint32_t>(L.rdvOffsets[r + 1] - L.rdvOffsets[r]);
+    auto rdvOf = [&](std::size_t u, NodeId i, std::size_t a) {
+        if (u < n) return L.rdvOfNode[u];
+        const std::uint32_t c = L.collIndex[i];
+        return c == JobLayout::kNone ? c : L.rdvOfAdded[L.addedCollBase[a] + c];
+    };
+    // The graph edge from loaded member w to loaded member m, else kAddedRankPeer (heldBy).
+    auto peerEdge = [&](std::uint64_t w, std::size_t m) -> EdgeId {
+        if (w < n && m < n)
+            for (EdgeId id : g.inEdges(static_cast<NodeId>(m)))
+                if (g.edges[id].kind == EdgeKind::Collective && g.edges[id].from == w) return id;
+        return kAddedRankPeer;
+    };
+
+    // Worklist of vertices: 2u = start of u ready, 2u+1 = end of u ready.
+    std::vector<std::uint64_t> work;
+    work.reserve(1024);
+    for (std::size_t u = 0; u < N; ++u)
+        if (pendS[u] == 0) work.push_back(2 * u);
+    std::size_t processed = 0;
+    const auto* edges = g.edges.data();
+    const auto* outOff = g.outOffsets.data();
+    const auto* outIds = g.outEdgeIds.data();
+    while (!work.empty()) {
+        if (in.cancel && (processed & 0xffff) == 0 && in.cancel->load(std::memory_order_relaxed)) {
+            out.cancelled = true;
+            return out;
+        }
+        const std::uint64_t vtx = work.back();
+        work.pop_back();
+        ++processed;
+        const std::size_t u = vtx >> 1;
+        const bool isEnd = vtx & 1;
+        // The graph node u runs, and the added rank it runs on (or none).
+        std::size_t a = 0;
+        NodeId node = static_cast<NodeId>(u);
+        std::size_t base = 0; // an added rank: the virtual id of its slot 0
+        if (u >= n) {
+            a = addedOf(u);
+            node = nodeOf(u, a);
+            base = n + added.offset[a];
+        }
+        TimeNs at;
+        if (!isEnd) {
+            start[u] = at = tS[u];
+            if (!followsPeers.empty() && followsPeers[u]) {
+                const TimeNs peersDone = at + phantomSkew(node) + durationOf(u);
+                if (peersDone > edgeEnd[u]) {
+                    edgeEnd[u] = peersDone;
+                    endBy[u] = kPhantomPeers;
+                }
+            }
+            if (meet) {
+                const std::uint32_t r = rdvOf(u, node, a);
+                if (r != JobLayout::kNone) {
+                    if (at > rdvLatest[r]) {
+                        rdvLatest[r] = at;
+                        rdvWinner[r] = u;
+                    }
+                    if (--rdvLeft[r] == 0) // everyone arrived: transfers end together
+                        for (std::size_t k = L.rdvOffsets[r]; k < L.rdvOffsets[r + 1]; ++k) {
+                            const std::size_t m = L.rdvMembers[k];
+                            const TimeNs val = rdvLatest[r] + durationOf(m);
+                            if (val > edgeEnd[m]) {
+                                edgeEnd[m] = val;
+                                endBy[m] = peerEdge(rdvWinner[r], m);
+                            }
+                            if (--pendE[m] == 0) work.push_back(2 * m + 1);
+                        }
+                }
+            }
+        } else {
+            const TimeNs own = start[u] + durationOf(u);
+            if (own >= edgeEnd[u]) {
+                end[u] = own;
+                endBy[u] = kNoEdge;
+            } else {
+                end[u] = edgeEnd[u];
+            }
+            at = end[u];
+        }
+        auto relax = [&](const GraphEdge& e, EdgeId id, TimeNs d) {
+            if (e.triggeredByStart() == isEnd) return;
+            if (meet && e.kind == EdgeKind::Collective) return;
+            const TimeNs val = at + d;
+            const std::size_t to = u < n ? e.to : base + added.slotOf[e.to];
+            if (e.gatesEnd()) {
+                if (val > edgeEnd[to]) {
+                    edgeEnd[to] = val;
+                    endBy[to] = id;
+                }
+                if (--pendE[to] == 0) work.push_back(2 * to + 1);
+            } else {
+                if (val > tS[to] || (val == tS[to] && startBy[to] == kNoEdge)) {
+                    tS[to] = val;
+                    startBy[to] = id;
+                }
+                if (--pendS[to] == 0) work.push_back(2 * to);
+            }
+        };
+        if (u < n)
+            for (std::uint32_t k = outOff[node]; k < outOff[node + 1]; ++k)
+                relax(edges[outIds[k]], outIds[k], delay[outIds[k]]);
+        else
+            for (std::uint32_t k = outOff[node]; k < outOff[node + 1]; ++k)
+                relax(edges[outIds[k]], outIds[k], timing.delay(outIds[k], addedVar[a]));
+        if (overlay) // overlay edges keep their delay under every knob
+            for (std::uint32_t k = overlay->outOffsets[node]; k < overlay->outOffsets[node + 1]; ++k) {
+                const GraphEdge& e = overlay->edges[overlay->outIds[k]];
+                relax(e, static_cast<EdgeId>(g.edges.size() + overlay->outIds[k]), e.delay);
+            }
+        if (!isEnd && --pendE[u] == 0) work.push_back(2 * u + 1);
+    }
+    out.complete = processed == 2 * N;
+    return out;
+
+}
+
+} // namespace sl
