@@ -1,8 +1,8 @@
 #include "CliCommon.h"
 #include "SimSetup.h"
 
-#include "models/CollectiveModel.h"
 #include "sim/Simulator.h"
+#include "structure/CollectiveCalls.h"
 
 #include <nlohmann/json.hpp>
 

@@ -60,14 +60,8 @@ ExecutionGraph buildGraphForCli(TraceSet& set, const SimSetup& setup) {
         g.warnings.insert(g.warnings.end(), et.warnings.begin(), et.warnings.end());
         return g;
     } catch (const GraphError& e) {
-        std::string what = e.what();
-        std::string file = setup.paths.front();
-        for (const auto& rank : set.ranks)
-            if (what.rfind(rank.sourcePath + ": ", 0) == 0) {
-                file = rank.sourcePath;
-                what = what.substr(file.size() + 2);
-            }
-        throw LoadError(file, what);
+        // The file the error concerns, else the first path given.
+        throw LoadError(e.file().empty() ? setup.paths.front() : e.file(), e.message());
     }
 }
 

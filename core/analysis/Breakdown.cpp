@@ -306,7 +306,7 @@ std::vector<double> htaOverlapPct(const TraceSet& set) {
     for (const Rank& rank : set.ranks) {
         // HTA leaves out the last ProfilerStep of a file with several (it is often cut short):
         // GPU ops that start at or after its start do not count. Checked against HTA 0.6.1's
-        // numbers on the shared traces (docs/ARCHITECTURE.md, "Metrics").
+        // numbers on the shared traces (docs/ARCHITECTURE.md, "Analyses").
         std::unordered_map<StringId, bool> stepByName;
         int steps = 0;
         TimeNs lastStepStart = std::numeric_limits<TimeNs>::max();

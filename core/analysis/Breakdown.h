@@ -58,7 +58,7 @@ std::vector<RankBreakdown> simulatedBreakdown(const TraceSet& set, const Simulat
 std::vector<RankBreakdown> addedRanksBreakdown(const ExecutionGraph& graph, const SimResult& result);
 
 // Communication/computation overlap exactly as Holistic Trace Analysis computes it
-// (get_comm_comp_overlap; docs/ARCHITECTURE.md, "Metrics"), per rank, for comparing with HTA:
+// (get_comm_comp_overlap; docs/ARCHITECTURE.md, "Analyses"), per rank, for comparing with HTA:
 // every GPU op of the file (no step window), communication = the name contains "nccl" in any case,
 // memory = memcpy / memset, computation = the rest; overlap % = |comm union intersected with the
 // compute union| / |comm union|, all of the rank's devices in one union. 0 without communication.

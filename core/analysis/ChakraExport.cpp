@@ -1,7 +1,7 @@
 #include "analysis/ChakraExport.h"
 
 #include "graph/ChakraGraph.h"
-#include "models/CollectiveModel.h"
+#include "structure/CollectiveCalls.h"
 
 #include <nlohmann/json.hpp>
 
@@ -227,8 +227,8 @@ ChakraFile chakraFromGraph(const ExecutionGraph& g, std::uint32_t rankIndex, con
         }
         if (order.size() != mine.size())
             throw GraphError(
-                rank.sourcePath +
-                ": the dependencies of this rank form a cycle once host syncs are folded into thread "
+                rank.sourcePath,
+                "the dependencies of this rank form a cycle once host syncs are folded into thread "
                 "order; it cannot be written as Chakra");
         mine = std::move(order);
     }

@@ -1,6 +1,6 @@
 #pragma once
 // Pinned time: the part of a replay's critical path that is measured time without a cause in the
-// graph, which no knob can move (docs/ARCHITECTURE.md, "Pinned share"). A what-if that barely moves
+// graph, which no knob can move (docs/ARCHITECTURE.md, "Pinned time"). A what-if that barely moves
 // the step names the pin that holds it.
 #include "analysis/CriticalPath.h"
 #include "graph/ExecutionGraph.h"

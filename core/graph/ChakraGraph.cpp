@@ -83,8 +83,8 @@ ExecutionGraph buildChakraGraph(const TraceSet& set, const GraphOptions& options
                 NodeInfo ni;
                 auto j = nlohmann::json::parse(rank.args(n.event), nullptr, false);
                 if (!j.is_object() || !j.contains("chakra_id"))
-                    throw GraphError(rank.sourcePath + ": event " + std::to_string(i) + " of track " +
-                                     std::to_string(t) + " is not a Chakra node");
+                    throw GraphError(rank.sourcePath, "event " + std::to_string(i) + " of track " +
+                                                          std::to_string(t) + " is not a Chakra node");
                 ni.chakraId = j["chakra_id"].get<std::uint64_t>();
                 ni.dataDeps = j.value("data_deps", std::vector<std::uint64_t>{});
                 ni.durationInFile = j.value("duration_in_file", true);
@@ -125,9 +125,9 @@ ExecutionGraph buildChakraGraph(const TraceSet& set, const GraphOptions& options
         for (std::uint64_t d : info[n].dataDeps) {
             auto it = byId[r].find(d);
             if (it == byId[r].end())
-                throw GraphError(set.ranks[r].sourcePath + ": node " + std::to_string(info[n].chakraId) +
-                                 ": data dependency on node " + std::to_string(d) +
-                                 ", which is not in the file");
+                throw GraphError(set.ranks[r].sourcePath,
+                                 "node " + std::to_string(info[n].chakraId) + ": data dependency on node " +
+                                     std::to_string(d) + ", which is not in the file");
             const NodeId from = it->second;
             if (adjacent.count({from, n})) continue;
             const bool same = g.nodes[from].processor == g.nodes[n].processor;
@@ -331,8 +331,8 @@ ExecutionGraph buildChakraGraph(const TraceSet& set, const GraphOptions& options
     try {
         g.validate();
     } catch (const GraphError& e) {
-        throw GraphError(set.ranks.front().sourcePath + ": " + e.what() +
-                         " (ranks disagree on the order of their collectives)");
+        throw GraphError(set.ranks.front().sourcePath,
+                         e.message() + " (ranks disagree on the order of their collectives)");
     }
     return g;
 }

@@ -186,10 +186,19 @@ struct GraphStats {
     std::int64_t deviceWaitEdges = 0;    // long device waits tied to the op that ended last before them
 };
 
-// Thrown for an invalid graph (cycle, negative delay) or a window that does not exist.
+// Thrown for an invalid graph (cycle, negative delay) or a window that does not exist. file(): the
+// trace file it concerns, when one does (what() then reads "file: message"); message() without it.
 class GraphError : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit GraphError(const std::string& message) : std::runtime_error(message), message_(message) {}
+    GraphError(std::string file, const std::string& message)
+        : std::runtime_error(file + ": " + message), file_(std::move(file)), message_(message) {}
+    const std::string& file() const { return file_; }
+    const std::string& message() const { return message_; }
+
+private:
+    std::string file_;
+    std::string message_;
 };
 
 // Edges that a what-if transform lays over a finished graph without changing it, so that one graph

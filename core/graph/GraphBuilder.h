@@ -2,6 +2,7 @@
 // Internal to core/graph: the state shared by the stages that build an ExecutionGraph.
 #include "graph/CpuCoverage.h"
 #include "graph/ExecutionGraph.h"
+#include "trace/RuntimeApi.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -15,19 +16,24 @@ namespace sl::graph_build {
 
 enum class HostSyncKind { None, Device, Stream, Event };
 
+// What a runtime call waits for, from the one classifier of API names (trace/RuntimeApi.h).
 inline HostSyncKind hostSyncKind(std::string_view name) {
-    // cudaDeviceSynchronize, hipDeviceSynchronize, cuCtxSynchronize, cudaStreamSynchronize, ...
-    if (name.find("DeviceSynchronize") != std::string_view::npos ||
-        name.find("CtxSynchronize") != std::string_view::npos)
+    switch (runtimeApi(name)) {
+    case RuntimeApi::DeviceSynchronize:
         return HostSyncKind::Device;
-    if (name.find("StreamSynchronize") != std::string_view::npos) return HostSyncKind::Stream;
-    if (name.find("EventSynchronize") != std::string_view::npos) return HostSyncKind::Event;
-    return HostSyncKind::None;
+    case RuntimeApi::StreamSynchronize:
+        return HostSyncKind::Stream;
+    case RuntimeApi::EventSynchronize:
+        return HostSyncKind::Event;
+    default:
+        return HostSyncKind::None;
+    }
 }
 
+// A copy or set call (cudaMemcpy*, cuMemset*, hipMemcpy*, ...).
 inline bool isMemcpyCall(std::string_view name) {
-    return name.find("Memcpy") != std::string_view::npos || name.find("memcpy") != std::string_view::npos ||
-           name.find("Memset") != std::string_view::npos;
+    const RuntimeApi api = runtimeApi(name);
+    return api == RuntimeApi::Memcpy || api == RuntimeApi::Memset;
 }
 
 // A GPU op without a launch in the file that started at most this long after its stream

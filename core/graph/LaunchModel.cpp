@@ -1,5 +1,6 @@
 // Launch edges (latency per API), and cross-stream dependencies inferred from timing.
 #include "graph/GraphBuilder.h"
+#include "trace/RuntimeApi.h"
 
 #include <algorithm>
 #include <array>
@@ -21,7 +22,7 @@ LaunchPath launchPath(const ExecutionGraph& g, NodeId op, NodeId call) {
     EventKind k = g.rankOf(op).tracks[node.event.track].events.kind[node.event.index];
     if (k == EventKind::GpuMemcpy) return LaunchPath::Memcpy;
     if (k == EventKind::GpuMemset) return LaunchPath::Memset;
-    if (call != kNoNode && g.nodeName(call).find("GraphLaunch") != std::string_view::npos)
+    if (call != kNoNode && runtimeApi(g.nodeName(call)) == RuntimeApi::GraphLaunch)
         return LaunchPath::GraphKernel;
     return LaunchPath::Kernel;
 }

@@ -104,7 +104,7 @@ void Builder::orderEdges() {
             if (link != kNoLink) launchOf[n] = ownerOfCall(p.rank, EventRef::unpack(link));
             if (launchOf[n] != kNoNode) {
                 leading = false;
-                if (g.nodeName(launchOf[n]).find("GraphLaunch") != std::string_view::npos) {
+                if (runtimeApi(g.nodeName(launchOf[n])) == RuntimeApi::GraphLaunch) {
                     g.ranks[p.rank].graphKernels++;
                     g.stats.graphKernels++;
                 }

@@ -35,8 +35,7 @@ void Builder::findWindows() {
                 }
             }
             if (!found)
-                throw GraphError(rank.sourcePath + ": " + stepName +
-                                 " not found (the trace has no such step)");
+                throw GraphError(rank.sourcePath, stepName + " not found (the trace has no such step)");
             w.hasStep = true;
         }
         // Window membership: CPU events by start; GPU events by their launch, else by start.

@@ -175,7 +175,7 @@ void Builder::waitEventEdges() {
         if (p.gpu) continue;
         for (std::size_t k = 0; k < p.nodes.size(); ++k) {
             NodeId w = p.nodes[k];
-            if (waitHandled[w] || g.nodeName(w).find("StreamWaitEvent") == std::string_view::npos) continue;
+            if (waitHandled[w] || runtimeApi(g.nodeName(w)) != RuntimeApi::StreamWaitEvent) continue;
             NodeId dst = kNoNode;
             for (std::size_t j = k + 1; j < p.nodes.size() && j <= k + kLookaround; ++j)
                 if ((dst = firstLaunched[p.nodes[j]]) != kNoNode) break;
@@ -183,8 +183,7 @@ void Builder::waitEventEdges() {
             NodeId src = kNoNode;
             bool recordFound = false;
             for (std::size_t j = k; j-- > 0 && k - j <= kLookaround;) {
-                std::string_view nm = g.nodeName(p.nodes[j]);
-                if (nm.find("EventRecord") != std::string_view::npos) {
+                if (runtimeApi(g.nodeName(p.nodes[j])) == RuntimeApi::EventRecord) {
                     recordFound = true;
                     for (std::size_t i = j; i-- > 0 && j - i <= kLookaround;)
                         if ((src = lastLaunched[p.nodes[i]]) != kNoNode) break;

@@ -51,99 +51,12 @@ std::string_view commParamGroupName(int group) {
     return group >= 0 && group < kCommParamGroupCount ? names[static_cast<std::size_t>(group)] : "send_recv";
 }
 
-bool CollectiveCall::spansNodes(int gpusPerNode) const {
-    if (gpusPerNode <= 0) return false;
-    if (!ranks.empty()) {
-        for (auto r : ranks)
-            if (r / gpusPerNode != ranks.front() / gpusPerNode) return true;
-        return false;
-    }
-    return groupSize > gpusPerNode;
-}
-
 int gpusPerNodeOf(const TraceSet& set, int knob) {
     if (knob > 0) return knob;
     int n = 0;
     for (const auto& r : set.ranks)
         n = std::max(n, static_cast<int>(r.devices.size()));
     return n > 0 ? n : 8;
-}
-
-namespace {
-
-bool namesDataParallel(std::string_view desc) {
-    const std::string l = asciiLower(desc);
-    if (l == "dp" || l.find("ddp") != std::string::npos || l.find("data") != std::string::npos) return true;
-    // "dp", "dp_group", "pp_dp", "dp-replicate": dp as a word
-    for (std::size_t p = l.find("dp"); p != std::string::npos; p = l.find("dp", p + 1)) {
-        bool before = p == 0 || !std::isalpha(static_cast<unsigned char>(l[p - 1]));
-        bool after = p + 2 >= l.size() || !std::isalpha(static_cast<unsigned char>(l[p + 2]));
-        if (before && after) return true;
-    }
-    return false;
-}
-
-} // namespace
-
-std::vector<CollectiveCall> collectiveCalls(const ExecutionGraph& g) {
-    std::vector<CollectiveCall> out;
-    std::vector<std::uint8_t> describedDp;
-    bool anyDescribedDp = false;
-    for (NodeId n = 0; n < g.nodes.size(); ++n) {
-        const GraphNode& node = g.nodes[n];
-        if (node.kind != NodeKind::Collective &&
-            !(node.kind == NodeKind::GpuOp && isCollectiveKernelName(g.nodeName(n))))
-            continue;
-        const Rank& rank = g.rankOf(n);
-        CollectiveCall c;
-        c.node = n;
-        c.transfer = node.duration;
-        c.type = collectiveTypeFromKernelName(g.nodeName(n));
-        std::uint32_t extra = rank.tracks[node.event.track].events.extra[node.event.index];
-        const CollectiveMeta* meta =
-            extra != kNoExtra && extra < rank.collectives.size() ? &rank.collectives[extra] : nullptr;
-        std::string pgName;
-        if (meta) {
-            if (meta->type != CollectiveType::Unknown) c.type = meta->type;
-            c.bytes = meta->bytes(rank.strings);
-            c.ranks = meta->processGroupRanks;
-            c.groupSize = meta->groupSize > 0 ? meta->groupSize : static_cast<int>(c.ranks.size());
-            pgName = std::string(rank.strings.str(meta->processGroupName));
-            c.processGroup = pgName;
-        }
-        if (node.kind == NodeKind::Collective && node.collective < g.collectives.size()) {
-            const CollectiveGroup& grp = g.collectives[node.collective];
-            c.matched = grp.complete;
-            if (c.type == CollectiveType::Unknown) c.type = grp.type;
-            if (c.bytes < 0) c.bytes = grp.bytes;
-            c.processGroup = grp.processGroup;
-            if (c.ranks.empty()) {
-                for (NodeId m : grp.members)
-                    c.ranks.push_back(g.rankOf(m).rank);
-                std::sort(c.ranks.begin(), c.ranks.end());
-            }
-            if (c.groupSize <= 0) c.groupSize = static_cast<int>(grp.members.size());
-        }
-        if (c.groupSize <= 0) c.groupSize = rank.worldSize > 0 ? rank.worldSize : 2;
-        bool dp = false;
-        if (!pgName.empty())
-            for (const auto& pg : rank.processGroups)
-                if (pg.name == pgName && namesDataParallel(pg.description)) dp = true;
-        anyDescribedDp = anyDescribedDp || dp;
-        describedDp.push_back(dp ? 1 : 0);
-        out.push_back(std::move(c));
-    }
-    if (anyDescribedDp) {
-        for (std::size_t i = 0; i < out.size(); ++i)
-            out[i].dataParallel = describedDp[i] != 0;
-    } else {
-        int largest = 0;
-        for (const auto& c : out)
-            if (c.type == CollectiveType::AllReduce) largest = std::max(largest, c.groupSize);
-        for (auto& c : out)
-            c.dataParallel = c.type == CollectiveType::AllReduce && c.groupSize == largest && largest >= 2;
-    }
-    return out;
 }
 
 TimeNs CollectiveModel::time(CollectiveType type, std::int64_t bytes, int groupSize, bool spansNodes) const {
@@ -180,25 +93,18 @@ double round3(double v) {
     return std::round(v * 1000.0) / 1000.0;
 }
 
-struct Sample {
-    double x;  // bus bytes
-    double t;  // transfer ns
-    int group; // parameter group
-    bool inter;
-};
-
-CalibrationFit fitSamples(const std::vector<const Sample*>& s, double fallbackLatencyNs) {
+CalibrationFit fitSamples(const std::vector<const CommSample*>& s, double fallbackLatencyNs) {
     CalibrationFit f;
     f.samples = static_cast<int>(s.size());
     if (s.empty()) return f;
     std::set<double> sizes;
     double sx = 0, st = 0, sxx = 0, sxt = 0;
-    for (const Sample* p : s) {
-        sizes.insert(p->x);
-        sx += p->x;
-        st += p->t;
-        sxx += p->x * p->x;
-        sxt += p->x * p->t;
+    for (const CommSample* p : s) {
+        sizes.insert(p->busBytes);
+        sx += p->busBytes;
+        st += p->transferNs;
+        sxx += p->busBytes * p->busBytes;
+        sxt += p->busBytes * p->transferNs;
     }
     f.distinctSizes = static_cast<int>(sizes.size());
     const double n = static_cast<double>(s.size());
@@ -223,8 +129,8 @@ CalibrationFit fitSamples(const std::vector<const Sample*>& s, double fallbackLa
     f.fit.latencyUs = a / 1000.0;
     f.fit.GBps = std::min(1.0 / b, 1e6);
     double se = 0;
-    for (const Sample* p : s) {
-        double e = a + b * p->x - p->t;
+    for (const CommSample* p : s) {
+        double e = a + b * p->busBytes - p->transferNs;
         se += e * e;
     }
     f.rmsErrorUs = std::sqrt(se / n) / 1000.0;
@@ -234,42 +140,16 @@ CalibrationFit fitSamples(const std::vector<const Sample*>& s, double fallbackLa
 
 } // namespace
 
-Calibration calibrate(const ExecutionGraph& g, int gpusPerNode) {
+Calibration fitCalibration(const std::vector<CommSample>& samples, int gpusPerNode, int withoutBytes) {
     Calibration cal;
     cal.gpusPerNode = gpusPerNode;
-    std::vector<CollectiveCall> calls = collectiveCalls(g);
-    // One sample per matched collective (mean of its members) and per unmatched kernel.
-    std::map<std::uint32_t, std::pair<double, int>> perGroup; // collective index -> (sum, count)
-    std::map<std::uint32_t, const CollectiveCall*> groupCall;
-    std::vector<Sample> samples;
-    for (const auto& c : calls) {
-        if (c.bytes < 0) {
-            cal.collectivesWithoutBytes++;
-            continue;
-        }
-        std::uint32_t gi = g.nodes[c.node].collective;
-        if (c.matched && gi < g.collectives.size()) {
-            auto& acc = perGroup[gi];
-            acc.first += static_cast<double>(c.transfer);
-            acc.second++;
-            groupCall.emplace(gi, &c);
-            continue;
-        }
-        samples.push_back({static_cast<double>(c.bytes) * busFactor(c.type, c.groupSize),
-                           static_cast<double>(c.transfer), commParamGroup(c.type),
-                           c.spansNodes(gpusPerNode)});
-    }
-    for (const auto& [gi, acc] : perGroup) {
-        const CollectiveCall& c = *groupCall[gi];
-        samples.push_back({static_cast<double>(c.bytes) * busFactor(c.type, c.groupSize),
-                           acc.first / acc.second, commParamGroup(c.type), c.spansNodes(gpusPerNode)});
-    }
+    cal.collectivesWithoutBytes = withoutBytes;
     if (cal.collectivesWithoutBytes > 0)
         cal.warnings.push_back(std::to_string(cal.collectivesWithoutBytes) +
                                " collective kernels have no size metadata (In/Out msg nelems, dtype): "
                                "not used for the fit, alpha-beta keeps their measured durations");
     for (int inter = 0; inter < 2; ++inter) {
-        std::vector<const Sample*> pool;
+        std::vector<const CommSample*> pool;
         for (const auto& s : samples)
             if (s.inter == (inter == 1)) pool.push_back(&s);
         if (pool.empty()) continue;
@@ -279,7 +159,7 @@ Calibration calibrate(const ExecutionGraph& g, int gpusPerNode) {
     }
     for (int inter = 0; inter < 2; ++inter)
         for (int grp = 0; grp < kCommParamGroupCount; ++grp) {
-            std::vector<const Sample*> pool;
+            std::vector<const CommSample*> pool;
             for (const auto& s : samples)
                 if (s.inter == (inter == 1) && s.group == grp) pool.push_back(&s);
             if (pool.empty()) continue;

@@ -15,9 +15,12 @@
 //
 // Parameters are effective bus bandwidth and latency per locality and per collective type
 // ("parameter group": all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, reduce,
-// send_recv for send / recv / sendrecv). calibrate() fits them from the measured transfers of a
-// graph with least squares on transfer time vs bus bytes.
-#include "graph/ExecutionGraph.h"
+// send_recv for send / recv / sendrecv). fitCalibration() fits them from measured transfers with
+// least squares on transfer time vs bus bytes. Below the execution graph (docs/ARCHITECTURE.md,
+// "Layers"): the collectives of a graph are structure/CollectiveCalls.h.
+#include "trace/Collective.h"
+#include "trace/Time.h"
+#include "trace/TraceSet.h"
 
 #include <nlohmann/json.hpp>
 
@@ -35,26 +38,6 @@ double busFactor(CollectiveType type, int groupSize);
 constexpr int kCommParamGroupCount = 7;
 int commParamGroup(CollectiveType type);
 std::string_view commParamGroupName(int group);
-
-// One collective kernel of the graph, as the cost model sees it.
-struct CollectiveCall {
-    NodeId node = kNoNode;
-    CollectiveType type = CollectiveType::Unknown;
-    std::int64_t bytes = -1;         // per participant, -1 when unknown
-    int groupSize = 0;               // process group size
-    std::vector<std::int32_t> ranks; // member rank ids when known (else empty)
-    bool matched = false;            // part of a complete CollectiveGroup (transfer is simulated)
-    bool dataParallel = false;       // belongs to the data-parallel group (dp.scale)
-    TimeNs transfer = 0;             // the graph's duration: transfer time (matched) or kernel time
-    std::string processGroup;        // key of the process group
-    // True when the members span more than one node of gpusPerNode GPUs.
-    bool spansNodes(int gpusPerNode) const;
-};
-
-// Every collective kernel node of the graph (matched or not). The data-parallel group: process
-// groups whose description names data parallelism ("dp", "ddp", "data"); without such
-// descriptions, the all-reduces of the largest group (plain DDP over the default group).
-std::vector<CollectiveCall> collectiveCalls(const ExecutionGraph& graph);
 
 // GPUs per node: the knob when set (> 0), else the deviceProperties count of the trace, else 8.
 int gpusPerNodeOf(const TraceSet& set, int knob);
@@ -101,8 +84,18 @@ struct Calibration {
     nlohmann::json toKnobJson() const;
 };
 
-// Fits bandwidth and latency from the measured transfers: one sample per matched collective (the
-// mean transfer of its members) and per unmatched collective kernel with known bytes.
-Calibration calibrate(const ExecutionGraph& graph, int gpusPerNode);
+// One measured transfer the calibration fits: bus bytes (bytes x busFactor), the transfer time,
+// its parameter group and whether its members span nodes.
+struct CommSample {
+    double busBytes = 0;
+    double transferNs = 0;
+    int group = 0;
+    bool inter = false;
+};
+
+// Fits bandwidth and latency per locality (pooled) and per parameter group with least squares on
+// transfer time vs bus bytes. withoutBytes: collectives left out for lack of size metadata (a
+// warning). The samples of a graph: calibrate() (structure/CollectiveCalls.h).
+Calibration fitCalibration(const std::vector<CommSample>& samples, int gpusPerNode, int withoutBytes);
 
 } // namespace sl

@@ -7,8 +7,8 @@
 #include "analysis/KnobEffect.h"
 #include "analysis/PinnedTime.h"
 #include "analysis/Throughput.h"
-#include "models/CollectiveModel.h"
 #include "models/KernelClass.h"
+#include "structure/CollectiveCalls.h"
 
 #include <array>
 #include <limits>

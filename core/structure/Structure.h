@@ -5,6 +5,7 @@
 // from the execution graph's matched collectives where the trace carries no group metadata).
 // The graph edits of core/sim/SetupEdits.h build new setups from this description.
 #include "graph/ExecutionGraph.h"
+#include "trace/GroupRole.h"
 #include "trace/TraceSet.h"
 
 #include <nlohmann/json.hpp>
@@ -16,10 +17,6 @@
 #include <vector>
 
 namespace sl {
-
-enum class GroupRole : std::uint8_t { Data, Tensor, Pipeline, World, Other };
-// "dp", "tp", "pp", "world", "other".
-std::string_view groupRoleName(GroupRole role);
 
 struct ParallelGroup {
     GroupRole role = GroupRole::Other;

@@ -4,9 +4,9 @@
 
 #include "graph/ExecutionGraph.h"
 #include "io/KinetoLoader.h"
-#include "models/CollectiveModel.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
+#include "structure/CollectiveCalls.h"
 
 #include <map>
 #include <memory>
@@ -107,12 +107,12 @@ private slots:
         QTest::addColumn<QString>("path");
         for (const char* s : {"01-dp8-straggler", "02-dp4", "03-tp2-pp2", "04-dp2-tp2-pp2-2nodes"})
             QTest::newRow(s) << QString::fromStdString(sample(s));
-        if (sltest::haveTraces())
-            QTest::newRow("a100-nccl-metadata") << QString::fromStdString(
-                sltest::tracePath("single-rank/a100-nccl-metadata-rank0of2.json.gz"));
+        QTest::newRow("a100-nccl-metadata")
+            << QString::fromStdString(sltest::tracePath("single-rank/a100-nccl-metadata-rank0of2.json.gz"));
     }
     void calibratedReplayWithin3Pct() {
         QFETCH(QString, path);
+        if (path.startsWith(sltest::tracesDir())) SL_REQUIRE_TRACES();
         const Loaded& l = load(path.toStdString());
         Calibration c = calibrate(l.graph, gpusPerNodeOf(l.set, 0));
         SimKnobs k;

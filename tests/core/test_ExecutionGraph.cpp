@@ -151,12 +151,21 @@ private slots:
         QCOMPARE(simulate(h, k).nodes[k2].start, us(121));
     }
 
+    // Every spelling of a device-wide wait is one (the graph asks trace/RuntimeApi, never the name).
+    void hostSync_data() {
+        QTest::addColumn<QString>("call");
+        for (const char* name : {"cudaDeviceSynchronize", "cudaThreadSynchronize", "cuCtxSynchronize",
+                                 "hipDeviceSynchronize", "cudaDeviceSynchronize_v3020"})
+            QTest::newRow(name) << QString(name);
+    }
     void hostSync() {
+        QFETCH(QString, call);
+        const std::string name = call.toStdString();
         Fixture f;
-        f.load({trace({cpu("cudaLaunchKernel", 10, 5, 1), cpu("cudaDeviceSynchronize", 20, 102, 2),
+        f.load({trace({cpu("cudaLaunchKernel", 10, 5, 1), cpu(name.c_str(), 20, 102, 2),
                        cpu("cudaLaunchKernel", 130, 5, 3), gpu("k1", 20, 100, 1), gpu("k2", 140, 10, 3)})});
         QCOMPARE(f.edges(EdgeKind::Sync), 1);
-        NodeId sync = f.node("cudaDeviceSynchronize");
+        NodeId sync = f.node(name.c_str());
         QCOMPARE(f.graph.nodes[sync].kind, NodeKind::SyncCall);
         QCOMPARE(f.graph.nodes[sync].duration, us(2)); // the wait is simulated, not replayed
         SimResult replay = simulate(f.graph);
@@ -280,6 +289,15 @@ private slots:
 
         opt.step = 7;
         QVERIFY_THROWS_EXCEPTION(GraphError, buildExecutionGraph(f.set, opt));
+        // The error names the file it concerns as a field, not only inside its text.
+        try {
+            buildExecutionGraph(f.set, opt);
+        } catch (const GraphError& e) {
+            QCOMPARE(QString::fromStdString(e.file()), QString::fromStdString(f.set.ranks[0].sourcePath));
+            QCOMPARE(QString::fromStdString(e.message()),
+                     QString("ProfilerStep#7 not found (the trace has no such step)"));
+            QCOMPARE(QString(e.what()), QString::fromStdString(e.file() + ": " + e.message()));
+        }
     }
 
     void validationRejectsCyclesAndNegativeDelays() {

@@ -7,10 +7,10 @@
 
 #include "graph/ExecutionGraph.h"
 #include "io/KinetoLoader.h"
-#include "models/CollectiveModel.h"
 #include "sim/Knobs.h"
 #include "sim/SetupEdits.h"
 #include "sim/Simulator.h"
+#include "structure/CollectiveCalls.h"
 
 #include <cmath>
 #include <map>
