@@ -19,10 +19,12 @@
 #include <QAction>
 #include <QApplication>
 #include <QCoreApplication>
+#include <QSettings>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 namespace {
 void describe() {
@@ -107,6 +109,8 @@ int main(int argc, char** argv) {
     window.restoreLayout();
     // Crash-safe autosave of the session; offers (without blocking) to restore after a crash.
     sessions->enableAutosave();
+    // Each set's groups, folds and collapsed ranks, as they were left (docs/ManyRanks.md).
+    sessions->rememberRankViews(std::make_unique<QSettings>());
     window.show();
     window.offerRestore();
     if (cli.parser.isSet(cli.criticalPath)) window.menus()->criticalPathAction()->setChecked(true);

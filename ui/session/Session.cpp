@@ -78,20 +78,7 @@ QByteArray sessionToJson(const Session& s) {
         root[QStringLiteral("scenarios")] = scenarios;
         root[QStringLiteral("current_scenario")] = s.currentScenario;
     }
-    QJsonArray ranks;
-    for (const TrackState::RankState& r : s.tracks) {
-        QJsonObject o;
-        o[QStringLiteral("expanded")] = r.expanded;
-        QJsonArray order;
-        for (std::size_t k : r.order)
-            order.append(static_cast<qint64>(k));
-        o[QStringLiteral("order")] = order;
-        o[QStringLiteral("hidden")] = indices(r.hidden);
-        o[QStringLiteral("pinned")] = indices(r.pinned);
-        o[QStringLiteral("nested")] = indices(r.nested);
-        ranks.append(o);
-    }
-    root[QStringLiteral("tracks")] = ranks;
+    root[QStringLiteral("tracks")] = tracksToJson(s.tracks);
     if (s.hasRankView) root[QStringLiteral("rank_view")] = rankViewToJson(s.rankView);
     if (s.hasView) {
         QJsonObject view;
@@ -158,24 +145,8 @@ QString sessionFromJson(const QByteArray& json, Session& out, const QString& bas
             s.currentScenario >= static_cast<int>(std::max<std::size_t>(1, s.scenarios.size())))
             return QObject::tr("\"current_scenario\" %1 is not a scenario").arg(s.currentScenario);
     }
-    const QJsonValue tracks = root.value(QStringLiteral("tracks"));
-    if (!tracks.isUndefined() && !tracks.isArray()) return QObject::tr("\"tracks\" must be a list");
-    for (const QJsonValue& v : tracks.toArray()) {
-        const QJsonObject o = v.toObject();
-        TrackState::RankState r;
-        r.expanded = o.value(QStringLiteral("expanded")).toBool(true);
-        const QJsonArray order = o.value(QStringLiteral("order")).toArray();
-        for (const QJsonValue& k : order) {
-            if (!k.isDouble() || k.toInteger(-1) < 0) return QObject::tr("\"tracks\": bad track order");
-            r.order.push_back(static_cast<std::size_t>(k.toInteger()));
-        }
-        const std::size_t n = r.order.size();
-        if (!flagsFrom(o.value(QStringLiteral("hidden")), n, r.hidden) ||
-            !flagsFrom(o.value(QStringLiteral("pinned")), n, r.pinned) ||
-            !flagsFrom(o.value(QStringLiteral("nested")), n, r.nested) || !TrackState::valid(r, n))
-            return QObject::tr("\"tracks\": bad track list of rank %1").arg(s.tracks.size());
-        s.tracks.push_back(std::move(r));
-    }
+    const QString tracksError = tracksFromJson(root.value(QStringLiteral("tracks")), s.tracks);
+    if (!tracksError.isEmpty()) return tracksError;
     const QJsonValue rankView = root.value(QStringLiteral("rank_view"));
     if (!rankView.isUndefined()) {
         if (!rankView.isObject() || !rankViewFromJson(rankView.toObject(), s.rankView))
@@ -201,6 +172,44 @@ QString sessionFromJson(const QByteArray& json, Session& out, const QString& bas
         return QObject::tr("\"annotations\" is not an object");
     s.annotations = annotations.toObject();
     out = std::move(s);
+    return {};
+}
+
+QJsonArray tracksToJson(const std::vector<TrackState::RankState>& ranks) {
+    QJsonArray out;
+    for (const TrackState::RankState& r : ranks) {
+        QJsonObject o;
+        o[QStringLiteral("expanded")] = r.expanded;
+        QJsonArray order;
+        for (std::size_t k : r.order)
+            order.append(static_cast<qint64>(k));
+        o[QStringLiteral("order")] = order;
+        o[QStringLiteral("hidden")] = indices(r.hidden);
+        o[QStringLiteral("pinned")] = indices(r.pinned);
+        o[QStringLiteral("nested")] = indices(r.nested);
+        out.append(o);
+    }
+    return out;
+}
+
+QString tracksFromJson(const QJsonValue& tracks, std::vector<TrackState::RankState>& out) {
+    if (!tracks.isUndefined() && !tracks.isArray()) return QObject::tr("\"tracks\" must be a list");
+    for (const QJsonValue& v : tracks.toArray()) {
+        const QJsonObject o = v.toObject();
+        TrackState::RankState r;
+        r.expanded = o.value(QStringLiteral("expanded")).toBool(true);
+        const QJsonArray order = o.value(QStringLiteral("order")).toArray();
+        for (const QJsonValue& k : order) {
+            if (!k.isDouble() || k.toInteger(-1) < 0) return QObject::tr("\"tracks\": bad track order");
+            r.order.push_back(static_cast<std::size_t>(k.toInteger()));
+        }
+        const std::size_t n = r.order.size();
+        if (!flagsFrom(o.value(QStringLiteral("hidden")), n, r.hidden) ||
+            !flagsFrom(o.value(QStringLiteral("pinned")), n, r.pinned) ||
+            !flagsFrom(o.value(QStringLiteral("nested")), n, r.nested) || !TrackState::valid(r, n))
+            return QObject::tr("\"tracks\": bad track list of rank %1").arg(out.size());
+        out.push_back(std::move(r));
+    }
     return {};
 }
 

@@ -5,6 +5,7 @@
 #include "trace/Time.h"
 
 #include <QByteArray>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
@@ -60,5 +61,9 @@ QString readSessionFile(const QString& path, Session& out);
 // The rank view as the session writes it ("rank_view"), and back; false for a malformed one.
 QJsonObject rankViewToJson(const TrackState::RankView& view);
 bool rankViewFromJson(const QJsonObject& o, TrackState::RankView& out);
+// The track layout of every rank as the session writes it ("tracks"), and back: empty on success,
+// else the error (`out` then holds the ranks read before it).
+QJsonArray tracksToJson(const std::vector<TrackState::RankState>& ranks);
+QString tracksFromJson(const QJsonValue& tracks, std::vector<TrackState::RankState>& out);
 
 } // namespace sl::ui

@@ -10,6 +10,7 @@
 #include "FigureRender.h"
 #include "HighlightModel.h"
 #include "KnobPanel.h"
+#include "RankViewMemory.h"
 #include "Samples.h"
 #include "Scenario.h"
 #include "ScenarioController.h"
@@ -193,6 +194,19 @@ void SessionController::computeDetails() {
     sim_->request(knobs_->knobs(), 0);
 }
 
+void SessionController::rememberRankViews(std::unique_ptr<QSettings> settings) {
+    rankViews_ = std::make_unique<RankViewMemory>(std::move(settings));
+}
+
+void SessionController::storeRankView() {
+    if (rankViews_ && set_ && !paths_.isEmpty() && tracks_->matches(*set_))
+        rankViews_->store(paths_, tracks_->ranks(), tracks_->rankView());
+}
+
+SessionController::~SessionController() {
+    storeRankView();
+}
+
 void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QStringList& paths,
                                    const Session* session, std::shared_ptr<const TimelineData> measured) {
     // Re-loading the same traces keeps the track tree as the user arranged it.
@@ -200,6 +214,7 @@ void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QS
     const std::vector<TrackState::RankState> keep =
         same ? tracks_->ranks() : std::vector<TrackState::RankState>{};
     const TrackState::RankView keepView = tracks_->rankView();
+    if (!same) storeRankView(); // the set shown until now, before its state goes
     // The switch is one step. First everything that reads the old set's tracks lets go of it: the
     // simulation worker (its late results are dropped by generation), the selection and the views.
     // Only then is the track state rebuilt for the new set (its change signal reaches views that hold
@@ -221,6 +236,13 @@ void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QS
     if (!keep.empty()) {
         tracks_->restore(keep);
         tracks_->setRankView(keepView);
+    } else if (std::vector<TrackState::RankState> ranks; !session && rankViews_) {
+        // Opened again without a session: as it was left (docs/ManyRanks.md, "Saved").
+        TrackState::RankView view;
+        if (rankViews_->recall(paths, ranks, view)) {
+            tracks_->restore(ranks);
+            tracks_->setRankView(view);
+        }
     }
     emit switched(set_, measured_);
     // Before a session's scenarios are restored: they are shown against this set.

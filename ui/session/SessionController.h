@@ -13,6 +13,7 @@
 #include "trace/TraceSet.h"
 
 #include <QObject>
+#include <QSettings>
 #include <QSize>
 #include <QStringList>
 #include <nlohmann/json.hpp>
@@ -32,6 +33,7 @@ class HighlightModel;
 class KnobPanel;
 class ScenarioController;
 class SelectionModel;
+class RankViewMemory;
 class TraceLoader;
 class TrackState;
 class ViewController;
@@ -103,6 +105,11 @@ public:
     const QString& sessionPath() const { return sessionPath_; }
     // Starts the crash-safe autosave (dir empty: AppDataLocation).
     void enableAutosave(const QString& dir = {}, int intervalMs = 30'000);
+    // Remembers each set's track layout in `settings` (RankViewMemory.h): stored when another set
+    // is shown and when the controller goes, brought back when the set is opened again without a
+    // session. Off until called (tests stay independent of earlier runs).
+    void rememberRankViews(std::unique_ptr<QSettings> settings);
+    ~SessionController() override;
     Autosave* autosave() const { return autosave_; }
     // The session a crashed run left (Autosave::recoverable()): restore it (as unsaved work, no
     // session file of its own; empty on success or load started, else the error) or decline it.
@@ -191,6 +198,8 @@ private:
     std::shared_ptr<const TimelineData> measured_;
     SimOutput simulation_;
     QStringList paths_;
+    std::unique_ptr<RankViewMemory> rankViews_;
+    void storeRankView();
     QString sessionPath_;
     // A session waiting for its traces to load (with the path to adopt, if any; recovered: the
     // autosave of a crashed run). failed_: the one whose traces failed, for openGoodRanks().
