@@ -3,6 +3,7 @@
 #include "TraceFigure.h"
 
 #include "Annotations.h"
+#include "ComparisonController.h"
 #include "ComparisonWindow.h"
 #include "DialogDir.h"
 #include "EtAttach.h"
@@ -280,6 +281,51 @@ bool MainMenus::saveSession() {
     return p_.session->sessionPath().isEmpty() ? saveSessionAs() : p_.session->saveSession().isEmpty();
 }
 
+void MainMenus::buildComparisonActions(QMenu* file) {
+    ComparisonController* comparison = p_.session->comparison();
+    TimelinePanes* panes = p_.panes;
+    auto* tables = file->addAction(tr("Comparison &Tables..."));
+    auto* closeRun = file->addAction(tr("Close Comparison Run"));
+    // The lower pane: the comparison run or the simulation (Ctrl+Shift+K).
+    comparisonPane_ = new QAction(tr("Lower Pane Shows the Comparison Run"), this);
+    comparisonPane_->setObjectName(QStringLiteral("comparisonPaneAction"));
+    comparisonPane_->setCheckable(true);
+    comparisonPane_->setShortcut(QKeySequence(tr("Ctrl+Shift+K")));
+    file->addAction(comparisonPane_);
+    for (QAction* a : {tables, closeRun, comparisonPane_})
+        a->setEnabled(false);
+    auto openTables = [this, panes] {
+        if (!panes->comparisonRun()) return;
+        auto* w = new ComparisonWindow(panes->comparisonRun(), window_);
+        connect(w, &ComparisonWindow::jumpRequested, panes,
+                [panes, w](const QString& tab, const QString& key) {
+                    // Only while the window's run is still the one shown.
+                    if (panes->comparisonRun() != w->run()) return;
+                    const ComparisonRun::Jump j = w->run()->jumpTo(tab, key.toStdString());
+                    panes->jumpTo(j.open, j.run);
+                });
+        w->show();
+    };
+    connect(tables, &QAction::triggered, this, openTables);
+    connect(closeRun, &QAction::triggered, comparison, &ComparisonController::close);
+    connect(comparisonPane_, &QAction::toggled, panes, &TimelinePanes::showComparison);
+    connect(panes, &TimelinePanes::comparisonShownChanged, comparisonPane_, &QAction::setChecked);
+    connect(comparison, &ComparisonController::shown, this,
+            [panes, tables, closeRun, openTables, this](std::shared_ptr<const ComparisonRun> run,
+                                                        bool showTables) {
+                panes->setComparison(std::move(run));
+                for (QAction* a : {tables, closeRun, comparisonPane_})
+                    a->setEnabled(true);
+                comparisonPane_->setChecked(panes->comparisonShown());
+                if (showTables) openTables();
+            });
+    connect(comparison, &ComparisonController::cleared, this, [panes, tables, closeRun, this] {
+        panes->setComparison(nullptr);
+        for (QAction* a : {tables, closeRun, comparisonPane_})
+            a->setEnabled(false);
+    });
+}
+
 void MainMenus::buildFileMenu() {
     SessionController* session = p_.session;
     auto* file = window_->menuBar()->addMenu(tr("&File"));
@@ -296,9 +342,13 @@ void MainMenus::buildFileMenu() {
                                 EtAttach::askPaths(window_, session->tracePaths(), folder);
                             if (!ets.isEmpty()) session->attachEt(ets);
                         });
-    // A second measured run of the program, compared op by op (ComparisonWindow.h, docs/Compare.md).
-    file->addAction(tr("Open Co&mparison Run..."), this,
-                    [this, session] { ComparisonWindow::ask(window_, session); });
+    // A second measured run of the program, compared op by op (docs/Compare.md): it takes the lower
+    // pane (ComparisonController.h, TimelinePanes.h), its tables open in a window of their own.
+    file->addAction(tr("Open Co&mparison Run..."), this, [this, session] {
+        const QStringList files = ComparisonWindow::askPaths(window_, session);
+        if (!files.isEmpty()) session->comparison()->open(files);
+    });
+    buildComparisonActions(file);
     file->addSeparator();
     // Asks for a path to save to (remembering its folder); empty when the user cancels.
     auto askSave = [this](const QString& title, const QString& start, const QString& filter) {

@@ -84,6 +84,7 @@ private:
     void buildViewMenu();
     void buildLessonsMenu(QMenu* help);
     void buildNotesMenu(QMenu* notes);
+    void buildComparisonActions(QMenu* file);
     QAction* addKeyAction(const QString& name, const QString& text, const QList<QKeySequence>& keys);
 
     QMainWindow* window_;
@@ -92,6 +93,7 @@ private:
     QAction* exposed_ = nullptr;
     QAction* arrows_ = nullptr;
     QAction* shift_ = nullptr;
+    QAction* comparisonPane_ = nullptr;
     QAction* focusMode_ = nullptr;
     QAction* keySheet_ = nullptr;
     QList<QAction*> navigation_;

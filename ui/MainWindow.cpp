@@ -3,6 +3,7 @@
 #include "Autosave.h"
 #include "ChartRender.h"
 #include "ChartsPanel.h"
+#include "ComparisonController.h"
 #include "CriticalPathTable.h"
 #include "DeltaTable.h"
 #include "DetailsPanel.h"
@@ -151,6 +152,9 @@ void MainWindow::buildCentral() {
         return out;
     });
     panes_->simulated()->setAnnotations(sessions_->annotations());
+    // The prediction held against the comparison run, on the card (docs/Compare.md).
+    connect(sessions_->comparison(), &ComparisonController::predictionChanged, card_,
+            &ResultCard::setComparisonLine);
     setCentralWidget(central);
 }
 

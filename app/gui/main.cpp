@@ -7,6 +7,7 @@
 //                                                          renders a timeline figure (docs/Exports.md)
 //   sightline --help | --version                           prints, without a display
 #include "CommandLine.h"
+#include "ComparisonController.h"
 #include "KnobPanel.h"
 #include "MainMenus.h"
 #include "MainWindow.h"
@@ -63,6 +64,7 @@ int main(int argc, char** argv) {
         request.traces = cli.parser.positionalArguments();
         request.criticalPath = cli.parser.isSet(cli.criticalPath);
         request.exposed = cli.parser.isSet(cli.exposed);
+        request.comparison = cli.parser.values(cli.compare);
         const QString error = sl::ui::takeScreenshot(request);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "error: %s\n", qPrintable(error));
@@ -116,6 +118,12 @@ int main(int argc, char** argv) {
     if (cli.parser.isSet(cli.criticalPath)) window.menus()->criticalPathAction()->setChecked(true);
     if (cli.parser.isSet(cli.exposed)) window.menus()->exposedAction()->setChecked(true);
     if (cli.parser.isSet(cli.set)) sessions->knobs()->setKnobs(knobs);
+    // The comparison run once the traces are shown (a switch closes the one before).
+    if (cli.parser.isSet(cli.compare) && !cli.parser.positionalArguments().isEmpty())
+        QObject::connect(
+            sessions, &sl::ui::SessionController::shown, sessions->comparison(),
+            [sessions, paths = cli.parser.values(cli.compare)] { sessions->comparison()->open(paths); },
+            Qt::SingleShotConnection);
     if (!cli.parser.positionalArguments().isEmpty()) sessions->openTraces(cli.parser.positionalArguments());
     return app.exec();
 }

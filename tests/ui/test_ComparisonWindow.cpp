@@ -4,6 +4,7 @@
 // and Save Report.
 #include "ComparisonWindow.h"
 
+#include "ComparisonPair.h"
 #include "TestSupport.h"
 
 #include "graph/ExecutionGraph.h"
@@ -43,16 +44,6 @@ Open openRun(const std::string& path, const SimKnobs& knobs = {}) {
 bool waitDone(ComparisonWindow& w) {
     QSignalSpy spy(&w, &ComparisonWindow::done);
     return w.finished() || spy.wait(60000);
-}
-
-sl::synth::SynthConfig job() {
-    sl::synth::SynthConfig c;
-    c.layers = 2;
-    c.hidden = 1024;
-    c.seq = 1024;
-    c.vocab = 8192;
-    c.dp = 2;
-    return c;
 }
 
 } // namespace
@@ -103,7 +94,7 @@ private slots:
     void predictionOfAFasterGpu() {
         QTemporaryDir dir;
         const std::string a = dir.filePath("a").toStdString(), b = dir.filePath("b").toStdString();
-        auto c = job();
+        auto c = sltest::ComparisonPair::job();
         sl::synth::generate(c, a, 2);
         c.gpuSpeedup = 2;
         sl::synth::generate(c, b, 2);

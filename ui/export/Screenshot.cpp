@@ -1,5 +1,6 @@
 #include "Screenshot.h"
 
+#include "ComparisonController.h"
 #include "HighlightModel.h"
 #include "KnobPanel.h"
 #include "MainWindow.h"
@@ -123,6 +124,14 @@ QString takeScreenshot(const ScreenshotRequest& request) {
     sessions->highlights()->setCriticalPath(criticalPath);
     sessions->highlights()->setExposed(request.exposed || (session && session->exposed));
     if (session && !session->tracks.empty()) sessions->tracks()->restore(session->tracks);
+    // The comparison run in the lower pane (docs/Compare.md).
+    const QStringList comparison = !request.comparison.isEmpty() ? request.comparison
+                                   : session                     ? session->comparison
+                                                                 : QStringList();
+    if (!comparison.isEmpty()) {
+        const QString error = sessions->comparison()->openNow(comparison);
+        if (!error.isEmpty()) return error.startsWith(QStringLiteral("error: ")) ? error.mid(7) : error;
+    }
     EventId focus;
     if (criticalPath && sim.simulatedHighlights && !(session && !session->tracks.empty()))
         focus = showPathRanks(window, *sim.simulatedHighlights);

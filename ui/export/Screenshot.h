@@ -10,6 +10,7 @@ struct ScreenshotRequest {
     QStringList traces;        // files or folders, or one session (*.sightline.json)
     bool criticalPath = false; // highlight the critical path (--critical-path)
     bool exposed = false;      // highlight exposed communication (--exposed)
+    QStringList comparison;    // a comparison run in the lower pane (--compare; else a session's)
     int width = 1600;
     int height = 1000;
 };

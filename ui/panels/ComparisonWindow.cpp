@@ -4,15 +4,11 @@
 #include "SessionController.h"
 #include "SimRunner.h"
 
-#include "KnobPanel.h"
-#include "analysis/PredictionCheck.h"
-#include "analysis/RunComparison.h"
-#include "graph/ChakraGraph.h"
-#include "io/KinetoLoader.h"
 #include "io/LoadError.h"
 #include "report/ComparisonReport.h"
 #include "report/ReportWriter.h"
 
+#include <QApplication>
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -26,51 +22,9 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include <optional>
-
 namespace sl::ui {
 
 namespace {
-
-struct Outcome {
-    nlohmann::json report;
-    QString error;
-};
-
-std::vector<std::string> toStd(const QStringList& l) {
-    std::vector<std::string> out;
-    for (const auto& s : l)
-        out.push_back(s.toStdString());
-    return out;
-}
-
-// Loads the comparison run and compares it with the open one (a worker thread).
-Outcome compareWith(const std::shared_ptr<const ExecutionGraph>& graph,
-                    const std::shared_ptr<const SimResult>& sim, const SimKnobs& knobs,
-                    const QStringList& openPaths, const QStringList& paths) {
-    Outcome o;
-    try {
-        const TraceSet set = loadTraceSet(toStd(paths));
-        if (isUnmeasuredSet(set))
-            throw LoadError(paths.value(0).toStdString(),
-                            "has no measured times (a Chakra execution trace): nothing measured to compare");
-        const ExecutionGraph after = buildExecutionGraph(set);
-        const RunComparison cmp = compareRuns(*graph, after);
-        std::optional<PredictionCheck> check;
-        if (cmp.comparable() && sim && sim->complete && sim->nodes.size() == graph->nodes.size())
-            check = checkPrediction(cmp, *graph, *sim, after);
-        o.report =
-            comparisonJson(cmp, {toStd(openPaths), toStd(paths), -1}, check ? &*check : nullptr, &knobs);
-        if (!cmp.comparable())
-            o.error =
-                QString("error: %1: %2").arg(paths.value(0), QString::fromStdString(cmp.alignmentNote()));
-    } catch (const LoadError& e) {
-        o.error = QString("error: %1").arg(QString::fromStdString(e.what()));
-    } catch (const std::exception& e) {
-        o.error = QString("error: %1: %2").arg(paths.value(0), QString::fromStdString(e.what()));
-    }
-    return o;
-}
 
 QTableWidgetItem* number(double v, int decimals = 2) {
     auto* item = new QTableWidgetItem;
@@ -193,9 +147,7 @@ QTableWidget* predictionTable(const nlohmann::json& p) {
 
 } // namespace
 
-ComparisonWindow::ComparisonWindow(std::shared_ptr<const ExecutionGraph> graph,
-                                   std::shared_ptr<const SimResult> simulation, const SimKnobs& knobs,
-                                   QStringList openPaths, QStringList paths, QWidget* parent)
+ComparisonWindow::ComparisonWindow(QStringList openPaths, QStringList paths, QWidget* parent)
     : QWidget(parent, Qt::Window), openPaths_(std::move(openPaths)), paths_(std::move(paths)) {
     setAttribute(Qt::WA_DeleteOnClose);
     setWindowTitle(tr("Comparison: %1").arg(QFileInfo(paths_.value(0)).fileName()));
@@ -225,39 +177,46 @@ ComparisonWindow::ComparisonWindow(std::shared_ptr<const ExecutionGraph> graph,
     layout->addWidget(note_);
     layout->addWidget(tabs_, 1);
     layout->addWidget(buttons);
+}
 
-    auto* watcher = new QFutureWatcher<Outcome>(this);
+ComparisonWindow::ComparisonWindow(std::shared_ptr<const ExecutionGraph> graph,
+                                   std::shared_ptr<const SimResult> simulation, const SimKnobs& knobs,
+                                   QStringList openPaths, QStringList paths, QWidget* parent)
+    : ComparisonWindow(std::move(openPaths), std::move(paths), parent) {
+    auto* watcher = new QFutureWatcher<std::shared_ptr<const ComparisonRun>>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        const Outcome o = watcher->result();
         watcher->deleteLater();
-        present(o.report, o.error);
+        present(watcher->result());
     });
     watcher->setFuture(QtConcurrent::run(
         [graph = std::move(graph), simulation = std::move(simulation), knobs, open = openPaths_, p = paths_] {
-            return compareWith(graph, simulation, knobs, open, p);
+            return loadComparisonRun(nullptr, graph, simulation, knobs, open, p);
         }));
 }
 
-ComparisonWindow* ComparisonWindow::ask(QWidget* parent, SessionController* session) {
-    const SimOutput& sim = session->simulation();
-    if (!session->traceSet() || !sim.graph) {
+ComparisonWindow::ComparisonWindow(std::shared_ptr<const ComparisonRun> run, QWidget* parent)
+    : ComparisonWindow(run->openPaths, run->paths, parent) {
+    present(std::move(run));
+}
+
+QStringList ComparisonWindow::askPaths(QWidget* parent, SessionController* session) {
+    if (!session->traceSet() || !session->simulation().graph) {
         QMessageBox::information(parent, tr("Open Comparison Run"),
                                  tr("Open a trace first and let its details finish: the comparison run is "
                                     "aligned with the open one."));
-        return nullptr;
+        return {};
     }
     const QStringList files =
         QFileDialog::getOpenFileNames(parent, tr("Open a comparison run (the same program, measured again)"),
                                       dialogDir(), tr("Kineto traces (*.json *.json.gz);;All files (*)"));
-    if (files.isEmpty()) return nullptr;
-    rememberDir(files.front());
-    const SimKnobs knobs = session->knobs() ? session->knobs()->knobs() : SimKnobs{};
-    auto* w = new ComparisonWindow(sim.graph, sim.result, knobs, session->tracePaths(), files, parent);
-    w->show();
-    return w;
+    if (!files.isEmpty()) rememberDir(files.front());
+    return files;
 }
 
-void ComparisonWindow::present(const nlohmann::json& report, const QString& error) {
+void ComparisonWindow::present(std::shared_ptr<const ComparisonRun> run) {
+    run_ = std::move(run);
+    const nlohmann::json& report = run_->report;
+    const QString& error = run_->error;
     report_ = report;
     error_ = error;
     finished_ = true;
@@ -283,6 +242,21 @@ void ComparisonWindow::present(const nlohmann::json& report, const QString& erro
                   tr("CPU ops"));
     if (report.contains("prediction"))
         tabs_->addTab(predictionTable(report["prediction"]), tr("Predicted vs actual"));
+    // A row jumps to its op in both panes of the main window (the largest change of the row): a
+    // click, or moving through the rows with the keys (not the current row a table gets with focus).
+    for (int i = 0; i < tabs_->count(); ++i) {
+        auto* t = qobject_cast<QTableWidget*>(tabs_->widget(i));
+        const QString tab = tabs_->tabText(i);
+        auto jump = [this, t, tab](int row) {
+            if (row >= 0 && t->item(row, 0)) emit jumpRequested(tab, t->item(row, 0)->text());
+        };
+        connect(t, &QTableWidget::cellClicked, this, [jump](int row, int) { jump(row); });
+        connect(t, &QTableWidget::currentCellChanged, this, [t, jump](int row, int, int previous) {
+            if (previous >= 0 && row != previous && t->hasFocus() &&
+                !(QApplication::mouseButtons() & Qt::LeftButton))
+                jump(row);
+        });
+    }
     save_->setEnabled(true);
     emit done();
 }

@@ -4,7 +4,10 @@
 // prediction held against it (analysis/PredictionCheck.h). A window of its own with the verdict, the
 // alignment and noise, and sortable tables (ranks, kernel classes, kernels, CPU ops, predicted vs
 // actual); Save Report writes the HTML / CSV / JSON of `sightline-cli compare`. Loading and
-// comparing run off the UI thread.
+// comparing run off the UI thread (ComparisonRun.h). In the main window it shows the tables of the
+// comparison run in the lower pane, and a chosen row jumps to its op in both panes.
+#include "ComparisonRun.h"
+
 #include "graph/ExecutionGraph.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
@@ -35,9 +38,14 @@ public:
                      const SimKnobs& knobs, QStringList openPaths, QStringList paths,
                      QWidget* parent = nullptr);
 
-    // Asks for the comparison run's files and opens a window over the session's open run; says why
-    // in a message box when nothing is open yet.
-    static ComparisonWindow* ask(QWidget* parent, SessionController* session);
+    // The tables of a run already compared (the main window's comparison run).
+    explicit ComparisonWindow(std::shared_ptr<const ComparisonRun> run, QWidget* parent = nullptr);
+
+    // Asks for the comparison run's files (empty: cancelled); says why in a message box when
+    // nothing is open to compare with yet.
+    static QStringList askPaths(QWidget* parent, SessionController* session);
+    // The comparison shown (null until finished).
+    const std::shared_ptr<const ComparisonRun>& run() const { return run_; }
 
     bool finished() const { return finished_; }
     // The comparisonJson() object (null until finished, or on an error).
@@ -52,15 +60,19 @@ public:
 
 signals:
     void done();
+    // A table row was chosen: the tab's name and the row's first column (ComparisonRun::jumpTo).
+    void jumpRequested(QString tab, QString key);
 
 private:
-    void present(const nlohmann::json& report, const QString& error);
+    ComparisonWindow(QStringList openPaths, QStringList paths, QWidget* parent);
+    void present(std::shared_ptr<const ComparisonRun> run);
 
     QStringList openPaths_, paths_;
     QLabel* verdict_ = nullptr;
     QLabel* note_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     QPushButton* save_ = nullptr;
+    std::shared_ptr<const ComparisonRun> run_;
     nlohmann::json report_;
     QString error_;
     bool finished_ = false;

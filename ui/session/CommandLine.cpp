@@ -17,6 +17,7 @@ CommandLine::CommandLine() : help(parser.addHelpOption()), version(parser.addVer
     parser.addOption(range);
     parser.addOption(size);
     parser.addOption(pane);
+    parser.addOption(compare);
     parser.addPositionalArgument(
         QStringLiteral("traces"),
         QStringLiteral("Kineto trace files or folders of per-rank files, or one saved "

@@ -38,6 +38,13 @@ struct CommandLine {
     QCommandLineOption pane{QStringLiteral("pane"),
                             QStringLiteral("With --render: both (default), measured or simulated."),
                             QStringLiteral("WHICH")};
+    // A second measured run in the lower pane, compared op by op (docs/Compare.md).
+    QCommandLineOption compare{
+        QStringLiteral("compare"),
+        QStringLiteral("Open FILE (repeatable: one file per rank, or one folder) as the "
+                       "comparison run: a second measured run of the same program, "
+                       "shown in the lower pane and compared op by op."),
+        QStringLiteral("FILE")};
     CommandLine();
 };
 

@@ -155,7 +155,7 @@ void ScenarioController::updateTopPane() {
                         list_->at(current).knobs.isReplay() && measured_ && !measured_->set().ranks.empty() &&
                         measured_->set().ranks.front().hasMeasuredTimes;
     const bool one = replay && v_.dock->onePane();
-    v_.panes->simulated()->setVisible(!one);
+    v_.panes->setSimulatedShown(!one);
     // What the hidden pane would have shown is not lost: where the replay differs is shaded.
     const std::shared_ptr<const TimelineData> replayed = one ? v_.panes->simulated()->data() : nullptr;
     if (replayed && (!differences_ || differencesOf_.lock() != replayed)) {

@@ -69,6 +69,8 @@ QByteArray sessionToJson(const Session& s) {
     root[QStringLiteral("format")] = QLatin1String(kFormat);
     root[QStringLiteral("version")] = Session::kVersion;
     root[QStringLiteral("traces")] = QJsonArray::fromStringList(s.traces);
+    if (!s.comparison.isEmpty())
+        root[QStringLiteral("comparison")] = QJsonArray::fromStringList(s.comparison);
     root[QStringLiteral("knobs")] = knobsToJson(s.knobs);
     if (!s.scenarios.empty()) {
         QJsonArray scenarios;
@@ -120,6 +122,18 @@ QString sessionFromJson(const QByteArray& json, Session& out, const QString& bas
         QString path = v.toString();
         if (QFileInfo(path).isRelative() && !baseDir.isEmpty()) path = QDir(baseDir).absoluteFilePath(path);
         s.traces.push_back(QDir::cleanPath(path));
+    }
+    const QJsonValue comparison = root.value(QStringLiteral("comparison"));
+    if (!comparison.isUndefined()) {
+        if (!comparison.isArray()) return QObject::tr("\"comparison\" must be a list of paths");
+        for (const QJsonValue& v : comparison.toArray()) {
+            if (!v.isString() || v.toString().isEmpty())
+                return QObject::tr("\"comparison\" must be a list of paths");
+            QString path = v.toString();
+            if (QFileInfo(path).isRelative() && !baseDir.isEmpty())
+                path = QDir(baseDir).absoluteFilePath(path);
+            s.comparison.push_back(QDir::cleanPath(path));
+        }
     }
     const QJsonValue knobs = root.value(QStringLiteral("knobs"));
     if (!knobs.isUndefined()) {

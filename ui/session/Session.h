@@ -40,6 +40,8 @@ struct Session {
     // `knobs` as the current setting (sessions written before scenarios existed).
     std::vector<Scenario> scenarios;
     int currentScenario = 0;
+    // The comparison run (docs/Compare.md, ComparisonController.h): its files; empty: none.
+    QStringList comparison;
 
     static constexpr int kVersion = 1;
     static constexpr const char* kSuffix = ".sightline.json";

@@ -4,6 +4,7 @@
 
 #include "Annotations.h"
 #include "Autosave.h"
+#include "ComparisonController.h"
 #include "DialogDir.h"
 #include "EtAttach.h"
 #include "Export.h"
@@ -39,7 +40,7 @@ SessionController::SessionController(QObject* parent)
     : QObject(parent), view_(new ViewController(this)), selection_(new SelectionModel(this)),
       tracks_(new TrackState(this)), highlights_(new HighlightModel(selection_, this)),
       annotations_(new AnnotationModel(this)), loader_(new TraceLoader(this)), sim_(new SimRunner(this)),
-      etAttach_(new EtAttach(this)) {
+      etAttach_(new EtAttach(this)), comparison_(new ComparisonController(this)) {
     view_->setObjectName(QStringLiteral("viewController"));
     selection_->setObjectName(QStringLiteral("selection"));
     tracks_->setObjectName(QStringLiteral("trackState"));
@@ -262,6 +263,7 @@ void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QS
     view_->setBounds(measured_->start(), measured_->end());
     paths_ = paths;
     if (session) applyViewState(*session);
+    if (session) comparison_->restore(session->comparison);
     // Notes belong to the traces they were made on: another set starts without them.
     if (session) {
         const QString bad =
@@ -329,6 +331,7 @@ Session SessionController::currentSession() const {
     s.exposed = highlights_->exposed();
     s.arrows = highlights_->arrows();
     s.annotations = annotations_->toJson();
+    s.comparison = comparison_->paths();
     return s;
 }
 
@@ -352,6 +355,10 @@ void SessionController::applySession(const Session& session, const QString& path
     }
     scenarios_->restore(session.scenarios, session.currentScenario, session.knobs);
     if (set_) applyViewState(session);
+    if (set_ && session.comparison != comparison_->paths()) {
+        comparison_->close();
+        comparison_->restore(session.comparison);
+    }
     highlights_->setCriticalPath(session.criticalPath);
     highlights_->setExposed(session.exposed);
     highlights_->setArrows(session.arrows);

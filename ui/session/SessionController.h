@@ -28,6 +28,7 @@ namespace sl::ui {
 
 class AnnotationModel;
 class Autosave;
+class ComparisonController;
 class EtAttach;
 class HighlightModel;
 class KnobPanel;
@@ -51,6 +52,8 @@ public:
     // Notes and bookmarks of the session (ui/timeline/Annotations.h).
     AnnotationModel* annotations() const { return annotations_; }
     TraceLoader* loader() const { return loader_; }
+    // The comparison run (ComparisonController.h): a session saves and restores it.
+    ComparisonController* comparison() const { return comparison_; }
     SimRunner* simRunner() const { return sim_; }
     EtAttach* etAttach() const { return etAttach_; }
     // The scenarios and the knob panel that edits the current one (they need views, so the window
@@ -190,6 +193,7 @@ private:
     TraceLoader* loader_;
     SimRunner* sim_;
     EtAttach* etAttach_;
+    ComparisonController* comparison_;
     ScenarioController* scenarios_ = nullptr;
     KnobPanel* knobs_ = nullptr;
     Autosave* autosave_ = nullptr;

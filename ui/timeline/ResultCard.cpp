@@ -41,6 +41,13 @@ ResultCard::ResultCard(QWidget* parent) : QFrame(parent) {
     bold.setBold(true);
     throughput_->setFont(bold);
     outer->insertWidget(1, throughput_);
+    comparison_ = new QLabel(this);
+    comparison_->setObjectName(QStringLiteral("resultComparison"));
+    comparison_->setWordWrap(true);
+    comparison_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    comparison_->setFont(bold);
+    comparison_->setStyleSheet(QStringLiteral("color: #1c4f8a;"));
+    outer->insertWidget(1, comparison_);
     QFont small = pathNote_->font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
     pathNote_->setFont(small);
@@ -65,6 +72,11 @@ void ResultCard::setResult(const ScenarioResult* r, bool isBaseline, const QStri
     refresh();
 }
 
+void ResultCard::setComparisonLine(const QString& line) {
+    comparison_->setText(line);
+    refresh();
+}
+
 void ResultCard::setCompact(bool compact) {
     if (compact_ == compact) return;
     compact_ = compact;
@@ -84,6 +96,7 @@ void ResultCard::refresh() {
                         .arg(size(1.15), titleText_.toHtmlEscaped(), size(1.5), headlineText_.toHtmlEscaped(),
                              knobsText_.toHtmlEscaped()));
     throughput_->setVisible(!throughput_->text().isEmpty());
+    comparison_->setVisible(!comparison_->text().isEmpty());
     limit_->setVisible(!limit_->text().isEmpty());
     reason_->setVisible(!reason_->text().isEmpty());
     // Compact (a short window): the path's note moves into the tooltip of the limit line, so that the
@@ -112,7 +125,7 @@ void ResultCard::fitHeight() {
 QString ResultCard::text() const {
     QStringList lines;
     lines << titleText_ + QLatin1Char(' ') + headlineText_ << knobsText_;
-    for (QLabel* l : {throughput_, limit_, reason_, pathNote_})
+    for (QLabel* l : {comparison_, throughput_, limit_, reason_, pathNote_})
         if (!l->text().isEmpty() && (l != pathNote_ || !compact_)) lines << l->text();
     return lines.join(QLatin1Char('\n'));
 }

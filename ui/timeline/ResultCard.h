@@ -20,6 +20,9 @@ public:
     // r: the scenario in the simulated pane; baselineName names what it is compared with (ignored
     // for the baseline itself, which is compared with the measured trace). Null: hidden.
     void setResult(const ScenarioResult* r, bool isBaseline, const QString& baselineName = {});
+    // The prediction held against the comparison run (ComparisonRun::predictionLine), under the
+    // headline; empty: none.
+    void setComparisonLine(const QString& line);
     // A short window: the path's note goes into the tooltip of the "What limits" line.
     void setCompact(bool compact);
     bool compact() const { return compact_; }
@@ -40,6 +43,7 @@ private:
     QString knobsText_;
     QString pinnedDetail_;
     bool compact_ = false;
+    QLabel* comparison_; // the prediction error against the comparison run
     QLabel* throughput_; // docs/Scaling.md: when the work per step differs from the baseline's
     QLabel* limit_;
     QLabel* reason_;

@@ -100,6 +100,38 @@ void RowLayout::build(const TraceSet& set, const TrackState& state) {
         }
     }
     height_ = y;
+    for (Row& row : rows_)
+        row.stateRank = row.rank, row.stateTrack = row.track;
+}
+
+void RowLayout::build(const TraceSet& shown, const TrackState& state, const RowMapping& map) {
+    if (!map.along) {
+        *this = {};
+        return;
+    }
+    build(*map.along, state);
+    rowOfTrack_.assign(shown.ranks.size(), {});
+    for (std::size_t r = 0; r < shown.ranks.size(); ++r)
+        rowOfTrack_[r].assign(shown.ranks[r].tracks.size(), -1);
+    std::vector<Row> kept;
+    kept.reserve(rows_.size());
+    for (const Row& row : rows_) {
+        const auto r = static_cast<std::size_t>(row.rank);
+        const int other = r < map.rank.size() ? map.rank[r] : -1;
+        if (other < 0 || static_cast<std::size_t>(other) >= shown.ranks.size()) continue;
+        Row mapped = row;
+        mapped.rank = other;
+        if (row.isTrack()) {
+            const auto k = static_cast<std::size_t>(row.track);
+            mapped.track = r < map.track.size() && k < map.track[r].size() ? map.track[r][k] : -1;
+            const auto& tracks = rowOfTrack_[static_cast<std::size_t>(other)];
+            if (mapped.track < 0 || static_cast<std::size_t>(mapped.track) >= tracks.size()) continue;
+            rowOfTrack_[static_cast<std::size_t>(other)][static_cast<std::size_t>(mapped.track)] =
+                static_cast<int>(kept.size());
+        }
+        kept.push_back(mapped);
+    }
+    rows_ = std::move(kept);
 }
 
 int RowLayout::rowAt(int y) const {

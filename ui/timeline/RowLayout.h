@@ -3,6 +3,7 @@
 
 #include <QString>
 
+#include <memory>
 #include <vector>
 
 namespace sl::ui {
@@ -27,6 +28,10 @@ struct Row {
     bool compact = false;   // that strip only, a few pixels high, no name on the row itself
     int group = -1;         // the rank's group key (RankGroups.h), -1 ungrouped
     int members = 0;        // a group row: its ranks
+    // The rank and track in the TrackState: rank and track, except in a layout built along another
+    // set (RowMapping), where rank and track index the set shown and these the set the state describes.
+    int stateRank = 0;
+    int stateTrack = -1;
     bool header() const { return track == -1; }
     bool exposedLane() const { return track == -2; }
     bool groupRow() const { return track == -3; }
@@ -56,6 +61,15 @@ private:
     std::vector<bool> rankMatched_;
 };
 
+// Another trace set laid out along the rows of the set a TrackState describes (the comparison run
+// under the open run, docs/Compare.md): per rank of `along`, the shown set's rank, and per track the
+// shown set's track (-1: none; its row stays empty, so both panes' rows keep one height and scroll).
+struct RowMapping {
+    std::shared_ptr<const TraceSet> along;
+    std::vector<int> rank;               // per rank of `along`
+    std::vector<std::vector<int>> track; // per rank and track of `along`
+};
+
 class RowLayout {
 public:
     static constexpr int kHeaderHeight = 20;
@@ -68,6 +82,9 @@ public:
     static constexpr int kGroupHeight = 18;
 
     void build(const TraceSet& set, const TrackState& state);
+    // The rows of map.along under `state` (the same rows, heights and places), showing `shown`'s
+    // tracks: a row whose rank or track has no counterpart is left out (a gap of its height).
+    void build(const TraceSet& shown, const TrackState& state, const RowMapping& map);
     const std::vector<Row>& rows() const { return rows_; }
     int height() const { return height_; }
     // The row at content y, or -1.

@@ -1,12 +1,17 @@
 #include "TimelinePanes.h"
 
 #include "AddedRanksStrip.h"
+#include "ComparisonRun.h"
 #include "OverviewStrip.h"
 #include "TimeAxis.h"
 #include "TimelineRenderer.h"
 #include "TimelineView.h"
+#include "TrackState.h"
 #include "ViewController.h"
 
+#include "TimeFormat.h"
+
+#include <QFileInfo>
 #include <QLabel>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -19,7 +24,9 @@ TimelinePanes::TimelinePanes(ViewController* controller, SelectionModel* selecti
       axis_(new TimeAxis(controller, controller->gutterWidth(), this)),
       measured_(new TimelineView(controller, selection, tracks, this)),
       simulated_(new TimelineView(controller, selection, tracks, this)),
-      added_(new AddedRanksStrip(controller, this)), addedLine_(new QLabel(this)) {
+      added_(new AddedRanksStrip(controller, this)), addedLine_(new QLabel(this)), controller_(controller),
+      selection_(selection), tracks_(tracks), comparisonSelection_(new SelectionModel(this)),
+      comparison_(new TimelineView(controller, comparisonSelection_, tracks, this)) {
     measured_->setObjectName(QStringLiteral("measuredPane"));
     simulated_->setObjectName(QStringLiteral("simulatedPane"));
     measured_->setTitle(tr("Measured"));
@@ -42,7 +49,29 @@ TimelinePanes::TimelinePanes(ViewController* controller, SelectionModel* selecti
     topLayout->addWidget(measured_, 1);
     topLayout->addWidget(addedLine_);
     split->addWidget(top);
-    split->addWidget(simulated_);
+    comparison_->setObjectName(QStringLiteral("comparisonPane"));
+    comparison_->setEmptyText(tr("No comparison run: File > Open Comparison Run..."));
+    comparison_->hide();
+    lower_ = new QWidget(this);
+    auto* lowerLayout = new QVBoxLayout(lower_);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    lowerLayout->setSpacing(0);
+    lowerLayout->addWidget(simulated_, 1);
+    lowerLayout->addWidget(comparison_, 1);
+    split->addWidget(lower_);
+    // An op selected in one run selects its aligned op in the other (ComparisonRun.h).
+    connect(selection_, &SelectionModel::eventChanged, this, [this](EventId e) {
+        if (linking_ || !run_) return;
+        linking_ = true;
+        comparisonSelection_->setEvent(run_->partnerInRun(e));
+        linking_ = false;
+    });
+    connect(comparisonSelection_, &SelectionModel::eventChanged, this, [this](EventId e) {
+        if (linking_ || !run_) return;
+        linking_ = true;
+        selection_->setEvent(run_->partnerInOpen(e));
+        linking_ = false;
+    });
     split->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -98,6 +127,80 @@ void TimelinePanes::setMatches(const std::vector<std::vector<bool>>* matches) {
 
 TimelineView* TimelinePanes::activePane() const {
     return simulated_->underMouse() && simulated_->data() ? simulated_ : measured_;
+}
+
+void TimelinePanes::setComparison(std::shared_ptr<const ComparisonRun> run) {
+    run_ = run && run->ok() ? std::move(run) : nullptr;
+    comparisonSelection_->clearEvent();
+    if (!run_) {
+        comparison_->setRowMapping(nullptr);
+        comparison_->setDeltas(nullptr);
+        comparison_->setData(nullptr);
+        showComparison(false);
+        return;
+    }
+    comparison_->setRowMapping(run_->rows);
+    comparison_->setDeltas(run_->deltas);
+    comparison_->setData(run_->timeline);
+    const QString file = QFileInfo(run_->paths.value(0)).fileName();
+    comparison_->setTitle(
+        run_->offset == 0
+            ? tr("Comparison: %1").arg(file)
+            : tr("Comparison: %1 (step start aligned, %2)").arg(file, formatSigned(run_->offset)));
+    showComparison(true);
+    comparisonSelection_->setEvent(run_->partnerInRun(selection_->event()));
+}
+
+void TimelinePanes::showComparison(bool on) {
+    on = on && run_;
+    const bool was = comparisonShown();
+    comparison_->setVisible(on);
+    updateLower();
+    // The open run is coloured by delta only while the run it is compared with is in view.
+    measured_->setDeltas(on ? run_->openDeltas : nullptr);
+    if (on != was) emit comparisonShownChanged(on);
+}
+
+void TimelinePanes::setSimulatedShown(bool shown) {
+    simulatedWanted_ = shown;
+    updateLower();
+}
+
+void TimelinePanes::updateLower() {
+    const bool comparison = comparisonShown();
+    simulated_->setVisible(simulatedWanted_ && !comparison);
+    // Nothing below (the one-pane option): the splitter gives the measured pane the whole height.
+    lower_->setVisible(comparison || simulatedWanted_);
+}
+
+bool TimelinePanes::comparisonShown() const {
+    return run_ && !comparison_->isHidden();
+}
+
+bool TimelinePanes::jumpTo(EventId open, EventId run) {
+    if (!run_ || !open.valid() || !run.valid()) return false;
+    const TraceSet& a = *run_->openGraph->trace;
+    const TraceSet& b = *run_->set;
+    if (static_cast<std::size_t>(open.rank) >= a.ranks.size() ||
+        static_cast<std::size_t>(run.rank) >= b.ranks.size())
+        return false;
+    showComparison(true);
+    selection_->setEvent(open);
+    comparisonSelection_->setEvent(run);
+    const EventColumns& ea = a.ranks[static_cast<std::size_t>(open.rank)].tracks[open.ref.track].events;
+    const EventColumns& eb = b.ranks[static_cast<std::size_t>(run.rank)].tracks[run.ref.track].events;
+    const TimeNs t0 = std::min(ea.start[open.ref.index], eb.start[run.ref.index] + run_->offset);
+    const TimeNs t1 = std::max(ea.end(open.ref.index), eb.end(run.ref.index) + run_->offset);
+    // Both ops in the middle third of the window.
+    const TimeNs pad = std::max<TimeNs>(t1 - t0, 1000);
+    controller_->setWindow(t0 - pad, t1 + pad);
+    if (tracks_->matches(a) && !tracks_->rankExpanded(static_cast<std::size_t>(open.rank)))
+        tracks_->setRankExpanded(static_cast<std::size_t>(open.rank), true);
+    const int row = measured_->layout().rowOf(open.rank, static_cast<int>(open.ref.track));
+    if (row >= 0)
+        controller_->setScrollY(std::max(0, measured_->layout().rows()[static_cast<std::size_t>(row)].y -
+                                                RowLayout::kHeaderHeight * 2));
+    return true;
 }
 
 void TimelinePanes::setHighlights(HighlightModel* model) {

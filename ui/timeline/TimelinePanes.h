@@ -14,6 +14,7 @@ class QLabel;
 namespace sl::ui {
 
 class AddedRanksStrip;
+struct ComparisonRun;
 class HighlightModel;
 class OverviewStrip;
 class TimeAxis;
@@ -25,6 +26,10 @@ class ViewController;
 // measured above simulated, all following one ViewController, one SelectionModel and one TrackState.
 // Ranks a setup edit added to the simulated job (dp.degree) show in a strip under the simulated
 // pane, never as rows of the panes (their shared RowLayout indexes the loaded ranks).
+// A comparison run (a second measured run, docs/Compare.md) takes the lower pane's place while it
+// is shown: its timeline starts its step where the open run's does, its rows follow the open run's
+// (RowLayout along the open set), and an op selected in either pane selects its aligned op in the
+// other; both panes colour their GPU ops by delta against the other run.
 class TimelinePanes : public QWidget {
     Q_OBJECT
 public:
@@ -55,6 +60,26 @@ public:
     // The pane the keyboard acts on: the one under the mouse, else the measured one.
     TimelineView* activePane() const;
 
+    // Whether the simulated pane is wanted (the one-pane option hides it); it shows when wanted and
+    // the comparison run does not hold the lower pane.
+    void setSimulatedShown(bool shown);
+
+    // The comparison run (null: none): shown in the lower pane at once.
+    void setComparison(std::shared_ptr<const ComparisonRun> run);
+    const std::shared_ptr<const ComparisonRun>& comparisonRun() const { return run_; }
+    // The lower pane: the comparison run (when there is one) or the simulation.
+    void showComparison(bool on);
+    bool comparisonShown() const;
+    TimelineView* comparison() const { return comparison_; }
+    // The comparison pane's own selection (its events are another set's).
+    SelectionModel* comparisonSelection() const { return comparisonSelection_; }
+    // Selects an op and its aligned op in both panes and shows them: the time window around both,
+    // the open run's row scrolled into view (its rank expanded). False when the jump is invalid.
+    bool jumpTo(EventId open, EventId run);
+
+signals:
+    void comparisonShownChanged(bool shown);
+
 private:
     OverviewStrip* overview_;
     TimeAxis* axis_;
@@ -62,6 +87,16 @@ private:
     TimelineView* simulated_;
     AddedRanksStrip* added_;
     QLabel* addedLine_;
+    ViewController* controller_;
+    SelectionModel* selection_;
+    TrackState* tracks_;
+    SelectionModel* comparisonSelection_;
+    TimelineView* comparison_;
+    std::shared_ptr<const ComparisonRun> run_;
+    QWidget* lower_ = nullptr; // the splitter's lower part: the simulated or the comparison pane
+    void updateLower();
+    bool simulatedWanted_ = true;
+    bool linking_ = false; // a selection mirrored into the other pane
 };
 
 } // namespace sl::ui

@@ -102,6 +102,9 @@ void TimelineRenderer::paintLane(const TimelineData& data, int rank, const Track
             bucket = kNormalBuckets + bucket;
         } else if (shiftRef_) {
             bucket = kShiftBase + shiftBin(track.start[e] - shiftRef_->start[e], shiftScale_);
+        } else if (deltas_) {
+            const int b = deltaRef_ ? deltaRef_[e] : kNotCompared;
+            bucket = b < 0 ? kNormalBuckets + bucket : kDeltaBase + b;
         }
         if (narrow && pendNarrow && bucket == pendBucket && x0 <= pendX1) {
             pendX1 = std::max(pendX1, x1);
@@ -194,6 +197,7 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
     if (!fontReady_) setFont(p.font());
     RenderStats stats;
     shiftScale_ = state.shiftScale;
+    deltas_ = state.deltas;
     const int width = size.width();
     p.fillRect(QRect(QPoint(0, 0), size), palette::background());
     // Row backgrounds and grid.
@@ -234,6 +238,7 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
                 const TrackHighlights* th = dim ? state.highlights->track(r, k) : nullptr;
                 const std::uint8_t* flags = th && !th->flags.empty() ? th->flags.data() : nullptr;
                 shiftRef_ = shiftTrack(state, r, k);
+                deltaRef_ = deltas_ ? deltas_->track(r, k) : nullptr;
                 paintLane(data, row.rank, track, track.lanes[0], m, width, top, flags, dim, nullptr, stats,
                           row.stripHeight(), false);
                 ++stats.summaryLanes;
@@ -256,6 +261,9 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
                 : nullptr;
         shiftRef_ =
             shiftTrack(state, static_cast<std::size_t>(row.rank), static_cast<std::size_t>(row.track));
+        deltaRef_ =
+            deltas_ ? deltas_->track(static_cast<std::size_t>(row.rank), static_cast<std::size_t>(row.track))
+                    : nullptr;
         for (int l = 0; l < lanes; ++l) {
             const int top = row.y - scrollY + RowLayout::laneY(l);
             if (top > size.height() || top + RowLayout::kLaneHeight < 0) continue;
@@ -264,6 +272,8 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
         }
     }
     shiftRef_ = nullptr;
+    deltaRef_ = nullptr;
+    deltas_ = nullptr;
     p.setPen(Qt::NoPen);
     for (int b = 0; b < kBuckets; ++b) {
         auto& batch = batches_[static_cast<std::size_t>(b)];
@@ -275,8 +285,10 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
                                        (b - kNormalBuckets) % palette::kShades));
         else if (b < kShiftBase)
             p.setBrush(palette::pathColor(static_cast<PathLabel>(b - 2 * kNormalBuckets)));
-        else
+        else if (b < kDeltaBase)
             p.setBrush(shiftColour(b - kShiftBase));
+        else
+            p.setBrush(deltaColour(b - kDeltaBase));
         p.drawRects(batch.data(), static_cast<int>(batch.size()));
     }
     if (state.differences)
@@ -607,8 +619,8 @@ void TimelineRenderer::paintGutter(QPainter& p, const TimelineData& data, const 
         }
         if (row.header()) {
             p.fillRect(QRect(0, y, gutterWidth, row.height), palette::rankHeader());
-            const bool expanded = static_cast<std::size_t>(row.rank) < tracks.rankCount() &&
-                                  tracks.rankExpanded(static_cast<std::size_t>(row.rank));
+            const bool expanded = static_cast<std::size_t>(row.stateRank) < tracks.rankCount() &&
+                                  tracks.rankExpanded(static_cast<std::size_t>(row.stateRank));
             text = QStringLiteral("%1 %2")
                        .arg(expanded ? QChar(0x25BE) : QChar(0x25B8))
                        .arg(rankLabel(data.set(), static_cast<std::size_t>(row.rank)));
@@ -624,8 +636,8 @@ void TimelineRenderer::paintGutter(QPainter& p, const TimelineData& data, const 
         }
         const Track& track = rank.tracks[static_cast<std::size_t>(row.track)];
         const bool nestable = track.maxDepth > 0;
-        const bool nested =
-            tracks.trackNested(static_cast<std::size_t>(row.rank), static_cast<std::size_t>(row.track));
+        const bool nested = tracks.trackNested(static_cast<std::size_t>(row.stateRank),
+                                               static_cast<std::size_t>(row.stateTrack));
         text = QStringLiteral("%1 %2")
                    .arg(nestable ? (nested ? QChar(0x25BE) : QChar(0x25B8)) : QChar(' '))
                    .arg(QString::fromStdString(track.name));

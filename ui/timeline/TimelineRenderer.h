@@ -1,4 +1,5 @@
 #pragma once
+#include "DeltaColours.h"
 #include "DependencyLinks.h"
 #include "Highlights.h"
 #include "Palette.h"
@@ -42,6 +43,9 @@ struct RenderState {
     TimeNs shiftScale = 0;
     // One pane under replay: each rank's spans where the hidden replay differs, shaded over its rows.
     const ReplayDifferences* differences = nullptr;
+    // Colour by delta against the comparison run (DeltaColours.h): a bin per event of this set;
+    // events without one are dimmed. Null: normal colours.
+    const EventDeltas* deltas = nullptr;
 };
 
 // The shift colour scale: kShiftBins bins, the middle one for "no shift".
@@ -118,7 +122,8 @@ private:
     // Colour buckets: normal category shades, dimmed category shades, critical-path labels.
     static constexpr int kNormalBuckets = kCategoryCount * palette::kShades;
     static constexpr int kShiftBase = 2 * kNormalBuckets + kPathLabelCount;
-    static constexpr int kBuckets = kShiftBase + kShiftBins;
+    static constexpr int kDeltaBase = kShiftBase + kShiftBins;
+    static constexpr int kBuckets = kDeltaBase + kDeltaBins;
     std::array<std::vector<QRect>, kBuckets> batches_;
     std::array<std::vector<QRect>, kPathLabelCount> pathBatches_;
     std::array<std::vector<QRect>, kPathLabelCount> waitBatches_; // striped path waits
@@ -130,6 +135,9 @@ private:
     // The measured track of the lane being painted when colouring by shift (null: normal colours).
     const TrackTimeline* shiftRef_ = nullptr;
     TimeNs shiftScale_ = 0;
+    // The delta bins of the lane's track when colouring by delta (null: not).
+    const EventDeltas* deltas_ = nullptr;
+    const std::int8_t* deltaRef_ = nullptr;
     QFont font_;
     int charWidth_ = 7;
     int ellipsisWidth_ = 10;

@@ -51,7 +51,9 @@ TimelineView::TimelineView(ViewController* controller, SelectionModel* selection
     connect(selection_, &SelectionModel::rangeChanged, this, qOverload<>(&QWidget::update));
     connect(tracks_, &TrackState::changed, this, &TimelineView::relayout);
     connect(controller_, &ViewController::gutterWidthChanged, this, [this] {
-        controller_->setViewportWidth(eventArea().width());
+        // A pane put away (the simulated one while the comparison run holds the lower pane) has a
+        // stale size: the panes in view set the width.
+        if (!isHidden()) controller_->setViewportWidth(eventArea().width());
         update();
     });
 }
@@ -128,7 +130,9 @@ void TimelineView::stopTransition() {
 }
 
 void TimelineView::relayout() {
-    if (data_ && tracks_->matches(data_->set()))
+    if (data_ && mapping_ && mapping_->along && tracks_->matches(*mapping_->along))
+        layout_.build(data_->set(), *tracks_, *mapping_);
+    else if (data_ && !mapping_ && tracks_->matches(data_->set()))
         layout_.build(data_->set(), *tracks_);
     else
         layout_ = {};
@@ -150,7 +154,7 @@ QRect TimelineView::eventArea() const {
 void TimelineView::resizeEvent(QResizeEvent*) {
     const int sw = scroll_->sizeHint().width();
     scroll_->setGeometry(width() - sw, 0, sw, height());
-    controller_->setViewportWidth(eventArea().width());
+    if (!isHidden()) controller_->setViewportWidth(eventArea().width());
     updateScrollBar();
 }
 
@@ -208,11 +212,13 @@ void TimelineView::paintEvent(QPaintEvent*) {
     state.reference = reference_.get();
     state.differences = differences_.get();
     state.shiftScale = reference_ ? shiftScale_ : 0;
+    if (deltas_ && deltas_->set == &shown.set()) state.deltas = deltas_.get();
     stats_ = renderer_.paintEvents(p, shown, layout_, controller_->mapping(), area.size(), scrollY, state);
     if (annotations_)
         paintNotes(p, annotations_->notes(), controller_->mapping(), layout_, area.size(), scrollY);
     p.restore();
     if (state.shiftScale > 0) paintShiftLegend(p, area, shiftScale_);
+    if (state.deltas) paintDeltaLegend(p, area);
     if (!note_.isEmpty()) {
         QFont f = p.font();
         f.setBold(true);
@@ -243,6 +249,16 @@ void TimelineView::setDifferences(std::shared_ptr<const ReplayDifferences> diffe
     update();
 }
 
+void TimelineView::setDeltas(std::shared_ptr<const EventDeltas> deltas) {
+    deltas_ = std::move(deltas);
+    update();
+}
+
+void TimelineView::setRowMapping(std::shared_ptr<const RowMapping> mapping) {
+    mapping_ = std::move(mapping);
+    relayout();
+}
+
 void TimelineView::setShiftScale(TimeNs scale) {
     shiftScale_ = std::max<TimeNs>(0, scale);
     update();
@@ -258,7 +274,9 @@ void TimelineView::clickGutter(QPoint pos) {
     const int ri = layout_.rowAt(pos.y() + controller_->scrollY());
     if (ri < 0) return;
     const Row& row = layout_.rows()[static_cast<std::size_t>(ri)];
-    const auto r = static_cast<std::size_t>(row.rank);
+    // The state's indices: in a layout along another set (the comparison run) rank and track are
+    // the shown set's.
+    const auto r = static_cast<std::size_t>(row.stateRank);
     if (row.exposedLane()) return;
     if (row.groupRow()) {
         tracks_->setGroupCollapsed(row.group, !tracks_->groupCollapsed(row.group));
@@ -267,8 +285,8 @@ void TimelineView::clickGutter(QPoint pos) {
     if (row.header())
         tracks_->setRankExpanded(r, !tracks_->rankExpanded(r));
     else
-        tracks_->setTrackNested(r, static_cast<std::size_t>(row.track),
-                                !tracks_->trackNested(r, static_cast<std::size_t>(row.track)));
+        tracks_->setTrackNested(r, static_cast<std::size_t>(row.stateTrack),
+                                !tracks_->trackNested(r, static_cast<std::size_t>(row.stateTrack)));
 }
 
 void TimelineView::mousePressEvent(QMouseEvent* event) {

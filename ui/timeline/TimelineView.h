@@ -67,6 +67,13 @@ public:
     // with a legend in microseconds. Needs a reference.
     void setShiftScale(TimeNs scale);
     TimeNs shiftScale() const { return shiftScale_; }
+    // Colour events by delta against the comparison run (DeltaColours.h), with its legend; used
+    // only while the pane shows the deltas' set. Null: normal colours.
+    void setDeltas(std::shared_ptr<const EventDeltas> deltas);
+    const std::shared_ptr<const EventDeltas>& deltas() const { return deltas_; }
+    // Lays the pane's set out along another set's rows under the shared TrackState (the comparison
+    // run under the open run, RowLayout.h); null: its own rows.
+    void setRowMapping(std::shared_ptr<const RowMapping> mapping);
     QRect eventArea() const;
     // One pane under replay (docs/ManyRanks.md): the spans where the hidden replay differs from
     // what this pane shows, shaded over each rank's rows; null: none.
@@ -116,6 +123,8 @@ private:
     std::shared_ptr<const TimelineData> reference_;
     std::shared_ptr<const ReplayDifferences> differences_;
     TimeNs shiftScale_ = 0;
+    std::shared_ptr<const EventDeltas> deltas_;
+    std::shared_ptr<const RowMapping> mapping_;
     Qt::MouseButton pressButton_ = Qt::NoButton;
     bool simulatedPane_ = false;
     QScrollBar* scroll_;
