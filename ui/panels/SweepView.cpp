@@ -284,8 +284,11 @@ void SweepView::redraw() {
         x = log;
     } else {
         auto* linear = new QValueAxis;
-        if (!sorted.empty()) linear->setRange(lo == hi ? lo - 1 : lo, lo == hi ? hi + 1 : hi);
-        linear->applyNiceNumbers();
+        // Without points the axis has no range to round (nice numbers of 0..0 are NaN).
+        if (!sorted.empty()) {
+            linear->setRange(lo == hi ? lo - 1 : lo, lo == hi ? hi + 1 : hi);
+            linear->applyNiceNumbers();
+        }
         x = linear;
     }
     x->setTitleText(key_);
