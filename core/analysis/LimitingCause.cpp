@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace sl {
@@ -62,15 +63,34 @@ struct JobRanks {
     std::uint32_t source(std::uint32_t slot) const {
         return slot < loaded ? slot : res.addedRanks.source[slot - loaded];
     }
-    // Every node of the job: the graph's on their own ranks, then each added rank's copies.
-    template <class F> void forEachNode(F&& f) const {
-        for (NodeId n = 0; n < g.nodes.size(); ++n)
-            f(SimNodeRef{n, -1});
+    // Every GPU op of the job (the graph's on their own ranks, then each added rank's copies of its
+    // source's), with whether it is a collective (else compute: communication kernels left out).
+    // Classified once per graph node: an added rank repeats its source's ops (16,384 ranks: tens
+    // of millions of visits).
+    template <class F> void forEachGpuOp(F&& f) const {
+        std::vector<std::vector<std::pair<NodeId, bool>>> ops(loaded);
+        // Names are interned per rank: one check per distinct name (the check is case-insensitive).
+        std::unordered_map<const char*, bool> comm;
+        for (NodeId n = 0; n < g.nodes.size(); ++n) {
+            const GraphNode& gn = g.nodes[n];
+            if (gn.kind != NodeKind::GpuOp && gn.kind != NodeKind::Collective) continue;
+            const bool collective =
+                gn.kind == NodeKind::Collective || gn.collective != 0xffffffffu || gn.phantomArrival >= 0;
+            if (!collective) {
+                const std::string_view name = g.nodeName(n);
+                auto [it, fresh] = comm.try_emplace(name.data(), false);
+                if (fresh) it->second = isCommunicationKernelName(name);
+                if (it->second) continue;
+            }
+            ops[gn.rank].push_back({n, collective});
+        }
+        for (std::size_t k = 0; k < loaded; ++k)
+            for (const auto& [n, collective] : ops[k])
+                f(SimNodeRef{n, -1}, collective);
         const AddedRankTimes& added = res.addedRanks;
-        if (added.empty() || added.rankNodes.empty()) return;
         for (std::size_t a = 0; a < added.count(); ++a)
-            for (NodeId n : added.rankNodes[added.source[a]])
-                f(SimNodeRef{n, static_cast<std::int32_t>(a)});
+            for (const auto& [n, collective] : ops[added.source[a]])
+                f(SimNodeRef{n, static_cast<std::int32_t>(a)}, collective);
     }
     // The peer whose late arrival held a collective's end; invalid when nobody of the job did.
     SimNodeRef holder(SimNodeRef r, const NodeTiming& t) const {
@@ -90,14 +110,12 @@ struct JobRanks {
         constexpr TimeNs kTogether = 1000; // arrivals within 1 us: nobody waited
         std::unordered_set<std::uint64_t> holders;
         std::vector<std::pair<SimNodeRef, bool>> collectives; // and whether it waited
-        forEachNode([&](SimNodeRef r) {
-            const GraphNode& gn = g.nodes[r.node];
-            if (gn.kind != NodeKind::GpuOp && gn.kind != NodeKind::Collective) return;
+        forEachGpuOp([&](SimNodeRef r, bool collective) {
             const NodeTiming t = res.timing(r);
             if (t.start < 0) return;
             const std::uint32_t k = slot(r);
-            if (gn.kind == NodeKind::GpuOp && gn.collective == 0xffffffffu && gn.phantomArrival < 0) {
-                if (!isCommunicationKernelName(g.nodeName(r.node))) compute[k] += t.own;
+            if (!collective) {
+                compute[k] += t.own;
                 return;
             }
             joined[k]++;
