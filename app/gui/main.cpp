@@ -65,6 +65,17 @@ int main(int argc, char** argv) {
         request.criticalPath = cli.parser.isSet(cli.criticalPath);
         request.exposed = cli.parser.isSet(cli.exposed);
         request.comparison = cli.parser.values(cli.compare);
+        // The window at another size (how the layout holds up at 1280x720).
+        if (cli.parser.isSet(cli.size)) {
+            QSize size;
+            if (!sl::ui::parseFigureSize(cli.parser.value(cli.size), size)) {
+                std::fprintf(stderr, "error: --size %s: expected WxH, e.g. 1280x720\n",
+                             qPrintable(cli.parser.value(cli.size)));
+                return 1;
+            }
+            request.width = size.width();
+            request.height = size.height();
+        }
         const QString error = sl::ui::takeScreenshot(request);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "error: %s\n", qPrintable(error));

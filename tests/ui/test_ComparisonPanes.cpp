@@ -9,6 +9,7 @@
 #include "ComparisonWindow.h"
 #include "DeltaColours.h"
 #include "ResultCard.h"
+#include "ScenariosDock.h"
 #include "Selection.h"
 #include "TimelineRenderer.h"
 #include "TimelineView.h"
@@ -149,6 +150,37 @@ private slots:
         QCOMPARE(pixelsInBins(panes->measured()->grab().toImage(), {6}), 0);
     }
 
+    void predictedAboveActualBelow() {
+        // The upper pane shows the current scenario (a 2x faster GPU predicted from the first run):
+        // its ops are coloured against the run it predicted, so the halved kernels are "same" in
+        // both panes; the measured run above again: "slower" above, "faster" below.
+        MainWindow w;
+        SimKnobs k;
+        k.computeSpeedup = 2;
+        open(w, k);
+        auto* panes = part<TimelinePanes>(w);
+        const auto run = panes->comparisonRun();
+        const EventId gemm = run->jumpTo("Classes", "gemm").run;
+        const EventId gemmOpen = run->partnerInOpen(gemm);
+        const auto above = [&] {
+            return panes->measured()->deltas()->at(gemmOpen.rank, gemmOpen.ref.track, gemmOpen.ref.index);
+        };
+        const auto below = [&] {
+            return panes->comparison()->deltas()->at(gemm.rank, gemm.ref.track, gemm.ref.index);
+        };
+        QCOMPARE(above(), std::int8_t(6));
+        QCOMPARE(below(), std::int8_t(0));
+        const int current = part<ScenarioController>(w)->list()->current();
+        QVERIFY(part<ScenarioController>(w)->result(current));
+        part<ScenariosDock>(w)->setTopPane(current);
+        QVERIFY(panes->measured()->data() != w.sessions()->measured());
+        QCOMPARE(above(), std::int8_t(kDeltaSame));
+        QCOMPARE(below(), std::int8_t(kDeltaSame));
+        part<ScenariosDock>(w)->setTopPane(-1);
+        QCOMPARE(above(), std::int8_t(6));
+        QCOMPARE(below(), std::int8_t(0));
+    }
+
     void selectionFollowsTheAlignedOp() {
         MainWindow w;
         open(w);
@@ -218,7 +250,7 @@ private slots:
             open(w, k);
             auto* card = part<ResultCard>(w);
             const QString text = card->text();
-            QVERIFY2(text.contains("Against after (measured): predicted step"), qPrintable(text));
+            QVERIFY2(text.contains("Against after (measured): predicted "), qPrintable(text));
             const QString line = w.sessions()->comparison()->predictionLine();
             const QRegularExpressionMatch m = QRegularExpression("error (-?[0-9.]+)%").match(line);
             QVERIFY2(m.hasMatch(), qPrintable(line));

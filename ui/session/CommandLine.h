@@ -33,7 +33,8 @@ struct CommandLine {
         QStringLiteral("With --render: the time range from the trace's start, e.g. 2ms:8ms."),
         QStringLiteral("A:B")};
     QCommandLineOption size{QStringLiteral("size"),
-                            QStringLiteral("With --render: the size (default 1920x1080)."),
+                            QStringLiteral("With --render: the size (default 1920x1080); with --screenshot: "
+                                           "the window's (default 1600x1000)."),
                             QStringLiteral("WxH")};
     QCommandLineOption pane{QStringLiteral("pane"),
                             QStringLiteral("With --render: both (default), measured or simulated."),

@@ -52,19 +52,22 @@ EventId eventOf(const ExecutionGraph& g, NodeId n) {
     return {static_cast<int>(node.rank), node.event};
 }
 
-// The delta bins and units of one run's events (open: the graph compared "before").
-void fill(const ExecutionGraph& g, const ComparisonRun& run, bool open, double samePct, EventDeltas& deltas,
-          std::vector<std::vector<std::vector<std::int32_t>>>& units) {
+// The delta bins (and, given units, the unit of each op) of one run's events; open: the graph
+// compared "before", whose units take their time from openTime (the measured time, or a
+// prediction's).
+void fill(const ExecutionGraph& g, const ComparisonRun& run, bool open, const std::vector<TimeNs>& openTime,
+          EventDeltas& deltas, std::vector<std::vector<std::vector<std::int32_t>>>* units) {
     const TraceSet& set = *g.trace;
     deltas.set = &set;
     for (std::size_t i = 0; i < run.units.size(); ++i) {
         const AlignedUnit& u = run.alignedUnit(i);
-        const TimeNs mine = open ? u.beforeTime : u.afterTime, other = open ? u.afterTime : u.beforeTime;
-        const auto bin = static_cast<std::int8_t>(deltaBin(mine, other, samePct));
+        const TimeNs mine = open ? openTime[i] : u.afterTime, other = open ? u.afterTime : openTime[i];
+        const auto bin = static_cast<std::int8_t>(deltaBin(mine, other, run.samePct));
         for (NodeId n : open ? u.before : u.after) {
             const GraphNode& node = g.nodes[n];
             cell(deltas.bins, set, node.rank, node.event, kNotCompared) = bin;
-            cell(units, set, node.rank, node.event, std::int32_t{-1}) = static_cast<std::int32_t>(i);
+            if (units)
+                cell(*units, set, node.rank, node.event, std::int32_t{-1}) = static_cast<std::int32_t>(i);
         }
     }
     // GPU ops of the step with no aligned op in the other run.
@@ -176,10 +179,14 @@ std::shared_ptr<const ComparisonRun> loadComparisonRun(std::shared_ptr<const Tra
                 run->units.push_back({static_cast<std::uint32_t>(p), static_cast<std::uint32_t>(u)});
         // A change within the run-to-run noise (3 sigma of a kernel's spread) or under the
         // smallest change reported is "same", as in the tables.
-        const double samePct = std::max(kMinChangePct, 3.0 * cmp->noisePct);
+        run->samePct = std::max(kMinChangePct, 3.0 * cmp->noisePct);
+        std::vector<TimeNs> measured;
+        measured.reserve(run->units.size());
+        for (std::size_t i = 0; i < run->units.size(); ++i)
+            measured.push_back(run->alignedUnit(i).beforeTime);
         auto openDeltas = std::make_shared<EventDeltas>(), deltas = std::make_shared<EventDeltas>();
-        fill(*openGraph, *run, true, samePct, *openDeltas, run->openUnit);
-        fill(*graph, *run, false, samePct, *deltas, run->unit);
+        fill(*openGraph, *run, true, measured, *openDeltas, &run->openUnit);
+        fill(*graph, *run, false, measured, *deltas, &run->unit);
         run->openDeltas = std::move(openDeltas);
         run->deltas = std::move(deltas);
     } catch (const LoadError& e) {
@@ -192,6 +199,26 @@ std::shared_ptr<const ComparisonRun> loadComparisonRun(std::shared_ptr<const Tra
         run->timeline.reset();
     }
     return run;
+}
+
+std::pair<std::shared_ptr<const EventDeltas>, std::shared_ptr<const EventDeltas>>
+ComparisonRun::deltasAgainst(const TimelineData& open) const {
+    if (!ok() || &open.set() != openGraph->trace) return {};
+    // The open run's ops as `open` times them: the measured timeline gives the units' own times.
+    std::vector<TimeNs> times(units.size(), 0);
+    bool same = true;
+    for (std::size_t i = 0; i < units.size(); ++i) {
+        for (NodeId n : alignedUnit(i).before) {
+            const GraphNode& node = openGraph->nodes[n];
+            times[i] += open.track(node.rank, node.event.track).duration[node.event.index];
+        }
+        same = same && times[i] == alignedUnit(i).beforeTime;
+    }
+    if (same) return {openDeltas, deltas};
+    auto a = std::make_shared<EventDeltas>(), b = std::make_shared<EventDeltas>();
+    fill(*openGraph, *this, true, times, *a, nullptr);
+    fill(*graph, *this, false, times, *b, nullptr);
+    return {std::move(a), std::move(b)};
 }
 
 const AlignedUnit& ComparisonRun::alignedUnit(std::size_t i) const {
@@ -293,11 +320,10 @@ QString ComparisonRun::predictionLine(const SimResult* simulation) const {
     const double unchanged = 100.0 *
                              static_cast<double>(std::abs(check.beforeIteration - check.actualIteration)) /
                              static_cast<double>(check.actualIteration);
-    return QObject::tr("Against %1 (measured): predicted step %2, measured %3, error %4% (%5% if nothing "
-                       "changed)")
+    return QObject::tr("Against %1 (measured): predicted %2, measured %3, error %4% (%5% assuming no change)")
         .arg(QFileInfo(paths.value(0)).fileName(), formatDuration(check.predictedIteration),
              formatDuration(check.actualIteration))
-        .arg(check.iterationErrorPct(), 0, 'f', 2)
+        .arg(check.iterationErrorPct(), 0, 'f', 1)
         .arg(unchanged, 0, 'f', 1);
 }
 

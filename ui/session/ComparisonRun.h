@@ -24,6 +24,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace sl::ui {
 
@@ -42,6 +43,14 @@ struct ComparisonRun {
     std::shared_ptr<const TimelineData> timeline; // the run with those times
     std::shared_ptr<const RowMapping> rows;       // the open run's rows -> the run's ranks and tracks
     std::shared_ptr<const EventDeltas> openDeltas, deltas; // bins of the open run's and the run's events
+    // A change within this many percent is "same" (DeltaColours.h): 3 sigma of the run-to-run noise,
+    // at least the smallest change the tables report.
+    double samePct = kMinChangePct;
+    // The bins of both runs with the open run's ops timed as `open` times them: the measured
+    // timeline gives openDeltas and deltas; a scenario's prediction of the open set (the upper pane
+    // in "predicted vs actual") gives predicted against measured, op by op.
+    std::pair<std::shared_ptr<const EventDeltas>, std::shared_ptr<const EventDeltas>>
+    deltasAgainst(const TimelineData& open) const;
     // The unit (index into units) of each event of either run, [rank][track][event]; -1: none.
     std::vector<std::vector<std::vector<std::int32_t>>> openUnit, unit;
     struct UnitRef {

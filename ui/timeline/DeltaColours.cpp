@@ -60,14 +60,28 @@ std::int8_t EventDeltas::at(int rank, std::uint32_t track, std::uint32_t event) 
 }
 
 void paintDeltaLegend(QPainter& p, QRect area) {
-    // Compact, so that it fits a narrow pane: "faster [3 greens] [grey] [3 reds] slower [purple] only
-    // here"; the steps are in deltaLabel() (the tooltip of the comparison tables says the same).
+    // Compact, so that it fits a narrow pane: "faster [3 greens] [grey] [3 reds] slower than the
+    // other run [purple] only here", with fewer words where the pane is narrower.
     const QFontMetrics fm(p.font());
     const int sw = 11, pad = 5, gap = 6;
-    const QString faster = QStringLiteral("faster"), slower = QStringLiteral("slower than the other run"),
-                  only = QStringLiteral("only here");
-    const int width = pad + fm.horizontalAdvance(faster) + gap + 7 * sw + gap + fm.horizontalAdvance(slower) +
-                      2 * gap + sw + 3 + fm.horizontalAdvance(only) + pad;
+    struct Words {
+        QString faster, slower, only;
+    };
+    const Words variants[] = {
+        {QStringLiteral("faster"), QStringLiteral("slower than the other run"), QStringLiteral("only here")},
+        {QStringLiteral("faster"), QStringLiteral("slower"), QStringLiteral("only here")},
+        {QStringLiteral("faster"), QStringLiteral("slower"), QString()}};
+    const auto widthOf = [&](const Words& w) {
+        return pad + fm.horizontalAdvance(w.faster) + gap + 7 * sw + gap + fm.horizontalAdvance(w.slower) +
+               2 * gap + sw + (w.only.isEmpty() ? 0 : 3 + fm.horizontalAdvance(w.only)) + pad;
+    };
+    const Words* words = &variants[2];
+    for (const Words& w : variants)
+        if (widthOf(w) + 16 <= area.width()) {
+            words = &w;
+            break;
+        }
+    const int width = widthOf(*words);
     const int h = fm.height() + 2 * pad;
     const QRect box(std::max(area.left(), area.right() - width - 8), area.top() + 4, width, h);
     p.save();
@@ -84,16 +98,18 @@ void paintDeltaLegend(QPainter& p, QRect area) {
         p.fillRect(QRect(x, box.top() + (h - sw) / 2, sw, sw), deltaColour(bin));
         x += sw;
     };
-    text(faster);
+    text(words->faster);
     x += gap;
     for (int b = 0; b < kDeltaUnmatched; ++b)
         swatch(b);
     x += gap;
-    text(slower);
+    text(words->slower);
     x += 2 * gap;
     swatch(kDeltaUnmatched);
-    x += 3;
-    text(only);
+    if (!words->only.isEmpty()) {
+        x += 3;
+        text(words->only);
+    }
     p.restore();
 }
 

@@ -59,6 +59,8 @@ TimelinePanes::TimelinePanes(ViewController* controller, SelectionModel* selecti
     lowerLayout->addWidget(simulated_, 1);
     lowerLayout->addWidget(comparison_, 1);
     split->addWidget(lower_);
+    // The upper pane may show a scenario's prediction instead of the measured run.
+    connect(measured_, &TimelineView::dataChanged, this, &TimelinePanes::updateDeltas);
     // An op selected in one run selects its aligned op in the other (ComparisonRun.h).
     connect(selection_, &SelectionModel::eventChanged, this, [this](EventId e) {
         if (linking_ || !run_) return;
@@ -140,7 +142,6 @@ void TimelinePanes::setComparison(std::shared_ptr<const ComparisonRun> run) {
         return;
     }
     comparison_->setRowMapping(run_->rows);
-    comparison_->setDeltas(run_->deltas);
     comparison_->setData(run_->timeline);
     const QString file = QFileInfo(run_->paths.value(0)).fileName();
     comparison_->setTitle(
@@ -156,9 +157,20 @@ void TimelinePanes::showComparison(bool on) {
     const bool was = comparisonShown();
     comparison_->setVisible(on);
     updateLower();
-    // The open run is coloured by delta only while the run it is compared with is in view.
-    measured_->setDeltas(on ? run_->openDeltas : nullptr);
+    updateDeltas();
     if (on != was) emit comparisonShownChanged(on);
+}
+
+void TimelinePanes::updateDeltas() {
+    // The open run is coloured by delta only while the run it is compared with is in view, against
+    // what the upper pane shows: the measured run, or a scenario's prediction of it (predicted vs
+    // actual, op by op).
+    const bool on = comparisonShown() && measured_->data();
+    const auto [open, run] =
+        on ? run_->deltasAgainst(*measured_->data())
+           : std::pair<std::shared_ptr<const EventDeltas>, std::shared_ptr<const EventDeltas>>{};
+    measured_->setDeltas(open);
+    comparison_->setDeltas(run ? run : run_ ? run_->deltas : nullptr);
 }
 
 void TimelinePanes::setSimulatedShown(bool shown) {

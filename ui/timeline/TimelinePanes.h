@@ -95,6 +95,7 @@ private:
     std::shared_ptr<const ComparisonRun> run_;
     QWidget* lower_ = nullptr; // the splitter's lower part: the simulated or the comparison pane
     void updateLower();
+    void updateDeltas();
     bool simulatedWanted_ = true;
     bool linking_ = false; // a selection mirrored into the other pane
 };

@@ -91,8 +91,10 @@ void TimelineView::setData(std::shared_ptr<const TimelineData> timeline) {
                          &timeline->set() == &data_->set() && timeline->eventCount() <= kMaxTransitionEvents;
     animateNext_ = false;
     std::shared_ptr<const TimelineData> from = displayed_ ? displayed_ : data_;
+    const bool changed = timeline != data_;
     data_ = std::move(timeline);
     renderer_.clearCache();
+    if (changed) emit dataChanged();
     if (animate) {
         if (!transition_) {
             transition_ = new QVariantAnimation(this);

@@ -81,6 +81,8 @@ public:
     const std::shared_ptr<const ReplayDifferences>& differences() const { return differences_; }
 
 signals:
+    // setData() gave the pane another timeline (or none).
+    void dataChanged();
     void hovered(sl::ui::EventId e);
     // A right click (no drag) on an event (e may be invalid: empty space) or on a gutter row (track -1:
     // the rank header), at a global position, for the owner's context menus.
