@@ -310,6 +310,7 @@ void MainMenus::buildComparisonActions(QMenu* file) {
     connect(closeRun, &QAction::triggered, comparison, &ComparisonController::close);
     connect(comparisonPane_, &QAction::toggled, panes, &TimelinePanes::showComparison);
     connect(panes, &TimelinePanes::comparisonShownChanged, comparisonPane_, &QAction::setChecked);
+    connect(panes, &TimelinePanes::comparisonShownChanged, comparison, &ComparisonController::setInPane);
     connect(comparison, &ComparisonController::shown, this,
             [panes, tables, closeRun, openTables, this](std::shared_ptr<const ComparisonRun> run,
                                                         bool showTables) {

@@ -8,6 +8,7 @@
 #include "ComparisonPair.h"
 #include "ComparisonWindow.h"
 #include "DeltaColours.h"
+#include "FigureRender.h"
 #include "ResultCard.h"
 #include "ScenariosDock.h"
 #include "Selection.h"
@@ -17,6 +18,7 @@
 
 #include <QAction>
 #include <QImage>
+#include <QPainter>
 #include <QTableWidget>
 #include <QtTest>
 
@@ -179,6 +181,32 @@ private slots:
         part<ScenariosDock>(w)->setTopPane(-1);
         QCOMPARE(above(), std::int8_t(6));
         QCOMPARE(below(), std::int8_t(0));
+    }
+
+    void exportedPictureHasTheColours() {
+        // File > Export Timeline draws what the panes show: the comparison run below, both runs in
+        // the delta colours; with the simulation below again, the simulation in normal colours.
+        MainWindow w;
+        open(w);
+        auto* panes = part<TimelinePanes>(w);
+        const QSize size(1600, 900);
+        const auto render = [&] {
+            const Figure fig = w.sessions()->timelineFigure(size);
+            QImage img(size, QImage::Format_ARGB32);
+            img.fill(Qt::white);
+            QPainter p(&img);
+            paintFigure(p, fig);
+            return std::make_pair(fig, img);
+        };
+        const auto [fig, img] = render();
+        QCOMPARE(fig.simulated, panes->comparisonRun()->timeline);
+        QVERIFY(fig.simulatedTitle.startsWith("Comparison: after"));
+        QVERIFY2(pixelsInBins(img, {0}) > 500, qPrintable(QString::number(pixelsInBins(img, {0}))));
+        QVERIFY(pixelsInBins(img, {6}) > 500);
+        panes->showComparison(false);
+        const auto [sim, plain] = render();
+        QCOMPARE(sim.simulated, w.sessions()->simulation().timeline);
+        QCOMPARE(pixelsInBins(plain, {0, 6}), 0);
     }
 
     void selectionFollowsTheAlignedOp() {

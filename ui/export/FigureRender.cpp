@@ -142,7 +142,12 @@ FigureStats paintFigure(QPainter& p, const Figure& fig) {
     const int shownH = std::min(paneH, layout.height());
     TimelineRenderer renderer;
     renderer.setFont(sized(base, 12));
-    auto pane = [&](const TimelineData& data, const QString& title) {
+    auto pane = [&](const TimelineData& data, const QString& title, const EventDeltas* deltas) {
+        // The comparison run below: its rows along the upper pane's.
+        RowLayout along;
+        const bool other = &data.set() != &set && fig.simulatedRows;
+        if (other) along.build(data.set(), tracks, *fig.simulatedRows);
+        const RowLayout& rows = other ? along : layout;
         p.fillRect(QRect(kMargin, y, width - 2 * kMargin, kPaneTitle), QColor(0x343a40));
         p.setPen(Qt::white);
         p.setFont(sized(base, 14, true));
@@ -155,19 +160,21 @@ FigureStats paintFigure(QPainter& p, const Figure& fig) {
         const int h = static_cast<int>(shownH / squeeze);
         p.setClipRect(QRect(0, 0, width - 2 * kMargin, h));
         p.setFont(sized(base, 12));
-        renderer.paintGutter(p, data, layout, tracks, h, 0, QString(), kGutter); // titled above
+        renderer.paintGutter(p, data, rows, tracks, h, 0, QString(), kGutter); // titled above
         p.translate(kGutter, 0);
         p.setClipRect(QRect(0, 0, areaW, h));
         p.fillRect(QRect(0, 0, areaW, h), palette::background());
         RenderState state;
         state.origin = origin;
-        stats.boxes += renderer.paintEvents(p, data, layout, m, QSize(areaW, h), 0, state).boxes;
-        paintNotes(p, fig.notes, m, layout, QSize(areaW, h), 0);
+        if (deltas && deltas->set == &data.set()) state.deltas = deltas;
+        stats.boxes += renderer.paintEvents(p, data, rows, m, QSize(areaW, h), 0, state).boxes;
+        if (!other) paintNotes(p, fig.notes, m, rows, QSize(areaW, h), 0);
+        if (state.deltas) paintDeltaLegend(p, QRect(0, 0, areaW, h));
         p.restore();
         y += shownH + 12;
     };
-    if (fig.measured) pane(*fig.measured, fig.measuredTitle);
-    if (fig.simulated) pane(*fig.simulated, fig.simulatedTitle);
+    if (fig.measured) pane(*fig.measured, fig.measuredTitle, fig.measuredDeltas.get());
+    if (fig.simulated) pane(*fig.simulated, fig.simulatedTitle, fig.simulatedDeltas.get());
 
     // The legend: one swatch per event category.
     p.setFont(sized(base, 14));

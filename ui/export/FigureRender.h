@@ -5,6 +5,8 @@
 // the picture: expanded when they fit, else their GPU streams, else each rank's summary strip. File > Export
 // Timeline, `sightline --render` and `sightline-cli render` all go through renderFigure().
 #include "Annotations.h"
+#include "DeltaColours.h"
+#include "RowLayout.h"
 #include "TimelineData.h"
 
 #include <QSize>
@@ -41,6 +43,11 @@ struct Figure {
     // The track tree to follow (hidden tracks, order); null: every track of every rank, in order.
     const TrackState* tracks = nullptr;
     std::vector<Note> notes; // drawn in both panes (ui/timeline/Annotations.h)
+    // A comparison run in the lower pane (docs/Compare.md): `simulated` is then another set's
+    // timeline, laid out along the upper pane's rows; both panes coloured by delta (with the
+    // legend) when their bins are given.
+    std::shared_ptr<const RowMapping> simulatedRows;
+    std::shared_ptr<const EventDeltas> measuredDeltas, simulatedDeltas;
 };
 
 // What the figure drew, for tests: ranks shown (expanded or as summary strips), legend entries.

@@ -37,6 +37,9 @@ public:
     // The run shown (null: none, or still loading).
     const std::shared_ptr<const ComparisonRun>& run() const { return run_; }
     bool busy() const { return loading_ || waiting_; }
+    // Whether the lower pane shows the run (not the simulation): pictures of the timeline follow.
+    void setInPane(bool on) { inPane_ = on; }
+    bool inPane() const { return run_ && inPane_; }
     // The result card's line for the simulation shown (ComparisonRun::predictionLine).
     const QString& predictionLine() const { return prediction_; }
 
@@ -57,6 +60,7 @@ private:
     std::shared_ptr<const ComparisonRun> run_;
     QString prediction_;
     bool tables_ = true;
+    bool inPane_ = true;
     bool loading_ = false;
     bool waiting_ = false; // for the open run's graph
     std::uint64_t generation_ = 0;

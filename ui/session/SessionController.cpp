@@ -33,6 +33,7 @@
 #include <QSignalBlocker>
 
 #include <algorithm>
+#include <tuple>
 
 namespace sl::ui {
 
@@ -550,6 +551,13 @@ Figure SessionController::timelineFigure(QSize size, const FigureContent& conten
     fig.start = view_->windowStart();
     fig.end = view_->windowEnd();
     fig.notes = annotations_->notes();
+    // The comparison run in the lower pane (docs/Compare.md): in the picture too, with the colours.
+    if (const auto& run = comparison_->run(); content.simulated && comparison_->inPane() && fig.measured) {
+        fig.simulated = run->timeline;
+        fig.simulatedTitle = tr("Comparison: %1").arg(QFileInfo(run->paths.value(0)).fileName());
+        fig.simulatedRows = run->rows;
+        std::tie(fig.measuredDeltas, fig.simulatedDeltas) = run->deltasAgainst(*fig.measured);
+    }
     return fig;
 }
 
