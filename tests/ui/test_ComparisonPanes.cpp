@@ -17,6 +17,7 @@
 #include "WindowParts.h"
 
 #include <QAction>
+#include <QFileInfo>
 #include <QImage>
 #include <QPainter>
 #include <QTableWidget>
@@ -126,6 +127,25 @@ private slots:
         QVERIFY(!panes->measured()->deltas());
         panes->showComparison(true);
         QVERIFY(panes->measured()->deltas());
+    }
+
+    void wholeTraceRunsAlignAtTheirFirstEvent() {
+        // Kineto's own before/after example: no ProfilerStep (the whole trace is the window) and
+        // clocks 73 s apart; the run below starts where the open one does.
+        const QString dir = QString::fromStdString(sltest::tracePath("single-rank"));
+        const QString before = dir + "/h100-cuda-sync-before-fix.json",
+                      after = dir + "/h100-cuda-sync-after-fix.json";
+        if (!QFileInfo::exists(before) || !QFileInfo::exists(after)) QSKIP("../shared/traces is not here");
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        w.sessions()->openTraces({before});
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
+        sltest::settle(w);
+        QCOMPARE(w.sessions()->comparison()->openNow({after}), QString());
+        auto* panes = part<TimelinePanes>(w);
+        QCOMPARE(panes->comparison()->data()->start(), panes->measured()->data()->start());
+        QVERIFY(std::abs(panes->comparisonRun()->offset) > 70'000'000'000LL);
     }
 
     void eventsColouredByDelta() {

@@ -26,11 +26,13 @@ std::vector<std::string> toStd(const QStringList& l) {
     return out;
 }
 
-// The earliest step start of a run (its ranks share one clock).
+// The earliest step start of a run (its ranks share one clock): the ProfilerStep's start, or
+// without one (the whole trace is the window) the first event's.
 TimeNs stepStart(const ExecutionGraph& g) {
     TimeNs t = std::numeric_limits<TimeNs>::max();
     for (const RankWindow& w : g.ranks)
-        t = std::min(t, w.windowStart);
+        t = std::min(t,
+                     w.windowStart == std::numeric_limits<TimeNs>::min() ? w.measuredStart : w.windowStart);
     return g.ranks.empty() ? 0 : t;
 }
 
