@@ -82,6 +82,33 @@ void MainMenus::buildNotesMenu(QMenu* notes) {
         else
             model->editNote(index, text.trimmed());
     });
+    // An arrow from a note to the selected event (or range): pick the note by number.
+    notes
+        ->addAction(tr("&Point a Note at the Selection..."), this,
+                    [this, session, model] {
+                        const NoteTarget target = arrowTargetAtSelection(*session);
+                        if (model->notes().empty() || !target.set) {
+                            emit session->message(model->notes().empty()
+                                                      ? tr("Add a note first (Ctrl+Shift+N)")
+                                                      : tr("Select an event or a time range to point at"),
+                                                  MessageBar::Level::Info);
+                            return;
+                        }
+                        QStringList items;
+                        for (std::size_t i = 0; i < model->notes().size(); ++i)
+                            items << QStringLiteral("%1 %2").arg(i + 1).arg(model->notes()[i].text);
+                        int index = 0;
+                        if (items.size() > 1) {
+                            bool ok = false;
+                            const QString item =
+                                QInputDialog::getItem(window_, tr("Point a note"), tr("Arrow from note:"),
+                                                      items, static_cast<int>(items.size()) - 1, false, &ok);
+                            if (!ok) return;
+                            index = static_cast<int>(items.indexOf(item));
+                        }
+                        model->setArrow(index, target);
+                    })
+        ->setObjectName(QStringLiteral("pointNoteAction"));
     notes->addSeparator();
     // Bookmarks: Ctrl+N remembers the visible window as bookmark N, the key N jumps back to it.
     for (int n = 1; n <= AnnotationModel::kBookmarks; ++n) {
@@ -112,6 +139,7 @@ Note noteAtSelection(const SessionController& session, const QString& text) {
         const TrackTimeline& t = session.measured()->track(static_cast<std::size_t>(e.rank), e.ref.track);
         n.start = n.end = t.start[e.ref.index];
         n.rank = e.rank;
+        n.track = static_cast<int>(e.ref.track); // pinned to the event's track row
     } else if (sel->hasRange()) {
         n.start = sel->rangeStart();
         n.end = sel->rangeEnd();
@@ -119,6 +147,22 @@ Note noteAtSelection(const SessionController& session, const QString& text) {
         n.start = n.end = (session.view()->windowStart() + session.view()->windowEnd()) / 2;
     }
     return n;
+}
+
+NoteTarget arrowTargetAtSelection(const SessionController& session) {
+    NoteTarget a;
+    const SelectionModel* sel = session.selection();
+    const EventId e = sel->event();
+    if (e.valid() && session.measured()) {
+        a.set = true;
+        a.time = session.measured()->track(static_cast<std::size_t>(e.rank), e.ref.track).start[e.ref.index];
+        a.rank = e.rank;
+        a.track = static_cast<int>(e.ref.track);
+    } else if (sel->hasRange()) {
+        a.set = true;
+        a.time = sel->rangeStart();
+    }
+    return a;
 }
 
 void MainMenus::buildLessonsMenu(QMenu* help) {

@@ -24,9 +24,13 @@ class SessionController;
 class TimelinePanes;
 
 struct Note;
-// A note with `text` at the selected event (and its rank), else over the selected range, else in the
-// middle of the visible window (View > Notes and Bookmarks > Add Note).
+struct NoteTarget;
+// A note with `text` at the selected event (pinned to its track row), else over the selected range, else in
+// the middle of the visible window (View > Notes and Bookmarks > Add Note).
 Note noteAtSelection(const SessionController& session, const QString& text);
+// Where an arrow added now points (docs/Annotations.md): the selected event's start on its track's
+// row, else the start of the selected range; target.set is false when nothing is selected.
+NoteTarget arrowTargetAtSelection(const SessionController& session);
 
 class MainMenus : public QObject {
     Q_OBJECT

@@ -3,9 +3,11 @@
 #include <QFontMetrics>
 #include <QJsonArray>
 #include <QPainter>
+#include <QPolygonF>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace sl::ui {
 
@@ -24,6 +26,12 @@ int AnnotationModel::addNote(Note note) {
 void AnnotationModel::editNote(int index, const QString& text) {
     if (index < 0 || index >= static_cast<int>(notes_.size())) return;
     notes_[static_cast<std::size_t>(index)].text = text;
+    emit changed();
+}
+
+void AnnotationModel::setArrow(int index, const NoteTarget& target) {
+    if (index < 0 || index >= static_cast<int>(notes_.size())) return;
+    notes_[static_cast<std::size_t>(index)].arrow = target.set ? target : NoteTarget{};
     emit changed();
 }
 
@@ -67,11 +75,19 @@ bool AnnotationModel::empty() const {
 
 QJsonObject AnnotationModel::toJson() const {
     QJsonArray notes;
-    for (const Note& n : notes_)
-        notes.append(QJsonObject{{QStringLiteral("start_ns"), QString::number(n.start)},
-                                 {QStringLiteral("end_ns"), QString::number(n.end)},
-                                 {QStringLiteral("rank"), n.rank},
-                                 {QStringLiteral("text"), n.text}});
+    for (const Note& n : notes_) {
+        QJsonObject o{{QStringLiteral("start_ns"), QString::number(n.start)},
+                      {QStringLiteral("end_ns"), QString::number(n.end)},
+                      {QStringLiteral("rank"), n.rank},
+                      {QStringLiteral("track"), n.track},
+                      {QStringLiteral("text"), n.text}};
+        if (n.arrow.set)
+            o[QStringLiteral("arrow")] =
+                QJsonObject{{QStringLiteral("time_ns"), QString::number(n.arrow.time)},
+                            {QStringLiteral("rank"), n.arrow.rank},
+                            {QStringLiteral("track"), n.arrow.track}};
+        notes.append(o);
+    }
     QJsonObject marks;
     for (int i = 0; i < kBookmarks; ++i) {
         const Bookmark& b = bookmarks_[static_cast<std::size_t>(i)];
@@ -99,7 +115,18 @@ QString AnnotationModel::fromJson(const QJsonObject& json, int rankCount) {
             return QObject::tr("\"annotations\": note %1: bad time").arg(i + 1);
         n.rank = o.value(QStringLiteral("rank")).toInt(-1);
         if (n.rank < -1 || n.rank >= rankCount) n.rank = -1; // a rank the set does not have: no marker
+        // A track the rank does not show (or does not have) draws on the rank's header row.
+        n.track = n.rank >= 0 ? std::max(-1, o.value(QStringLiteral("track")).toInt(-1)) : -1;
         n.text = o.value(QStringLiteral("text")).toString();
+        if (o.contains(QStringLiteral("arrow"))) {
+            const QJsonObject a = o.value(QStringLiteral("arrow")).toObject();
+            if (!time(a, "time_ns", n.arrow.time))
+                return QObject::tr("\"annotations\": note %1: bad arrow time").arg(i + 1);
+            n.arrow.set = true;
+            n.arrow.rank = a.value(QStringLiteral("rank")).toInt(-1);
+            if (n.arrow.rank < -1 || n.arrow.rank >= rankCount) n.arrow.rank = -1;
+            n.arrow.track = n.arrow.rank >= 0 ? std::max(-1, a.value(QStringLiteral("track")).toInt(-1)) : -1;
+        }
         notes.push_back(std::move(n));
     }
     const QJsonObject b = json.value(QStringLiteral("bookmarks")).toObject();
@@ -120,6 +147,43 @@ QString AnnotationModel::fromJson(const QJsonObject& json, int rankCount) {
     return {};
 }
 
+namespace {
+
+// The middle of the row a note or arrow names: the track's row when shown, else the rank's header
+// row; nullopt when neither is laid out (or no rank is named).
+std::optional<double> rowMiddle(const RowLayout& layout, int rank, int track, int scrollY) {
+    if (rank < 0) return std::nullopt;
+    const auto& rows = layout.rows();
+    const int at = track >= 0 ? layout.rowOf(rank, track) : -1;
+    if (at >= 0) {
+        const Row& r = rows[static_cast<std::size_t>(at)];
+        return r.y - scrollY + r.height / 2.0;
+    }
+    const auto header =
+        std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.header() && r.rank == rank; });
+    if (header == rows.end()) return std::nullopt;
+    return header->y - scrollY + header->height / 2.0;
+}
+
+// A line from `from` to `to` with a filled head at `to`.
+void drawArrow(QPainter& p, QPointF from, QPointF to) {
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(QPen(kNoteColor, 2));
+    p.drawLine(from, to);
+    const double len = std::hypot(to.x() - from.x(), to.y() - from.y());
+    if (len < 1) return p.restore();
+    const QPointF u((to.x() - from.x()) / len, (to.y() - from.y()) / len), n(-u.y(), u.x());
+    const double head = 10, half = 5;
+    const QPointF base = to - u * head;
+    p.setPen(Qt::NoPen);
+    p.setBrush(kNoteColor);
+    p.drawPolygon(QPolygonF({to, base + n * half, base - n * half}));
+    p.restore();
+}
+
+} // namespace
+
 void paintNotes(QPainter& p, const std::vector<Note>& notes, const TimeMapping& m, const RowLayout& layout,
                 QSize size, int scrollY) {
     if (notes.empty()) return;
@@ -131,21 +195,19 @@ void paintNotes(QPainter& p, const std::vector<Note>& notes, const TimeMapping& 
     for (std::size_t i = 0; i < notes.size(); ++i) {
         const Note& n = notes[i];
         const double x0 = m.x(n.start), x1 = m.x(n.end);
-        if (x1 < -200 || x0 > size.width()) continue;
+        const bool arrow = n.arrow.set;
+        const double tx = arrow ? m.x(n.arrow.time) : x0;
+        // Off screen, unless its arrow comes into view.
+        if ((x1 < -200 || x0 > size.width()) && (!arrow || tx < 0 || tx > size.width())) continue;
         if (n.end > n.start) p.fillRect(QRectF(x0, 0, std::max(1.0, x1 - x0), size.height()), kNoteFill);
         p.setPen(QPen(kNoteColor, 1.5, Qt::DashLine));
         p.drawLine(QPointF(x0, 0), QPointF(x0, size.height()));
-        if (n.rank >= 0) {
-            const auto& rows = layout.rows();
-            const auto header = std::find_if(rows.begin(), rows.end(),
-                                             [&](const Row& r) { return r.header() && r.rank == n.rank; });
-            if (header != rows.end()) {
-                const Row& r = *header;
-                const double y = r.y - scrollY + r.height / 2.0;
-                p.setPen(Qt::NoPen);
-                p.setBrush(kNoteColor);
-                p.drawEllipse(QPointF(x0, y), 5, 5);
-            }
+        // Pinned to a row: a dot on the track's row (or the rank's header row).
+        const std::optional<double> pinY = rowMiddle(layout, n.rank, n.track, scrollY);
+        if (pinY) {
+            p.setPen(Qt::NoPen);
+            p.setBrush(kNoteColor);
+            p.drawEllipse(QPointF(x0, *pinY), 5, 5);
         }
         // The flag: "1 text", stacked so that neighbours do not overlap.
         const QString label = QStringLiteral("%1 %2").arg(i + 1).arg(n.text);
@@ -153,6 +215,15 @@ void paintNotes(QPainter& p, const std::vector<Note>& notes, const TimeMapping& 
         // Right of the line, or left of it where the pane ends.
         const double fx = x0 + 2 + w > size.width() ? std::max(0.0, x0 - 2 - w) : x0 + 2;
         const QRectF flag(fx, 2 + static_cast<double>(i % 3) * (fm.height() + 4), w, fm.height() + 2);
+        // The arrow, under the flag: from the flag's lower edge to the target's row (the note's own
+        // row when the target names none, else half way down).
+        if (arrow) {
+            const std::optional<double> ty = rowMiddle(layout, n.arrow.rank, n.arrow.track, scrollY);
+            const QPointF to(tx, ty ? *ty : pinY ? *pinY : size.height() / 2.0);
+            const QPointF from(std::clamp(tx, flag.left() + 4, std::max(flag.left() + 4, flag.right() - 4)),
+                               flag.bottom());
+            drawArrow(p, from, to);
+        }
         p.setPen(Qt::NoPen);
         p.setBrush(kNoteColor);
         p.drawRect(flag);

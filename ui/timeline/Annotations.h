@@ -17,11 +17,23 @@ class QPainter;
 
 namespace sl::ui {
 
+// Where a note's arrow points: a time, on a track's row (or the rank's header row) when it names a
+// rank; without a rank, on the note's own row (or half way down the pane).
+struct NoteTarget {
+    bool set = false;
+    TimeNs time = 0;
+    int rank = -1;  // index into TraceSet::ranks; -1: no row of its own
+    int track = -1; // index into that rank's tracks; -1: the rank's header row
+};
+
 struct Note {
     TimeNs start = 0;
     TimeNs end = 0; // == start: a point in time; > start: a range
-    int rank = -1;  // index into TraceSet::ranks whose header row it points at; -1: none
+    int rank = -1;  // index into TraceSet::ranks whose row it is pinned to; -1: none
     QString text;
+    int track = -1;   // with a rank: the track whose row it is pinned to; -1 (or a hidden track): the
+                      // rank's header row
+    NoteTarget arrow; // an arrow from the note's flag to an event or a time
 };
 
 struct Bookmark {
@@ -38,6 +50,8 @@ public:
     const std::vector<Note>& notes() const { return notes_; }
     int addNote(Note note); // returns its index
     void editNote(int index, const QString& text);
+    // Points note `index` at `target` (target.set false: removes its arrow).
+    void setArrow(int index, const NoteTarget& target);
     void removeNote(int index);
     // The note nearest to time t (within `tolerance`), or -1.
     int noteAt(TimeNs t, TimeNs tolerance) const;
@@ -47,8 +61,9 @@ public:
     void clear();
     bool empty() const;
 
-    // {"notes": [{start_ns, end_ns, rank, text}], "bookmarks": {"1": {start_ns, end_ns}}} (times as
-    // strings: JSON numbers lose nanoseconds past 2^53).
+    // {"notes": [{start_ns, end_ns, rank, track, text, arrow: {time_ns, rank, track}}], "bookmarks":
+    // {"1": {start_ns, end_ns}}} (times as strings: JSON numbers lose nanoseconds past 2^53; track
+    // and arrow are optional, so sessions written before them still load).
     QJsonObject toJson() const;
     // Replaces the contents; an error line (and nothing changed) for a bad object.
     QString fromJson(const QJsonObject& json, int rankCount);
@@ -62,8 +77,9 @@ private:
 };
 
 // Draws the notes over an event area of `size` (painter origin at its top-left): a dashed line at a
-// point note's time or a shaded band over a range, a numbered flag with the text at the top, and a
-// marker on the rank's header row when the note names a rank.
+// point note's time or a shaded band over a range, a numbered flag with the text at the top, a
+// marker on the track's row (else the rank's header row) when the note names a rank, and an arrow
+// from the flag to its target.
 void paintNotes(QPainter& p, const std::vector<Note>& notes, const TimeMapping& m, const RowLayout& layout,
                 QSize size, int scrollY);
 
