@@ -2,7 +2,8 @@
 //   sightline [TRACE...]                                   opens the traces (files or folders)
 //   sightline SESSION.sightline.json                       opens a saved session
 //   sightline --screenshot OUT.png [--set k=v]... [--critical-path] [--exposed] TRACE...
-//                                                          renders the main window at 1600x1000
+//                                                          a picture of the main window at 1600x1000
+//                                                          (docs and bug reports; figures: --render)
 //   sightline --render OUT.svg|png|pdf [--set k=v]... [--range A:B] [--size WxH] [--pane P] TRACE...
 //                                                          renders a timeline figure (docs/Exports.md)
 //   sightline --help | --version                           prints, without a display

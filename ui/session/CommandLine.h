@@ -10,10 +10,12 @@ struct CommandLine {
     QCommandLineParser parser;
     QCommandLineOption help;
     QCommandLineOption version;
-    QCommandLineOption screenshot{QStringLiteral("screenshot"),
-                                  QStringLiteral("Render the main window at 1600x1000 into FILE.png and exit "
-                                                 "(needs no display)."),
-                                  QStringLiteral("FILE")};
+    QCommandLineOption screenshot{
+        QStringLiteral("screenshot"),
+        QStringLiteral("A picture of the whole main window (docks, card, panes) at "
+                       "1600x1000 into FILE.png, and exit (needs no display): for "
+                       "documentation and bug reports. Figures for slides: --render."),
+        QStringLiteral("FILE")};
     QCommandLineOption set{QStringLiteral("set"),
                            QStringLiteral("Set a simulator knob (key=value); repeatable."),
                            QStringLiteral("key=value")};
