@@ -1,6 +1,7 @@
 #include "CliCommon.h"
 #include "SimSetup.h"
 
+#include "report/Rounding.h"
 #include "sim/Simulator.h"
 #include "structure/CollectiveCalls.h"
 
@@ -12,10 +13,6 @@
 namespace sl::cli {
 
 namespace {
-
-double us(TimeNs ns) {
-    return std::round(static_cast<double>(ns) / 10.0) / 100.0;
-}
 
 Command makeCalibrateCommand() {
     return {"calibrate", "fit collective bandwidth and latency from measured transfers (knob JSON)",

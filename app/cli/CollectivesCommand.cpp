@@ -2,6 +2,7 @@
 #include "SimSetup.h"
 
 #include "analysis/CollectiveArrivals.h"
+#include "report/Rounding.h"
 
 #include <nlohmann/json.hpp>
 
@@ -13,10 +14,6 @@
 namespace sl::cli {
 
 namespace {
-
-double us(TimeNs ns) {
-    return std::round(static_cast<double>(ns) / 10.0) / 100.0;
-}
 
 std::string groupText(const CollectiveArrival& c) {
     std::string s = c.processGroup.empty() ? std::string("-") : c.processGroup;

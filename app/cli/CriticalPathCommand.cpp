@@ -2,6 +2,7 @@
 #include "SimSetup.h"
 
 #include "analysis/CriticalPath.h"
+#include "report/Rounding.h"
 #include "sim/Simulator.h"
 
 #include <nlohmann/json.hpp>
@@ -13,10 +14,6 @@
 namespace sl::cli {
 
 namespace {
-
-double us(TimeNs ns) {
-    return std::round(static_cast<double>(ns) / 10.0) / 100.0;
-}
 
 std::string trackName(const ExecutionGraph& g, NodeId n) {
     const Rank& rank = g.rankOf(n);

@@ -4,8 +4,10 @@
 #include "analysis/KnobEffect.h"
 #include "analysis/PinnedTime.h"
 #include "analysis/SimulatedTraceExport.h"
+#include "analysis/Throughput.h"
 #include "graph/ChakraGraph.h"
 #include "graph/ExecutionGraph.h"
+#include "report/Rounding.h"
 #include "report/SimulationReport.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
@@ -19,10 +21,6 @@
 namespace sl::cli {
 
 namespace {
-
-double us(TimeNs ns) {
-    return std::round(static_cast<double>(ns) / 10.0) / 100.0; // microseconds, 2 decimals
-}
 
 // A set without measured times (Chakra input, docs/Chakra.md): the simulated times alone.
 void printUnmeasuredTable(const ExecutionGraph& g, const SimResult& res) {
@@ -83,6 +81,16 @@ void printTable(const ExecutionGraph& g, const SimResult& res, const SimKnobs& k
             std::printf("pinned: rank %d, %.1f%% of its critical path; largest: %s\n", pins[r].rank,
                         pins[r].sharePct(), describePin(g, pins[r].largest).c_str());
     if (replay) std::printf("what-if: %s\n", explainKnobEffect(g, *replay, res, knobs).note.c_str());
+    // Throughput (docs/Scaling.md): samples/s where batch.samples / batch.tokens give the batch, and
+    // against the replay where the work per step differs.
+    {
+        std::string line = rateText(rateOf(knobs, stepWork(g, knobs, res).samples, res.simulatedIteration));
+        if (replay) {
+            const Throughput t = throughputVsBaseline(g, *replay, SimKnobs{}, res, knobs);
+            if (t.applies) line += (line.empty() ? "" : "; ") + t.sentence;
+        }
+        if (!line.empty()) std::printf("throughput: %s\n", line.c_str());
+    }
     if (res.setup.edited) {
         std::printf("setup: dp %d x tp %d x pp %d = %d ranks (%zu added, %zu measured ranks dropped)\n",
                     res.setup.dp, res.setup.tp, res.setup.pp, res.setup.world, res.setup.added(),
@@ -147,6 +155,9 @@ Command makeSimulateCommand() {
         "target_share_of_critical_path_pct, note} when knobs are set; gpu_swap.{source, target,\n"
         "link_ratio, by_class[], top_kernels[], without_shapes, shapes_from_et} with gpu.target=NAME "
         "(docs/GpuModel.md);\n"
+        "iteration.{throughput_vs_baseline, scaling_efficiency, throughput_note} when the work per step\n"
+        "differs from the replay's; iteration.{samples_per_step, samples_per_s, tokens_per_step,\n"
+        "tokens_per_s, rate_note} with --set batch.samples=N / batch.tokens=N (docs/Scaling.md);\n"
         "graph; knobs; warnings[].\n",
         [](Args& args) {
             bool json = args.flag("--json");

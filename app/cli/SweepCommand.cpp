@@ -5,6 +5,7 @@
 #include "analysis/CriticalPath.h"
 #include "analysis/JobExposedComm.h"
 #include "analysis/Throughput.h"
+#include "report/Rounding.h"
 #include "sim/Simulator.h"
 
 #include <nlohmann/json.hpp>
@@ -20,10 +21,6 @@
 namespace sl::cli {
 
 namespace {
-
-double us(TimeNs ns) {
-    return std::round(static_cast<double>(ns) / 10.0) / 100.0;
-}
 
 struct Point {
     std::string value; // empty: baseline
@@ -85,10 +82,15 @@ nlohmann::json pointJson(const Point& p, const Point& baseline) {
     // throughput and scaling efficiency against it (docs/Scaling.md), as simulate --json names them.
     const Throughput t = throughputFrom(baseline.work, base, p.work, p.iteration);
     if (t.applies) {
-        j["throughput_vs_baseline"] = std::round(t.throughputRatio * 1000.0) / 1000.0;
-        j["scaling_efficiency"] = std::round(t.efficiency * 1000.0) / 1000.0;
+        j["throughput_vs_baseline"] = pct(t.throughputRatio);
+        j["scaling_efficiency"] = pct(t.efficiency);
         j["throughput_note"] = t.sentence;
     }
+    // Samples and tokens per second where batch.samples / batch.tokens give the batch.
+    nlohmann::json rate = nlohmann::json::object();
+    addRateJson(rate, rateOf(p.knobs, p.work.samples, p.iteration));
+    for (auto it = rate.begin(); it != rate.end(); ++it)
+        j[it.key()] = it.value();
     return j;
 }
 
@@ -210,6 +212,8 @@ Command makeSweepCommand() {
                                 std::max(0.0, other));
                     const Throughput t = throughputFrom(points[0].work, base, p.work, p.iteration);
                     if (t.applies) std::printf("%-24s %s\n", "", t.sentence.c_str());
+                    const std::string rate = rateText(rateOf(p.knobs, p.work.samples, p.iteration));
+                    if (!rate.empty()) std::printf("%-24s %s\n", "", rate.c_str());
                 }
                 std::vector<std::string> warns;
                 for (const auto& p : points)

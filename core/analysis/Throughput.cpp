@@ -1,5 +1,7 @@
 #include "analysis/Throughput.h"
 
+#include "report/Rounding.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -132,15 +134,74 @@ Throughput throughputVsBaseline(const ExecutionGraph& graph, const SimResult& ba
                           stepWork(s, knobs, result), result.simulatedIteration);
 }
 
+namespace {
+
+// 13467 -> "13,467"; 3.45e6 -> "3.45M"; 12.3 -> "12.3": three significant digits above 100,000.
+std::string amount(double v) {
+    if (v >= 1e5) {
+        const char* suffix[] = {"k", "M", "G", "T"};
+        int i = 0;
+        double x = v / 1e3;
+        while (x >= 1e3 && i < 3) {
+            x /= 1e3;
+            ++i;
+        }
+        return fixed(x, x < 10 ? 2 : (x < 100 ? 1 : 0)) + suffix[i];
+    }
+    if (v < 100) return fixed(v, v < 10 ? 2 : 1);
+    std::string digits = fixed(v, 0), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+} // namespace
+
+Rate rateOf(const SimKnobs& batch, double samples, TimeNs step) {
+    Rate r;
+    if (step <= 0 || samples <= 0) return r;
+    const double seconds = static_cast<double>(step) * 1e-9;
+    if (batch.batchSamples > 0) {
+        r.samplesPerStep = batch.batchSamples * samples;
+        r.samplesPerSecond = r.samplesPerStep / seconds;
+    }
+    if (batch.batchTokens > 0) {
+        r.tokensPerStep = batch.batchTokens * samples;
+        r.tokensPerSecond = r.tokensPerStep / seconds;
+    }
+    return r;
+}
+
+std::string rateText(const Rate& r) {
+    std::string s;
+    if (r.samplesPerSecond > 0) s = amount(r.samplesPerSecond) + " samples/s";
+    if (r.tokensPerSecond > 0) s += (s.empty() ? "" : ", ") + amount(r.tokensPerSecond) + " tokens/s";
+    return s;
+}
+
+void addRateJson(nlohmann::json& iteration, const Rate& r) {
+    if (!r.known()) return;
+    if (r.samplesPerSecond > 0) {
+        iteration["samples_per_step"] = pct(r.samplesPerStep);
+        iteration["samples_per_s"] = pct(r.samplesPerSecond);
+    }
+    if (r.tokensPerSecond > 0) {
+        iteration["tokens_per_step"] = pct(r.tokensPerStep);
+        iteration["tokens_per_s"] = pct(r.tokensPerSecond);
+    }
+    iteration["rate_note"] = rateText(r);
+}
+
 void addThroughputJson(nlohmann::json& iteration, const Throughput& t) {
     if (!t.applies) return;
-    const auto r3 = [](double v) { return std::round(v * 1000.0) / 1000.0; };
-    iteration["throughput_vs_baseline"] = r3(t.throughputRatio);
-    iteration["scaling_efficiency"] = r3(t.efficiency);
-    iteration["samples_per_step_vs_baseline"] = r3(t.samplesRatio);
-    iteration["gpus_vs_baseline"] = r3(t.gpusRatio);
-    iteration["work_per_sample_vs_baseline"] = r3(t.workRatio);
-    iteration["baseline_us"] = std::round(static_cast<double>(t.baselineStep) / 10.0) / 100.0;
+    iteration["throughput_vs_baseline"] = pct(t.throughputRatio);
+    iteration["scaling_efficiency"] = pct(t.efficiency);
+    iteration["samples_per_step_vs_baseline"] = pct(t.samplesRatio);
+    iteration["gpus_vs_baseline"] = pct(t.gpusRatio);
+    iteration["work_per_sample_vs_baseline"] = pct(t.workRatio);
+    iteration["baseline_us"] = us(t.baselineStep);
     iteration["throughput_note"] = t.sentence;
 }
 

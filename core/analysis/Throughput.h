@@ -67,6 +67,25 @@ Throughput throughputVsBaseline(const ExecutionGraph& graph, const SimResult& ba
 // The same from two StepWork values and the steps (no trace needed: tests, sweeps).
 Throughput throughputFrom(const StepWork& baseline, TimeNs baselineStep, const StepWork& work, TimeNs step);
 
+// Absolute throughput (docs/Scaling.md): the traced job's batch (batch.samples, batch.tokens:
+// not in a Kineto trace, the user gives it) x the samples ratio of the simulated step's work
+// over its time. Each field is 0 where its batch is not given.
+struct Rate {
+    double samplesPerStep = 0;
+    double samplesPerSecond = 0;
+    double tokensPerStep = 0;
+    double tokensPerSecond = 0;
+    bool known() const { return samplesPerSecond > 0 || tokensPerSecond > 0; }
+};
+// `batch` holds the traced batch (the what-if's own batch.* knobs, else the baseline's);
+// `samples` is StepWork::samples of the step (1 = the trace's); `step` its simulated time.
+Rate rateOf(const SimKnobs& batch, double samples, TimeNs step);
+// "13,467 samples/s, 3.45M tokens/s": empty when !r.known().
+std::string rateText(const Rate& r);
+// Sets iteration.samples_per_step, samples_per_s, tokens_per_step, tokens_per_s (those given) and
+// rate_note (rateText) when r.known().
+void addRateJson(nlohmann::json& iteration, const Rate& r);
+
 // Sets iteration.throughput_vs_baseline, iteration.scaling_efficiency and the ratios behind them
 // (samples_per_step_vs_baseline, gpus_vs_baseline, work_per_sample_vs_baseline, baseline_us,
 // throughput_note) in `iteration` when t.applies; leaves it alone otherwise.

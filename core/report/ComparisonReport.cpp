@@ -2,6 +2,7 @@
 
 #include "report/CsvReport.h"
 #include "report/HtmlReport.h"
+#include "report/Rounding.h"
 #include "report/SimulationReport.h"
 
 #include <algorithm>
@@ -11,13 +12,6 @@
 namespace sl {
 
 namespace {
-
-double us(TimeNs ns) {
-    return std::round(static_cast<double>(ns) / 10.0) / 100.0; // microseconds, 2 decimals
-}
-double pct(double v) {
-    return std::round(v * 1000.0) / 1000.0;
-}
 
 nlohmann::json rowJson(const TimeRow& r) {
     return {{"key", r.key},

@@ -8,6 +8,7 @@
 #include "analysis/PinnedTime.h"
 #include "analysis/Throughput.h"
 #include "models/KernelClass.h"
+#include "report/Rounding.h"
 #include "structure/CollectiveCalls.h"
 
 #include <array>
@@ -20,13 +21,6 @@
 namespace sl {
 
 namespace {
-
-double us(TimeNs ns) {
-    return std::round(static_cast<double>(ns) / 10.0) / 100.0; // microseconds, 2 decimals
-}
-double pct(double v) {
-    return std::round(v * 1000.0) / 1000.0;
-}
 
 nlohmann::json latencyByApi(const RankWindow& w) {
     nlohmann::json j = nlohmann::json::object();
@@ -85,6 +79,18 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
         addThroughputJson(
             j["iteration"],
             throughputVsBaseline(g, *replay, replayKnobs ? *replayKnobs : SimKnobs{}, res, knobs));
+    // Samples and tokens per second where the batch is given: the what-if's own batch.* knobs,
+    // else the baseline's (the batch describes the trace, docs/Scaling.md).
+    {
+        SimKnobs batch = knobs;
+        if (replayKnobs && batch.batchSamples <= 0 && batch.batchTokens <= 0) {
+            batch.batchSamples = replayKnobs->batchSamples;
+            batch.batchTokens = replayKnobs->batchTokens;
+        }
+        if (batch.batchSamples > 0 || batch.batchTokens > 0)
+            addRateJson(j["iteration"],
+                        rateOf(batch, stepWork(g, knobs, res).samples, res.simulatedIteration));
+    }
     // Breakdown (HTA definitions): simulated at the top level of each rank, measured in `measured`.
     std::vector<RankBreakdown> sim = simulatedBreakdown(*g.trace, res.timeline);
     std::vector<RankBreakdown> meas = measuredBreakdown(*g.trace, &g);

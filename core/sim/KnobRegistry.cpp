@@ -345,6 +345,20 @@ std::vector<KnobSpec> buildSpecs() {
                 "blocks of every rank are copied or dropped and each pipeline stage's 1F1B order is "
                 "rebuilt, with the sends and receives between stages (docs/Structure.md). 0: as "
                 "traced. Typical: 2x the traced micro-batches."));
+    // The traced job's batch (docs/Scaling.md): a description, not a what-if.
+    for (auto [key, label, member, unit, help] :
+         {std::tuple{"batch.samples", "Batch (samples)", &SimKnobs::batchSamples, "samples",
+                     "Samples per step of the traced job (its global batch; a Kineto trace does not "
+                     "carry it): throughput is then shown in samples/s, scaled by dp.degree and "
+                     "pp.microbatches like the work per step. 0: not given (throughput x baseline only)."},
+          std::tuple{"batch.tokens", "Batch (tokens)", &SimKnobs::batchTokens, "tokens",
+                     "Tokens per step of the traced job (global batch x sequence length): throughput "
+                     "is then shown in tokens/s too. 0: not given."}}) {
+        KnobSpec s = number(key, label, member, unit, 0, 1e12, help);
+        s.sentinel = 0;
+        s.sentinelText = "not given";
+        specs.push_back(s);
+    }
     for (auto [key, label, member, help] :
          {std::tuple{"gpu.target", "Target GPU", &SimKnobs::gpuTarget,
                      "Replays the trace on another GPU of the table (resources/gpus.json): each kernel's "

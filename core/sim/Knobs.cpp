@@ -14,7 +14,9 @@ std::string SimKnobs::validKeys() {
 }
 
 bool SimKnobs::isReplay() const {
-    return toJson() == SimKnobs{}.toJson();
+    SimKnobs k = *this;
+    k.batchSamples = k.batchTokens = 0;
+    return k.toJson() == SimKnobs{}.toJson();
 }
 
 std::vector<std::string> SimKnobs::unsupported() const {

@@ -91,6 +91,13 @@ struct SimKnobs {
     std::string gpuTarget;
     std::string gpuSource;
 
+    // The traced job's global batch per step, in samples and in tokens (0 = not given): a Kineto
+    // trace does not carry it. No simulation reads them; they turn throughput into samples/s and
+    // tokens/s (analysis/Throughput.h, docs/Scaling.md) and do not make a setting a what-if.
+    double batchSamples = 0;
+    double batchTokens = 0;
+
+    // Every knob at its default; batch.samples / batch.tokens describe the trace and do not count.
     bool isReplay() const;
     // Knobs set away from their defaults that this build does not simulate yet (named by key);
     // empty since every knob of docs/ARCHITECTURE.md is simulated.

@@ -165,6 +165,75 @@ private slots:
         SimResult four = run("dp.degree=4", same);
         QVERIFY(!throughputVsBaseline(graph_, replay_, SimKnobs{}, four, same).applies);
     }
+
+    // Absolute throughput (batch.samples / batch.tokens): the batch over the step. Doubling the step
+    // halves samples/s; without a batch there is none.
+    void rateByHand() {
+        SimKnobs b;
+        setKnob(b, "batch.samples", "256");
+        setKnob(b, "batch.tokens", "1048576");
+        const Rate r = rateOf(b, 1.0, 20'000'000); // 20 ms
+        QCOMPARE(r.samplesPerSecond, 256.0 / 0.02);
+        QCOMPARE(r.tokensPerSecond, 1048576.0 / 0.02);
+        const Rate twice = rateOf(b, 1.0, 40'000'000);
+        QCOMPARE(twice.samplesPerSecond, r.samplesPerSecond / 2.0);
+        QCOMPARE(twice.tokensPerSecond, r.tokensPerSecond / 2.0);
+        // 8x the samples per step (dp.degree 4 -> 32) in the same time: 8x samples/s.
+        QCOMPARE(rateOf(b, 8.0, 20'000'000).samplesPerStep, 2048.0);
+        QCOMPARE(rateText(r), std::string("12,800 samples/s, 52.4M tokens/s"));
+        QVERIFY(!rateOf(SimKnobs{}, 1.0, 20'000'000).known());
+        QVERIFY(rateText(rateOf(SimKnobs{}, 1.0, 20'000'000)).empty());
+    }
+
+    // The batch describes the trace: setting it is still a replay. A bad value is one line naming
+    // the knob and what is wrong.
+    void batchKnob() {
+        SimKnobs k;
+        setKnob(k, "batch.samples", "512");
+        QVERIFY(k.isReplay());
+        QCOMPARE(k.toJson()["batch.samples"].get<double>(), 512.0);
+        for (const char* bad : {"-1", "abc", "1e13", "inf"}) {
+            try {
+                setKnob(k, "batch.samples", bad);
+                QFAIL(bad);
+            } catch (const KnobError& e) {
+                const std::string what = e.what();
+                QVERIFY2(what.find("batch.samples") != std::string::npos &&
+                             what.find('\n') == std::string::npos,
+                         what.c_str());
+                QVERIFY2(what.find(bad) != std::string::npos, what.c_str());
+            }
+        }
+        QCOMPARE(k.batchSamples, 512.0);
+    }
+
+    // On the sample: samples/s x the simulated step = the batch (x 8 under dp.degree=32), in the
+    // JSON of simulate --json; the ratio of the two rates is throughput_vs_baseline; the what-if takes
+    // the baseline's batch when it gives none of its own.
+    void rateOnSample() {
+        SimKnobs b;
+        setKnob(b, "batch.samples", "256");
+        const SimResult replay = simulate(graph_, b);
+        const nlohmann::json base = simulationResultJson(graph_, replay, b);
+        const double stepS = static_cast<double>(replay.simulatedIteration) * 1e-9;
+        QCOMPARE(base["iteration"]["samples_per_step"].get<double>(), 256.0);
+        QVERIFY(std::abs(base["iteration"]["samples_per_s"].get<double>() * stepS - 256.0) < 0.001);
+        QVERIFY(!base["iteration"].contains("tokens_per_s"));
+        SimKnobs k; // dp.degree=32 without a batch of its own
+        SimResult res = run("dp.degree=32", k);
+        const nlohmann::json j = simulationResultJson(graph_, res, k, &replay, &b);
+        const nlohmann::json& it = j["iteration"];
+        QCOMPARE(it["samples_per_step"].get<double>(), 8.0 * 256.0);
+        const double resS = static_cast<double>(res.simulatedIteration) * 1e-9;
+        QVERIFY(std::abs(it["samples_per_s"].get<double>() * resS - 2048.0) < 0.001);
+        const double ratio =
+            it["samples_per_s"].get<double>() / base["iteration"]["samples_per_s"].get<double>();
+        QVERIFY2(std::abs(ratio - it["throughput_vs_baseline"].get<double>()) < 0.002,
+                 std::to_string(ratio).c_str());
+        QVERIFY(it["rate_note"].get<std::string>().find("samples/s") != std::string::npos);
+        // No batch anywhere: no absolute numbers.
+        QVERIFY(!simulationResultJson(graph_, res, k, &replay_)["iteration"].contains("samples_per_s"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestThroughput)

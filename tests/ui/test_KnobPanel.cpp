@@ -67,6 +67,8 @@ private slots:
         QCOMPARE(groupOf.value(QStringLiteral("data.workers")), QStringLiteral("<b>Data loading</b>"));
         QCOMPARE(groupOf.value(QStringLiteral("peers.model")), QStringLiteral("<b>Network</b>"));
         QCOMPARE(groupOf.value(QStringLiteral("straggler.rank")), QStringLiteral("<b>Job setup</b>"));
+        QCOMPARE(groupOf.value(QStringLiteral("batch.samples")), QStringLiteral("<b>Job setup</b>"));
+        QCOMPARE(groupOf.value(QStringLiteral("batch.tokens")), QStringLiteral("<b>Job setup</b>"));
         QCOMPARE(groupOf.value(QStringLiteral("gpu.target")), QStringLiteral("<b>Hardware</b>"));
         QCOMPARE(groupOf.value(QStringLiteral("comm.gpus_per_node")), QStringLiteral("<b>Hardware</b>"));
     }
@@ -126,6 +128,24 @@ private slots:
         degree->setValue(0);
         QCOMPARE(rank->maximum(), 3);
         QCOMPARE(panel.knobs().stragglerRank, 3);
+    }
+
+    // The traced batch (docs/Scaling.md): whole samples and tokens, far above the other fields'
+    // range (a million tokens per step), "not given" at 0; setting it keeps the knobs a replay.
+    void batchFields() {
+        KnobPanel panel;
+        auto* samples = qobject_cast<QDoubleSpinBox*>(panel.field(QStringLiteral("batch.samples")));
+        auto* tokens = qobject_cast<QDoubleSpinBox*>(panel.field(QStringLiteral("batch.tokens")));
+        QVERIFY(samples && tokens);
+        QCOMPARE(samples->text(), QStringLiteral("not given"));
+        samples->setValue(256);
+        tokens->setValue(1048576);
+        const SimKnobs k = panel.knobs();
+        QCOMPARE(k.batchSamples, 256.0);
+        QCOMPARE(k.batchTokens, 1048576.0);
+        QVERIFY(k.isReplay());
+        panel.setKnobs({});
+        QCOMPARE(panel.knobs().batchTokens, 0.0);
     }
 };
 

@@ -10,6 +10,8 @@
 #include "WindowParts.h"
 
 #include "KnobPanel.h"
+#include "Scenario.h"
+#include "ScenarioController.h"
 #include "SessionController.h"
 #include "graph/ExecutionGraph.h"
 #include "io/KinetoLoader.h"
@@ -53,6 +55,17 @@ class TestThroughputViews : public QObject {
         return nullptr;
     }
 
+    static void open(MainWindow& w) {
+        w.show();
+        w.sessions()->openTraces({sample()});
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
+        QVERIFY(sltest::settleSimulations(w));
+    }
+    static void setKnobs(MainWindow& w, const SimKnobs& k) {
+        w.sessions()->knobs()->setKnobs(k);
+        QVERIFY(sltest::settleSimulations(w));
+    }
+
 private slots:
     void initTestCase() {
         QCoreApplication::setOrganizationName("SightlineTest");
@@ -62,14 +75,10 @@ private slots:
     // dp.degree=32: the card's throughput line and the table's columns, as the CLI prints them.
     void cardAndTable() {
         MainWindow w;
-        w.show();
-        w.sessions()->openTraces({sample()});
-        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
-        QVERIFY(sltest::settleSimulations(w));
+        open(w);
         SimKnobs k;
         k.dpDegree = 32;
-        w.sessions()->knobs()->setKnobs(k);
-        QVERIFY(sltest::settleSimulations(w));
+        setKnobs(w, k);
         const nlohmann::json j = cli({QStringLiteral("dp.degree=32")});
         const double ratio = j["iteration"]["throughput_vs_baseline"].get<double>();
         const double eff = j["iteration"]["scaling_efficiency"].get<double>();
@@ -116,6 +125,60 @@ private slots:
         QVERIFY(!seriesNamed(plain, QStringLiteral("Throughput")));
         // Iteration, exposed communication and the current scenario's mark (compute.speedup = 1).
         QCOMPARE(plain.chart()->chart()->series().size(), 3);
+    }
+
+    // The batch given (batch.samples, Job setup): the baseline stays the baseline and shows samples/s
+    // on its card and in the table, as simulate --json does; dp.degree=32 on top says 8x the samples
+    // per step in samples/s too. The sweep's throughput axis is then in samples/s.
+    void absoluteThroughput() {
+        MainWindow w;
+        open(w);
+        SimKnobs k;
+        k.batchSamples = 256;
+        setKnobs(w, k);
+        QCOMPARE(w.sessions()->scenarios()->list()->count(), 1); // the batch is no what-if
+        const nlohmann::json base = cli({QStringLiteral("batch.samples=256")});
+        const double perSecond = base["iteration"]["samples_per_s"].get<double>();
+        QVERIFY(std::abs(perSecond * base["iteration"]["simulated_us"].get<double>() * 1e-6 - 256.0) < 0.01);
+        auto* card = w.findChild<ResultCard*>();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            card->text().contains(
+                QStringLiteral("Throughput: %1")
+                    .arg(QString::fromStdString(base["iteration"]["rate_note"].get<std::string>()))),
+            30'000);
+        auto* table = w.findChild<DeltaTable*>()->model();
+        QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 1, 30'000);
+        QCOMPARE(table->value(table->jobRow(0), DeltaTableModel::Samples), perSecond);
+        k.dpDegree = 32;
+        setKnobs(w, k);
+        QCOMPARE(w.sessions()->scenarios()->list()->count(), 2);
+        const nlohmann::json wide =
+            cli({QStringLiteral("batch.samples=256"), QStringLiteral("dp.degree=32")});
+        QCOMPARE(wide["iteration"]["samples_per_step"].get<double>(), 2048.0);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            card->text().contains(QString::fromStdString(wide["iteration"]["rate_note"].get<std::string>())),
+            30'000);
+        QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 2, 30'000);
+        QCOMPARE(table->value(table->jobRow(1), DeltaTableModel::Samples),
+                 wide["iteration"]["samples_per_s"].get<double>());
+
+        // The sweep: samples/s at each value, 256 x the samples over the step.
+        SweepView view;
+        SimKnobs batch;
+        batch.batchSamples = 256;
+        view.setBaseKnobs(batch);
+        sweep(view, QStringLiteral("dp.degree"), {4, 8});
+        QLineSeries* achieved = seriesNamed(view, QStringLiteral("Throughput (samples/s)"));
+        QVERIFY(achieved);
+        const auto& p = view.points();
+        QVERIFY(std::abs(achieved->at(0).y() - 256.0 / (static_cast<double>(p[0].iteration) * 1e-9)) < 1e-6);
+        QVERIFY(std::abs(achieved->at(1).y() - 512.0 / (static_cast<double>(p[1].iteration) * 1e-9)) < 1e-6);
+        // Work that does not change: samples/s still, with no ideal line.
+        SweepView plain;
+        plain.setBaseKnobs(batch);
+        sweep(plain, QStringLiteral("compute.speedup"), {1, 2});
+        QVERIFY(seriesNamed(plain, QStringLiteral("Throughput (samples/s)")));
+        QVERIFY(!seriesNamed(plain, QStringLiteral("Ideal throughput")));
     }
 };
 

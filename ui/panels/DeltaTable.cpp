@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -54,6 +55,7 @@ void DeltaTableModel::build() {
                 job.values[Throughput] = iter["throughput_vs_baseline"].get<double>();
                 job.values[Efficiency] = 100.0 * iter["scaling_efficiency"].get<double>();
             }
+            if (iter.contains("samples_per_s")) job.values[Samples] = iter["samples_per_s"].get<double>();
             // The composition, largest kinds first (as `simulate` prints it).
             std::vector<std::pair<double, std::string>> kinds;
             if (j.contains("critical_path"))
@@ -121,6 +123,12 @@ QVariant DeltaTableModel::data(const QModelIndex& index, int role) const {
                    ? QString::fromStdString(it["throughput_note"].get<std::string>())
                    : tr("the same work per step as the baseline: compare the iteration");
     }
+    if (role == Qt::ToolTipRole && c == Samples && row.rank < 0) {
+        const nlohmann::json& it = (*results_)[static_cast<std::size_t>(row.scenario)].json["iteration"];
+        return it.contains("rate_note")
+                   ? QString::fromStdString(it["rate_note"].get<std::string>())
+                   : tr("give the traced batch (Job setup, batch.samples) to see samples/s");
+    }
     if (role == Qt::ToolTipRole && c == Scenario) {
         const QStringList& knobs = (*results_)[static_cast<std::size_t>(row.scenario)].changedKnobs;
         return knobs.isEmpty() ? tr("replay knobs") : knobs.join(QLatin1Char('\n'));
@@ -146,6 +154,7 @@ QVariant DeltaTableModel::data(const QModelIndex& index, int role) const {
     if (c == Change) return formatChangePct(v);
     if (c == Throughput) return QStringLiteral("%1x").arg(v, 0, 'f', 2);
     if (c == Efficiency) return QStringLiteral("%1%").arg(v, 0, 'f', 0);
+    if (c == Samples) return QLocale().toString(v, 'f', v < 100 ? 1 : 0);
     return QString::number(v, 'f', 3);
 }
 
@@ -164,6 +173,8 @@ QVariant DeltaTableModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Throughput");
     case Efficiency:
         return tr("Scaling eff.");
+    case Samples:
+        return tr("Samples/s");
     case Knobs:
         return tr("Knobs");
     case Compute:

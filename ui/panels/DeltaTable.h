@@ -27,6 +27,7 @@ public:
         Change,
         Throughput, // x the baseline's samples per second, where the work per step differs (docs/Scaling.md)
         Efficiency, // scaling efficiency, %
+        Samples,    // samples per second where batch.samples gives the batch (docs/Scaling.md)
         Knobs,
         Compute,
         ExposedComm,
@@ -45,8 +46,8 @@ public:
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-    // The number shown in a cell, in ms (Iteration..Idle), % (Change, Efficiency) or x baseline
-    // (Throughput); NaN when the cell has none.
+    // The number shown in a cell, in ms (Iteration..Idle), % (Change, Efficiency), x baseline
+    // (Throughput) or samples/s (Samples); NaN when the cell has none.
     double value(int row, int column) const;
     // The row of scenario s's job line (-1 when none).
     int jobRow(int scenario) const;

@@ -25,7 +25,8 @@ int knobGroup(const std::string& key) {
     if (starts("cpu.") || starts("launch.")) return Cpu;
     if (starts("data.")) return DataLoading;
     if (starts("dp.")) return DataParallel;
-    if (starts("model.") || starts("pp.") || starts("straggler.") || starts("jitter.")) return Setup;
+    if (starts("model.") || starts("pp.") || starts("straggler.") || starts("jitter.") || starts("batch."))
+        return Setup;
     return Other;
 }
 

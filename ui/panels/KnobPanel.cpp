@@ -147,6 +147,12 @@ QWidget* KnobPanel::makeField(const KnobSpec& spec) {
     // help says so), not a network of no bandwidth.
     if (spec.key == "comm.intra_node_GBps" || spec.key == "comm.inter_node_GBps")
         box->setSpecialValueText(tr("calibrated"));
+    // The batch (docs/Scaling.md): whole samples and tokens, up to a billion tokens per step.
+    if (spec.key.rfind("batch.", 0) == 0) {
+        box->setRange(0, std::min(spec.max, 1e9));
+        box->setDecimals(0);
+        box->setSingleStep(1);
+    }
     connect(box, &QDoubleSpinBox::valueChanged, this, &KnobPanel::emitChanged);
     return box;
 }

@@ -217,7 +217,8 @@ bool SweepView::waitForIdle(int timeoutMs) {
     return !busy();
 }
 
-std::vector<std::pair<double, Throughput>> sweepThroughput(const std::vector<SweepPoint>& points) {
+std::vector<std::pair<double, Throughput>> sweepThroughput(const std::vector<SweepPoint>& points,
+                                                           bool always) {
     std::vector<const SweepPoint*> done;
     for (const SweepPoint& p : points)
         if (p.done) done.push_back(&p);
@@ -228,7 +229,7 @@ std::vector<std::pair<double, Throughput>> sweepThroughput(const std::vector<Swe
     bool changes = false;
     for (const SweepPoint* p : done)
         changes = changes || throughputFrom(done.front()->work, 1, p->work, 1).applies;
-    if (!changes) return out;
+    if (!changes && !always) return out;
     for (const SweepPoint* p : done) {
         Throughput t = throughputFrom(done.front()->work, done.front()->iteration, p->work, p->iteration);
         if (!t.applies) { // the first point itself (or the same work): ratio of the steps
@@ -321,20 +322,35 @@ void SweepView::redraw() {
     // A knob that changes the work per step: the step time alone reads as "slower" while the job
     // does more (docs/Scaling.md). Throughput against the first value and the ideal (every GPU at the
     // first value's pace, work per sample as it was) on a right axis.
-    const auto throughput = sweepThroughput(points_);
+    // With the batch given (batch.samples / batch.tokens), in samples/s (else tokens/s): the first
+    // value's rate x the ratio, which is the batch x that point's samples over its step.
+    const bool batch = base_.batchSamples > 0 || base_.batchTokens > 0;
+    const auto throughput = sweepThroughput(points_, batch);
+    const bool workChanges = !sweepThroughput(points_).empty();
     if (!throughput.empty()) {
+        double scale = 1;
+        QString unit;
+        if (batch) {
+            const SweepPoint* first = nullptr;
+            for (const SweepPoint& p : points_)
+                if (p.done && (!first || p.value < first->value)) first = &p;
+            const Rate r = rateOf(base_, first->work.samples, first->iteration);
+            scale = r.samplesPerSecond > 0 ? r.samplesPerSecond : r.tokensPerSecond;
+            unit = r.samplesPerSecond > 0 ? tr("samples/s") : tr("tokens/s");
+        }
         auto* achieved = new QLineSeries;
-        achieved->setName(tr("Throughput (x %1 = %2)").arg(key_).arg(throughput.front().first));
+        achieved->setName(batch ? tr("Throughput (%1)").arg(unit)
+                                : tr("Throughput (x %1 = %2)").arg(key_).arg(throughput.front().first));
         auto* ideal = new QLineSeries;
         ideal->setName(tr("Ideal throughput"));
         ideal->setPen(QPen(QColor(0x2b8a3e), 1.5, Qt::DotLine));
-        double most = 1, least = 1;
+        double most = scale, least = scale;
         for (const auto& [value, t] : throughput) {
             const double best = t.efficiency > 0 ? t.throughputRatio / t.efficiency : t.throughputRatio;
-            achieved->append(value, t.throughputRatio);
-            ideal->append(value, best);
-            most = std::max({most, t.throughputRatio, best});
-            least = std::min({least, t.throughputRatio, best});
+            achieved->append(value, scale * t.throughputRatio);
+            ideal->append(value, scale * best);
+            most = std::max({most, scale * t.throughputRatio, scale * best});
+            least = std::min({least, scale * t.throughputRatio, scale * best});
         }
         achieved->setPointsVisible(true);
         // Counts on a log x axis: throughput on a log axis too, so linear scaling is a straight line
@@ -352,9 +368,13 @@ void SweepView::redraw() {
             linear->applyNiceNumbers();
             right = linear;
         }
-        right->setTitleText(tr("throughput (x first value)"));
+        right->setTitleText(batch ? tr("throughput (%1)").arg(unit) : tr("throughput (x first value)"));
         chart->addAxis(right, Qt::AlignRight);
         for (QLineSeries* s : {achieved, ideal}) {
+            if (s == ideal && !workChanges) { // the same work at every value: no ideal to scale to
+                delete ideal;
+                continue;
+            }
             chart->addSeries(s);
             s->attachAxis(x);
             s->attachAxis(right);
@@ -378,6 +398,8 @@ void SweepView::redraw() {
             for (const auto& [value, t] : sweepThroughput(points_))
                 if (value == near->value && t.applies)
                     text += QLatin1Char('\n') + QString::fromStdString(t.sentence);
+            const std::string rate = rateText(rateOf(base_, near->work.samples, near->iteration));
+            if (!rate.empty()) text += QLatin1Char('\n') + QString::fromStdString(rate);
             QToolTip::showText(QCursor::pos(), text, chart_);
         });
 }

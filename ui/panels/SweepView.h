@@ -35,9 +35,11 @@ struct SweepPoint {
 };
 
 // Throughput of every done point against the one with the smallest value (docs/Scaling.md); empty
-// unless the knob changes the work per step (dp.degree, pp.microbatches, model.layers) and two
-// points are done. Sorted by value, parallel to the done points.
-std::vector<std::pair<double, Throughput>> sweepThroughput(const std::vector<SweepPoint>& points);
+// unless the knob changes the work per step (dp.degree, pp.microbatches, model.layers), or `always`
+// (the batch is given, so samples/s mean something at every value), and two points are done.
+// Sorted by value, parallel to the done points.
+std::vector<std::pair<double, Throughput>> sweepThroughput(const std::vector<SweepPoint>& points,
+                                                           bool always = false);
 
 class SweepView : public QWidget {
     Q_OBJECT

@@ -106,10 +106,10 @@ void ScenarioList::setCurrent(int i) {
 
 int ScenarioList::setKnobs(int i, const SimKnobs& knobs) {
     if (i < 0 || i >= count() || sameKnobs(at(i).knobs, knobs)) return i;
-    if (i == 0) {
+    if (i == 0 && !knobs.isReplay()) {
         // The baseline stays replay: the edit starts a what-if of its own, named after what changed
-        // (announced by startedFromBaseline, so the user sees where the edit went).
-        if (knobs.isReplay()) return 0;
+        // (announced by startedFromBaseline, so the user sees where the edit went). The batch
+        // (batch.samples, batch.tokens) describes the trace, so the baseline keeps it (below).
         const int added = add(nameFor(knobs), knobs);
         current_ = added;
         emit currentChanged(current_);

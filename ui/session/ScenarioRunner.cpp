@@ -72,10 +72,15 @@ void ScenarioRunner::explain(ScenarioResult& r, const ScenarioResult* baseline) 
                      ? QString()
                      : QString::fromStdString(noEffectReason(g, *baseline->output.result, res, r.knobs));
     r.knobNotes = knobNotes(res.warnings);
+    // Samples/s where the batch is given (every scenario), then the ratio to the baseline where the
+    // work per step differs (docs/Scaling.md).
     const auto it = r.json.find("iteration");
-    r.throughput = !isBaseline && it != r.json.end() && it->contains("throughput_note")
-                       ? QString::fromStdString((*it)["throughput_note"].get<std::string>())
-                       : QString();
+    QStringList throughput;
+    if (it != r.json.end() && it->contains("rate_note"))
+        throughput << QString::fromStdString((*it)["rate_note"].get<std::string>());
+    if (!isBaseline && it != r.json.end() && it->contains("throughput_note"))
+        throughput << QString::fromStdString((*it)["throughput_note"].get<std::string>());
+    r.throughput = throughput.join(QStringLiteral("; "));
 }
 
 void ScenarioRunner::run(std::shared_ptr<const ExecutionGraph> graph,

@@ -35,8 +35,9 @@ struct ScenarioResult {
     QString limit;
     QString noEffect;
     QString pathNote;
-    // Throughput and scaling efficiency against the baseline when the work per step differs
-    // (iteration.throughput_note of `json`, docs/Scaling.md); empty otherwise.
+    // Samples/s and tokens/s where batch.* gives the batch (iteration.rate_note), then throughput and
+    // scaling efficiency against the baseline when the work per step differs (iteration.throughput_note
+    // of `json`, docs/Scaling.md); empty when neither applies.
     QString throughput;
     QString pinnedDetail; // the pinned share with its largest pin, in words (analysis/PinnedTime.h)
     std::map<std::string, std::string> knobNotes;

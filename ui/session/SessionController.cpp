@@ -521,7 +521,8 @@ nlohmann::json SessionController::scenarioTableJson() const {
                               {"vs_baseline_pct", baseUs > 0 ? 100.0 * (us - baseUs) / baseUs : 0.0},
                               {"limit", r->limit.toStdString()}};
         // Where the work per step differs from the baseline's (docs/Scaling.md).
-        for (const char* key : {"throughput_vs_baseline", "scaling_efficiency", "throughput_note"})
+        for (const char* key : {"throughput_vs_baseline", "scaling_efficiency", "throughput_note",
+                                "samples_per_s", "tokens_per_s", "rate_note"})
             if (r->json["iteration"].contains(key)) row[key] = r->json["iteration"][key];
         rows.push_back(std::move(row));
     }

@@ -1,5 +1,7 @@
 #include "Palette.h"
 
+#include "report/Colours.h"
+
 #include <array>
 
 namespace sl::ui {
@@ -52,16 +54,14 @@ QString categoryLabel(Category c) {
 
 namespace palette {
 namespace {
-// Base colours, chosen to stay apart for common colour-vision deficiencies.
-constexpr std::array<QRgb, kCategoryCount> kBase = {
-    0x3b7dd8, // compute: blue
-    0xe8743b, // communication: orange
-    0x2aa876, // memcpy / memset: green
-    0x8e6cc9, // cpu op: purple
-    0xc9a227, // runtime: ochre
-    0x7a8b99, // annotation: slate
-    0x9aa0a6, // other: grey
-};
+// Base colours: the table the HTML report shares (report/Colours.h).
+constexpr std::array<QRgb, kCategoryCount> kBase = [] {
+    std::array<QRgb, kCategoryCount> out{};
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = colours::kCategory[i];
+    return out;
+}();
+static_assert(kCategoryCount == static_cast<int>(colours::kCategory.size()));
 
 struct Table {
     std::array<std::array<QColor, kShades>, kCategoryCount> normal;
@@ -139,17 +139,7 @@ QColor rankHeader() {
     return QColor(0xd0d7de);
 }
 QColor pathColor(PathLabel l) {
-    static constexpr std::array<QRgb, kPathLabelCount> kPath = {
-        0x1c4fb0, // gpu_compute: deep blue
-        0xd9480f, // gpu_comm: deep orange
-        0xc2255c, // collective_wait: crimson
-        0x6741d9, // cpu: violet
-        0xe6a100, // launch_latency: amber
-        0x099268, // sync: teal
-        0x495057, // idle: dark grey
-        0xadb5bd, // late_start: light grey
-        0xf08c00, // unexplained_wait: orange
-    };
+    const auto& kPath = colours::kPath; // shared with the HTML report (report/Colours.h)
     const auto i = static_cast<std::size_t>(l);
     return QColor(i < kPath.size() ? kPath[i] : 0x495057);
 }

@@ -1,0 +1,20 @@
+#pragma once
+// The rounding of the numbers reports and `--json` outputs print (docs/ARCHITECTURE.md, "Reports"):
+// one place, so the JSON, the CSV, the HTML report and the command tables agree to the last digit.
+#include "trace/Time.h"
+
+#include <cmath>
+
+namespace sl {
+
+// Nanoseconds as microseconds with 2 decimals (10 ns).
+inline double us(TimeNs ns) {
+    return std::round(static_cast<double>(ns) / 10.0) / 100.0;
+}
+
+// A percentage or a ratio with 3 decimals.
+inline double pct(double v) {
+    return std::round(v * 1000.0) / 1000.0;
+}
+
+} // namespace sl
