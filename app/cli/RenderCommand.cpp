@@ -1,8 +1,10 @@
-// sightline-cli render: a timeline figure for scripts (docs/Exports.md). The command line stays
-// headless (core only, no Qt): the figure is painted by the desktop program's renderer, so the
-// command runs `sightline --render` next to this binary on Qt's offscreen platform (no display).
+// sightline-cli render: a timeline figure for scripts (docs/Exports.md), painted by the desktop
+// program's renderer (RenderCommand.h).
+#include "RenderCommand.h"
+
 #include "CliCommon.h"
 
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -13,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -20,9 +23,6 @@ extern char** environ;
 
 namespace sl::cli {
 
-namespace {
-
-// The sightline program in this binary's folder ("" when there is none).
 std::string guiProgram() {
     std::error_code ec;
     const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
@@ -30,6 +30,74 @@ std::string guiProgram() {
     const std::filesystem::path gui = self.parent_path() / "sightline";
     return std::filesystem::exists(gui, ec) ? gui.string() : std::string();
 }
+
+int runGuiProgram(const std::string& gui, const std::vector<std::string>& args, bool quiet,
+                  std::string* error) {
+    std::vector<std::string> argv = {gui};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::vector<char*> cargv;
+    for (auto& a : argv)
+        cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    // The program's environment with Qt's offscreen platform: no display needed.
+    std::vector<std::string> env;
+    for (char** e = environ; *e; ++e)
+        if (std::strncmp(*e, "QT_QPA_PLATFORM=", 16) != 0) env.emplace_back(*e);
+    env.emplace_back("QT_QPA_PLATFORM=offscreen");
+    // Qt warns on stderr without a runtime folder; errors stay one line (docs/ARCHITECTURE.md).
+    if (!std::getenv("XDG_RUNTIME_DIR")) {
+        const std::string dir = "/tmp/sightline-runtime-" + std::to_string(getuid());
+        ::mkdir(dir.c_str(), 0700);
+        ::chmod(dir.c_str(), 0700);
+        env.push_back("XDG_RUNTIME_DIR=" + dir);
+    }
+    std::vector<char*> cenv;
+    for (auto& e : env)
+        cenv.push_back(e.data());
+    cenv.push_back(nullptr);
+    // Quiet: stdout to /dev/null, stderr to a temporary file read back for its last line.
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    std::string errPath;
+    if (quiet) {
+        char tmpl[] = "/tmp/sightline-render-XXXXXX";
+        const int fd = ::mkstemp(tmpl);
+        if (fd >= 0) {
+            ::close(fd);
+            errPath = tmpl;
+            posix_spawn_file_actions_addopen(&actions, 2, errPath.c_str(), O_WRONLY | O_TRUNC, 0600);
+        }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    }
+    pid_t pid = 0;
+    const int rc = posix_spawn(&pid, gui.c_str(), &actions, nullptr, cargv.data(), cenv.data());
+    posix_spawn_file_actions_destroy(&actions);
+    auto lastErrorLine = [&] {
+        std::string last;
+        if (errPath.empty()) return last;
+        std::ifstream in(errPath);
+        for (std::string line; std::getline(in, line);)
+            if (!line.empty()) last = line;
+        std::filesystem::remove(errPath);
+        return last;
+    };
+    if (rc != 0) {
+        lastErrorLine();
+        throw UsageError{gui + ": cannot start: " + std::strerror(rc)};
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) throw UsageError{gui + ": lost: " + std::strerror(errno)};
+    const std::string last = lastErrorLine();
+    if (error) *error = last;
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    if (error)
+        *error = "the renderer stopped (signal " +
+                 std::to_string(WIFSIGNALED(status) ? WTERMSIG(status) : 0) + ")";
+    return 2;
+}
+
+namespace {
 
 Command makeRenderCommand() {
     return {
@@ -77,36 +145,11 @@ Command makeRenderCommand() {
                 }
             argv.push_back("--");
             argv.insert(argv.end(), paths.begin(), paths.end());
-            std::vector<char*> cargv;
-            for (auto& a : argv)
-                cargv.push_back(a.data());
-            cargv.push_back(nullptr);
-            // The program's environment with Qt's offscreen platform: no display needed.
-            std::vector<std::string> env;
-            for (char** e = environ; *e; ++e)
-                if (std::strncmp(*e, "QT_QPA_PLATFORM=", 16) != 0) env.emplace_back(*e);
-            env.emplace_back("QT_QPA_PLATFORM=offscreen");
-            // Qt warns on stderr without a runtime folder; errors stay one line (docs/ARCHITECTURE.md).
-            if (!std::getenv("XDG_RUNTIME_DIR")) {
-                const std::string dir = "/tmp/sightline-runtime-" + std::to_string(getuid());
-                ::mkdir(dir.c_str(), 0700);
-                ::chmod(dir.c_str(), 0700);
-                env.push_back("XDG_RUNTIME_DIR=" + dir);
-            }
-            std::vector<char*> cenv;
-            for (auto& e : env)
-                cenv.push_back(e.data());
-            cenv.push_back(nullptr);
-            pid_t pid = 0;
-            if (int rc = posix_spawn(&pid, gui.c_str(), nullptr, nullptr, cargv.data(), cenv.data()); rc != 0)
-                throw UsageError{gui + ": cannot start: " + std::strerror(rc)};
-            int status = 0;
-            while (waitpid(pid, &status, 0) < 0)
-                if (errno != EINTR) throw UsageError{gui + ": lost: " + std::strerror(errno)};
-            if (WIFEXITED(status)) return WEXITSTATUS(status);
-            std::fprintf(stderr, "error: %s: the renderer stopped (signal %d)\n", out->c_str(),
-                         WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-            return 2;
+            std::string error;
+            const int rc =
+                runGuiProgram(gui, std::vector<std::string>(argv.begin() + 1, argv.end()), false, &error);
+            if (!error.empty()) std::fprintf(stderr, "error: %s: %s\n", out->c_str(), error.c_str());
+            return rc;
         }};
 }
 

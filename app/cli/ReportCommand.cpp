@@ -1,4 +1,5 @@
 #include "CliCommon.h"
+#include "RenderCommand.h"
 #include "SimSetup.h"
 
 #include "analysis/CriticalPath.h"
@@ -6,15 +7,20 @@
 #include "io/LoadError.h"
 #include "report/ReportWriter.h"
 #include "report/SimulationReport.h"
+#include "sim/KnobRegistry.h"
 #include "sim/Simulator.h"
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -48,17 +54,96 @@ void checkWritable(const std::string& path) {
         throw LoadError(path, "cannot write the report: " + dir.string() + " is not a folder");
 }
 
+// The knobs as --set assignments ("compute.speedup=2"), those away from their defaults.
+std::vector<std::string> knobAssignments(const SimKnobs& knobs) {
+    const nlohmann::json j = knobs.toJson();
+    std::vector<std::string> out;
+    for (const auto& key : changedKnobs(j)) {
+        const nlohmann::json& v = j[key];
+        const KnobSpec* spec = findKnobSpec(key); // "2", not "2.0"
+        out.push_back(key + "=" +
+                      (spec            ? spec->valueText(knobs)
+                       : v.is_string() ? v.get<std::string>()
+                                       : v.dump()));
+    }
+    return out;
+}
+
+// A timeline picture per scenario for the HTML report, as the GUI's File > Export Report embeds
+// them (report/HtmlReport.h, "figures"): the replay, and the knobs' what-if when knobs are set.
+// Painted by the desktop program (RenderCommand.h); without it, or when it fails, one note on
+// stderr and a report without pictures.
+nlohmann::json scenarioFigures(const SimSetup& setup, const std::string& out) {
+    nlohmann::json figures = nlohmann::json::array();
+    const std::string gui = guiProgram();
+    if (gui.empty()) {
+        std::fprintf(stderr,
+                     "note: %s: no timeline pictures: the sightline program is not next to sightline-cli (a "
+                     "build without the GUI); the rest of the report is complete\n",
+                     out.c_str());
+        return figures;
+    }
+    struct Scenario {
+        std::string name;
+        std::vector<std::string> sets;
+    };
+    std::vector<Scenario> scenarios;
+    const std::vector<std::string> sets = knobAssignments(setup.knobs);
+    std::vector<std::string> batch; // the batch describes the trace: the replay keeps it
+    for (const auto& a : sets)
+        if (a.rfind("batch.", 0) == 0) batch.push_back(a);
+    if (!setup.knobs.isReplay()) scenarios.push_back({"Baseline (replay)", batch});
+    scenarios.push_back({setup.knobs.isReplay() ? "Replay" : "What-if", sets});
+    std::error_code ec;
+    const std::filesystem::path dir = std::filesystem::temp_directory_path(ec);
+    for (std::size_t i = 0; i < scenarios.size(); ++i) {
+        const std::string svg =
+            (dir / ("sightline-report-" + std::to_string(::getpid()) + "-" + std::to_string(i) + ".svg"))
+                .string();
+        std::vector<std::string> args = {"--render", svg, "--size", "1600x900"};
+        for (const auto& a : scenarios[i].sets) {
+            args.push_back("--set");
+            args.push_back(a);
+        }
+        args.push_back("--");
+        args.insert(args.end(), setup.paths.begin(), setup.paths.end());
+        std::string error;
+        const int rc = runGuiProgram(gui, args, true, &error);
+        std::ifstream in(svg);
+        std::stringstream text;
+        text << in.rdbuf();
+        std::filesystem::remove(svg, ec);
+        if (rc != 0 || text.str().find("<svg") == std::string::npos) {
+            std::fprintf(stderr, "note: %s: no timeline pictures: %s\n", out.c_str(),
+                         error.empty() ? "the renderer wrote no figure" : error.c_str());
+            return nlohmann::json::array();
+        }
+        std::string caption;
+        for (const auto& a : scenarios[i].sets)
+            caption += (caption.empty() ? "" : ", ") + a;
+        if (caption.empty()) caption = "replay";
+        if (setup.step >= 0)
+            caption +=
+                " (whole trace; the numbers above are of ProfilerStep#" + std::to_string(setup.step) + ")";
+        figures.push_back({{"name", scenarios[i].name}, {"caption", caption}, {"svg", text.str()}});
+    }
+    return figures;
+}
+
 Command makeReportCommand() {
     return {"report", "write a self-contained HTML report (and JSON / CSV) of a simulation",
             "usage: sightline-cli report PATH... --out REPORT.html [--json OUT.json] [--csv OUT.csv]\n"
-            "                            [--step N] [--config F.json] [--set key=value]...\n"
+            "                            [--step N] [--config F.json] [--set key=value]... [--no-pictures]\n"
             "\n"
             "Replays the traces (with knobs, if given) and writes a report for sharing what-if results:\n"
             "the trace paths, window and knobs used; per-rank GPU time breakdown measured vs simulated\n"
             "(compute, communication overlapped with compute, exposed communication, memory / other,\n"
             "idle; HTA definitions); critical-path composition; replay accuracy (per-rank iteration\n"
             "measured vs simulated and error, kernel start error median / p90). The HTML page is\n"
-            "self-contained: inline CSS and SVG charts, no scripts, no network resources.\n"
+            "self-contained: inline CSS and SVG charts, no scripts, no network resources. It embeds a\n"
+            "timeline picture per scenario (the replay, and the what-if when knobs are set), painted by\n"
+            "`sightline --render` next to sightline-cli (off-screen, no display); without that program\n"
+            "the report has no pictures and a note says so.\n"
             "\n"
             "  --out F         write the report to F; the format follows the extension: .html / .htm,\n"
             "                  .json or .csv\n"
@@ -70,14 +155,18 @@ Command makeReportCommand() {
             "                  simulated_us, error_pct and measured.<field> / simulated.<field> for\n"
             "                  compute_us, comm_us, exposed_comm_us, overlapped_comm_us, memory_us,\n"
             "                  idle_us, gpu_span_us, overlap_pct; numbers exactly as in the JSON\n"
+            "  --no-pictures   no timeline pictures in the HTML page (smaller; the same bytes on every\n"
+            "                  machine, as the golden files of the tests are)\n"
             "  --step N        restrict to ProfilerStep#N\n"
             "  --config F.json knobs from a JSON file\n"
-            "  --set key=value one knob (repeatable), e.g. comm.speedup=2 (see `simulate --help`)\n"
+            "  --set key=value one knob (repeatable), e.g. comm.speedup=2 (see `simulate --help`);\n"
+            "                  batch.samples=N / batch.tokens=N add samples/s and tokens/s\n"
             "  --et F|DIR      PyTorch execution traces for collective sizes (see `simulate --help`)\n"
             "\n"
             "At least one of --out, --json, --csv is required. Exit 0 on success, 1 on bad usage, 2 with\n"
             "one line `error: FILE: what` on bad input or an output that cannot be written.\n",
             [](Args& args) {
+                const bool noPictures = args.flag("--no-pictures");
                 std::vector<Output> outputs;
                 if (auto out = args.option("--out")) outputs.push_back({formatOf(*out), *out});
                 if (auto out = args.option("--json")) outputs.push_back({ReportFormat::Json, *out});
@@ -103,8 +192,21 @@ Command makeReportCommand() {
                 // The report's headline says what limits the step, as the GUI's result card does.
                 report["limit"] = limitingCause(graph, criticalPath(graph, res), res).sentence;
                 report["generator"] = "sightline-cli report";
+                // Timeline pictures for the HTML page only (the JSON and CSV stay numbers).
                 for (const auto& o : outputs)
-                    writeReportFile(o.path, report, o.format);
+                    if (o.format == ReportFormat::Html && !noPictures) {
+                        nlohmann::json figures = scenarioFigures(setup, o.path);
+                        if (!figures.empty()) {
+                            nlohmann::json html = report;
+                            html["figures"] = std::move(figures);
+                            writeReportFile(o.path, html, o.format);
+                        } else {
+                            writeReportFile(o.path, report, o.format);
+                        }
+                    }
+                for (const auto& o : outputs)
+                    if (o.format != ReportFormat::Html || noPictures)
+                        writeReportFile(o.path, report, o.format);
                 return kExitOk;
             }};
 }
