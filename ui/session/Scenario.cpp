@@ -2,6 +2,7 @@
 
 #include "report/SimulationReport.h"
 
+#include <QRegularExpression>
 #include <QStringList>
 
 #include <algorithm>
@@ -23,7 +24,8 @@ QStringList ScenarioList::knobChanges(const SimKnobs& knobs) {
     QStringList out;
     for (const std::string& key : changedKnobs(json)) {
         const nlohmann::json& v = json[key];
-        const QString value = v.is_number()   ? QString::number(v.get<double>(), 'g', 6)
+        // 12 digits: a batch of 1048576 tokens reads as such, not 1.04858e+06.
+        const QString value = v.is_number()   ? QString::number(v.get<double>(), 'g', 12)
                               : v.is_string() ? QString::fromStdString(v.get<std::string>())
                                               : QString::fromStdString(v.dump());
         out << QStringLiteral("%1 = %2").arg(QString::fromStdString(key), value);
@@ -33,7 +35,8 @@ QStringList ScenarioList::knobChanges(const SimKnobs& knobs) {
 
 QString ScenarioList::nameFor(const SimKnobs& knobs) {
     // "compute.speedup = 2, comm.speedup = 2" (and "+ N more"): what makes it differ from the baseline.
-    QStringList parts = knobChanges(knobs);
+    // The batch (batch.samples, batch.tokens) describes the trace: it does not name a what-if.
+    QStringList parts = knobChanges(knobs).filter(QRegularExpression(QStringLiteral("^(?!batch\\.)")));
     if (parts.size() > 2) {
         const auto more = parts.size() - 2;
         parts.resize(2);
