@@ -1,7 +1,7 @@
 #include "CliCommon.h"
 #include "SimSetup.h"
 
-#include "report/Rounding.h"
+#include "base/Rounding.h"
 #include "sim/Simulator.h"
 #include "structure/CollectiveCalls.h"
 

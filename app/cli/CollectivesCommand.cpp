@@ -2,7 +2,7 @@
 #include "SimSetup.h"
 
 #include "analysis/CollectiveArrivals.h"
-#include "report/Rounding.h"
+#include "base/Rounding.h"
 
 #include <nlohmann/json.hpp>
 

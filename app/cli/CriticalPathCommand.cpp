@@ -2,7 +2,7 @@
 #include "SimSetup.h"
 
 #include "analysis/CriticalPath.h"
-#include "report/Rounding.h"
+#include "base/Rounding.h"
 #include "sim/Simulator.h"
 
 #include <nlohmann/json.hpp>

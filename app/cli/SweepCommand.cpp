@@ -5,7 +5,7 @@
 #include "analysis/CriticalPath.h"
 #include "analysis/JobExposedComm.h"
 #include "analysis/Throughput.h"
-#include "report/Rounding.h"
+#include "base/Rounding.h"
 #include "sim/Simulator.h"
 
 #include <nlohmann/json.hpp>
@@ -172,9 +172,8 @@ Command makeSweepCommand() {
                     blocks = blocks || needsBlocks(p.knobs);
                 }
                 if (work) structure = recognizeStructure(set, &g, blocks);
-                parallelFor(points.size(), threadsFor(0), [&](std::size_t i) {
-                    run(g, structure ? &*structure : nullptr, points[i]);
-                });
+                parallelFor(points.size(), threadsFor(0),
+                            [&](std::size_t i) { run(g, structure ? &*structure : nullptr, points[i]); });
                 const TimeNs base = points[0].iteration;
                 if (json) {
                     nlohmann::json j;

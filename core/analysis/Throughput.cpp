@@ -1,6 +1,6 @@
 #include "analysis/Throughput.h"
 
-#include "report/Rounding.h"
+#include "base/Rounding.h"
 
 #include <cmath>
 #include <cstdio>

@@ -4,10 +4,10 @@
 #include "io/EtFolder.h"
 #include "io/FileReader.h"
 #include "io/LoadError.h"
+#include "io/MemoryLimits.h"
 #include "io/PathExpand.h"
 #include "io/RankFinalizer.h"
 #include "io/chakra/ChakraTraceSet.h"
-#include "io/MemoryLimits.h"
 
 #include <algorithm>
 #include <atomic>
@@ -32,10 +32,12 @@ std::vector<std::string> expandTracePaths(const std::vector<std::string>& paths)
             return name.size() >= suffix.size() &&
                    name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
         };
-        return (endsWith(".json") || endsWith(".json.gz")) && !endsWith(".et.json") && !endsWith(".et.json.gz");
+        return (endsWith(".json") || endsWith(".json.gz")) && !endsWith(".et.json") &&
+               !endsWith(".et.json.gz");
     };
-    std::vector<std::string> files = expandFolders(
-        folders, isKinetoTrace, "folder contains no trace files (*.json, *.json.gz)", "no such file or folder");
+    std::vector<std::string> files =
+        expandFolders(folders, isKinetoTrace, "folder contains no trace files (*.json, *.json.gz)",
+                      "no such file or folder");
     if (files.empty()) throw LoadError("(no input)", "no trace files given");
     return files;
 }
@@ -62,30 +64,30 @@ TraceSet loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& 
 
     // Files on a pool of threads; a file's error is kept with it (never thrown across the pool).
     parallelFor(files.size(), allThreads, [&](std::size_t i) {
-            if (cancelled) return;
-            LoadOptions fileOptions = options;
-            // The threads left over when there are fewer files than threads parse pieces of a file.
-            fileOptions.threads = static_cast<int>(std::max<std::size_t>(1, allThreads / files.size()));
-            if (options.progress) {
-                fileOptions.progress = [&, i](std::int64_t d, std::int64_t) {
-                    std::int64_t prev = done[i].exchange(d);
-                    std::int64_t sum = doneSum.fetch_add(d - prev) + (d - prev);
-                    std::lock_guard lock(progressMutex);
-                    if (cancelled) return false;
-                    if (!options.progress(sum, total)) {
-                        cancelled = true;
-                        return false;
-                    }
-                    return true;
-                };
-            }
-            try {
-                ranks[i] = loadKinetoFile(files[i], static_cast<int>(i), fileOptions);
-            } catch (...) {
-                errors[i] = std::current_exception();
-                // Stop the others early, the set fails anyway (unless bad files are left out).
-                if (options.progress && !options.skipBadFiles) cancelled = true;
-            }
+        if (cancelled) return;
+        LoadOptions fileOptions = options;
+        // The threads left over when there are fewer files than threads parse pieces of a file.
+        fileOptions.threads = static_cast<int>(std::max<std::size_t>(1, allThreads / files.size()));
+        if (options.progress) {
+            fileOptions.progress = [&, i](std::int64_t d, std::int64_t) {
+                std::int64_t prev = done[i].exchange(d);
+                std::int64_t sum = doneSum.fetch_add(d - prev) + (d - prev);
+                std::lock_guard lock(progressMutex);
+                if (cancelled) return false;
+                if (!options.progress(sum, total)) {
+                    cancelled = true;
+                    return false;
+                }
+                return true;
+            };
+        }
+        try {
+            ranks[i] = loadKinetoFile(files[i], static_cast<int>(i), fileOptions);
+        } catch (...) {
+            errors[i] = std::current_exception();
+            // Stop the others early, the set fails anyway (unless bad files are left out).
+            if (options.progress && !options.skipBadFiles) cancelled = true;
+        }
     });
     std::vector<std::string> leftOut;
     if (options.skipBadFiles && !cancelled) {

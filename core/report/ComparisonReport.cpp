@@ -1,8 +1,8 @@
 #include "report/ComparisonReport.h"
 
+#include "base/Rounding.h"
 #include "report/CsvReport.h"
 #include "report/HtmlReport.h"
-#include "report/Rounding.h"
 #include "report/SimulationReport.h"
 
 #include <algorithm>

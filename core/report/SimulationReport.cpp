@@ -7,8 +7,8 @@
 #include "analysis/KnobEffect.h"
 #include "analysis/PinnedTime.h"
 #include "analysis/Throughput.h"
+#include "base/Rounding.h"
 #include "models/KernelClass.h"
-#include "report/Rounding.h"
 #include "structure/CollectiveCalls.h"
 
 #include <array>

@@ -13,7 +13,8 @@ std::size_t JobLayout::addedOf(std::size_t u, const AddedRankTimes& added) const
 SimNodeRef JobLayout::refOf(std::size_t u, const AddedRankTimes& added) const {
     if (u < n) return SimNodeRef{static_cast<NodeId>(u), -1};
     const std::size_t a = addedOf(u, added);
-    return SimNodeRef{added.rankNodes[added.source[a]][u - n - added.offset[a]], static_cast<std::int32_t>(a)};
+    return SimNodeRef{added.rankNodes[added.source[a]][u - n - added.offset[a]],
+                      static_cast<std::int32_t>(a)};
 }
 
 JobLayout layoutJob(const ExecutionGraph& g, const SetupEditPlan& plan,

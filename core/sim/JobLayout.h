@@ -2,9 +2,9 @@
 // The job as the scheduler sees it (docs/AddedRanks.md, "Simulated on their own"): the loaded
 // ranks and the ranks dp.degree adds, and where collectives meet. Internal to core/sim.
 #include "graph/ExecutionGraph.h"
-#include "structure/CollectiveCalls.h"
 #include "sim/SetupEdits.h"
 #include "sim/Simulator.h"
+#include "structure/CollectiveCalls.h"
 
 #include <cstdint>
 #include <vector>

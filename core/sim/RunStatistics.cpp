@@ -48,8 +48,7 @@ void summarizeRanks(const ExecutionGraph& g, const SimulatedSetup& setup, SimRes
         s.simulatedGpuStart = sGpu[r].a();
         s.simulatedGpuEnd = sGpu[r].b();
         res.measuredIteration = std::max(res.measuredIteration, s.measured());
-        if (!setup.isDropped(r))
-            res.simulatedIteration = std::max(res.simulatedIteration, s.simulated());
+        if (!setup.isDropped(r)) res.simulatedIteration = std::max(res.simulatedIteration, s.simulated());
     }
     // The added ranks: their own simulated spans; the measured ones are their source's.
     added.summary.resize(added.count());

@@ -35,7 +35,6 @@ Schedule scheduleJob(const ScheduleInputs& in) {
         return timing.duration(nodeOf(u, a), addedVar[a]);
     };
 
-
     // Times are relative to each rank's origin during the run ("simulated clock").
     std::vector<TimeNs> tS(N), edgeEnd(N, kMinTime);
     std::vector<TimeNs>& start = out.start;
@@ -217,7 +216,6 @@ Schedule scheduleJob(const ScheduleInputs& in) {
     }
     out.complete = processed == 2 * N;
     return out;
-
 }
 
 } // namespace sl

@@ -17,7 +17,6 @@ bool CollectiveCall::spansNodes(int gpusPerNode) const {
     return groupSize > gpusPerNode;
 }
 
-
 std::vector<CollectiveCall> collectiveCalls(const ExecutionGraph& g) {
     std::vector<CollectiveCall> out;
     std::vector<std::uint8_t> describedDp;

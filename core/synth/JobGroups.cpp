@@ -59,7 +59,6 @@ Groups makeGroups(Job& job) {
     return g;
 }
 
-
 StageParams stageParams(const SynthConfig& c, int stage) {
     StageParams s;
     std::int64_t h = c.hidden;

@@ -73,8 +73,8 @@ inline constexpr const char* kSoftmaxBwd =
     "native::(anonymous namespace)::LogSoftMaxBackwardEpilogue>(c10::BFloat16*, c10::BFloat16 const*, c10::"
     "BFloat16 const*, long)";
 inline constexpr const char* kFill = "void at::native::vectorized_elementwise_kernel<4, "
-                              "at::native::FillFunctor<float>, at::detail::Array<char*, "
-                              "1> >(int, at::native::FillFunctor<float>, at::detail::Array<char*, 1>)";
+                                     "at::native::FillFunctor<float>, at::detail::Array<char*, "
+                                     "1> >(int, at::native::FillFunctor<float>, at::detail::Array<char*, 1>)";
 inline constexpr const char* kNll =
     "void nll_loss_forward_reduce_cuda_kernel_2d<c10::BFloat16, float, long>(c10::BFloat16*, c10::BFloat16*, "
     "c10::BFloat16 const*, long const*, c10::BFloat16 const*, bool, long, long, long, long)";

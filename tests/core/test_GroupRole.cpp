@@ -14,7 +14,9 @@ private slots:
     void roles_data() {
         QTest::addColumn<QByteArray>("desc");
         QTest::addColumn<QByteArray>("role");
-        auto row = [](const char* desc, const char* role) { QTest::newRow(desc) << QByteArray(desc) << QByteArray(role); };
+        auto row = [](const char* desc, const char* role) {
+            QTest::newRow(desc) << QByteArray(desc) << QByteArray(role);
+        };
         // The generator's and Megatron's short names.
         row("dp", "dp");
         row("tp", "tp");

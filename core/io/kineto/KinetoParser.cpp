@@ -25,7 +25,6 @@ std::string quoteForMessage(std::string_view s) {
     return out + "\"";
 }
 
-
 } // namespace
 
 // Integer ids in args (correlation, device, stream, wait_on_stream, ...): a JSON number, a decimal

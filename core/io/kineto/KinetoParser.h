@@ -66,7 +66,6 @@ inline std::string_view trimToken(std::string_view tok) {
     return tok;
 }
 
-
 // Thrown by a parser of one piece of a chunked load (docs/Loader.md, "Chunked parsing") when the
 // piece holds something only the whole-file parse handles exactly ("B"/"E" pairs, which may span
 // pieces, and numeric pid / tid values equal to the synthetic ids of the piece's string ones): the

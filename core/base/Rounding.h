@@ -1,14 +1,13 @@
 #pragma once
 // The rounding of the numbers reports and `--json` outputs print (docs/ARCHITECTURE.md, "Reports"):
 // one place, so the JSON, the CSV, the HTML report and the command tables agree to the last digit.
-#include "trace/Time.h"
-
 #include <cmath>
+#include <cstdint>
 
 namespace sl {
 
-// Nanoseconds as microseconds with 2 decimals (10 ns).
-inline double us(TimeNs ns) {
+// Nanoseconds (TimeNs) as microseconds with 2 decimals (10 ns).
+inline double us(std::int64_t ns) {
     return std::round(static_cast<double>(ns) / 10.0) / 100.0;
 }
 
