@@ -1,4 +1,4 @@
-// The comparison run in the main window (docs/Compare.md, "In the main window"), on a generated pair
+// The comparison run in the main window (docs/Compare.md, "In the desktop program"), on a generated pair
 // where the second run has a GPU twice as fast: it takes the lower pane with its step start on the
 // open run's and its rows on the open run's rows (RowLayout along another set), following the one
 // zoom; its GPU ops are coloured by delta (faster green below, slower red above, legend); an op

@@ -1,5 +1,5 @@
 #pragma once
-// The session's comparison run (docs/Compare.md, "In the main window"): File > Open Comparison Run,
+// The session's comparison run (docs/Compare.md, "In the desktop program"): File > Open Comparison Run,
 // a saved session or --compare name a second measured run of the open program; it loads and is
 // compared with the open run off the UI thread (ComparisonRun.h) once the open run's graph is built,
 // and stays until another set opens or it is closed. Each simulation shown is held against it (the

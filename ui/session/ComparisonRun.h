@@ -1,5 +1,5 @@
 #pragma once
-// The comparison run in the main window (docs/Compare.md, "In the main window"): a second measured
+// The comparison run in the main window (docs/Compare.md, "In the desktop program"): a second measured
 // run of the open program, loaded and compared with it (analysis/RunComparison.h; with the current
 // scenario's simulation, the prediction held against it, analysis/PredictionCheck.h), and what the
 // panes need to show it under the open run: its timeline moved so that its step starts where the

@@ -1,5 +1,5 @@
 #pragma once
-// Events coloured by delta against the comparison run (docs/Compare.md, "In the main window"): each
+// Events coloured by delta against the comparison run (docs/Compare.md, "In the desktop program"): each
 // GPU op of either run by its duration against its aligned op in the other run (analysis/
 // RunComparison.h; the ops of a unit aligned through their CPU op share the unit's ratio). Faster
 // green, slower red, three steps each way; within the run-to-run noise grey; an op with no aligned
