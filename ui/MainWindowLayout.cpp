@@ -1,0 +1,163 @@
+// The window's layout (docs/MainWindow.md, "Layout"): default dock sizes, the sweep plot's room while
+// its tab is in front, whether the user rearranged the docks, and the layout saved between runs.
+#include "MainWindow.h"
+
+#include "MainMenus.h"
+#include "ResultCard.h"
+#include "SessionController.h"
+#include "SweepView.h"
+#include "ViewController.h"
+
+#include <QChartView>
+#include <QDockWidget>
+#include <QEvent>
+#include <QGuiApplication>
+#include <QScreen>
+#include <QSettings>
+#include <QTabBar>
+#include <QTimer>
+
+#include <algorithm>
+
+namespace sl::ui {
+
+void MainWindow::applyDefaultSizes() {
+    // Timeline first (docs/MainWindow.md, "Layout"): narrow side columns and a short bottom row, so
+    // that the panes get most of the height (>= 60% at 1600x1000, >= 50% at 1280x720).
+    // On laptop screens (under 800 px) the bottom row starts as a strip of its tabs and a header;
+    // dragging it taller is one move.
+    const int bottom = std::min(200, height() * (height() < 800 ? 12 : 15) / 100);
+    resizeDocks({tracksDock_, detailsDock_}, {std::min(260, width() / 6), std::min(380, width() / 4)},
+                Qt::Horizontal);
+    resizeDocks({scenariosDock_, deltaDock_}, {std::min(300, width() / 5), width()}, Qt::Horizontal);
+    resizeDocks({deltaDock_}, {bottom}, Qt::Vertical);
+    // The columns' splits too, so that Reset Layout gives the same as a first start.
+    resizeDocks({tracksDock_, knobsDock_}, {2, 3}, Qt::Vertical);
+    resizeDocks({detailsDock_, rangeDock_, chartsDock_}, {1, 1, 1}, Qt::Vertical);
+}
+
+void MainWindow::fitSweep(bool front) {
+    // The bottom row is short so that the panes keep the height (docs/MainWindow.md, "Layout"); the
+    // sweep's plot needs more to be read, so it takes it while its tab is in front. Focus mode,
+    // Reset Layout and a restored state bring their own sizes; a floating sweep sizes itself.
+    if (arranging_ || (menus_ && menus_->inFocusMode()) || sweepDock_->isFloating() ||
+        dockWidgetArea(sweepDock_) != Qt::BottomDockWidgetArea)
+        return;
+    if (!front) {
+        // Another tab in front: give the height back when the row is still as the sweep left it.
+        if (sweepGrownFrom_ > 0 && sweepDock_->height() == sweepGrownTo_)
+            resizeDocks({deltaDock_}, {sweepGrownFrom_ + sweepTabBar_}, Qt::Vertical);
+        sweepGrownFrom_ = sweepGrownTo_ = 0;
+        return;
+    }
+    growSweep();
+}
+
+void MainWindow::growSweep() {
+    // On the event loop: the tab's contents get their size there. Each step lays out the docks and
+    // the chart (whose plot follows its view by layout requests) before measuring the plot.
+    QTimer::singleShot(0, this, [this] {
+        for (int step = 0; step < 4; ++step) {
+            for (int i = 0; i < 3; ++i)
+                QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+            if (!sweepDock_->isVisible() || sweepDock_->visibleRegion().isEmpty() ||
+                sweepDock_->isFloating() || arranging_ || (menus_ && menus_->inFocusMode()))
+                return;
+            // From sizes that agree with each other: the chart's plot with its own view (the titles
+            // and axes around it), the panel with the scroll area's viewport it sits in. A panel
+            // laid out for a taller row while its tab was behind keeps its size and scrolls.
+            const QChartView* view = sweep_->chart();
+            const int plot = static_cast<int>(view->chart()->plotArea().height());
+            const int viewNeed = SweepView::kPlotHeight + view->height() - plot;
+            const int panelNeed = sweep_->height() - view->height() + viewNeed;
+            const auto* scroll = qobject_cast<const QScrollArea*>(sweepDock_->widget());
+            const int shown = scroll ? scroll->viewport()->height() : sweep_->height();
+            const int now = sweepDock_->height();
+            const int need = std::min(height() * 45 / 100, now + panelNeed - shown);
+            if (need <= now) return;
+            if (sweepGrownFrom_ == 0) sweepGrownFrom_ = now;
+            // The size given is the tab group's, its tab bar included: sweepTabBar_ is what a step
+            // learnt that costs.
+            resizeDocks({sweepDock_}, {need + sweepTabBar_}, Qt::Vertical);
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+            sweepGrownTo_ = sweepDock_->height();
+            sweepTabBar_ = std::max(sweepTabBar_, need + sweepTabBar_ - sweepGrownTo_);
+        }
+    });
+}
+
+void MainWindow::watchLayout() {
+    // The layout is saved only when the user changed it: a dock moved, floated, closed or shown
+    // from the View menu, a separator dragged. Focus mode and Reset Layout are no such change.
+    const auto touched = [this] {
+        if (!arranging_ && menus_ && !menus_->inFocusMode()) layoutTouched_ = true;
+    };
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+        connect(dock, &QDockWidget::dockLocationChanged, this, touched);
+        connect(dock, &QDockWidget::topLevelChanged, this, touched);
+        connect(dock->toggleViewAction(), &QAction::triggered, this, touched);
+        dock->installEventFilter(this);
+    }
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    // A dock's own close button.
+    if (event->type() == QEvent::Close && qobject_cast<QDockWidget*>(watched)) layoutTouched_ = true;
+    return QMainWindow::eventFilter(watched, event);
+}
+
+bool MainWindow::event(QEvent* event) {
+    // Under 800 px high the card folds its path note into a tooltip (docs/MainWindow.md, "Layout").
+    if (event->type() == QEvent::Resize && card_) card_->setCompact(height() < 800);
+    // A separator between docks is dragged on the window itself: press, move, release.
+    if (event->type() == QEvent::MouseButtonPress)
+        pressState_ = saveState();
+    else if (event->type() == QEvent::MouseButtonRelease && !pressState_.isEmpty()) {
+        if (saveState() != pressState_) layoutTouched_ = true;
+        pressState_.clear();
+    }
+    return QMainWindow::event(event);
+}
+
+void MainWindow::resetLayout() {
+    arranging_ = true;
+    sweepGrownFrom_ = sweepGrownTo_ = 0;
+    restoreState(defaultState_);
+    for (QDockWidget* dock : {deltaDock_, chartsDock_})
+        dock->raise();
+    applyDefaultSizes();
+    // Once more when the restored state is laid out (it brings the sizes of before the first show).
+    QTimer::singleShot(0, this, [this] {
+        arranging_ = true;
+        applyDefaultSizes();
+        arranging_ = false;
+    });
+    arranging_ = false;
+    layoutTouched_ = false;
+    QSettings().remove(QStringLiteral("window/state"));
+}
+
+void MainWindow::saveLayout() {
+    QSettings s;
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/labelColumn"), sessions_->view()->gutterWidth());
+    if (layoutTouched_)
+        s.setValue(QStringLiteral("window/state"),
+                   menus_->inFocusMode() ? menus_->stateBeforeFocus() : saveState());
+}
+
+void MainWindow::restoreLayout() {
+    QSettings s;
+    arranging_ = true;
+    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray())) {
+        // First run: the default size, but never larger than the screen (1280x720 laptops).
+        if (const QScreen* screen = QGuiApplication::primaryScreen())
+            resize(size().boundedTo(screen->availableGeometry().size() * 0.95));
+    }
+    layoutRestored_ = restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    arranging_ = false;
+    ViewController* view = sessions_->view();
+    view->setGutterWidth(s.value(QStringLiteral("window/labelColumn"), view->gutterWidth()).toInt());
+}
+
+} // namespace sl::ui
