@@ -28,12 +28,8 @@ std::vector<std::string> expandTracePaths(const std::vector<std::string>& paths)
         folders.push_back(std::move(p));
     }
     auto isKinetoTrace = [](const std::string& name) {
-        auto endsWith = [&](std::string_view suffix) {
-            return name.size() >= suffix.size() &&
-                   name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
-        };
-        return (endsWith(".json") || endsWith(".json.gz")) && !endsWith(".et.json") &&
-               !endsWith(".et.json.gz");
+        return (name.ends_with(".json") || name.ends_with(".json.gz")) && !name.ends_with(".et.json") &&
+               !name.ends_with(".et.json.gz");
     };
     std::vector<std::string> files =
         expandFolders(folders, isKinetoTrace, "folder contains no trace files (*.json, *.json.gz)",

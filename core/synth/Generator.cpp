@@ -70,13 +70,11 @@ GenerateResult generate(const SynthConfig& config, const std::string& outDir, in
                                                    2 * job.programs[static_cast<std::size_t>(r)].ops.size());
     }
     std::atomic<std::int64_t> bytes{0};
-    parallelFor(static_cast<std::size_t>(world),
-                std::min<std::size_t>(threadsFor(threads), static_cast<std::size_t>(world)),
-                [&](std::size_t r) {
-                    std::string text = kinetoJson(job, static_cast<int>(r));
-                    bytes += static_cast<std::int64_t>(text.size());
-                    writeFile(result.files[r], text, config.gzip);
-                });
+    parallelFor(static_cast<std::size_t>(world), threadsFor(threads), [&](std::size_t r) {
+        std::string text = kinetoJson(job, static_cast<int>(r));
+        bytes += static_cast<std::int64_t>(text.size());
+        writeFile(result.files[r], text, config.gzip);
+    });
     result.bytesWritten = bytes;
     return result;
 }

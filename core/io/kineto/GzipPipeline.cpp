@@ -1,5 +1,7 @@
 #include "io/kineto/GzipPipeline.h"
 
+#include "base/ParallelFor.h"
+
 #include "io/ChunkScanner.h"
 #include "io/GzipIndex.h"
 
@@ -94,7 +96,7 @@ std::optional<Rank> loadGzipInPieces(const std::string& path, std::int64_t disk,
             changed.notify_all();
         }
     };
-    const std::size_t threads = loadThreads(options);
+    const std::size_t threads = threadsFor(options.threads);
     WorkerThreads pool(stop, mutex, changed);
     pool.start(threads, worker);
 

@@ -101,10 +101,6 @@ void parseHead(KinetoParser& whole, od::parser& parser, std::string& buf, const 
                                                static_cast<std::size_t>(plan.headEnd - plan.skip), "]}"));
 }
 
-std::size_t loadThreads(const LoadOptions& options) {
-    return threadsFor(options.threads);
-}
-
 std::optional<Rank> finishChunkedLoad(Rank& rank, KinetoParser& whole, const std::string& path,
                                       std::int64_t disk, const LoadOptions& options,
                                       const std::function<std::size_t()>& merge) {
@@ -117,7 +113,7 @@ std::optional<Rank> finishChunkedLoad(Rank& rank, KinetoParser& whole, const std
         // goes without it.
         malloc_trim(0);
 #endif
-        whole.setFinishThreads(loadThreads(options));
+        whole.setFinishThreads(threadsFor(options.threads));
         whole.finish();
 #if defined(__GLIBC__)
         // The finish's own buffers (sort orders, the launch index) went back to malloc, which keeps
@@ -235,7 +231,7 @@ std::optional<Rank> loadInPieces(const std::string& path, std::int64_t size, con
             ready.notify_all();
         }
     };
-    const std::size_t threads = std::min(loadThreads(options), pieces);
+    const std::size_t threads = std::min(threadsFor(options.threads), pieces);
     ahead = threads + kMaxJoined;
     WorkerThreads pool(stop, mutex, room);
     pool.start(threads, worker);

@@ -55,9 +55,6 @@ bool planHead(std::string_view head, PiecePlan& plan);
 void parseHead(KinetoParser& whole, od::parser& parser, std::string& buf, const PiecePlan& plan,
                const ReadAt& read);
 
-// Threads a load uses: options.threads, or one per core.
-std::size_t loadThreads(const LoadOptions& options);
-
 // Runs merge (parses the pieces and merges them into whole, returns how many there were), then
 // finishes the model; nothing when anything but a cancellation failed (the caller then parses the
 // whole file, which words the error).
