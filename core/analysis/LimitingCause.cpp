@@ -37,6 +37,8 @@ struct JobRanks {
     std::vector<int> waitedAt;                         // ... where someone waited (for it, or it for someone)
     std::vector<int> last;                             // ... where someone waited for it
     std::vector<std::vector<std::uint32_t>> heldRanks; // the ranks that waited for it (repeats)
+    mutable std::vector<TimeNs> host;                  // host CPU time, -1 until asked (hostTime)
+    mutable std::vector<std::vector<NodeId>> cpuNodes; // per loaded rank, filled on first use
 
     JobRanks(const ExecutionGraph& graph, const SimResult& result) : g(graph), res(result) {
         loaded = g.ranks.size();
@@ -53,6 +55,7 @@ struct JobRanks {
         waitedAt.assign(n, 0);
         last.assign(n, 0);
         heldRanks.assign(n, {});
+        host.assign(n, -1);
     }
     std::size_t size() const { return rankId.size(); }
     std::uint32_t slot(SimNodeRef r) const {
@@ -63,12 +66,23 @@ struct JobRanks {
     std::uint32_t source(std::uint32_t slot) const {
         return slot < loaded ? slot : res.addedRanks.source[slot - loaded];
     }
+    enum class Op : std::uint8_t { Compute, Collective, PointToPoint };
+    // A pipeline's sends and receives: the receiver waits for the sender by the schedule's data
+    // flow, whoever is slow, so arriving last there names no straggler (the last stage of
+    // 03-tp2-pp2 arrives last at most of them).
+    bool pointToPoint(const GraphNode& gn) const {
+        if (gn.collective >= g.collectives.size()) return false;
+        const CollectiveGroup& c = g.collectives[gn.collective];
+        const bool p2pType = c.type == CollectiveType::Send || c.type == CollectiveType::Recv ||
+                             c.type == CollectiveType::SendRecv;
+        return p2pType && c.members.size() <= 2 && c.expectedParticipants <= 2;
+    }
     // Every GPU op of the job (the graph's on their own ranks, then each added rank's copies of its
-    // source's), with whether it is a collective (else compute: communication kernels left out).
+    // source's), as compute (communication kernels left out), collective or point-to-point transfer.
     // Classified once per graph node: an added rank repeats its source's ops (16,384 ranks: tens
     // of millions of visits).
     template <class F> void forEachGpuOp(F&& f) const {
-        std::vector<std::vector<std::pair<NodeId, bool>>> ops(loaded);
+        std::vector<std::vector<std::pair<NodeId, Op>>> ops(loaded);
         // Names are interned per rank: one check per distinct name (the check is case-insensitive).
         std::unordered_map<const char*, bool> comm;
         for (NodeId n = 0; n < g.nodes.size(); ++n) {
@@ -82,15 +96,42 @@ struct JobRanks {
                 if (fresh) it->second = isCommunicationKernelName(name);
                 if (it->second) continue;
             }
-            ops[gn.rank].push_back({n, collective});
+            ops[gn.rank].push_back({n, !collective        ? Op::Compute
+                                       : pointToPoint(gn) ? Op::PointToPoint
+                                                          : Op::Collective});
         }
         for (std::size_t k = 0; k < loaded; ++k)
-            for (const auto& [n, collective] : ops[k])
-                f(SimNodeRef{n, -1}, collective);
+            for (const auto& [n, op] : ops[k])
+                f(SimNodeRef{n, -1}, op);
         const AddedRankTimes& added = res.addedRanks;
         for (std::size_t a = 0; a < added.count(); ++a)
-            for (const auto& [n, collective] : ops[added.source[a]])
-                f(SimNodeRef{n, static_cast<std::int32_t>(a)}, collective);
+            for (const auto& [n, op] : ops[added.source[a]])
+                f(SimNodeRef{n, static_cast<std::int32_t>(a)}, op);
+    }
+    // The rank's host CPU time under the run's knobs: its calls' own time and the CPU time between
+    // consecutive calls of a thread where that gap released the next call (the work nothing else
+    // delayed: aten dispatch, Python, an unexplained wait; a sync's wait for the GPU is not in it).
+    TimeNs hostTime(std::uint32_t k) const {
+        if (host[k] >= 0) return host[k];
+        if (cpuNodes.empty()) {
+            cpuNodes.resize(loaded);
+            for (NodeId n = 0; n < g.nodes.size(); ++n)
+                if (g.nodes[n].kind == NodeKind::CpuCall || g.nodes[n].kind == NodeKind::SyncCall)
+                    cpuNodes[g.nodes[n].rank].push_back(n);
+        }
+        const std::int32_t added = k < loaded ? -1 : static_cast<std::int32_t>(k - loaded);
+        TimeNs sum = 0;
+        for (NodeId n : cpuNodes[source(k)]) {
+            const NodeTiming t = res.timing(SimNodeRef{n, added});
+            if (t.start < 0) continue;
+            sum += t.own;
+            if (t.startBoundBy == kNoEdge || t.startBoundBy == kAddedRankPeer) continue;
+            const GraphEdge& e = res.edge(g, t.startBoundBy);
+            if (e.kind != EdgeKind::ThreadOrder) continue;
+            const NodeTiming from = res.timing(SimNodeRef{e.from, added});
+            if (from.end >= 0 && t.start > from.end) sum += t.start - from.end;
+        }
+        return host[k] = sum;
     }
     // The peer whose late arrival held a collective's end; invalid when nobody of the job did.
     SimNodeRef holder(SimNodeRef r, const NodeTiming& t) const {
@@ -110,11 +151,12 @@ struct JobRanks {
         constexpr TimeNs kTogether = 1000; // arrivals within 1 us: nobody waited
         std::unordered_set<std::uint64_t> holders;
         std::vector<std::pair<SimNodeRef, bool>> collectives; // and whether it waited
-        forEachGpuOp([&](SimNodeRef r, bool collective) {
+        forEachGpuOp([&](SimNodeRef r, Op op) {
+            if (op == Op::PointToPoint) return;
             const NodeTiming t = res.timing(r);
             if (t.start < 0) return;
             const std::uint32_t k = slot(r);
-            if (!collective) {
+            if (op == Op::Compute) {
                 compute[k] += t.own;
                 return;
             }
@@ -139,9 +181,10 @@ struct JobRanks {
             if (held) last[slot(r)]++;
         }
     }
-    // The rank's GPU compute over the median of the ranks that waited for it (of all other ranks
-    // when none did): "runs 1.3x slower than the others".
-    double slowdown(std::uint32_t k) const {
+    // The ranks a rank is held against: those that waited for it at a collective (of its own
+    // pipeline stage: sends and receives are left out), or every other rank when none did; at most
+    // 64 of them, evenly spread (the median of 16,384 host times would cost more than the card).
+    std::vector<std::uint32_t> peers(std::uint32_t k) const {
         std::vector<std::uint32_t> peers = heldRanks[k];
         std::sort(peers.begin(), peers.end());
         peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
@@ -149,14 +192,33 @@ struct JobRanks {
         if (peers.empty())
             for (std::uint32_t o = 0; o < size(); ++o)
                 if (o != k) peers.push_back(o);
-        if (peers.empty()) return 1.0;
+        constexpr std::size_t kMaxPeers = 64;
+        if (peers.size() > kMaxPeers) {
+            std::vector<std::uint32_t> some;
+            for (std::size_t i = 0; i < kMaxPeers; ++i)
+                some.push_back(peers[i * peers.size() / kMaxPeers]);
+            peers.swap(some);
+        }
+        return peers;
+    }
+    // The rank's time by `of` over the median of its peers': "runs 1.3x slower than the others".
+    template <class Of> double ratio(std::uint32_t k, Of&& of) const {
         std::vector<TimeNs> others;
-        for (std::uint32_t o : peers)
-            others.push_back(compute[o]);
+        for (std::uint32_t o : peers(k))
+            others.push_back(of(o));
+        if (others.empty()) return 1.0;
         std::nth_element(others.begin(), others.begin() + static_cast<std::ptrdiff_t>(others.size() / 2),
                          others.end());
         const TimeNs median = others[others.size() / 2];
-        return median > 0 ? static_cast<double>(compute[k]) / static_cast<double>(median) : 1.0;
+        return median > 0 ? static_cast<double>(of(k)) / static_cast<double>(median) : 1.0;
+    }
+    // GPU compute under the run's knobs against the peers'.
+    double slowdown(std::uint32_t k) const {
+        return ratio(k, [&](std::uint32_t o) { return compute[o]; });
+    }
+    // Host CPU time against the peers' (a rank whose host is slow: its launches come late).
+    double hostSlowdown(std::uint32_t k) const {
+        return ratio(k, [&](std::uint32_t o) { return hostTime(o); });
     }
 };
 
@@ -222,55 +284,54 @@ bool lateStart(const JobRanks& job, const CriticalPath& path, LimitingCause& out
     return true;
 }
 
-// The rank the others wait for (GPU compute under the run's knobs against the median of the ranks
-// that waited for it; "last": it held the collective's end). Either one rank holds half the path
-// or more and runs slower and arrives last at most of its collectives where someone waited, or
-// arrives last at three quarters of them or more (a rank slow on the host); or, where the path
-// crosses many ranks, a rank holding a tenth of it or more that runs slower and arrives last at most
-// of its collectives, the one that makes the others wait longest (dp8 x tp4 x pp2 with a straggler
-// at rank 37: rank 37 holds 19% of the path, the replicas' gradient all-reduce 73%). Arriving last
-// at most collectives alone is common without a straggler (a pipeline's last stage; the slowest of
-// evenly loaded ranks by a few percent), and the ranks that wait for a rank may run another
-// pipeline stage, so neither test alone names a rank.
+// The rank the others wait for: it arrives last at most of the collectives where someone waited
+// ("last": it held the collective's end; a pipeline's sends and receives left out, where the
+// receiver waits by the schedule) and runs slower than the ranks that waited for it, on the GPU
+// (GPU compute under the run's knobs, 1.1x or more) or on the host (host CPU time, 1.2x or more:
+// its launches come late, rank 3 of `generate --cpu-slow-rank 3 --cpu-slowdown 2`). Either it holds
+// half the path or more, or, where the path crosses many ranks, it holds a tenth of it or more and
+// makes the others wait longest (dp8 x tp4 x pp2 with a straggler at rank 37: rank 37 holds 19% of
+// the path, the replicas' gradient all-reduce 73%). Arriving last alone is common without a
+// straggler (the slowest of evenly loaded ranks by a few percent), and being slower alone names
+// a rank nobody waits for, so neither test alone names a rank.
 bool slowRank(const JobRanks& job, const CriticalPath& path, const StepLimit& limit, LimitingCause& out) {
     if (job.size() < 2 || job.res.nodes.size() != job.g.nodes.size()) return false;
-    auto slower = [&](std::uint32_t k) { return job.slowdown(k) >= 1.1; };
+    auto gpuSlower = [&](std::uint32_t k) { return job.slowdown(k) >= 1.1; };
+    auto hostSlower = [&](std::uint32_t k) { return job.hostSlowdown(k) >= 1.2; };
     auto lastMostly = [&](std::uint32_t k) { return job.last[k] > 0 && job.last[k] * 2 > job.waitedAt[k]; };
-    auto lastNearlyAlways = [&](std::uint32_t k) {
-        return job.last[k] > 0 && job.last[k] * 4 >= job.waitedAt[k] * 3;
-    };
+    // Host times are summed only for the ranks that pass the cheap tests (and their peers).
+    auto named = [&](std::uint32_t k) { return lastMostly(k) && (gpuSlower(k) || hostSlower(k)); };
     const std::uint32_t most = static_cast<std::uint32_t>(
         std::max_element(job.onPath.begin(), job.onPath.end()) - job.onPath.begin());
     std::uint32_t r = most;
-    if (job.onPath[most] * 2 < path.length ||
-        !((slower(most) && lastMostly(most)) || lastNearlyAlways(most))) {
+    if (job.onPath[most] * 2 < path.length || !named(most)) {
         r = static_cast<std::uint32_t>(job.size());
         for (std::uint32_t k = 0; k < job.size(); ++k) {
-            if (job.onPath[k] * 10 < path.length || !slower(k) || !lastMostly(k)) continue;
+            if (job.onPath[k] * 10 < path.length || !named(k)) continue;
             if (r == job.size() || job.madeWait[k] > job.madeWait[r]) r = k;
         }
         if (r == job.size()) return false;
     }
-    out.kind = LimitingCause::Kind::SlowRank;
-    out.rankId = job.rankId[r];
     out.slowdown = job.slowdown(r);
+    out.hostSlowdown = job.hostSlowdown(r);
+    out.kind = out.slowdown >= 1.1 ? LimitingCause::Kind::SlowRank : LimitingCause::Kind::SlowHost;
+    out.rankId = job.rankId[r];
     out.collectivesLast = job.last[r];
     out.collectivesWaited = job.waitedAt[r];
     out.sharePct = pctOf(job.onPath[r], path.length);
     const std::string rank = "rank " + std::to_string(out.rankId);
     char factor[32];
-    std::snprintf(factor, sizeof factor, "%.1fx", out.slowdown);
-    std::string waits;
-    if (out.collectivesLast > 0)
-        waits = out.collectivesLast == out.collectivesWaited
-                    ? "every collective waits for it"
-                    : std::to_string(out.collectivesLast) + " of " + std::to_string(out.collectivesWaited) +
-                          " collectives wait for it";
-    if (out.slowdown >= 1.1)
-        out.sentence =
-            rank + " runs " + factor + " slower than the others" + (waits.empty() ? "" : " and " + waits);
+    std::snprintf(factor, sizeof factor, "%.1fx",
+                  out.kind == LimitingCause::Kind::SlowRank ? out.slowdown : out.hostSlowdown);
+    // Of the collectives where someone waited (the others queued behind those on the stream).
+    const std::string waits = out.collectivesLast == out.collectivesWaited
+                                  ? "every collective waits for it"
+                                  : std::to_string(out.collectivesLast) + " of " +
+                                        std::to_string(out.collectivesWaited) + " collectives wait for it";
+    if (out.kind == LimitingCause::Kind::SlowRank)
+        out.sentence = rank + " runs " + factor + " slower than the others and " + waits;
     else
-        out.sentence = rank + " arrives last: " + waits;
+        out.sentence = rank + "'s host runs " + factor + " slower than the others' and " + waits;
     out.sentence += "; " + percent(out.sharePct) + " of the critical path runs on it";
     // The rank holds less than half the path: say what holds most of it, unless that is the rank.
     if (job.onPath[r] * 2 < path.length && !limit.sentence.empty() && limit.rankId != out.rankId)

@@ -3,12 +3,23 @@
 // before its first GPU call), and the fallback to the path's largest kind on a sample without either.
 // On a generated 64-rank job (dp 8 x tp 4 x pp 2) the path crosses many ranks and the straggler
 // holds only a fifth of it: the card still names it, and names nobody when there is none. A
-// straggler among the ranks dp.degree adds is named by its own id, not by the rank it copies.
+// straggler among the ranks dp.degree adds is named by its own id, not by the rank it copies. A rank
+// whose host alone is slow (the generator's --cpu-slow-rank) is named with its host, the numbers
+// checked against the raw files; a pipeline's last stage that arrives last at the sends and
+// receives of a sped-up step is not a straggler.
 #include "GraphFixture.h"
 #include "SynthFixture.h"
 
 #include "analysis/LimitingCause.h"
 #include "analysis/StepExplanation.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
 
 using namespace sl;
 using namespace slgraph;
@@ -30,6 +41,32 @@ synth::SynthConfig job64(int straggler) {
     c.stragglerRank = straggler;
     c.stragglerSlowdown = straggler >= 0 ? 1.5 : 1.0;
     return c;
+}
+
+// From the raw files alone (generated ranks share one clock): per rank the time of its launch calls
+// and the start of its k-th NCCL kernel (us).
+struct RawRank {
+    double launches = 0;
+    std::vector<double> ncclStarts;
+};
+std::vector<RawRank> rawRanks(const QString& dir, int ranks) {
+    std::vector<RawRank> out(static_cast<std::size_t>(ranks));
+    for (int r = 0; r < ranks; ++r) {
+        QFile f(QDir(dir).filePath(QStringLiteral("rank-%1.json").arg(r)));
+        if (!f.open(QIODevice::ReadOnly)) return {};
+        const QJsonArray events = QJsonDocument::fromJson(f.readAll()).object()["traceEvents"].toArray();
+        RawRank& raw = out[static_cast<std::size_t>(r)];
+        for (const auto& v : events) {
+            const QJsonObject e = v.toObject();
+            if (e["ph"].toString() != "X") continue;
+            if (e["cat"].toString() == "cuda_runtime" && e["name"].toString() == "cudaLaunchKernel")
+                raw.launches += e["dur"].toDouble();
+            if (e["cat"].toString() == "kernel" && e["name"].toString().startsWith("nccl"))
+                raw.ncclStarts.push_back(e["ts"].toDouble());
+        }
+        std::sort(raw.ncclStarts.begin(), raw.ncclStarts.end());
+    }
+    return out;
 }
 
 } // namespace
@@ -111,6 +148,87 @@ private slots:
         // Nor on a pipeline sample: its last stage arrives last at most transfers without being slow.
         QCOMPARE(causeOf(loadCached(sltest::samplePath("03-tp2-pp2")).graph).kind,
                  LimitingCause::Kind::PathKind);
+    }
+
+    // `generate --cpu-slow-rank 3 --cpu-slowdown 2`: rank 3's host runs twice as slow, its kernels
+    // as fast as the others'. The card said "GPU compute (most on rank 5)" on the 8-rank job (rank 3
+    // holds 30% of the path: the others wait for it at the first all-reduces, the ones after queue
+    // behind those) and "rank 3 arrives last ..." on a small model whose host bounds the step, never
+    // that the host is what is slow.
+    void slowHostIsNamed_data() {
+        QTest::addColumn<int>("hidden");
+        QTest::addColumn<int>("seq");
+        QTest::newRow("GPU-bound step") << 4096 << 2048;
+        QTest::newRow("host-bound step") << 1024 << 512;
+    }
+    void slowHostIsNamed() {
+        QFETCH(int, hidden);
+        QFETCH(int, seq);
+        synth::SynthConfig cfg;
+        cfg.hidden = hidden;
+        cfg.seq = seq;
+        cfg.cpuSlowRank = 3;
+        cfg.cpuSlowdown = 2;
+        const auto l = slsynth::generateAndLoad(cfg);
+        const LimitingCause c = causeOf(l->graph);
+        qInfo("slow host on rank 3: %s", c.sentence.c_str());
+        QCOMPARE(c.kind, LimitingCause::Kind::SlowHost);
+        QCOMPARE(c.rankId, 3);
+        // Independently: rank 3's launch calls against the median of the others' (every host cost is
+        // doubled, launches among them), and who started each NCCL kernel last.
+        const std::vector<RawRank> raw = rawRanks(l->dir.path(), 8);
+        QCOMPARE(raw.size(), std::size_t{8});
+        std::vector<double> others;
+        for (int r = 0; r < 8; ++r)
+            if (r != 3) others.push_back(raw[static_cast<std::size_t>(r)].launches);
+        std::sort(others.begin(), others.end());
+        const double rawHost = raw[3].launches / others[others.size() / 2];
+        qInfo("host %.3fx (launch calls in the files: %.3fx), GPU %.3fx", c.hostSlowdown, rawHost,
+              c.slowdown);
+        QVERIFY2(rawHost > 1.8 && rawHost < 2.2, qPrintable(QString::number(rawHost)));
+        QVERIFY2(std::abs(c.hostSlowdown - rawHost) < 0.15, qPrintable(QString::number(c.hostSlowdown)));
+        QVERIFY2(c.slowdown < 1.05, qPrintable(QString::number(c.slowdown)));
+        int waited = 0, last3 = 0;
+        for (std::size_t k = 0; k < raw[0].ncclStarts.size(); ++k) {
+            double first = 1e300, latest = -1e300;
+            int latestRank = -1;
+            for (int r = 0; r < 8; ++r) {
+                QCOMPARE(raw[static_cast<std::size_t>(r)].ncclStarts.size(), raw[0].ncclStarts.size());
+                const double t = raw[static_cast<std::size_t>(r)].ncclStarts[k];
+                first = std::min(first, t);
+                if (t > latest) latest = t, latestRank = r;
+            }
+            if (latest - first <= 1.0) continue; // entered together: nobody waited
+            ++waited;
+            if (latestRank == 3) ++last3;
+        }
+        qInfo("collectives where someone waited: %d, rank 3 last at %d (raw); card %d of %d", waited, last3,
+              c.collectivesLast, c.collectivesWaited);
+        QVERIFY(waited > 0);
+        QCOMPARE(c.collectivesWaited, waited);
+        QCOMPARE(c.collectivesLast, last3);
+        const std::string waits = last3 == waited ? "every collective waits for it"
+                                                  : std::to_string(last3) + " of " + std::to_string(waited) +
+                                                        " collectives wait for it";
+        QVERIFY2(c.sentence.starts_with("rank 3's host runs 2.0x slower than the others' and " + waits),
+                 c.sentence.c_str());
+    }
+
+    // 03-tp2-pp2 with compute.speedup=2: rank 3 (the last pipeline stage) arrived last at 51 of 65
+    // transfers and held 93% of the path, and the card named it ("rank 3 arrives last"), although
+    // nothing on it is slow: the last stage waits for the others' sends as much as they wait for it.
+    void pipelineLastStageIsNoStraggler() {
+        const LoadedSet& s = loadCached(sltest::samplePath("03-tp2-pp2"));
+        const LimitingCause c = causeOf(s.graph, knobsOf({"compute.speedup=2"}));
+        qInfo("03-tp2-pp2, compute.speedup=2: %s", c.sentence.c_str());
+        QCOMPARE(c.kind, LimitingCause::Kind::PathKind);
+        QVERIFY2(c.sentence.find("arrives last") == std::string::npos, c.sentence.c_str());
+        // A real straggler on that stage still is one: its tensor-parallel peer waits for it.
+        const LimitingCause slow =
+            causeOf(s.graph, knobsOf({"compute.speedup=2", "straggler.rank=3", "straggler.slowdown=1.5"}));
+        qInfo("... with straggler.rank=3 x1.5: %s", slow.sentence.c_str());
+        QCOMPARE(slow.kind, LimitingCause::Kind::SlowRank);
+        QCOMPARE(slow.rankId, 3);
     }
 
     // dp.degree=8 on four loaded ranks with the straggler on added rank 6 (a copy of rank 2): the
