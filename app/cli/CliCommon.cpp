@@ -108,12 +108,12 @@ std::vector<std::string> etPathsOrRunFolder(const std::vector<std::string>& path
 int runGuarded(const std::function<int()>& body) {
     try {
         return body();
-    } catch (const LoadError& e) {
+    } catch (const UsageError& e) {
+        std::cerr << "usage error: " << e.message() << " (see --help)\n";
+        return kExitUsage;
+    } catch (const Error& e) {
         std::cerr << "error: " << e.what() << "\n";
         return kExitBadInput;
-    } catch (const UsageError& e) {
-        std::cerr << "usage error: " << e.message << " (see --help)\n";
-        return kExitUsage;
     } catch (const std::bad_alloc&) {
         std::cerr << "error: out of memory\n";
         return kExitBadInput;

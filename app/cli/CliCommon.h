@@ -1,4 +1,5 @@
 #pragma once
+#include "base/Error.h"
 #include "trace/TraceSet.h"
 
 #include <functional>
@@ -13,9 +14,10 @@ constexpr int kExitOk = 0;
 constexpr int kExitUsage = 1;
 constexpr int kExitBadInput = 2;
 
-// A usage mistake: printed as "usage error: ..." with exit code 1.
-struct UsageError {
-    std::string message;
+// A usage mistake: printed as "usage error: ..." with exit code 1 (base/Error.h, kind Usage).
+class UsageError : public Error {
+public:
+    explicit UsageError(const std::string& message) : Error(ErrorKind::Usage, std::string(), message) {}
 };
 
 // Minimal argument scanner: positional arguments, --flag and --option VALUE (or --option=VALUE).
@@ -47,7 +49,8 @@ TraceSet loadWithProgress(const std::vector<std::string>& paths);
 std::vector<std::string> etPathsOrRunFolder(const std::vector<std::string>& paths,
                                             std::vector<std::string> etPaths);
 
-// Runs a command body, mapping LoadError to exit 2 ("error: FILE: what") and UsageError to exit 1.
+// Runs a command body, mapping UsageError to exit 1 and every other error (base/Error.h: reading,
+// writing, the graph) to exit 2 ("error: FILE: what").
 int runGuarded(const std::function<int()>& body);
 
 struct Command {

@@ -4,7 +4,7 @@
 #include "SimSetup.h"
 
 #include "analysis/BenchmarkExport.h"
-#include "io/LoadError.h"
+#include "base/Error.h"
 
 #include <cstdio>
 #include <fstream>
@@ -44,9 +44,9 @@ Command makeExportBenchmarkCommand() {
                     throw UsageError{"rank " + std::to_string(rankId) + " is not in the trace set"};
                 BenchPlan plan = benchmarkPlan(set, index);
                 std::ofstream f(*out, std::ios::trunc);
-                if (!f) throw LoadError(*out, "cannot write the file");
+                if (!f) throw WriteError(*out, "cannot write the file");
                 f << benchmarkScript(plan, set.ranks[index].sourcePath);
-                if (!f) throw LoadError(*out, "write error");
+                if (!f) throw WriteError(*out, "write error");
                 std::printf(
                     "%s: rank %d, %zu ops (%lld GPU ops; %lld launched outside an aten:: op with shapes, "
                     "not re-created; %lld collectives without a size)\n",

@@ -3,8 +3,8 @@
 #include "SimSetup.h"
 
 #include "analysis/ChakraExport.h"
+#include "base/Error.h"
 #include "graph/ExecutionGraph.h"
-#include "io/LoadError.h"
 #include "io/chakra/ChakraReader.h"
 
 #include <cmath>
@@ -56,7 +56,7 @@ Command makeExportChakraCommand() {
                 std::error_code ec;
                 std::filesystem::create_directories(*out, ec);
                 if (ec || !std::filesystem::is_directory(*out, ec))
-                    throw LoadError(*out, "cannot create the output folder");
+                    throw WriteError(*out, "cannot create the output folder");
                 const ChakraExportPlan plan = planChakraExport(graph);
                 ChakraExportStats total;
                 for (std::uint32_t r = 0; r < set.ranks.size(); ++r) {
@@ -78,7 +78,7 @@ Command makeExportChakraCommand() {
                 if (!plan.groups.empty()) {
                     std::ofstream g(groups, std::ios::trunc);
                     g << chakraCommGroupJson(plan);
-                    if (!g) throw LoadError(groups, "cannot write the file");
+                    if (!g) throw WriteError(groups, "cannot write the file");
                     std::printf("%s: %zu process groups (ASTRA-sim: --comm-group-configuration=%s)\n",
                                 groups.c_str(), plan.groups.size(), groups.c_str());
                 } else {

@@ -4,7 +4,7 @@
 
 #include "analysis/CriticalPath.h"
 #include "analysis/LimitingCause.h"
-#include "io/LoadError.h"
+#include "base/Error.h"
 #include "report/ReportWriter.h"
 #include "report/SimulationReport.h"
 #include "sim/KnobRegistry.h"
@@ -45,13 +45,13 @@ void checkWritable(const std::string& path) {
     namespace fs = std::filesystem;
     std::error_code ec;
     fs::path p(path);
-    if (fs::is_directory(p, ec)) throw LoadError(path, "cannot write the report: it is a directory");
+    if (fs::is_directory(p, ec)) throw WriteError(path, "cannot write the report: it is a directory");
     fs::path dir = p.parent_path();
     if (dir.empty()) return;
     if (!fs::exists(dir, ec))
-        throw LoadError(path, "cannot write the report: folder " + dir.string() + " does not exist");
+        throw WriteError(path, "cannot write the report: folder " + dir.string() + " does not exist");
     if (!fs::is_directory(dir, ec))
-        throw LoadError(path, "cannot write the report: " + dir.string() + " is not a folder");
+        throw WriteError(path, "cannot write the report: " + dir.string() + " is not a folder");
 }
 
 // The knobs as --set assignments ("compute.speedup=2"), those away from their defaults.

@@ -61,7 +61,7 @@ ExecutionGraph buildGraphForCli(TraceSet& set, const SimSetup& setup) {
         return g;
     } catch (const GraphError& e) {
         // The file the error concerns, else the first path given.
-        throw LoadError(e.file().empty() ? setup.paths.front() : e.file(), e.message());
+        throw GraphError(e.file().empty() ? setup.paths.front() : e.file(), e.message());
     }
 }
 

@@ -1,6 +1,6 @@
 #include "analysis/SimulatedTraceExport.h"
 
-#include "io/LoadError.h"
+#include "base/Error.h"
 
 #include <nlohmann/json.hpp>
 
@@ -70,10 +70,10 @@ void writeSimulatedChromeTrace(std::ostream& out, const TraceSet& set, const Sim
 void writeSimulatedChromeTraceFile(const std::string& path, const TraceSet& set,
                                    const SimulatedTimeline& timeline) {
     std::ofstream out(path, std::ios::binary);
-    if (!out) throw LoadError(path, "cannot write the exported trace");
+    if (!out) throw WriteError(path, "cannot write the exported trace");
     writeSimulatedChromeTrace(out, set, timeline);
     out.close();
-    if (!out) throw LoadError(path, "cannot write the exported trace");
+    if (!out) throw WriteError(path, "cannot write the exported trace");
 }
 
 } // namespace sl

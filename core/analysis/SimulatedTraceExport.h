@@ -14,7 +14,7 @@ namespace sl {
 // Events without a simulated time (outside the window) and instants are left out.
 void writeSimulatedChromeTrace(std::ostream& out, const TraceSet& set, const SimulatedTimeline& timeline);
 
-// The same into a file. Throws LoadError(path, ...) when the file cannot be written.
+// The same into a file. Throws WriteError(path, ...) when the file cannot be written.
 void writeSimulatedChromeTraceFile(const std::string& path, const TraceSet& set,
                                    const SimulatedTimeline& timeline);
 

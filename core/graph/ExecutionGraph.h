@@ -2,6 +2,7 @@
 // The execution graph of a trace set (docs/ARCHITECTURE.md, "Execution graph"): nodes are the events that
 // take part in execution (runtime/driver calls on CPU threads, GPU ops on streams), edges are
 // typed dependencies with a delay. The graph refers into a TraceSet, which must outlive it.
+#include "base/Error.h"
 #include "trace/Collective.h"
 #include "trace/TraceSet.h"
 
@@ -186,19 +187,14 @@ struct GraphStats {
     std::int64_t deviceWaitEdges = 0;    // long device waits tied to the op that ended last before them
 };
 
-// Thrown for an invalid graph (cycle, negative delay) or a window that does not exist. file(): the
-// trace file it concerns, when one does (what() then reads "file: message"); message() without it.
-class GraphError : public std::runtime_error {
+// Thrown for an invalid graph (cycle, negative delay) or a window that does not exist: a
+// base/Error of kind Graph. file(): the trace file it concerns, when one does (what() then reads
+// "file: message"); message() without it.
+class GraphError : public Error {
 public:
-    explicit GraphError(const std::string& message) : std::runtime_error(message), message_(message) {}
+    explicit GraphError(const std::string& message) : Error(ErrorKind::Graph, std::string(), message) {}
     GraphError(std::string file, const std::string& message)
-        : std::runtime_error(file + ": " + message), file_(std::move(file)), message_(message) {}
-    const std::string& file() const { return file_; }
-    const std::string& message() const { return message_; }
-
-private:
-    std::string file_;
-    std::string message_;
+        : Error(ErrorKind::Graph, std::move(file), message) {}
 };
 
 // Edges that a what-if transform lays over a finished graph without changing it, so that one graph

@@ -333,13 +333,14 @@ ExecutionTrace parseExecutionTrace(std::string_view text, const std::string& nam
     }
     const json* nodes = member(doc, "nodes");
     if (!nodes || !nodes->is_array())
-        throw LoadError(name, "not a PyTorch execution trace (no \"nodes\" array)");
+        throw LoadError(ErrorKind::Format, name, "not a PyTorch execution trace (no \"nodes\" array)");
     ExecutionTrace et;
     et.path = name;
     if (const json* s = member(doc, "schema"); s && s->is_string()) et.schema = s->get<std::string>();
     et.nodes.reserve(nodes->size());
     for (const auto& raw : *nodes) {
-        if (!raw.is_object()) throw LoadError(name, "execution trace node is not an object");
+        if (!raw.is_object())
+            throw LoadError(ErrorKind::Format, name, "execution trace node is not an object");
         EtNode n;
         if (const json* v = member(raw, "name"); v && v->is_string()) n.name = v->get<std::string>();
         if (const json* v = member(raw, "id")) n.id = intOr(*v, -1);
@@ -362,7 +363,7 @@ ExecutionTrace parseExecutionTrace(std::string_view text, const std::string& nam
         if (n.id >= 0) et.byId.try_emplace(n.id, i);
         if (n.rfId >= 0 && !n.isRoot()) et.byRfId.try_emplace(n.rfId, i);
     }
-    if (et.nodes.empty()) throw LoadError(name, "execution trace has no nodes");
+    if (et.nodes.empty()) throw LoadError(ErrorKind::Format, name, "execution trace has no nodes");
     return et;
 }
 

@@ -37,21 +37,25 @@ constexpr std::size_t kChunk = 1 << 20;
 FilePtr openOrThrow(const std::string& path) {
     std::error_code ec;
     auto status = std::filesystem::status(path, ec);
-    if (ec) throw LoadError(path, "cannot open: " + ec.message());
-    if (std::filesystem::is_directory(status)) throw LoadError(path, "is a directory, expected a trace file");
+    if (ec) throw LoadError(ErrorKind::Read, path, "cannot open: " + ec.message());
+    if (std::filesystem::is_directory(status))
+        throw LoadError(ErrorKind::Read, path, "is a directory, expected a trace file");
     // A FIFO or device would block or never end: only regular files are traces.
-    if (!std::filesystem::is_regular_file(status)) throw LoadError(path, "is not a regular file");
+    if (!std::filesystem::is_regular_file(status))
+        throw LoadError(ErrorKind::Read, path, "is not a regular file");
     FilePtr f(std::fopen(path.c_str(), "rb"));
-    if (!f) throw LoadError(path, std::string("cannot open: ") + std::strerror(errno));
+    if (!f) throw LoadError(ErrorKind::Read, path, std::string("cannot open: ") + std::strerror(errno));
     return f;
 }
 
 [[noreturn]] void tooLarge(const std::string& path, std::int64_t maxBytes) {
     if (maxBytes >= kMaxUncompressedBytes)
-        throw LoadError(path, "file is larger than 4 GiB of uncompressed JSON, the most the parser accepts; "
-                              "split the trace or profile fewer steps");
-    throw LoadError(path, "uncompressed trace is larger than the " + std::to_string(maxBytes / 1'000'000) +
-                              " MB of memory available for it; free memory or load fewer ranks");
+        throw LoadError(ErrorKind::Limit, path,
+                        "file is larger than 4 GiB of uncompressed JSON, the most the parser accepts; "
+                        "split the trace or profile fewer steps");
+    throw LoadError(ErrorKind::Limit, path,
+                    "uncompressed trace is larger than the " + std::to_string(maxBytes / 1'000'000) +
+                        " MB of memory available for it; free memory or load fewer ranks");
 }
 
 // Maps a regular file read-only, followed by zero pages for simdjson's padding: the page cache
@@ -88,7 +92,8 @@ TraceBuffer readPlain(const std::string& path, std::FILE* f, std::int64_t size,
         std::size_t want = std::min(kChunk, static_cast<std::size_t>(size) - done);
         std::size_t got = std::fread(buffer.data() + done, 1, want, f);
         if (got == 0) {
-            if (std::ferror(f)) throw LoadError(path, std::string("read failed: ") + std::strerror(errno));
+            if (std::ferror(f))
+                throw LoadError(ErrorKind::Read, path, std::string("read failed: ") + std::strerror(errno));
             break; // file shrank while reading
         }
         done += got;
@@ -113,7 +118,7 @@ struct InflateSink {
 void inflateGzip(const std::string& path, const ByteSource& source, const ByteProgressFn& progress,
                  std::int64_t maxBytes, const InflateSink& sink, GzipIndex* index = nullptr) {
     z_stream zs{};
-    if (inflateInit2(&zs, 15 + 32) != Z_OK) throw LoadError(path, "cannot initialise zlib");
+    if (inflateInit2(&zs, 15 + 32) != Z_OK) throw LoadError(ErrorKind::Limit, path, "cannot initialise zlib");
     std::unique_ptr<z_stream, void (*)(z_stream*)> guard(&zs, [](z_stream* s) { inflateEnd(s); });
 
     std::vector<unsigned char> in(kChunk);
@@ -264,8 +269,10 @@ void BlockFile::read(std::int64_t offset, std::size_t len, char* dst) const {
     while (len > 0) {
         ssize_t got = pread(fd_, dst, len, offset);
         if (got < 0 && errno == EINTR) continue;
-        if (got < 0) throw LoadError(path_, std::string("read failed: ") + std::strerror(errno), offset);
-        if (got == 0) throw LoadError(path_, "file shrank while reading", offset);
+        if (got < 0)
+            throw LoadError(path_, std::string("read failed: ") + std::strerror(errno), offset,
+                            ErrorKind::Read);
+        if (got == 0) throw LoadError(path_, "file shrank while reading", offset, ErrorKind::Read);
         dst += got;
         offset += got;
         len -= static_cast<std::size_t>(got);
@@ -283,8 +290,8 @@ TraceBuffer readTraceFile(const std::string& path, const ByteProgressFn& progres
     maxBytes = std::min(maxBytes, kMaxUncompressedBytes);
     FilePtr f = openOrThrow(path);
     std::int64_t size = fileSizeOnDisk(path);
-    if (size < 0) throw LoadError(path, "cannot determine file size");
-    if (size == 0) throw LoadError(path, "empty file");
+    if (size < 0) throw LoadError(ErrorKind::Read, path, "cannot determine file size");
+    if (size == 0) throw LoadError(ErrorKind::Format, path, "empty file");
     unsigned char magic[2] = {0, 0};
     std::size_t got = std::fread(magic, 1, 2, f.get());
     std::rewind(f.get());
@@ -293,7 +300,7 @@ TraceBuffer readTraceFile(const std::string& path, const ByteProgressFn& progres
         ByteSource source = [&](unsigned char* buf, std::size_t n) {
             std::size_t read = std::fread(buf, 1, n, file);
             if (read == 0 && std::ferror(file))
-                throw LoadError(path, std::string("read failed: ") + std::strerror(errno));
+                throw LoadError(ErrorKind::Read, path, std::string("read failed: ") + std::strerror(errno));
             return read;
         };
         return readGzip(path, source, size, progress, maxBytes, index);
@@ -303,7 +310,7 @@ TraceBuffer readTraceFile(const std::string& path, const ByteProgressFn& progres
 
 TraceBuffer decodeTraceBytes(const std::string& name, std::string_view bytes, std::int64_t maxBytes) {
     maxBytes = std::min(maxBytes, kMaxUncompressedBytes);
-    if (bytes.empty()) throw LoadError(name, "empty file");
+    if (bytes.empty()) throw LoadError(ErrorKind::Format, name, "empty file");
     if (bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
         static_cast<unsigned char>(bytes[1]) == 0x8b) {
         std::size_t pos = 0;
@@ -348,7 +355,9 @@ bool GzipBlocks::open(const std::string& path, std::int64_t maxBytes, const Byte
             for (;;) {
                 ssize_t got = ::read(fd_, buf, n);
                 if (got < 0 && errno == EINTR) continue;
-                if (got < 0) throw LoadError(path, std::string("read failed: ") + std::strerror(errno));
+                if (got < 0)
+                    throw LoadError(ErrorKind::Read, path,
+                                    std::string("read failed: ") + std::strerror(errno));
                 return static_cast<std::size_t>(got);
             }
         };

@@ -60,20 +60,22 @@ void checkMemoryForLoad(const std::vector<std::string>& files, const std::string
         json += std::max<std::int64_t>(estimateUncompressedBytes(file), 0);
     auto needed = static_cast<std::int64_t>(static_cast<double>(json) * kMemoryPerJsonByte);
     if (needed > budget)
-        throw LoadError(label, "loading needs about " + megabytes(needed) + " of memory (" + megabytes(json) +
-                                   " of JSON in " + std::to_string(files.size()) + " file(s)) but only " +
-                                   megabytes(budget) + " are available; load fewer ranks or free memory");
+        throw LoadError(ErrorKind::Limit, label,
+                        "loading needs about " + megabytes(needed) + " of memory (" + megabytes(json) +
+                            " of JSON in " + std::to_string(files.size()) + " file(s)) but only " +
+                            megabytes(budget) + " are available; load fewer ranks or free memory");
 }
 
 void checkMemoryForWholeParse(const std::string& path, std::int64_t jsonBytes, std::int64_t budget) {
     if (budget < 0) return;
     auto needed = static_cast<std::int64_t>(static_cast<double>(jsonBytes) * kWholeParseMemoryPerJsonByte);
     if (needed > budget)
-        throw LoadError(
-            path, "this file must be parsed whole (its events could not be read in pieces), which "
-                  "needs about " +
-                      megabytes(needed) + " of memory for " + megabytes(jsonBytes) + " of JSON but only " +
-                      megabytes(budget) + " are available; free memory or split the trace");
+        throw LoadError(ErrorKind::Limit, path,
+                        "this file must be parsed whole (its events could not be read in pieces), which "
+                        "needs about " +
+                            megabytes(needed) + " of memory for " + megabytes(jsonBytes) +
+                            " of JSON but only " + megabytes(budget) +
+                            " are available; free memory or split the trace");
 }
 
 } // namespace sl

@@ -21,8 +21,8 @@ expandFolders(const std::vector<std::string>& paths,
             for (const auto& e : fs::directory_iterator(p, ec))
                 if (e.is_regular_file(ec) && wanted(e.path().filename().string()))
                     files.push_back(e.path().string());
-            if (ec) throw LoadError(p, "cannot list folder: " + ec.message());
-            if (files.empty()) throw LoadError(p, noFiles);
+            if (ec) throw LoadError(ErrorKind::Read, p, "cannot list folder: " + ec.message());
+            if (files.empty()) throw LoadError(ErrorKind::Read, p, noFiles);
             if (less)
                 std::sort(files.begin(), files.end(), less);
             else
@@ -31,7 +31,7 @@ expandFolders(const std::vector<std::string>& paths,
         } else if (fs::exists(p, ec)) {
             out.push_back(p);
         } else {
-            throw LoadError(p, notFound);
+            throw LoadError(ErrorKind::Read, p, notFound);
         }
     }
     return out;

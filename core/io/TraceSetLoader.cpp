@@ -34,7 +34,7 @@ std::vector<std::string> expandTracePaths(const std::vector<std::string>& paths)
     std::vector<std::string> files =
         expandFolders(folders, isKinetoTrace, "folder contains no trace files (*.json, *.json.gz)",
                       "no such file or folder");
-    if (files.empty()) throw LoadError("(no input)", "no trace files given");
+    if (files.empty()) throw LoadError(ErrorKind::Read, "(no input)", "no trace files given");
     return files;
 }
 

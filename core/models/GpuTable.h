@@ -3,6 +3,7 @@
 // resources/gpus.json. Each figure names its source in the JSON. Lookups by name are
 // case-insensitive and accept aliases ("H100", "A100"); the source GPU of a trace is found from its
 // deviceProperties name (the longest matching device_names entry; ties broken by the memory size).
+#include "base/Error.h"
 #include "trace/TraceSet.h"
 
 #include <array>
@@ -43,10 +44,10 @@ struct GpuSpec {
     double vectorPeakTflops() const { return peakTflops[static_cast<std::size_t>(PeakType::Fp32)]; }
 };
 
-// A bad GPU table, or a GPU name the table does not know; what() says which.
-class GpuTableError : public std::runtime_error {
+// A bad GPU table, or a GPU name the table does not know (base/Error.h, kind Format); what() says which.
+class GpuTableError : public Error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit GpuTableError(const std::string& message) : Error(ErrorKind::Format, std::string(), message) {}
 };
 
 class GpuTable {

@@ -1,6 +1,6 @@
 #include "report/ReportWriter.h"
 
-#include "io/LoadError.h"
+#include "base/Error.h"
 #include "report/CsvReport.h"
 #include "report/HtmlReport.h"
 
@@ -40,10 +40,10 @@ void writeReportFile(const std::string& path, const nlohmann::json& report, Repo
 
 void writeTextFile(const std::string& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw LoadError(path, std::string("cannot write the report: ") + std::strerror(errno));
+    if (!out) throw WriteError(path, std::string("cannot write the report: ") + std::strerror(errno));
     out << text;
     out.flush();
-    if (!out) throw LoadError(path, "cannot write the report (disk full?)");
+    if (!out) throw WriteError(path, "cannot write the report (disk full?)");
 }
 
 } // namespace sl

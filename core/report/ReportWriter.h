@@ -18,10 +18,11 @@ std::optional<ReportFormat> reportFormatOf(const std::string& path);
 // The report as text in `format` (`report` is a simulationReportJson() object).
 std::string reportText(const nlohmann::json& report, ReportFormat format);
 
-// Writes `text` to `path` (replacing it). Throws LoadError naming the path when it cannot be written.
+// Writes `text` to `path` (replacing it). Throws WriteError (base/Error.h) naming the path when it cannot be
+// written.
 void writeTextFile(const std::string& path, const std::string& text);
 
-// Writes reportText() to `path`. Throws LoadError naming the path when it cannot be written.
+// Writes reportText() to `path`. Throws WriteError (base/Error.h) naming the path when it cannot be written.
 void writeReportFile(const std::string& path, const nlohmann::json& report, ReportFormat format);
 
 } // namespace sl

@@ -3,6 +3,8 @@
 // Every knob's key, range, help and parsing live in one table, sim/KnobRegistry.h.
 // A config is JSON ({"compute.speedup": 2, "comm.model": "alpha-beta", ...} or nested objects),
 // and every knob is also settable as key=value.
+#include "base/Error.h"
+
 #include <nlohmann/json.hpp>
 
 #include <map>
@@ -108,10 +110,10 @@ struct SimKnobs {
     nlohmann::json toJson() const;
 };
 
-// A bad knob name or value; what() names the knob.
-class KnobError : public std::runtime_error {
+// A bad knob name or value (base/Error.h, kind Usage); what() names the knob.
+class KnobError : public Error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit KnobError(const std::string& message) : Error(ErrorKind::Usage, std::string(), message) {}
 };
 
 // Sets one knob from text ("compute.speedup", "2"; "kernel.speedup[gemm]", "1.5";

@@ -3,7 +3,7 @@
 #include "analysis/CriticalPath.h"
 #include "analysis/LimitingCause.h"
 #include "analysis/SimulatedTraceExport.h"
-#include "io/LoadError.h"
+#include "base/Error.h"
 #include "report/ReportWriter.h"
 #include "report/SimulationReport.h"
 
@@ -23,7 +23,7 @@ namespace sl::ui {
 QString writeSimulatedTrace(const QString& path, const TraceSet& set, const SimulatedTimeline& timeline) {
     try {
         writeSimulatedChromeTraceFile(path.toStdString(), set, timeline);
-    } catch (const LoadError& e) {
+    } catch (const Error& e) {
         return QString::fromStdString(e.what());
     }
     return {};
@@ -53,7 +53,7 @@ QString writeReport(const QString& path, const ExecutionGraph& graph, const SimR
     if (format == ReportFormat::Html && figures.is_array() && !figures.empty()) report["figures"] = figures;
     try {
         writeReportFile(target, report, format);
-    } catch (const LoadError& e) {
+    } catch (const Error& e) {
         return QString::fromStdString(e.what());
     }
     return {};

@@ -4,7 +4,7 @@
 #include "SessionController.h"
 #include "SimRunner.h"
 
-#include "io/LoadError.h"
+#include "base/Error.h"
 #include "report/ComparisonReport.h"
 #include "report/ReportWriter.h"
 
@@ -277,7 +277,7 @@ QString ComparisonWindow::saveReport(const QString& path) const {
     if (!format) return tr("%1: the file name must end in .html, .csv or .json").arg(path);
     try {
         writeTextFile(path.toStdString(), comparisonText(report_, *format));
-    } catch (const LoadError& e) {
+    } catch (const Error& e) {
         return QString::fromStdString(e.what());
     }
     return {};

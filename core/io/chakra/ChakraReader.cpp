@@ -365,15 +365,16 @@ ChakraFile readChakraBytes(std::string_view bytes, const std::string& name, cons
 
 ChakraFile readChakraFile(const std::string& path, const ChakraLimits& limits) {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) throw LoadError(path, "is a folder, not a Chakra .et file");
+    if (std::filesystem::is_directory(path, ec))
+        throw LoadError(ErrorKind::Read, path, "is a folder, not a Chakra .et file");
     // A FIFO or device would block or never end: only regular files are read.
     if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
-        throw LoadError(path, "not a regular file");
+        throw LoadError(ErrorKind::Read, path, "not a regular file");
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw LoadError(path, "cannot open the file");
+    if (!in) throw LoadError(ErrorKind::Read, path, "cannot open the file");
     std::ostringstream ss;
     ss << in.rdbuf();
-    if (in.bad()) throw LoadError(path, "read error");
+    if (in.bad()) throw LoadError(ErrorKind::Read, path, "read error");
     std::string bytes = std::move(ss).str();
     return readChakraBytes(bytes, path, limits);
 }
@@ -464,9 +465,9 @@ std::string chakraBytes(const ChakraFile& file) {
 void writeChakraFile(const std::string& path, const ChakraFile& file) {
     std::string bytes = chakraBytes(file);
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw LoadError(path, "cannot write the file");
+    if (!out) throw WriteError(path, "cannot write the file");
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out) throw LoadError(path, "write error");
+    if (!out) throw WriteError(path, "write error");
 }
 
 int rankFromChakraFileName(const std::string& path) {

@@ -97,7 +97,7 @@ struct ChakraLimits {
 ChakraFile readChakraFile(const std::string& path, const ChakraLimits& limits = {});
 ChakraFile readChakraBytes(std::string_view bytes, const std::string& name, const ChakraLimits& limits = {});
 
-// Writes a file in the same format (throws LoadError when the file cannot be written).
+// Writes a file in the same format (throws WriteError when the file cannot be written).
 std::string chakraBytes(const ChakraFile& file);
 void writeChakraFile(const std::string& path, const ChakraFile& file);
 
