@@ -399,6 +399,7 @@ void MainWindow::wireSession() {
             tr("Details cancelled: no simulation yet (Compute details, or change a knob)"));
         messageBar_->showMessage(detailsCancelledText(), MessageBar::Level::Info, tr("Compute details"),
                                  [s] { s->computeDetails(); });
+        overview_->setPending(s->traceSet(), tr("waits: not computed"));
     });
     connect(s, &SessionController::loadFailed, this,
             [this, s](const QString& error, const QStringList& paths, bool good) {
@@ -453,6 +454,8 @@ void MainWindow::wireSession() {
         stack_->setCurrentIndex(1);
         warnings_->setLoadWarnings(s->traceSet()->warnings);
         structure_->setStructure(recognizeStructure(*s->traceSet()));
+        overview_->setPending(s->traceSet(), tr("waits: computing...")); // filled by the details
+        overview_->setVisible(s->traceSet()->ranks.size() >= 4);
         updateStatus();
     });
     connect(s, &SessionController::titleChanged, this, [this, s] {
@@ -472,6 +475,7 @@ void MainWindow::wireSession() {
     connect(sim, &SimRunner::failed, this, [this](const QString& error) {
         panes_->setSimulated(nullptr);
         panes_->simulated()->setEmptyText(tr("Simulation failed: %1").arg(error));
+        if (sessions_->traceSet()) overview_->setPending(sessions_->traceSet(), tr("waits: not computed"));
         messageBar_->showMessage(tr("Simulation failed: %1").arg(error), MessageBar::Level::Warning);
     });
     connect(s, &SessionController::simulationShown, this, &MainWindow::showSimulation);
@@ -512,7 +516,8 @@ void MainWindow::showSimulation(const SimOutput& output) {
     pathTable_->setSimulation(output);
     stragglers_->setGraph(output.graph);
     if (output.analysis && sessions_->traceSet()) {
-        overview_->setData(sessions_->traceSet(), output.analysis->measured, &stragglers_->arrivals());
+        overview_->setData(sessions_->traceSet(), output.analysis->measured, &stragglers_->arrivals(),
+                           output.graph.get());
         overview_->setVisible(sessions_->traceSet()->ranks.size() >= 4);
     }
     sweep_->setGraph(sessions_->traceSet(), output.graph);

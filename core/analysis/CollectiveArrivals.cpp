@@ -119,4 +119,53 @@ CollectiveArrivals collectiveArrivals(const ExecutionGraph& g) {
     return out;
 }
 
+bool isPointToPoint(CollectiveType type, int participants) {
+    return participants <= 2 &&
+           (type == CollectiveType::Send || type == CollectiveType::Recv || type == CollectiveType::SendRecv);
+}
+
+LateRank lateRank(const ExecutionGraph& g, const CollectiveArrivals& a) {
+    constexpr TimeNs kTogether = 1000; // arrivals within 1 us: nobody waited
+    LateRank out;
+    const std::size_t n = a.ranks.size();
+    out.madeOthersWait.assign(n, 0);
+    out.timesLast.assign(n, 0);
+    out.waitedAt.assign(n, 0);
+    for (const CollectiveArrival& c : a.collectives) {
+        if (isPointToPoint(c.type, c.size) || c.spread <= kTogether) continue;
+        for (const RankArrival& r : c.ranks)
+            if (r.rank < n) out.waitedAt[r.rank]++;
+        if (c.lastIsPhantom || c.last().rank >= n) continue;
+        TimeNs waits = 0;
+        for (const RankArrival& r : c.ranks)
+            waits += r.waited;
+        out.timesLast[c.last().rank]++;
+        out.madeOthersWait[c.last().rank] += waits;
+    }
+    // Among evenly loaded ranks whoever is a little slower comes last at most collectives, so the
+    // waits it causes must also be a visible part of the step: 0.5% of the longest rank's step or
+    // more per collective it came last to (64 evenly loaded ranks: rank 25, last at 5 of 9, 27 us
+    // each of a 26.3 ms step, 0.1%; 03-tp2-pp2's rank 1, 3 us each; a host 2x slower on 8 ranks,
+    // 615 us each of 36.6 ms, 1.7%).
+    TimeNs step = 0;
+    for (const RankWindow& w : g.ranks)
+        step = std::max(step, w.measuredEnd - w.measuredStart);
+    // Of those, the one last at the largest share of its collectives, then the one that caused the
+    // most waiting: a straggler's pipeline peers wait for its sends and then come late to their
+    // own collectives (64 ranks, straggler 37: rank 7 made the others wait 10.1 ms, last at 5 of 9;
+    // rank 37 9.3 ms, last at 9 of 9).
+    auto before = [&](std::size_t r, std::size_t o) {
+        const std::int64_t x = std::int64_t{out.timesLast[r]} * out.waitedAt[o];
+        const std::int64_t y = std::int64_t{out.timesLast[o]} * out.waitedAt[r];
+        return x != y ? x > y : out.madeOthersWait[r] > out.madeOthersWait[o];
+    };
+    for (std::size_t r = 0; r < n; ++r) {
+        const TimeNs made = out.madeOthersWait[r];
+        if (out.timesLast[r] * 2 <= out.waitedAt[r] || made * 200 < step * out.timesLast[r]) continue;
+        if (out.latest < 0 || before(r, static_cast<std::size_t>(out.latest)))
+            out.latest = static_cast<int>(r);
+    }
+    return out;
+}
+
 } // namespace sl

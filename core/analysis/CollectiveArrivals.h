@@ -64,6 +64,24 @@ struct CollectiveArrivals {
     TimeNs waitedForPhantoms = 0;               // waits charged to peers outside the rank set
 };
 
+// A pipeline's send or receive between two ranks: the receiver waits for the sender by the
+// schedule's data flow, whoever is slow, so arriving last there names no straggler (the last stage
+// of a pipeline arrives last at most of them; docs/WhatIfWorkbench.md, "Result card").
+bool isPointToPoint(CollectiveType type, int participants);
+
+// The rank the others wait for, from measured arrivals (sends and receives left out, as the result
+// card does): it arrived last at most of its collectives where someone waited (spread over 1 us),
+// the waits it caused there are 0.5% of the longest rank's step or more per collective; of such
+// ranks the one last at the largest share of its collectives (then: that caused the
+// most). `madeOthersWait` per rank (parallel to
+// CollectiveArrivals::ranks) counts the same collectives; `latest` is -1 when no rank qualifies.
+struct LateRank {
+    std::vector<TimeNs> madeOthersWait;
+    std::vector<int> timesLast, waitedAt; // collectives it came last to; where someone waited
+    int latest = -1;                      // index into TraceSet::ranks
+};
+LateRank lateRank(const ExecutionGraph& graph, const CollectiveArrivals& arrivals);
+
 // Arrivals at every matched collective of the graph and at every collective whose peers are
 // phantoms (peers outside the rank set); unmatched ones (type or count mismatch) are left out.
 CollectiveArrivals collectiveArrivals(const ExecutionGraph& graph);

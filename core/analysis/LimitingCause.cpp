@@ -1,5 +1,6 @@
 #include "analysis/LimitingCause.h"
 
+#include "analysis/CollectiveArrivals.h"
 #include "analysis/StepExplanation.h"
 
 #include <algorithm>
@@ -67,15 +68,10 @@ struct JobRanks {
         return slot < loaded ? slot : res.addedRanks.source[slot - loaded];
     }
     enum class Op : std::uint8_t { Compute, Collective, PointToPoint };
-    // A pipeline's sends and receives: the receiver waits for the sender by the schedule's data
-    // flow, whoever is slow, so arriving last there names no straggler (the last stage of
-    // 03-tp2-pp2 arrives last at most of them).
     bool pointToPoint(const GraphNode& gn) const {
         if (gn.collective >= g.collectives.size()) return false;
         const CollectiveGroup& c = g.collectives[gn.collective];
-        const bool p2pType = c.type == CollectiveType::Send || c.type == CollectiveType::Recv ||
-                             c.type == CollectiveType::SendRecv;
-        return p2pType && c.members.size() <= 2 && c.expectedParticipants <= 2;
+        return isPointToPoint(c.type, std::max(static_cast<int>(c.members.size()), c.expectedParticipants));
     }
     // Every GPU op of the job (the graph's on their own ranks, then each added rank's copies of its
     // source's), as compute (communication kernels left out), collective or point-to-point transfer.

@@ -1,6 +1,8 @@
 // Collective arrivals: who waited for whom. Exact numbers on a hand-made two-rank all-reduce; on
 // the 8-rank DLRM step the first all_to_all (SendRecv kernels) against an independent reading of
-// the raw JSON; phantom peers on a single rank of a two-rank job.
+// the raw JSON; phantom peers on a single rank of a two-rank job. The rank the others wait for
+// (lateRank, the window's "late: rN"): a pipeline's sends and receives do not make its last stage
+// the straggler.
 #include "GraphFixture.h"
 
 #include "analysis/CollectiveArrivals.h"
@@ -142,6 +144,39 @@ private slots:
         }
         QCOMPARE(waited, made);
         QCOMPARE(a.waitedForPhantoms, TimeNs{0});
+    }
+
+    // 01-dp8-straggler: rank 5 (1.3x slower) is the one the others wait for. 03-tp2-pp2 has no
+    // straggler: its last stage (ranks 2 and 3) arrives last at the pipeline's transfers, and the
+    // overview said "late: r3" (the most waits charged at any collective); with the transfers left
+    // out nobody is late.
+    void lateRankLeavesPipelineTransfersOut() {
+        auto idOf = [](const ExecutionGraph& g, int r) {
+            return r < 0 ? -1 : g.ranks[static_cast<std::size_t>(r)].rankId;
+        };
+        const LoadedSet& dp8 = loadCached(sltest::samplePath("01-dp8-straggler"));
+        const LateRank straggler = lateRank(dp8.graph, collectiveArrivals(dp8.graph));
+        QCOMPARE(idOf(dp8.graph, straggler.latest), 5);
+        const LoadedSet& pp = loadCached(sltest::samplePath("03-tp2-pp2"));
+        const CollectiveArrivals a = collectiveArrivals(pp.graph);
+        const LateRank late = lateRank(pp.graph, a);
+        int transfers = 0;
+        std::size_t mostCharged = 0;
+        for (const CollectiveArrival& c : a.collectives)
+            transfers += isPointToPoint(c.type, c.size) ? 1 : 0;
+        for (std::size_t r = 0; r < a.ranks.size(); ++r)
+            if (a.ranks[r].madeOthersWait > a.ranks[mostCharged].madeOthersWait) mostCharged = r;
+        qInfo("03-tp2-pp2: %d sends/receives of %zu collectives; most waits charged (all): rank %d; late: %d",
+              transfers, a.collectives.size(), idOf(pp.graph, static_cast<int>(mostCharged)),
+              idOf(pp.graph, late.latest));
+        for (std::size_t r = 0; r < a.ranks.size(); ++r)
+            qInfo("  rank %d: last %d of %d, made wait %lld ns (all: %lld)",
+                  idOf(pp.graph, static_cast<int>(r)), late.timesLast[r], late.waitedAt[r],
+                  static_cast<long long>(late.madeOthersWait[r]),
+                  static_cast<long long>(a.ranks[r].madeOthersWait));
+        QVERIFY(transfers > 0);
+        QCOMPARE(idOf(pp.graph, static_cast<int>(mostCharged)), 3);
+        QCOMPARE(late.latest, -1);
     }
 
     // One rank of two, with collective metadata: every collective has one phantom peer.

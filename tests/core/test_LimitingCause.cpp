@@ -6,10 +6,12 @@
 // straggler among the ranks dp.degree adds is named by its own id, not by the rank it copies. A rank
 // whose host alone is slow (the generator's --cpu-slow-rank) is named with its host, the numbers
 // checked against the raw files; a pipeline's last stage that arrives last at the sends and
-// receives of a sped-up step is not a straggler.
+// receives of a sped-up step is not a straggler. Under replay the card (simulated) and the rank
+// overview's "late: rN" (measured arrivals, lateRank) name the same rank, or none.
 #include "GraphFixture.h"
 #include "SynthFixture.h"
 
+#include "analysis/CollectiveArrivals.h"
 #include "analysis/LimitingCause.h"
 #include "analysis/StepExplanation.h"
 
@@ -229,6 +231,59 @@ private slots:
         qInfo("... with straggler.rank=3 x1.5: %s", slow.sentence.c_str());
         QCOMPARE(slow.kind, LimitingCause::Kind::SlowRank);
         QCOMPARE(slow.rankId, 3);
+    }
+
+    // The window's two answers agree under replay: the card from the simulated run, the rank
+    // overview's "late: rN" from the measured arrivals (the overview named the rank charged the most
+    // waits at any collective: r3 of 03-tp2-pp2, a few microseconds at a time).
+    void cardAndOverviewAgreeUnderReplay_data() {
+        QTest::addColumn<QString>("set");
+        QTest::addColumn<int>("dp");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<int>("pp");
+        QTest::addColumn<int>("straggler");
+        QTest::addColumn<int>("slowHost");
+        QTest::addColumn<int>("expected");
+        QTest::newRow("01-dp8-straggler") << "01-dp8-straggler" << 0 << 0 << 0 << -1 << -1 << 5;
+        QTest::newRow("02-dp4") << "02-dp4" << 0 << 0 << 0 << -1 << -1 << -1;
+        QTest::newRow("03-tp2-pp2") << "03-tp2-pp2" << 0 << 0 << 0 << -1 << -1 << -1;
+        QTest::newRow("04-dp2-tp2-pp2") << "04-dp2-tp2-pp2-2nodes" << 0 << 0 << 0 << -1 << -1 << -1;
+        QTest::newRow("64 ranks, straggler 37") << "" << 8 << 4 << 2 << 37 << -1 << 37;
+        QTest::newRow("64 ranks") << "" << 8 << 4 << 2 << -1 << -1 << -1;
+        QTest::newRow("16 ranks, straggler 12") << "" << 4 << 2 << 2 << 12 << -1 << 12;
+        QTest::newRow("dp2 tp2 pp4, straggler 9") << "" << 2 << 2 << 4 << 9 << -1 << 9;
+        QTest::newRow("dp8, slow host 3") << "" << 8 << 1 << 1 << -1 << 3 << 3;
+    }
+    void cardAndOverviewAgreeUnderReplay() {
+        QFETCH(QString, set);
+        QFETCH(int, straggler);
+        QFETCH(int, slowHost);
+        QFETCH(int, expected);
+        std::unique_ptr<slsynth::Loaded> generated;
+        const ExecutionGraph* g = nullptr;
+        if (!set.isEmpty()) {
+            g = &loadCached(sltest::samplePath(qPrintable(set))).graph;
+        } else {
+            synth::SynthConfig cfg = job64(straggler);
+            QFETCH(int, dp);
+            QFETCH(int, tp);
+            QFETCH(int, pp);
+            cfg.dp = dp;
+            cfg.tp = tp;
+            cfg.pp = pp;
+            cfg.cpuSlowRank = slowHost;
+            cfg.cpuSlowdown = slowHost >= 0 ? 2.0 : 1.0;
+            generated = slsynth::generateAndLoad(cfg);
+            g = &generated->graph;
+        }
+        const LimitingCause c = causeOf(*g);
+        const bool named = c.kind == LimitingCause::Kind::SlowRank || c.kind == LimitingCause::Kind::SlowHost;
+        const int card = named ? c.rankId : -1;
+        const LateRank late = lateRank(*g, collectiveArrivals(*g));
+        const int overview = late.latest < 0 ? -1 : g->ranks[static_cast<std::size_t>(late.latest)].rankId;
+        qInfo("card %d (%s), overview %d", card, c.sentence.c_str(), overview);
+        QCOMPARE(card, expected);
+        QCOMPARE(overview, expected);
     }
 
     // dp.degree=8 on four loaded ranks with the straggler on added rank 6 (a copy of rank 2): the

@@ -1,12 +1,14 @@
 // Many ranks in the window (docs/ManyRanks.md): the rank overview column marks the rank that made
-// the others wait (samples/01-dp8-straggler: rank 5) and a click on a rank's line scrolls the panes
-// to it; "One pane under replay" hides the lower pane while it shows a replay and brings it back
-// with a knob; the filter box and the grouping edit the track state; a saved session brings back
-// the grouping, the folded groups and the collapsed ranks.
+// the others wait (samples/01-dp8-straggler: rank 5), says its answer is measured, shows the ranks'
+// lines before the details are computed, names no one on a pipeline whose last stage only waits
+// for the others' sends, and a click on a rank's line scrolls the panes to it; "One pane under replay" hides
+// the lower pane while it shows a replay and brings it back with a knob; the filter box and the grouping edit
+// the track state; a saved session brings back the grouping, the folded groups and the collapsed ranks.
 #include "KnobPanel.h"
 #include "MainWindow.h"
 #include "RankControls.h"
 #include "RankOverview.h"
+#include "ResultCard.h"
 #include "ScenarioController.h"
 #include "ScenariosDock.h"
 #include "SessionController.h"
@@ -58,8 +60,12 @@ private slots:
         QCOMPARE(overview->order().size(), std::size_t{8});
         // Rank 5 runs 1.3x slower: every collective waits for it.
         QCOMPARE(overview->latest(), 5);
+        QCOMPARE(overview->headerNote(), QStringLiteral("late: r5"));
         QVERIFY2(overview->tooltipFor(5).contains(QStringLiteral("made the others wait")),
                  qPrintable(overview->tooltipFor(5)));
+        QVERIFY(overview->tooltipFor(5).contains(QStringLiteral("Measured")));
+        // The card (simulated) names the same rank.
+        QVERIFY(w.findChild<ResultCard*>()->text().contains(QStringLiteral("rank 5 runs 1.3x slower")));
         // A click on its line scrolls the panes to its header row.
         TimelineView* pane = w.findChild<TimelinePanes*>()->measured();
         w.sessions()->view()->setScrollY(0);
@@ -74,6 +80,53 @@ private slots:
         const int y = w.sessions()->view()->scrollY();
         QVERIFY2(y > 0 && headerY >= y && headerY < y + pane->height(),
                  qPrintable(QStringLiteral("scroll %1, rank 5 at %2").arg(y).arg(headerY)));
+    }
+
+    // The overview used to appear with the first simulation; now its lines come with the timeline
+    // (a place to click) and the header says the waits are being computed.
+    void overviewBeforeTheDetails() {
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        w.setCloseQuestion([] { return MainWindow::CloseChoice::Discard; });
+        w.sessions()->setAutoSimulate(false);
+        w.sessions()->openTraces({sample("01-dp8-straggler")});
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
+        auto* overview = part<RankOverview>(w);
+        QTRY_VERIFY(overview->isVisible());
+        QCOMPARE(overview->headerNote(), QStringLiteral("waits: computing..."));
+        QCOMPARE(overview->latest(), -1);
+        QCOMPARE(overview->order().size(), std::size_t{8});
+        const QRect line = overview->lineRect(5);
+        QVERIFY(!line.isEmpty());
+        QCOMPARE(overview->rankAt(line.center().y()), 5);
+        w.sessions()->computeDetails();
+        QVERIFY(sltest::settleSimulations(w));
+        QCoreApplication::processEvents();
+        QCOMPARE(overview->headerNote(), QStringLiteral("late: r5"));
+        // A later "computing" note does not hide data that is in.
+        overview->setPending(w.sessions()->traceSet(), QStringLiteral("waits: computing..."));
+        QCOMPARE(overview->headerNote(), QStringLiteral("late: r5"));
+    }
+
+    // 03-tp2-pp2 with GPU compute 2x: the card said "rank 3 arrives last: 51 of 65 collectives wait
+    // for it" and the overview "late: r3" (the last pipeline stage, charged the waits at the
+    // pipeline's transfers); neither names a rank now.
+    void pipelineNamesNoStraggler() {
+        MainWindow w;
+        open(w, sample("03-tp2-pp2"));
+        SimKnobs knobs;
+        setKnob(knobs, "compute.speedup", "2");
+        w.sessions()->knobs()->setKnobs(knobs);
+        QVERIFY(sltest::settleSimulations(w));
+        QCoreApplication::processEvents();
+        const QString card = w.findChild<ResultCard*>()->text();
+        QVERIFY2(card.contains(QStringLiteral("What limits this step")), qPrintable(card));
+        QVERIFY2(!card.contains(QStringLiteral("arrives last")) && !card.contains(QStringLiteral("slower")),
+                 qPrintable(card));
+        auto* overview = part<RankOverview>(w);
+        QVERIFY(overview->isVisible());
+        QCOMPARE(overview->headerNote(), QStringLiteral("late: none"));
     }
 
     void onePaneUnderReplay() {

@@ -19,7 +19,7 @@
 namespace sl::ui {
 
 namespace {
-constexpr int kTitle = 18;
+constexpr int kTitle = 30; // two lines: "Ranks  measured", then who is late
 constexpr int kGroupGap = 3;
 constexpr int kMaxLine = 8;
 } // namespace
@@ -36,25 +36,42 @@ RankOverview::RankOverview(TrackState* tracks, ViewController* view, TimelineVie
 }
 
 void RankOverview::setData(std::shared_ptr<const TraceSet> set, std::vector<RankBreakdown> breakdown,
-                           const CollectiveArrivals* arrivals) {
+                           const CollectiveArrivals* arrivals, const ExecutionGraph* graph) {
     set_ = std::move(set);
     breakdown_ = std::move(breakdown);
     const std::size_t n = set_ ? set_->ranks.size() : 0;
     madeWait_.assign(n, 0);
     waited_.assign(n, 0);
-    if (arrivals)
+    latest_ = -1;
+    pending_.clear();
+    if (arrivals && graph && arrivals->ranks.size() == n) {
+        const LateRank late = lateRank(*graph, *arrivals);
+        madeWait_ = late.madeOthersWait;
+        latest_ = late.latest;
         for (const RankWaiting& w : arrivals->ranks)
-            if (w.rank < n) {
-                madeWait_[w.rank] = w.madeOthersWait;
-                waited_[w.rank] = w.waited;
-            }
+            waited_[w.rank] = w.waited;
+    }
     if (breakdown_.size() != n) breakdown_.resize(n);
     reorder();
     update();
 }
 
 void RankOverview::clear() {
-    setData(nullptr, {}, nullptr);
+    setData(nullptr, {}, nullptr, nullptr);
+}
+
+void RankOverview::setPending(std::shared_ptr<const TraceSet> set, const QString& note) {
+    if (set_ && set_ == set && pending_.isEmpty()) return; // the data is in
+    setData(std::move(set), {}, nullptr, nullptr);
+    pending_ = note;
+    update();
+}
+
+QString RankOverview::headerNote() const {
+    if (!set_) return {};
+    if (!pending_.isEmpty()) return pending_;
+    return latest_ >= 0 ? tr("late: r%1").arg(set_->ranks[static_cast<std::size_t>(latest_)].rank)
+                        : tr("late: none");
 }
 
 void RankOverview::reorder() {
@@ -112,7 +129,14 @@ void RankOverview::paintEvent(QPaintEvent*) {
     f.setBold(true);
     p.setFont(f);
     p.setPen(palette::text());
-    p.drawText(QRect(4, 0, width() - 8, kTitle), Qt::AlignVCenter | Qt::AlignLeft, tr("Ranks"));
+    // "Ranks, measured" on the first line (the card above speaks of the simulated step), who is
+    // late on the second; the word shrinks where the column's font is wide.
+    const int half = kTitle / 2;
+    QString title = tr("Ranks, measured");
+    if (p.fontMetrics().horizontalAdvance(title) > width() - 8) title = tr("Measured");
+    p.drawText(QRect(4, 0, width() - 8, half), Qt::AlignVCenter | Qt::AlignLeft, title);
+    p.setFont(font());
+    p.drawText(QRect(4, half, width() - 8, kTitle - half), Qt::AlignVCenter | Qt::AlignLeft, headerNote());
     if (order_.empty()) return;
     TimeNs longest = 1, mostWait = 0;
     for (const RankBreakdown& b : breakdown_)
@@ -139,6 +163,10 @@ void RankOverview::paintEvent(QPaintEvent*) {
             if (frameTop < 0) frameTop = line.top();
             frameBottom = line.bottom();
         }
+        if (!pending_.isEmpty()) { // no steps yet: the line alone, still a place to click
+            p.fillRect(QRect(left, line.top(), barW, barH), QColor(0xdee2e6));
+            continue;
+        }
         const RankBreakdown& b = breakdown_[rank];
         const double scale = static_cast<double>(barW) / static_cast<double>(longest);
         int x = left;
@@ -159,30 +187,21 @@ void RankOverview::paintEvent(QPaintEvent*) {
             p.fillRect(QRect(left + barW - w, line.top(), w, barH), QColor(0xf76707));
         }
     }
-    // The rank that made the others wait longest: a pointer at its line.
-    if (const int late = latest(); late >= 0) {
-        const QRect line = lineRect(static_cast<std::size_t>(late));
+    // The rank the others wait for: a pointer at its line.
+    if (latest_ >= 0) {
+        const QRect line = lineRect(static_cast<std::size_t>(latest_));
         const int cy = line.center().y();
         QPolygon mark;
         mark << QPoint(width() - 1, cy - 4) << QPoint(width() - 6, cy) << QPoint(width() - 1, cy + 4);
         p.setPen(Qt::NoPen);
         p.setBrush(palette::text());
         p.drawPolygon(mark);
-        p.setFont(font());
-        p.setPen(palette::text());
-        p.drawText(QRect(4, 0, width() - 8, kTitle), Qt::AlignVCenter | Qt::AlignRight,
-                   tr("late: r%1").arg(set_->ranks[static_cast<std::size_t>(late)].rank));
     }
     if (frameTop >= 0) {
         p.setPen(QPen(palette::text(), 1));
         p.setBrush(Qt::NoBrush);
         p.drawRect(QRect(1, frameTop - 1, width() - 3, frameBottom - frameTop + 2));
     }
-}
-
-int RankOverview::latest() const {
-    const auto most = std::max_element(madeWait_.begin(), madeWait_.end());
-    return most != madeWait_.end() && *most > 0 ? static_cast<int>(most - madeWait_.begin()) : -1;
 }
 
 void RankOverview::reveal(std::size_t r) {
@@ -218,16 +237,25 @@ QString RankOverview::tooltipFor(std::size_t r) const {
                        .arg(rankLabel(*set_, r), ms(b.span), ms(b.compute), ms(b.exposedCommunication),
                             ms(std::max<TimeNs>(0, b.span - b.compute - b.exposedCommunication)));
     if (madeWait_[r] > 0 || waited_[r] > 0)
-        text += tr("\nmade the others wait %1 at collectives; waited %2 for them")
+        text += tr("\nmade the others wait %1 at collectives (a pipeline's sends and receives aside); "
+                   "waited %2 for them")
                     .arg(ms(madeWait_[r]), ms(waited_[r]));
-    return text;
+    if (!pending_.isEmpty()) text += QLatin1Char('\n') + pending_;
+    return text + tr("\nMeasured (the trace); the result card speaks of the simulated step.");
 }
 
 bool RankOverview::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         const int r = rankAt(help->pos().y());
-        if (r >= 0)
+        if (help->pos().y() < kTitle && set_)
+            QToolTip::showText(help->globalPos(),
+                               tr("Measured: the ranks' steps in the trace and who arrived last at its "
+                                  "collectives (a pipeline's sends and receives aside). The result card "
+                                  "names what limits the simulated step of the scenario shown, so under a "
+                                  "what-if the two may differ."),
+                               this);
+        else if (r >= 0)
             QToolTip::showText(help->globalPos(), tooltipFor(static_cast<std::size_t>(r)), this);
         else
             QToolTip::hideText();

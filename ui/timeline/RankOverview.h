@@ -2,9 +2,12 @@
 // The rank overview column beside the panes (docs/ManyRanks.md): one thin line per rank, in the
 // panes' group order, a bar as long as the rank's measured step (GPU span) split into compute,
 // exposed communication and idle (waiting), with an orange tick as long as the time the rank made
-// the others wait at collectives (analysis/CollectiveArrivals.h): the straggler is the line with
-// the least red and the longest tick. The ranks the measured pane shows are framed; a click
-// scrolls the panes to that rank (opening its group when folded).
+// the others wait at collectives (analysis/CollectiveArrivals.h; a pipeline's sends and receives
+// left out, as the result card does): the straggler is the line with the least red and the longest
+// tick. All of it is measured (the header says so): the result card above speaks of the simulated
+// step, so under a what-if the two may name different ranks. The ranks the measured pane shows are
+// framed; a click scrolls the panes to that rank (opening its group when folded). Before the details
+// of a set are computed the lines are there, empty, with a note in the header.
 #include "analysis/Breakdown.h"
 #include "analysis/CollectiveArrivals.h"
 #include "trace/TraceSet.h"
@@ -24,11 +27,16 @@ class RankOverview : public QWidget {
     Q_OBJECT
 public:
     RankOverview(TrackState* tracks, ViewController* view, TimelineView* pane, QWidget* parent = nullptr);
-    // The set and its measured breakdown (parallel to its ranks) and the arrivals at its collectives
-    // (null or empty: no ticks). Null set: empty.
+    // The set and its measured breakdown (parallel to its ranks) and the arrivals at the collectives
+    // of its graph (null or empty: no ticks). Null set: empty.
     void setData(std::shared_ptr<const TraceSet> set, std::vector<RankBreakdown> breakdown,
-                 const CollectiveArrivals* arrivals);
+                 const CollectiveArrivals* arrivals, const ExecutionGraph* graph);
     void clear();
+    // The set's lines before its breakdown and arrivals are known (the details phase), with `note`
+    // in the header ("waits: computing..."); a later setData replaces it. Ignored once data is in.
+    void setPending(std::shared_ptr<const TraceSet> set, const QString& note);
+    // What the header's second line says: "late: r5", "late: none", or the pending note.
+    QString headerNote() const;
     // Rank indices in the order drawn (the panes' group order).
     const std::vector<std::size_t>& order() const { return order_; }
     // The rank index drawn at widget y, or -1.
@@ -38,8 +46,8 @@ public:
     // Scrolls the panes to rank index r (opens its group or the filter when they hide it).
     void reveal(std::size_t r);
     QString tooltipFor(std::size_t r) const;
-    // The rank index that made the others wait longest at collectives (marked), or -1.
-    int latest() const;
+    // The rank the others wait for (marked), by lateRank (analysis/CollectiveArrivals.h), or -1.
+    int latest() const { return latest_; }
     QSize sizeHint() const override { return {110, 200}; }
     QSize minimumSizeHint() const override { return {60, 40}; }
 
@@ -58,8 +66,10 @@ private:
     TimelineView* pane_;
     std::shared_ptr<const TraceSet> set_;
     std::vector<RankBreakdown> breakdown_;
-    std::vector<TimeNs> madeWait_; // per rank index
+    std::vector<TimeNs> madeWait_; // per rank index (sends and receives aside)
     std::vector<TimeNs> waited_;
+    int latest_ = -1;
+    QString pending_; // the header note while the data is not in
     std::vector<std::size_t> order_;
     std::vector<int> groupOf_; // per position in order_
 };
