@@ -1,5 +1,7 @@
 #include "sim/SetupEdits.h"
 
+#include "sim/JobRankIds.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -68,6 +70,31 @@ struct Coord {
     }
 };
 
+// Rank ids in the job of n replicas: Megatron order when the trace follows it, else loaded ranks
+// keep their ids and new replicas take the ids after the traced world.
+std::map<Coord, int> jobRankIds(const ParallelStructure& s, int n) {
+    std::map<Coord, std::uint32_t> loaded; // coordinate -> trace rank index
+    for (std::uint32_t i = 0; i < s.places.size(); ++i)
+        loaded[{s.places[i].pp, s.places[i].dp, s.places[i].tp}] = i;
+    std::map<Coord, int> newIds;
+    int nextId = s.world;
+    for (int p = 0; p < s.pp; ++p)
+        for (int d = 0; d < n; ++d)
+            for (int t = 0; t < s.tp; ++t) {
+                int id = 0;
+                if (s.megatronOrder)
+                    id = ParallelStructure::megatronRank(p, d, t, n, s.tp);
+                else if (d < s.dp) {
+                    auto it = loaded.find({p, d, t});
+                    id = it != loaded.end() ? s.places[it->second].rank
+                                            : ParallelStructure::megatronRank(p, d, t, s.dp, s.tp);
+                } else
+                    id = nextId++;
+                newIds[{p, d, t}] = id;
+            }
+    return newIds;
+}
+
 void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::vector<CollectiveCall>& calls,
                       int gpusPerNode, SetupEditPlan& plan) {
     const auto& set = *g.trace;
@@ -97,27 +124,10 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
     setup.world = n * tp * pp;
     setup.ranks.clear();
 
-    // Rank ids in the new job: Megatron order when the trace follows it, else loaded ranks keep
-    // their ids and new replicas take the ids after the traced world.
     std::map<Coord, std::uint32_t> loaded; // coordinate -> trace rank index
     for (std::uint32_t i = 0; i < s.places.size(); ++i)
         loaded[{s.places[i].pp, s.places[i].dp, s.places[i].tp}] = i;
-    std::map<Coord, int> newIds;
-    int nextId = s.world;
-    for (int p = 0; p < pp; ++p)
-        for (int d = 0; d < n; ++d)
-            for (int t = 0; t < tp; ++t) {
-                int id = 0;
-                if (s.megatronOrder)
-                    id = ParallelStructure::megatronRank(p, d, t, n, tp);
-                else if (d < dp0) {
-                    auto it = loaded.find({p, d, t});
-                    id = it != loaded.end() ? s.places[it->second].rank
-                                            : ParallelStructure::megatronRank(p, d, t, dp0, tp);
-                } else
-                    id = nextId++;
-                newIds[{p, d, t}] = id;
-            }
+    const std::map<Coord, int> newIds = jobRankIds(s, n);
     auto idOf = [&](Coord c) {
         auto it = newIds.find(c);
         return it != newIds.end() ? it->second : -1;
@@ -307,6 +317,17 @@ SetupEditPlan planSetupEdits(const ExecutionGraph& g, const SetupKnobs& k,
     else if (k.dpStrong)
         plan.warnings.push_back("dp.strong=true without dp.degree changes nothing");
     return plan;
+}
+
+int largestJobRankId(const ParallelStructure& s, int dpDegree) {
+    int most = -1;
+    for (const RankPlace& p : s.places)
+        most = std::max(most, p.rank);
+    if (dpDegree <= 0 || !s.recognised || dpDegree == s.dp) return most;
+    most = -1; // the replicas from dpDegree on are dropped
+    for (const auto& [coord, id] : jobRankIds(s, dpDegree))
+        most = std::max(most, id);
+    return most;
 }
 
 } // namespace sl

@@ -7,6 +7,7 @@
 
 #include "graph/ExecutionGraph.h"
 #include "io/KinetoLoader.h"
+#include "sim/JobRankIds.h"
 #include "sim/Knobs.h"
 #include "sim/SetupEdits.h"
 #include "sim/Simulator.h"
@@ -168,6 +169,54 @@ private slots:
                 QVERIFY(p.calls[i].spansNodes);
             }
         }
+    }
+
+    // The straggler box's upper limit (largestJobRankId) is the largest id of the job the plan
+    // makes, whatever the numbering: Megatron order on the samples, loaded ids kept and new replicas
+    // after the traced world otherwise, and a set whose ids have gaps (ranks 0, 8, 16, 24 of a
+    // 32-rank job: the box stopped at 3, the loaded rank count less one).
+    void largestJobRankIdIsThePlans() {
+        for (const char* sample : {"02-dp4", "03-tp2-pp2", "04-dp2-tp2-pp2-2nodes"}) {
+            Loaded l = load(sltest::samplePath(sample));
+            const ParallelStructure s = recognizeStructure(l.set, nullptr, false);
+            int loaded = -1;
+            for (const Rank& r : l.set.ranks)
+                loaded = std::max(loaded, r.rank);
+            for (int n : {0, 1, 2, 3, 8, 16}) {
+                int expected = loaded;
+                if (n > 0) {
+                    const SetupEditPlan p = plan(l, n);
+                    if (p.active) {
+                        expected = -1;
+                        for (const SimulatedRank& r : p.setup.ranks)
+                            expected = std::max(expected, r.rank);
+                    }
+                }
+                QVERIFY2(largestJobRankId(s, n) == expected,
+                         qPrintable(QStringLiteral("%1 dp.degree=%2: %3, the plan's %4")
+                                        .arg(sample)
+                                        .arg(n)
+                                        .arg(largestJobRankId(s, n))
+                                        .arg(expected)));
+            }
+        }
+        // dp 2 x tp 2 numbered data-parallel first (ranks 0, 1 are replica 0 and 1 at tp 0): not
+        // Megatron order, so under dp.degree=4 the new replicas take ids 4..7.
+        ParallelStructure dpFirst;
+        dpFirst.world = 4;
+        dpFirst.dp = 2;
+        dpFirst.tp = 2;
+        dpFirst.recognised = true;
+        dpFirst.places = {{0, 0, 0, 0, true}, {1, 1, 0, 0, true}, {2, 0, 1, 0, true}, {3, 1, 1, 0, true}};
+        QCOMPARE(largestJobRankId(dpFirst, 0), 3);
+        QCOMPARE(largestJobRankId(dpFirst, 4), 7);
+        QCOMPARE(largestJobRankId(dpFirst, 1), 2); // replica 1 (ranks 1 and 3) dropped
+        ParallelStructure gaps;
+        gaps.world = 32;
+        for (int id : {0, 8, 16, 24})
+            gaps.places.push_back({id, 0, 0, 0, false});
+        QCOMPARE(largestJobRankId(gaps, 0), 24);
+        QCOMPARE(largestJobRankId(gaps, 8), 24); // no layout: dp.degree is ignored
     }
 
     // 03-tp2-pp2 has no data parallelism: replicas can be added, but there is no gradient

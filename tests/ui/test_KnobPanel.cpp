@@ -3,6 +3,7 @@
 // help, unit and valid range in the tooltip; the knobs that were CLI-only (the network model, its
 // bandwidths, latency, algorithm, GPUs per node) are edited like the others.
 #include "KnobPanel.h"
+#include "structure/Structure.h"
 
 #include "sim/KnobRegistry.h"
 
@@ -109,7 +110,12 @@ private slots:
     // stopped at 3, so a session with straggler.rank=6 came back as rank 3).
     void stragglerRankReachesTheAddedRanks() {
         KnobPanel panel;
-        panel.setRankCount(4, 1);
+        ParallelStructure dp4; // 02-dp4's layout
+        dp4.world = dp4.dp = 4;
+        dp4.recognised = dp4.megatronOrder = true;
+        for (int r = 0; r < 4; ++r)
+            dp4.places.push_back({r, r, 0, 0, true});
+        panel.setJobLayout(dp4);
         auto* rank = qobject_cast<QSpinBox*>(panel.field(QStringLiteral("straggler.rank")));
         auto* degree = qobject_cast<QSpinBox*>(panel.field(QStringLiteral("dp.degree")));
         QVERIFY(rank && degree);
@@ -128,6 +134,22 @@ private slots:
         degree->setValue(0);
         QCOMPARE(rank->maximum(), 3);
         QCOMPARE(panel.knobs().stragglerRank, 3);
+    }
+
+    // Ranks 0, 8, 16 and 24 of a 32-rank job (one GPU per node profiled): the box stopped at 3,
+    // the loaded rank count less one, so ranks 8..24 could not be named.
+    void stragglerRankFollowsTheRankIds() {
+        KnobPanel panel;
+        ParallelStructure gaps;
+        gaps.world = 32;
+        for (int id : {0, 8, 16, 24})
+            gaps.places.push_back({id, 0, 0, 0, false});
+        panel.setJobLayout(gaps);
+        auto* rank = qobject_cast<QSpinBox*>(panel.field(QStringLiteral("straggler.rank")));
+        QVERIFY(rank);
+        QCOMPARE(rank->maximum(), 24);
+        rank->setValue(16);
+        QCOMPARE(panel.knobs().stragglerRank, 16);
     }
 
     // The traced batch (docs/Scaling.md): whole samples and tokens, far above the other fields'

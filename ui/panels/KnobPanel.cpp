@@ -2,6 +2,7 @@
 
 #include "CpuRegionEditor.h"
 #include "KnobLabels.h"
+#include "sim/JobRankIds.h"
 #include "sim/KnobRegistry.h"
 
 #include <QCheckBox>
@@ -216,21 +217,20 @@ void KnobPanel::applyPreset(int i) {
     setKnobs(presets_[static_cast<std::size_t>(i)].knobs);
 }
 
-void KnobPanel::setRankCount(int ranks, int ranksPerReplica) {
-    loadedRanks_ = ranks;
-    ranksPerReplica_ = ranksPerReplica;
+void KnobPanel::setJobLayout(const ParallelStructure& layout) {
+    layout_ = std::make_shared<const ParallelStructure>(layout);
     updateRankLimit(knobs().dpDegree);
 }
 
 void KnobPanel::updateRankLimit(int dpDegree) {
     auto* rank = qobject_cast<QSpinBox*>(field(QStringLiteral("straggler.rank")));
-    if (!rank || loadedRanks_ <= 0) return;
+    if (!rank || !layout_ || layout_->places.empty()) return;
     // The ranks dp.degree gives the job (docs/AddedRanks.md): a straggler may be an added rank.
-    const int job = dpDegree > 0 && ranksPerReplica_ > 0 ? dpDegree * ranksPerReplica_ : loadedRanks_;
+    const int most = largestJobRankId(*layout_, dpDegree);
     // A lower limit clamps the value: that edit is read with the others, not signalled on its own.
     const bool was = updating_;
     updating_ = true;
-    rank->setMaximum(std::max(0, job - 1));
+    rank->setMaximum(std::max(0, most));
     updating_ = was;
 }
 

@@ -5,6 +5,7 @@
 #include <QWidget>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,8 @@ class QFormLayout;
 
 namespace sl {
 struct KnobSpec;
-}
+struct ParallelStructure; // structure/Structure.h
+} // namespace sl
 
 namespace sl::ui {
 
@@ -34,10 +36,10 @@ public:
     explicit KnobPanel(QWidget* parent = nullptr);
     SimKnobs knobs() const;
     void setKnobs(const SimKnobs& knobs);
-    // The straggler rank may name any rank of the simulated job: the loaded ranks, or under
-    // dp.degree its dp.degree x ranksPerReplica ranks (tp x pp of the recognised structure; 0 when
-    // unknown: the loaded ranks only). The limit follows the dp.degree field.
-    void setRankCount(int ranks, int ranksPerReplica = 0);
+    // The straggler rank may name any rank of the simulated job: the loaded ranks (by their ids,
+    // which need not be 0..N-1), or under dp.degree the ranks of its job (largestJobRankId of the
+    // set's layout, sim/JobRankIds.h). The limit follows the dp.degree field.
+    void setJobLayout(const ParallelStructure& layout);
     const std::vector<KnobPreset>& presets() const { return presets_; }
     QComboBox* presetBox() const { return presetBox_; }
     // Applies presets()[i] (what choosing it in the list does; the "Custom" entry after the presets
@@ -81,8 +83,7 @@ private:
     std::vector<KnobPreset> presets_;
     SimKnobs base_;
     bool updating_ = false;
-    int loadedRanks_ = 0;
-    int ranksPerReplica_ = 0;
+    std::shared_ptr<const ParallelStructure> layout_; // of the open set; null: no limit set
 };
 
 } // namespace sl::ui

@@ -250,9 +250,7 @@ void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QS
     // Before a session's scenarios are restored: they are shown against this set.
     scenarios_->setTraceSet(set_, measured_);
     // dp.degree adds whole replicas of tp x pp ranks: the straggler rank may name any of them.
-    const ParallelStructure structure = recognizeStructure(*set_, nullptr, false);
-    knobs_->setRankCount(static_cast<int>(set_->ranks.size()),
-                         structure.recognised ? structure.tp * structure.pp : 0);
+    knobs_->setJobLayout(recognizeStructure(*set_, nullptr, false));
     if (session) {
         // Set without the change signal: the request below simulates them once.
         const QSignalBlocker block(knobs_);
