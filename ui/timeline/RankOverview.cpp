@@ -249,11 +249,14 @@ bool RankOverview::event(QEvent* event) {
         auto* help = static_cast<QHelpEvent*>(event);
         const int r = rankAt(help->pos().y());
         if (help->pos().y() < kTitle && set_)
+            // Rich text, so the tooltip wraps instead of running off a narrow window.
             QToolTip::showText(help->globalPos(),
-                               tr("Measured: the ranks' steps in the trace and who arrived last at its "
-                                  "collectives (a pipeline's sends and receives aside). The result card "
-                                  "names what limits the simulated step of the scenario shown, so under a "
-                                  "what-if the two may differ."),
+                               QStringLiteral("<p>%1</p>")
+                                   .arg(tr("Measured: the ranks' steps in the trace and who arrived last at "
+                                           "its collectives (a pipeline's sends and receives aside). The "
+                                           "result card names what limits the simulated step of the "
+                                           "scenario shown, so under a what-if the two may differ.")
+                                            .toHtmlEscaped()),
                                this);
         else if (r >= 0)
             QToolTip::showText(help->globalPos(), tooltipFor(static_cast<std::size_t>(r)), this);
