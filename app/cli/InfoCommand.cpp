@@ -16,7 +16,7 @@ namespace {
 
 Command makeInfoCommand() {
     return {"info", "JSON summary of a trace or rank set",
-            "usage: sightline-cli info PATH... [--et ET_PATH]... [--compact]\n"
+            "usage: sightline-cli info PATH... [--et ET_PATH]... [--compact | --stats]\n"
             "\n"
             "Loads Kineto traces (.json or .json.gz; files, or folders of per-rank files) and prints one\n"
             "JSON object: per rank its id, device, world size, events by kind, CPU threads and GPU\n"
@@ -27,14 +27,18 @@ Command makeInfoCommand() {
             "layout dp x tp x pp and each rank's place, micro-batches, layer blocks; docs/Structure.md),\n"
             "a roofline object (the GPU's datasheet peaks and, per kernel class and top kernel, FLOPs and\n"
             "bytes from the ops' recorded shapes, intensity, achieved TFLOP/s and TB/s as fractions of\n"
-            "peak, compute- or memory-bound; docs/GpuModel.md), and warnings.\n"
+            "peak, compute- or memory-bound; docs/GpuModel.md), the warnings (their lines) and\n"
+            "warning_stats (one counter per kind of warning: key, severity, count, lines, message, example;\n"
+            "docs/Diagnostics.md).\n"
             "\n"
             "  --et ET_PATH  PyTorch execution traces (files or folders) of the same run: collectives\n"
             "                without Kineto sizes and ops recorded without shapes take them from the\n"
             "                linked ET nodes (the roofline's with_shapes counts grow)\n"
-            "  --compact   print the JSON on one line\n",
+            "  --compact   print the JSON on one line\n"
+            "  --stats     print the warning counters as a table instead of the JSON\n",
             [](Args& args) {
                 bool compact = args.flag("--compact");
+                bool stats = args.flag("--stats");
                 auto etPaths = args.options("--et");
                 auto paths = args.positional();
                 if (paths.empty()) throw UsageError{"info needs at least one PATH"};
@@ -45,18 +49,26 @@ Command makeInfoCommand() {
                 // The graph says what the replay will treat as boundary conditions; a trace whose
                 // graph cannot be built still gets its summary, with the reason as a warning.
                 nlohmann::json j;
+                Warnings warnings;
                 try {
                     ExecutionGraph graph = buildExecutionGraph(set);
                     j = traceInfoJson(set, &graph);
                     j["structure"] = structureJson(recognizeStructure(set, &graph));
+                    warnings = traceWarnings(set, &graph);
                 } catch (const std::exception& e) {
                     j = traceInfoJson(set);
                     j["structure"] = structureJson(recognizeStructure(set));
-                    j["warnings"].push_back(std::string("no execution graph: ") + e.what());
+                    warnings = traceWarnings(set);
+                    warnings.add(Warn::GraphNotBuilt, std::string("no execution graph: ") + e.what());
                 }
                 addChakraInfo(j, set); // a Chakra set: no measured times, its node and dependency counts
-                for (const auto& w : et.warnings)
-                    j["warnings"].push_back(w);
+                warnings.append(et.warnings);
+                if (stats) {
+                    std::cout << statsTable(warnings.stats());
+                    return kExitOk;
+                }
+                j["warnings"] = warnings.lines();
+                j["warning_stats"] = warningStatsJson(warnings);
                 std::cout << j.dump(compact ? -1 : 2) << "\n";
                 return kExitOk;
             }};

@@ -57,7 +57,7 @@ ExecutionGraph buildGraphForCli(TraceSet& set, const SimSetup& setup) {
     gopt.step = setup.step;
     try {
         ExecutionGraph g = buildExecutionGraph(set, gopt);
-        g.warnings.insert(g.warnings.end(), et.warnings.begin(), et.warnings.end());
+        g.warnings.append(et.warnings);
         return g;
     } catch (const GraphError& e) {
         // The file the error concerns, else the first path given.

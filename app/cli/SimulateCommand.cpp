@@ -32,10 +32,9 @@ void printUnmeasuredTable(const ExecutionGraph& g, const SimResult& res) {
     std::printf("graph: %zu nodes, %zu edges, %lld collectives matched\n", g.nodes.size(), g.edges.size(),
                 static_cast<long long>(g.stats.collectivesMatched));
     if (g.warnings.size() + res.warnings.size()) std::printf("\nwarnings:\n");
-    for (const auto& w : g.warnings)
-        std::printf("  %s\n", w.c_str());
-    for (const auto& w : res.warnings)
-        std::printf("  %s\n", w.c_str());
+    for (const Warnings* list : {&g.warnings, &res.warnings})
+        for (const auto& w : *list)
+            std::printf("  %s\n", w.text.c_str());
 }
 
 // The same in JSON: every measured figure and error is null, and measured_times says why.
@@ -116,10 +115,9 @@ void printTable(const ExecutionGraph& g, const SimResult& res, const SimKnobs& k
                 static_cast<long long>(g.stats.inferredCrossStream));
     std::size_t nw = g.warnings.size() + res.warnings.size();
     if (nw) std::printf("\nwarnings:\n");
-    for (const auto& w : g.warnings)
-        std::printf("  %s\n", w.c_str());
-    for (const auto& w : res.warnings)
-        std::printf("  %s\n", w.c_str());
+    for (const Warnings* list : {&g.warnings, &res.warnings})
+        for (const auto& w : *list)
+            std::printf("  %s\n", w.text.c_str());
 }
 
 Command makeSimulateCommand() {

@@ -48,7 +48,7 @@ std::vector<std::string> splitList(const std::string& s) {
 void run(const ExecutionGraph& g, const ParallelStructure* structure, Point& p) {
     SimResult res = simulate(g, p.knobs);
     p.iteration = res.simulatedIteration;
-    p.warnings = res.warnings;
+    p.warnings = res.warnings.lines();
     const JobExposedComm exposed = jobExposedComm(g, res);
     p.ranks = exposed.ranks;
     p.exposedMeanUs = std::round(exposed.meanNs / 10.0) / 100.0;
@@ -185,7 +185,7 @@ Command makeSweepCommand() {
                         p["value"] = points[i].value;
                         j["points"].push_back(p);
                     }
-                    j["graph_warnings"] = g.warnings;
+                    j["graph_warnings"] = g.warnings.lines();
                     std::cout << j.dump(2) << "\n";
                     return kExitOk;
                 }

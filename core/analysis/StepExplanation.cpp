@@ -162,7 +162,7 @@ std::string noEffectReason(const ExecutionGraph& g, const SimResult& baseline, c
     if (std::abs(change) >= thresholdPct) return {};
     std::string reason;
     // A knob that could not apply says so first: that is the whole answer for it.
-    for (const auto& [key, note] : knobNotes(whatIf.warnings))
+    for (const auto& [key, note] : knobNotes(whatIf.warnings.lines()))
         reason += (reason.empty() ? "" : "; ") + note;
     const CriticalPath path = criticalPath(g, baseline, 1);
     const StepLimit limit = stepLimit(g, path, &baseline);

@@ -13,7 +13,7 @@ namespace {
 // "pp.microbatches=8 together with model.layers: ..., pp.microbatches ignored").
 bool ignored(const SimResult& r, const std::string& key) {
     for (const auto& w : r.warnings)
-        if (w.rfind(key + "=", 0) == 0 && w.find("ignored") != std::string::npos) return true;
+        if (w.text.rfind(key + "=", 0) == 0 && w.text.find("ignored") != std::string::npos) return true;
     return false;
 }
 

@@ -60,7 +60,7 @@ nlohmann::json rankJson(const Rank& rank) {
         {"kernels", rank.collectives.size()}, {"with_metadata", withMetadata}, {"by_type", byType}};
     j["flows_by_category"] = rank.flowsByCategory;
     j["gpu_ops_without_launch"] = rank.gpuOpsWithoutLaunch;
-    j["warnings"] = rank.warnings;
+    j["warnings"] = rank.warnings.lines();
     return j;
 }
 
@@ -108,15 +108,32 @@ nlohmann::json traceInfoJson(const TraceSet& set, const ExecutionGraph* graph) {
     j["roofline"] = rooflineJson(set);
     j["rank_count"] = set.ranks.size();
     j["events"] = set.eventCount();
-    nlohmann::json warnings = set.warnings;
-    for (const auto& r : set.ranks)
-        for (const auto& w : r.warnings)
-            warnings.push_back("rank " + std::to_string(r.rank) + ": " + w);
-    if (graph)
-        for (const auto& w : graph->warnings)
-            warnings.push_back(w);
-    j["warnings"] = warnings;
+    const Warnings warnings = traceWarnings(set, graph);
+    j["warnings"] = warnings.lines();
+    j["warning_stats"] = warningStatsJson(warnings);
     return j;
+}
+
+Warnings traceWarnings(const TraceSet& set, const ExecutionGraph* graph) {
+    Warnings all = set.warnings;
+    for (const auto& r : set.ranks)
+        all.append(r.warnings, "rank " + std::to_string(r.rank) + ": ");
+    if (graph) all.append(graph->warnings);
+    return all;
+}
+
+nlohmann::json warningStatsJson(const Warnings& warnings) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const Warnings::Stat& s : warnings.stats()) {
+        const WarnInfo& info = warnInfo(s.kind);
+        out.push_back({{"key", info.key},
+                       {"severity", severityName(info.severity)},
+                       {"count", s.count},
+                       {"lines", s.occurrences},
+                       {"message", info.message},
+                       {"example", s.example}});
+    }
+    return out;
 }
 
 } // namespace sl

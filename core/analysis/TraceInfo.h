@@ -13,6 +13,15 @@ namespace sl {
 // unexplained_gpu_wait_us), a "graph" object with the repairs it made, and its warnings.
 // "roofline": the source GPU's peaks and, per kernel class and top kernel, FLOPs, bytes, arithmetic
 // intensity and the achieved fraction of peak (models/Roofline.h, rooflineJson).
+// "warnings": the lines of traceWarnings; "warning_stats": warningStatsJson of them.
 nlohmann::json traceInfoJson(const TraceSet& set, const ExecutionGraph* graph = nullptr);
+
+// The warnings of a load (the set's, then each rank's behind "rank N: ") and of its graph, in the
+// order `info` prints them.
+Warnings traceWarnings(const TraceSet& set, const ExecutionGraph* graph = nullptr);
+
+// The counters of base/Diagnostics.h as JSON: one object per kind that occurred, in the table's
+// order: {key, severity, count, lines, message, example}.
+nlohmann::json warningStatsJson(const Warnings& warnings);
 
 } // namespace sl

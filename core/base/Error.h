@@ -1,5 +1,5 @@
 #pragma once
-// The one error type of the core: a kind, the file it
+// The one error type of the core (docs/Diagnostics.md): a kind, the file it
 // concerns, the byte offset where one is known and a message. what() is the line every front end
 // prints: "FILE: message (at byte N)", or the message alone without a file.
 #include <cstdint>

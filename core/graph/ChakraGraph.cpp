@@ -308,25 +308,28 @@ ExecutionGraph buildChakraGraph(const TraceSet& set, const GraphOptions& options
             addGroup(std::move(grp));
         }
     }
-    auto warnCount = [&](std::int64_t n, const std::string& what) {
-        if (n) g.warnings.push_back(std::to_string(n) + what);
+    auto warnCount = [&](Warn kind, std::int64_t n, const std::string& what) {
+        if (n) g.warnings.add(kind, std::to_string(n) + what, n);
     };
-    warnCount(p2pWithoutPeer, " sends / receives name no peer in the set (no comm_src / comm_dst, not in a "
-                              "process group of two ranks): each keeps its own time");
-    warnCount(p2pUnpaired, " sends / receives have no counterpart (same comm_src, comm_dst and comm_tag) on "
-                           "the peer: each keeps its own time");
-    warnCount(modelled, " collectives have no duration in the file: timed by the alpha-beta model from their "
-                        "type and size (" +
-                            std::to_string(static_cast<int>(kChakraIntraNodeGBps)) + " GB/s intra-node, " +
-                            std::to_string(static_cast<int>(kChakraInterNodeGBps)) + " GB/s inter-node, " +
-                            std::to_string(static_cast<int>(kChakraLatencyUs)) +
-                            " us; the group: the ranks carrying its process group, every rank for the "
-                            "default one)");
-    warnCount(mismatched, " collectives (or send / receive pairs) differ in type or size across ranks: not "
-                          "matched (each keeps its own time)");
+    warnCount(Warn::P2pNoPeer, p2pWithoutPeer,
+              " sends / receives name no peer in the set (no comm_src / comm_dst, not in a "
+              "process group of two ranks): each keeps its own time");
+    warnCount(Warn::P2pUnpaired, p2pUnpaired,
+              " sends / receives have no counterpart (same comm_src, comm_dst and comm_tag) on "
+              "the peer: each keeps its own time");
+    warnCount(Warn::CollectiveModelled, modelled,
+              " collectives have no duration in the file: timed by the alpha-beta model from their "
+              "type and size (" +
+                  std::to_string(static_cast<int>(kChakraIntraNodeGBps)) + " GB/s intra-node, " +
+                  std::to_string(static_cast<int>(kChakraInterNodeGBps)) + " GB/s inter-node, " +
+                  std::to_string(static_cast<int>(kChakraLatencyUs)) +
+                  " us; the group: the ranks carrying its process group, every rank for the "
+                  "default one)");
+    warnCount(Warn::CollectiveTypeMismatch, mismatched,
+              " collectives (or send / receive pairs) differ in type or size across ranks: not "
+              "matched (each keeps its own time)");
     for (const auto& rank : set.ranks)
-        for (const auto& w : rank.warnings)
-            g.warnings.push_back(rank.sourcePath + ": " + w);
+        g.warnings.append(rank.warnings, rank.sourcePath + ": ");
     g.buildAdjacency();
     try {
         g.validate();

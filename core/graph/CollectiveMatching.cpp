@@ -22,9 +22,10 @@ void Builder::addGroup(CollectiveGroup&& grp) {
         for (NodeId n : grp.members)
             minDur = std::min(minDur, g.nodes[n].duration);
         if (offset && !clockWarned) {
-            g.warnings.push_back("collective end times contradict their start times across ranks "
-                                 "(clock offset between rank files): transfer time taken from the "
-                                 "shortest participant");
+            g.warnings.add(Warn::CollectiveClockContradiction,
+                           "collective end times contradict their start times across ranks "
+                           "(clock offset between rank files): transfer time taken from the "
+                           "shortest participant");
             clockWarned = true;
         }
         std::uint32_t gi = static_cast<std::uint32_t>(g.collectives.size());
@@ -148,7 +149,8 @@ void Builder::collectiveEdges() {
         }
         if (participants.empty()) continue;
         if (!missing && minCount != maxCount)
-            warn("collectives of a process group differ in number across ranks; extra ones keep measured "
+            warn(Warn::CollectiveCountMismatch,
+                 "collectives of a process group differ in number across ranks; extra ones keep measured "
                  "durations");
         bool mismatch = false;
         for (std::size_t k = 0; k < maxCount; ++k) {
@@ -185,7 +187,8 @@ void Builder::collectiveEdges() {
                 grp.members.push_back(n);
             }
             if (!typeOk && !mismatch) {
-                warn("collectives could not be matched across ranks (type or size differ): from there on "
+                warn(Warn::CollectiveUnmatched,
+                     "collectives could not be matched across ranks (type or size differ): from there on "
                      "they "
                      "keep measured durations");
                 mismatch = true;
@@ -197,10 +200,11 @@ void Builder::collectiveEdges() {
             addGroup(std::move(grp));
         }
         if (missing)
-            warn("collectives with peers missing from the rank set: the missing peers arrive at their "
+            warn(Warn::CollectivePeersMissing,
+                 "collectives with peers missing from the rank set: the missing peers arrive at their "
                  "measured "
                  "time (key " +
-                 key + ")");
+                     key + ")");
     }
     // Send / recv pairs: in a process group of two ranks A and B, the k-th send of A meets the
     // k-th receive of B (and the other way round).
@@ -235,7 +239,8 @@ void Builder::collectiveEdges() {
                 phantomCandidates.insert(phantomCandidates.end(), pr.recvs.begin(), pr.recvs.end());
             }
         if (missing || participants.size() != 2) {
-            warn(missing ? "send / recv with the peer missing from the rank set: the peer arrives at its "
+            warn(missing ? Warn::P2pPeerMissing : Warn::P2pLargeGroup,
+                 missing ? "send / recv with the peer missing from the rank set: the peer arrives at its "
                            "measured time"
                          : "send / recv in process groups of more than two ranks keep their measured "
                            "durations (the peer is not recorded)");
@@ -248,7 +253,8 @@ void Builder::collectiveEdges() {
             const auto& sends = perRank[a].sends;
             const auto& recvs = perRank[b].recvs;
             if (sends.size() != recvs.size())
-                warn("sends and receives of a process group differ in number; extra ones keep measured "
+                warn(Warn::P2pCountMismatch,
+                     "sends and receives of a process group differ in number; extra ones keep measured "
                      "durations");
             std::size_t pairs = std::min(sends.size(), recvs.size());
             g.stats.collectivesUnmatched +=
@@ -262,7 +268,8 @@ void Builder::collectiveEdges() {
                 std::int64_t sb = bytesOf(sends[k]), rb = bytesOf(recvs[k]);
                 grp.bytes = sb >= 0 ? sb : rb;
                 if (sb >= 0 && rb >= 0 && sb != rb && !mismatch) {
-                    warn("a send and its receive differ in size: from there on they keep measured "
+                    warn(Warn::P2pSizeMismatch,
+                         "a send and its receive differ in size: from there on they keep measured "
                          "durations");
                     mismatch = true;
                 }

@@ -2,6 +2,7 @@
 // The execution graph of a trace set (docs/ARCHITECTURE.md, "Execution graph"): nodes are the events that
 // take part in execution (runtime/driver calls on CPU threads, GPU ops on streams), edges are
 // typed dependencies with a delay. The graph refers into a TraceSet, which must outlive it.
+#include "base/Diagnostics.h"
 #include "base/Error.h"
 #include "trace/Collective.h"
 #include "trace/TraceSet.h"
@@ -250,7 +251,7 @@ public:
     std::vector<CollectiveGroup> collectives;
     std::vector<RankWindow> ranks; // parallel to TraceSet::ranks
     GraphStats stats;
-    std::vector<std::string> warnings;
+    Warnings warnings;
     DerivedData derived; // see DerivedData
 
     // Adjacency (CSR): edge ids into and out of each node.

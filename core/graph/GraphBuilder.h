@@ -69,11 +69,14 @@ struct Builder {
     std::vector<std::uint8_t> waitHandled; // wait calls with cuda_sync identity
     std::vector<EdgeId> streamIn;          // per GPU op: its incoming stream-order edge
     std::vector<EdgeId> crossEdges;        // cross-stream edges (for the per-rank delay)
-    std::map<std::string, std::int64_t> warnCounts;
+    // Repeated warnings, counted by their line (said once in finish(), with the count).
+    std::map<std::string, std::pair<Warn, std::int64_t>> warnCounts;
 
     Builder(const TraceSet& s, const GraphOptions& o, ExecutionGraph& graph) : set(s), opt(o), g(graph) {}
 
-    void warn(const std::string& key, std::int64_t n = 1) { warnCounts[key] += n; }
+    void warn(Warn kind, const std::string& text, std::int64_t n = 1) {
+        warnCounts.try_emplace(text, kind, 0).first->second.second += n;
+    }
 
     EdgeId addEdge(NodeId from, NodeId to, EdgeKind kind, TimeNs delay, bool inferred = false) {
         GraphEdge e;
@@ -206,9 +209,9 @@ struct Builder {
         collectiveEdges();
         g.buildAdjacency();
         if (findCycleNode(g) != kNoNode) {
-            g.warnings.push_back(
-                "the graph had a cycle through inferred or collective edges: they were dropped "
-                "(collectives keep measured durations, threads their measured starts)");
+            g.warnings.add(Warn::GraphCycleDropped,
+                           "the graph had a cycle through inferred or collective edges: they were dropped "
+                           "(collectives keep measured durations, threads their measured starts)");
             dropUncertainEdges();
             g.buildAdjacency();
         }

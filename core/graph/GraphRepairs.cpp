@@ -49,35 +49,47 @@ void Builder::dropUncertainEdges() {
 }
 
 void Builder::finish() {
-    for (const auto& [what, n] : warnCounts)
-        g.warnings.push_back(what + (n > 1 ? " (" + std::to_string(n) + "x)" : ""));
+    for (const auto& [what, counted] : warnCounts) {
+        const auto& [kind, n] = counted;
+        g.warnings.add(kind, what + (n > 1 ? " (" + std::to_string(n) + "x)" : ""), n);
+    }
     if (g.stats.repairedLaunches)
-        g.warnings.push_back(std::to_string(g.stats.repairedLaunches) +
-                             " GPU ops start before their launch call: launch latency clamped to 0");
+        g.warnings.add(Warn::LaunchLatencyClamped,
+                       std::to_string(g.stats.repairedLaunches) +
+                           " GPU ops start before their launch call: launch latency clamped to 0",
+                       g.stats.repairedLaunches);
     if (g.stats.repairedOverlaps)
-        g.warnings.push_back(std::to_string(g.stats.repairedOverlaps) +
-                             " overlapping ops on one stream or thread: serialized, keeping their end times");
+        g.warnings.add(Warn::OverlapSerialized,
+                       std::to_string(g.stats.repairedOverlaps) +
+                           " overlapping ops on one stream or thread: serialized, keeping their end times",
+                       g.stats.repairedOverlaps);
     if (g.stats.gpuOpsWithoutLaunch)
-        g.warnings.push_back(std::to_string(g.stats.gpuOpsWithoutLaunch) +
-                             " GPU ops without a launch call: replayed after their stream predecessor");
+        g.warnings.add(Warn::GpuOpReplayedWithoutLaunch,
+                       std::to_string(g.stats.gpuOpsWithoutLaunch) +
+                           " GPU ops without a launch call: replayed after their stream predecessor",
+                       g.stats.gpuOpsWithoutLaunch);
     // Inferences the replay rests on, once per kind (docs/ARCHITECTURE.md, "Boundary conditions",
     // "Launches and streams").
     if (g.stats.prewindowQueued)
-        g.warnings.push_back(
-            std::to_string(g.stats.prewindowOps + g.stats.prewindowQueued) +
-            " GPU ops were launched before the profiler window: " + std::to_string(g.stats.prewindowQueued) +
-            " queued behind another follow their queue, only the " + std::to_string(g.stats.prewindowOps) +
-            " queue heads keep their measured start");
+        g.warnings.add(Warn::PrewindowQueued,
+                       std::to_string(g.stats.prewindowOps + g.stats.prewindowQueued) +
+                           " GPU ops were launched before the profiler window: " +
+                           std::to_string(g.stats.prewindowQueued) +
+                           " queued behind another follow their queue, only the " +
+                           std::to_string(g.stats.prewindowOps) + " queue heads keep their measured start",
+                       g.stats.prewindowOps + g.stats.prewindowQueued);
     if (g.stats.deviceWaitEdges) {
         TimeNs residual = 0;
         for (const auto& w : g.ranks)
             residual += w.unexplainedGpuWait;
         char ms[32];
         std::snprintf(ms, sizeof ms, "%.3f", static_cast<double>(residual) / 1e6);
-        g.warnings.push_back(std::to_string(g.stats.deviceWaitEdges) +
-                             " GPU ops waited on the device for something the trace does not name: each "
-                             "follows the device's last op before it, and the residual (" +
-                             ms + " ms in all) is kept as measured");
+        g.warnings.add(Warn::DeviceWaitInferred,
+                       std::to_string(g.stats.deviceWaitEdges) +
+                           " GPU ops waited on the device for something the trace does not name: each "
+                           "follows the device's last op before it, and the residual (" +
+                           ms + " ms in all) is kept as measured",
+                       g.stats.deviceWaitEdges);
     }
     for (auto& c : g.stats.edgesByKind)
         c = 0;

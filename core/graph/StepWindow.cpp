@@ -97,9 +97,9 @@ void Builder::findWindows() {
     for (auto& w : g.ranks)
         w.origin = sameClock ? minStart : w.measuredStart;
     if (!sameClock)
-        g.warnings.push_back(
-            "rank clocks differ (different clock bases or starts over 60 s apart): each rank "
-            "is aligned at its first event");
+        g.warnings.add(Warn::RankClocksAligned,
+                       "rank clocks differ (different clock bases or starts over 60 s apart): each rank "
+                       "is aligned at its first event");
 }
 
 } // namespace sl::graph_build

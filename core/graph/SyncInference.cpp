@@ -95,7 +95,8 @@ void Builder::syncEdges() {
                 NodeId dst = firstLaunchedAfter(*li, mStart(waitCall));
                 if (dst == kNoNode) continue;
                 if (mEnd(src) > effStart[dst] + opt.tolerance) {
-                    warn("cross-stream waits contradict the measured times (skipped)");
+                    warn(Warn::CrossStreamWaitSkipped,
+                         "cross-stream waits contradict the measured times (skipped)");
                     continue;
                 }
                 addEdge(src, dst, EdgeKind::CrossStream, 0);
@@ -208,7 +209,7 @@ void Builder::waitEventEdges() {
             }
             if (src == kNoNode || g.nodes[src].processor == g.nodes[dst].processor) continue;
             if (mEnd(src) > effStart[dst] + opt.tolerance) {
-                warn("event waits contradict the measured times (skipped)");
+                warn(Warn::EventWaitSkipped, "event waits contradict the measured times (skipped)");
                 continue;
             }
             addEdge(src, dst, EdgeKind::CrossStream, 0, true);

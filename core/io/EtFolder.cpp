@@ -62,13 +62,14 @@ EtApplied applyExecutionTraces(TraceSet& set, const std::vector<std::string>& et
     } else {
         out.matchedBy = "order";
         if (files.size() != set.ranks.size())
-            out.warnings.push_back(
-                std::to_string(files.size()) + " execution trace(s) for " + std::to_string(set.ranks.size()) +
-                " rank(s), and their file names do not name loaded ranks: matched by order");
+            out.warnings.add(Warn::EtMatchedByOrder,
+                             std::to_string(files.size()) + " execution trace(s) for " +
+                                 std::to_string(set.ranks.size()) +
+                                 " rank(s), and their file names do not name loaded ranks: matched by order");
         for (std::size_t i = 0; i < files.size() && i < set.ranks.size(); ++i)
             pairs.emplace_back(files[i], &set.ranks[i]);
         for (std::size_t i = set.ranks.size(); i < files.size(); ++i)
-            out.warnings.push_back(files[i] + ": no rank left for this execution trace; ignored");
+            out.warnings.add(Warn::EtNoRank, files[i] + ": no rank left for this execution trace; ignored");
     }
     std::set<int> covered;
     for (auto& [file, rank] : pairs) {
@@ -81,17 +82,18 @@ EtApplied applyExecutionTraces(TraceSet& set, const std::vector<std::string>& et
         out.alreadySized += st.alreadySized;
         out.unmatched += st.unmatched;
         out.opsShaped += st.opsShaped;
-        for (auto& w : st.warnings)
-            out.warnings.push_back("rank " + std::to_string(rank->rank) + ": " + w);
+        out.warnings.append(st.warnings, "rank " + std::to_string(rank->rank) + ": ");
         if (st.linkedOps == 0)
-            out.warnings.push_back(file + ": no CPU op of rank " + std::to_string(rank->rank) +
-                                   " matches this execution trace (a different rank or run?)");
+            out.warnings.add(Warn::EtNoMatchingOps,
+                             file + ": no CPU op of rank " + std::to_string(rank->rank) +
+                                 " matches this execution trace (a different rank or run?)");
     }
     for (const auto& r : set.ranks)
         if (!covered.count(r.rank) && !r.collectives.empty())
-            out.warnings.push_back(
+            out.warnings.add(
+                Warn::EtRankWithout,
                 "rank " + std::to_string(r.rank) +
-                " has no execution trace: its collectives keep the sizes of the Kineto trace");
+                    " has no execution trace: its collectives keep the sizes of the Kineto trace");
     out.equalized = harmonizeAllToAllSizes(set, &out.warnings);
     return out;
 }

@@ -3,6 +3,7 @@
 // logic the CLI (--et) and the GUI (File > Attach Execution Traces, an et/ folder next to
 // kineto/) share. Files are paired with ranks by the rank number in their names, else by order;
 // collectives without Kineto size metadata get their sizes (docs/Chakra.md, "Execution traces").
+#include "base/Diagnostics.h"
 #include "trace/TraceSet.h"
 
 #include <string>
@@ -18,7 +19,7 @@ struct EtApplied {
     int equalized = 0;     // all-to-all sizes made equal across ranks
     int opsShaped = 0;     // CPU ops recorded without shapes that got them from an ET
     std::string matchedBy; // "file name" or "order"
-    std::vector<std::string> warnings;
+    Warnings warnings;
     std::string summary() const;
 };
 

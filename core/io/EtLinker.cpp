@@ -292,15 +292,17 @@ EtLinkStats attachExecutionTrace(Rank& rank, const ExecutionTrace& et) {
         ++st.filled;
     }
     if (st.unmatched > 0)
-        st.warnings.push_back(et.path + ": " + std::to_string(st.unmatched) + " of " +
-                              std::to_string(st.collectives) +
-                              " collective kernels found no collective in the execution trace (linked " +
-                              std::to_string(st.linkedOps) + " of " + std::to_string(st.kinetoOps) +
-                              " CPU ops by " + st.method + ")");
+        st.warnings.add(Warn::EtCollectivesUnlinked,
+                        et.path + ": " + std::to_string(st.unmatched) + " of " +
+                            std::to_string(st.collectives) +
+                            " collective kernels found no collective in the execution trace (linked " +
+                            std::to_string(st.linkedOps) + " of " + std::to_string(st.kinetoOps) +
+                            " CPU ops by " + st.method + ")",
+                        st.unmatched);
     return st;
 }
 
-int harmonizeAllToAllSizes(TraceSet& set, std::vector<std::string>* warnings) {
+int harmonizeAllToAllSizes(TraceSet& set, Warnings* warnings) {
     if (set.ranks.size() < 2) return 0;
     std::vector<std::vector<CollectiveMeta*>> perRank;
     for (auto& rank : set.ranks) {
@@ -316,9 +318,9 @@ int harmonizeAllToAllSizes(TraceSet& set, std::vector<std::string>* warnings) {
     for (const auto& v : perRank)
         if (v.size() != perRank.front().size()) {
             if (warnings)
-                warnings->push_back(
-                    "ranks have different numbers of collective kernels: all-to-all sizes from "
-                    "the execution traces were not made equal across ranks");
+                warnings->add(Warn::EtAllToAllNotEqualized,
+                              "ranks have different numbers of collective kernels: all-to-all sizes from "
+                              "the execution traces were not made equal across ranks");
             return 0;
         }
     int changed = 0;

@@ -17,6 +17,7 @@
 // then nccl:*. Filled: inNelems / outNelems (the split-size totals for all_to_allv), dtype, type
 // and group size. hasMetadata stays false: the ET is not Kineto metadata, and process-group keys of
 // the graph must not change with it.
+#include "base/Diagnostics.h"
 #include "io/ExecutionTrace.h"
 #include "trace/TraceSet.h"
 
@@ -37,7 +38,7 @@ struct EtLinkStats {
     int filled = 0;             // got sizes from the ET
     int unmatched = 0;          // no linked ET collective found
     int opsShaped = 0;          // CPU ops without Kineto "Input Dims" that got shapes from the ET
-    std::vector<std::string> warnings;
+    Warnings warnings;
 };
 
 // ET node index for each linked Kineto op (EventRef::packed()).
@@ -55,6 +56,6 @@ EtLinkStats attachExecutionTrace(Rank& rank, const ExecutionTrace& et);
 // (start order) of every rank, when all are all-to-all with sizes that differ, every member gets
 // the group's largest in and out counts (the transfer ends with the most loaded member). Needs the
 // same number of collectives on every rank. Returns how many collectives were changed.
-int harmonizeAllToAllSizes(TraceSet& set, std::vector<std::string>* warnings = nullptr);
+int harmonizeAllToAllSizes(TraceSet& set, Warnings* warnings = nullptr);
 
 } // namespace sl

@@ -332,9 +332,11 @@ void linkLaunches(Rank& rank) {
     LaunchIndex launches(rank);
     // Contradictory ids: said once, with a count (GPU ops link to the first call of an id).
     if (launches.reused() > 0)
-        rank.warnings.push_back(std::to_string(launches.reused()) +
-                                " runtime calls reuse the correlation id of an earlier call (GPU ops link to "
-                                "the first)");
+        rank.warnings.add(Warn::CorrelationIdReused,
+                          std::to_string(launches.reused()) +
+                              " runtime calls reuse the correlation id of an earlier call (GPU ops link to "
+                              "the first)",
+                          launches.reused());
     for (std::uint32_t ti = 0; ti < rank.tracks.size(); ++ti) {
         auto& track = rank.tracks[ti];
         if (!track.isGpu()) continue;
@@ -382,11 +384,14 @@ void attachCollectiveMetadata(Rank& rank) {
 
 void addLoaderWarnings(Rank& rank) {
     if (rank.gpuOpsWithoutLaunch > 0)
-        rank.warnings.push_back(std::to_string(rank.gpuOpsWithoutLaunch) +
-                                " GPU ops have no launch call with the same correlation id");
+        rank.warnings.add(Warn::GpuOpNoLaunchCall,
+                          std::to_string(rank.gpuOpsWithoutLaunch) +
+                              " GPU ops have no launch call with the same correlation id",
+                          rank.gpuOpsWithoutLaunch);
     for (const auto& [cat, count] : rank.unknownCategories)
-        rank.warnings.push_back(std::to_string(count) + " events of unknown category \"" + cat +
-                                "\" kept as other");
+        rank.warnings.add(Warn::UnknownEventCategory,
+                          std::to_string(count) + " events of unknown category \"" + cat + "\" kept as other",
+                          count);
     std::int64_t overlapping = 0;
     for (const auto& t : rank.tracks) {
         if (!t.isGpu()) continue;
@@ -401,8 +406,9 @@ void addLoaderWarnings(Rank& rank) {
         }
     }
     if (overlapping > 0)
-        rank.warnings.push_back(std::to_string(overlapping) +
-                                " GPU ops overlap the previous op on their stream");
+        rank.warnings.add(Warn::GpuOpOverlap,
+                          std::to_string(overlapping) + " GPU ops overlap the previous op on their stream",
+                          overlapping);
 }
 
 } // namespace
@@ -472,8 +478,9 @@ void finalizeTraceSet(TraceSet& set) {
     int nextFree = ranks.empty() ? 0 : ranks.back().rank + 1;
     for (auto& r : ranks) {
         if (used.insert(r.rank).second) continue;
-        set.warnings.push_back("duplicate rank " + std::to_string(r.rank) + ": " + r.sourcePath +
-                               " is shown as rank " + std::to_string(nextFree));
+        set.warnings.add(Warn::DuplicateRank, "duplicate rank " + std::to_string(r.rank) + ": " +
+                                                  r.sourcePath + " is shown as rank " +
+                                                  std::to_string(nextFree));
         r.rank = nextFree++;
         used.insert(r.rank);
     }
@@ -491,21 +498,24 @@ void finalizeTraceSet(TraceSet& set) {
         for (std::size_t i = 0; i < missing.size() && i < 8; ++i)
             list += (i ? ", " : "") + std::to_string(missing[i]);
         if (missing.size() > 8) list += ", ...";
-        set.warnings.push_back(std::to_string(ranks.size()) + " of " + std::to_string(worldSize) +
-                               " ranks loaded; missing ranks: " + list);
+        set.warnings.add(Warn::RanksMissing,
+                         std::to_string(ranks.size()) + " of " + std::to_string(worldSize) +
+                             " ranks loaded; missing ranks: " + list,
+                         static_cast<std::int64_t>(missing.size()));
     }
 
     std::set<std::int64_t> bases;
     for (const auto& r : ranks)
         if (r.clockBaseNs != 0) bases.insert(r.clockBaseNs);
-    if (bases.size() > 1) set.warnings.push_back("ranks have different clock bases (baseTimeNanoseconds)");
+    if (bases.size() > 1)
+        set.warnings.add(Warn::ClockBasesDiffer, "ranks have different clock bases (baseTimeNanoseconds)");
     // Ranks whose time spans do not overlap at all were almost certainly recorded with different clocks.
     for (std::size_t i = 1; i < ranks.size(); ++i) {
         if (ranks[i].eventCount() == 0 || ranks[0].eventCount() == 0) continue;
         if (ranks[i].firstStart() > ranks[0].lastEnd() || ranks[i].lastEnd() < ranks[0].firstStart()) {
-            set.warnings.push_back("rank " + std::to_string(ranks[i].rank) +
-                                   "'s time span does not overlap rank " + std::to_string(ranks[0].rank) +
-                                   "'s: clocks differ");
+            set.warnings.add(Warn::RankSpansDisjoint,
+                             "rank " + std::to_string(ranks[i].rank) + "'s time span does not overlap rank " +
+                                 std::to_string(ranks[0].rank) + "'s: clocks differ");
         }
     }
 }

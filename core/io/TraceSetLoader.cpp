@@ -85,7 +85,7 @@ TraceSet loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& 
             if (options.progress && !options.skipBadFiles) cancelled = true;
         }
     });
-    std::vector<std::string> leftOut;
+    Warnings leftOut;
     if (options.skipBadFiles && !cancelled) {
         std::vector<Rank> good;
         for (std::size_t i = 0; i < files.size(); ++i) {
@@ -96,7 +96,7 @@ TraceSet loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& 
             try {
                 std::rethrow_exception(errors[i]);
             } catch (const std::exception& e) {
-                leftOut.push_back(std::string(e.what()) + " (this file was left out)");
+                leftOut.add(Warn::FileLeftOut, std::string(e.what()) + " (this file was left out)");
             }
         }
         if (!good.empty()) {
@@ -120,7 +120,7 @@ TraceSet loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& 
     TraceSet set;
     set.ranks = std::move(ranks);
     finalizeTraceSet(set);
-    set.warnings.insert(set.warnings.begin(), leftOut.begin(), leftOut.end());
+    set.warnings.prepend(leftOut);
     return set;
 }
 

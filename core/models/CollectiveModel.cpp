@@ -145,9 +145,11 @@ Calibration fitCalibration(const std::vector<CommSample>& samples, int gpusPerNo
     cal.gpusPerNode = gpusPerNode;
     cal.collectivesWithoutBytes = withoutBytes;
     if (cal.collectivesWithoutBytes > 0)
-        cal.warnings.push_back(std::to_string(cal.collectivesWithoutBytes) +
-                               " collective kernels have no size metadata (In/Out msg nelems, dtype): "
-                               "not used for the fit, alpha-beta keeps their measured durations");
+        cal.warnings.add(Warn::CalibrationNoSize,
+                         std::to_string(cal.collectivesWithoutBytes) +
+                             " collective kernels have no size metadata (In/Out msg nelems, dtype): "
+                             "not used for the fit, alpha-beta keeps their measured durations",
+                         cal.collectivesWithoutBytes);
     for (int inter = 0; inter < 2; ++inter) {
         std::vector<const CommSample*> pool;
         for (const auto& s : samples)
@@ -169,7 +171,8 @@ Calibration fitCalibration(const std::vector<CommSample>& samples, int gpusPerNo
             f.inter = inter == 1;
             cal.fits.push_back(f);
         }
-    if (samples.empty()) cal.warnings.push_back("no collective with known size: nothing to calibrate");
+    if (samples.empty())
+        cal.warnings.add(Warn::CalibrationNoSamples, "no collective with known size: nothing to calibrate");
     return cal;
 }
 
@@ -203,8 +206,9 @@ nlohmann::json Calibration::toKnobJson() const {
              {"rms_error_us", round3(f.rmsErrorUs)},
              {"measured_us", round3(f.measuredUs)}});
     }
-    j["calibration"] = {
-        {"fits", details}, {"collectives_without_bytes", collectivesWithoutBytes}, {"warnings", warnings}};
+    j["calibration"] = {{"fits", details},
+                        {"collectives_without_bytes", collectivesWithoutBytes},
+                        {"warnings", warnings.lines()}};
     return j;
 }
 

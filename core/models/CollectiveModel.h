@@ -18,6 +18,7 @@
 // send_recv for send / recv / sendrecv). fitCalibration() fits them from measured transfers with
 // least squares on transfer time vs bus bytes. Below the execution graph (docs/ARCHITECTURE.md,
 // "Layers"): the collectives of a graph are structure/CollectiveCalls.h.
+#include "base/Diagnostics.h"
 #include "trace/Collective.h"
 #include "trace/Time.h"
 #include "trace/TraceSet.h"
@@ -75,7 +76,7 @@ struct Calibration {
     int gpusPerNode = 8;
     std::vector<CalibrationFit> fits; // pooled per locality first, then per type
     int collectivesWithoutBytes = 0;
-    std::vector<std::string> warnings;
+    Warnings warnings;
 
     const CalibrationFit* pooled(bool inter) const;
     const CalibrationFit* ofGroup(int group, bool inter) const;

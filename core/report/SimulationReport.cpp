@@ -292,13 +292,10 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
     nlohmann::json warnings = nlohmann::json::array();
     for (const auto& rank : g.trace->ranks)
         for (const auto& w : rank.warnings)
-            warnings.push_back("rank " + std::to_string(rank.rank) + ": " + w);
-    for (const auto& w : g.trace->warnings)
-        warnings.push_back(w);
-    for (const auto& w : g.warnings)
-        warnings.push_back(w);
-    for (const auto& w : res.warnings)
-        warnings.push_back(w);
+            warnings.push_back("rank " + std::to_string(rank.rank) + ": " + w.text);
+    for (const Warnings* list : {&g.trace->warnings, &g.warnings, &res.warnings})
+        for (const auto& w : *list)
+            warnings.push_back(w.text);
     if (replay && !knobs.isReplay()) {
         KnobEffect effect = explainKnobEffect(g, *replay, res, knobs);
         j["knob_effect"] = {{"iteration_change_pct", pct(effect.iterationChangePct)},

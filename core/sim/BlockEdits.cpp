@@ -15,15 +15,16 @@ BlockEditRun planBlockEditRun(const ExecutionGraph& g, const SimKnobs& knobs) {
     run.edit = knobs.modelLayers > 0 ? editBlocks(g, BlockEditKnobs{knobs.modelLayers})
                                      : editMicrobatches(g, knobs.ppMicrobatches);
     if (knobs.modelLayers > 0 && knobs.ppMicrobatches > 0)
-        run.edit.warnings.push_back("pp.microbatches=" + std::to_string(knobs.ppMicrobatches) +
-                                    " together with model.layers: not combined yet, pp.microbatches ignored");
+        run.edit.warnings.add(Warn::BlockEditsNotCombined,
+                              "pp.microbatches=" + std::to_string(knobs.ppMicrobatches) +
+                                  " together with model.layers: not combined yet, pp.microbatches ignored");
     return run;
 }
 
 SimResult mapBlockEditResult(const ExecutionGraph& g, const BlockEditRun& run, SimResult r,
                              const SimOptions& options) {
     const BlockEdit& edit = run.edit;
-    r.warnings.insert(r.warnings.begin(), edit.warnings.begin(), edit.warnings.end());
+    r.warnings.prepend(edit.warnings);
     r.setup.notes.insert(r.setup.notes.end(), edit.notes.begin(), edit.notes.end());
     if (!edit.active) return r;
     // A block edit keeps the layout. Unless dp.degree already described the new job, report the

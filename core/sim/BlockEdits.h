@@ -7,6 +7,7 @@
 // knob apply as to the source), splices the clones into each CPU thread and GPU stream order, and
 // bypasses dropped nodes; the simulator then runs on the copy, and the result is mapped back onto
 // the caller's graph.
+#include "base/Diagnostics.h"
 #include "graph/ExecutionGraph.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
@@ -22,15 +23,15 @@ struct BlockEditKnobs {
 };
 
 struct BlockEdit {
-    bool active = false;               // false: nothing to edit, or the edit was ignored (see warnings)
-    ExecutionGraph graph;              // the edited copy (same TraceSet); adjacency built, validated
-    std::vector<NodeId> nodeOf;        // per caller node: its node in `graph`, kNoNode when dropped
-    std::vector<NodeId> sourceOf;      // per node of `graph`: the caller's node it is or copies
-    std::vector<EdgeId> edgeOrigin;    // per edge of `graph`: the caller's edge it is, kNoEdge when new
-    std::size_t kept = 0;              // graph.nodes[0, kept) are the caller's nodes, the rest clones
-    std::vector<std::string> notes;    // what the edit did
-    std::vector<std::string> warnings; // why (part of) it could not be done
-    ParallelStructure structure;       // what the edit was planned on (the layout it keeps)
+    bool active = false;            // false: nothing to edit, or the edit was ignored (see warnings)
+    ExecutionGraph graph;           // the edited copy (same TraceSet); adjacency built, validated
+    std::vector<NodeId> nodeOf;     // per caller node: its node in `graph`, kNoNode when dropped
+    std::vector<NodeId> sourceOf;   // per node of `graph`: the caller's node it is or copies
+    std::vector<EdgeId> edgeOrigin; // per edge of `graph`: the caller's edge it is, kNoEdge when new
+    std::size_t kept = 0;           // graph.nodes[0, kept) are the caller's nodes, the rest clones
+    std::vector<std::string> notes; // what the edit did
+    Warnings warnings;              // why (part of) it could not be done
+    ParallelStructure structure;    // what the edit was planned on (the layout it keeps)
 };
 
 // The edit of `g` for the knobs (inactive when every block knob is as traced).

@@ -5,8 +5,7 @@
 namespace sl {
 
 CollectiveModel collectiveModelFor(const ExecutionGraph& g, const SimKnobs& k,
-                                   const std::vector<CollectiveCall>& calls,
-                                   std::vector<std::string>* warnings) {
+                                   const std::vector<CollectiveCall>& calls, Warnings* warnings) {
     (void)calls;
     CollectiveModel m;
     m.gpusPerNode = gpusPerNodeOf(*g.trace, k.commGpusPerNode);
@@ -49,8 +48,9 @@ CollectiveModel collectiveModelFor(const ExecutionGraph& g, const SimKnobs& k,
     }
     if (warnings) {
         if (usedCal)
-            warnings->push_back("comm.model=alpha-beta: parameters that were not set are calibrated from "
-                                "the measured transfers of the trace");
+            warnings->add(Warn::AlphaBetaCalibrated,
+                          "comm.model=alpha-beta: parameters that were not set are calibrated from "
+                          "the measured transfers of the trace");
     }
     return m;
 }

@@ -12,6 +12,7 @@
 // host and device keep their time (the host link is not the GPU). Collective transfers on links
 // inside a node scale their bandwidth term by the link ratio (CollectiveModel's alpha-beta split).
 // With the target equal to the source every factor is exactly 1: the replay is reproduced.
+#include "base/Diagnostics.h"
 #include "graph/ExecutionGraph.h"
 #include "models/CollectiveModel.h"
 #include "models/GpuTable.h"
@@ -53,7 +54,7 @@ struct GpuSwap {
     // Of the kernels with a cost, how many took their op's shapes from an attached execution trace
     // (the Kineto trace was recorded without them; models/KernelCost.h).
     std::int64_t shapesFromEt = 0;
-    std::vector<std::string> warnings;
+    Warnings warnings;
 
     bool active() const { return source && target && !nodeFactor.empty(); }
     // Transfer time on the target of a collective that took `measured` on the source, with

@@ -22,8 +22,7 @@ TimeNs scaled(TimeNs v, double f) {
 // Collective transfer times under comm.model / dp.scale (before comm.speedup and straggler),
 // written into `base` (indexed by node). Only collective kernel nodes change.
 void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, const GpuSwap* swap,
-                       const SetupEditPlan& plan, std::vector<TimeNs>& base,
-                       std::vector<std::string>& warnings) {
+                       const SetupEditPlan& plan, std::vector<TimeNs>& base, Warnings& warnings) {
     const bool alphaBeta = k.commModel == "alpha-beta";
     // dp.degree gives every collective its group size, node span and message size in the new job
     // (SetupEditPlan::calls, docs/Structure.md); the re-timing below is the one dp.scale uses.
@@ -93,29 +92,33 @@ void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, const GpuSwap
         base[c.node] = d;
     }
     if (withoutBytes > 0)
-        warnings.push_back("comm.model=alpha-beta: " + std::to_string(withoutBytes) +
-                           " collective kernels have no size metadata (In/Out msg nelems, dtype): they keep "
-                           "their measured transfer times");
+        warnings.add(Warn::AlphaBetaNoSize,
+                     "comm.model=alpha-beta: " + std::to_string(withoutBytes) +
+                         " collective kernels have no size metadata (In/Out msg nelems, dtype): they keep "
+                         "their measured transfer times",
+                     withoutBytes);
     if (scaleDp && dpCalls == 0)
-        warnings.push_back(
-            "dp.scale: no data-parallel collectives found (no process group described as dp, and "
-            "no all-reduce): nothing was re-timed");
+        warnings.add(Warn::DpScaleNoCollectives,
+                     "dp.scale: no data-parallel collectives found (no process group described as dp, and "
+                     "no all-reduce): nothing was re-timed");
     if (unknownLink > 0)
-        warnings.push_back(
+        warnings.add(
+            Warn::CommLocalityUnknown,
             std::to_string(unknownLink) +
-            " collective kernels cross nodes differently in the new setup, but no bandwidth is "
-            "known for both localities (no message sizes, or nothing measured across nodes): only "
-            "their group size was re-timed; set comm.intra_node_GBps and comm.inter_node_GBps");
+                " collective kernels cross nodes differently in the new setup, but no bandwidth is "
+                "known for both localities (no message sizes, or nothing measured across nodes): only "
+                "their group size was re-timed; set comm.intra_node_GBps and comm.inter_node_GBps",
+            unknownLink);
     if (spanned && model.interFromIntra)
-        warnings.push_back(
-            "no inter-node bandwidth (set comm.inter_node_GBps): collectives spanning nodes use "
-            "the intra-node values");
+        warnings.add(Warn::CommNoInterNodeBandwidth,
+                     "no inter-node bandwidth (set comm.inter_node_GBps): collectives spanning nodes use "
+                     "the intra-node values");
 }
 
 } // namespace
 
 KnobTiming::KnobTiming(const ExecutionGraph& g, const SimKnobs& k, const SetupEditPlan& plan,
-                       std::vector<std::string>& warnings)
+                       Warnings& warnings)
     : g_(g), plan_(plan) {
     // comm.overlap only adds edges (in simulate), peers.model is read by simulate and the rank
     // variation (stragglers, jitter) is applied per rank: with every other knob at its default,
@@ -138,10 +141,10 @@ KnobTiming::KnobTiming(const ExecutionGraph& g, const SimKnobs& k, const SetupEd
     if (!k.gpuTarget.empty()) {
         try {
             auto swap = std::make_shared<GpuSwap>(planGpuSwap(g, k.gpuTarget, k.gpuSource, classifier));
-            warnings.insert(warnings.end(), swap->warnings.begin(), swap->warnings.end());
+            warnings.append(swap->warnings);
             swap_ = std::move(swap);
         } catch (const GpuTableError& e) {
-            warnings.push_back(std::string(e.what()) + "; gpu.target was ignored");
+            warnings.add(Warn::GpuTargetUnknown, std::string(e.what()) + "; gpu.target was ignored");
         }
     }
     const GpuSwap* swap = swap_.get();
@@ -154,8 +157,9 @@ KnobTiming::KnobTiming(const ExecutionGraph& g, const SimKnobs& k, const SetupEd
         regexes.emplace_back(re);
     const CpuRegions regions(g, k.cpuRegionSpeedup, DataLoaderKnobs{k.dataWorkers, k.dataSpeedup});
     if ((k.dataWorkers > 0 || k.dataSpeedup != 1.0) && regions.dataWaits() == 0)
-        warnings.push_back("data.workers / data.speedup: the trace has no DataLoader iterator ops (such as "
-                           "enumerate(DataLoader)#...__next__): nothing was re-timed");
+        warnings.add(Warn::DataKnobsNoLoader,
+                     "data.workers / data.speedup: the trace has no DataLoader iterator ops (such as "
+                     "enumerate(DataLoader)#...__next__): nothing was re-timed");
     cpuFactor_ = 1.0 / k.cpuSpeedup;
     launch_ = k.launchLatencyUs >= 0 ? static_cast<TimeNs>(std::llround(k.launchLatencyUs * 1000.0)) : -1;
     // Factor per name for GPU ops, computed once per distinct name (names repeat across ranks).

@@ -4,6 +4,7 @@
 // in once per node and edge; what differs between ranks (a straggler, a slow node, jitter:
 // sim/RankVariation.h) is applied when a value is asked for, so a rank added by dp.degree can run
 // its source rank's nodes with a variation of its own.
+#include "base/Diagnostics.h"
 #include "graph/ExecutionGraph.h"
 #include "sim/Knobs.h"
 #include "sim/RankVariation.h"
@@ -26,7 +27,7 @@ public:
     // Plans gpu.target, re-times collectives (comm.model, dp.scale, dp.degree) and folds every
     // job-wide knob; warnings about knobs that changed nothing go to `warnings`.
     KnobTiming(const ExecutionGraph& graph, const SimKnobs& knobs, const SetupEditPlan& plan,
-               std::vector<std::string>& warnings);
+               Warnings& warnings);
 
     // Node i's duration on a rank with variation v.
     TimeNs duration(NodeId i, const RankVariation& v) const;

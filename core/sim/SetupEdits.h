@@ -9,6 +9,7 @@
 // An added rank runs its source rank's nodes (durations, edges, names) with times of its own
 // (SimResult::addedRanks): a straggler, a slow node or jitter can hold it, and its collectives meet
 // the other members of its new group (CallResize::replicated).
+#include "base/Diagnostics.h"
 #include "graph/ExecutionGraph.h"
 #include "structure/CollectiveCalls.h"
 #include "structure/Structure.h"
@@ -65,7 +66,7 @@ struct SetupEditPlan {
     // Strong scaling: GPU compute ops inside the micro-batch blocks of their rank run x factor.
     double workFactor = 1.0;
     std::vector<std::uint8_t> scaledWork; // per node: 1 when workFactor applies
-    std::vector<std::string> warnings;    // an edit that could not be applied, and why
+    Warnings warnings;                    // an edit that could not be applied, and why
 };
 
 // The plan of the setup knobs (dp.degree, dp.strong) on a graph. `calls` are

@@ -182,7 +182,7 @@ void collectTimes(const ExecutionGraph& g, const SimulatedSetup& setup, const Jo
 SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimOptions& options) {
     SimResult res;
     for (const auto& u : knobs.unsupported())
-        res.warnings.push_back("knob " + u + " is not simulated yet; it was ignored");
+        res.warnings.add(Warn::KnobNotSimulated, "knob " + u + " is not simulated yet; it was ignored");
     const std::size_t R = g.trace->ranks.size();
     const int gpusPerNode = gpusPerNodeOf(*g.trace, knobs.commGpusPerNode);
     // Setup edits (dp.degree, dp.strong): the plan of the new job (sim/SetupEdits.h).
@@ -191,14 +191,14 @@ SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimO
     if (knobs.dpDegree > 0 || knobs.dpStrong) {
         calls = collectiveCalls(g);
         plan = planSetupEdits(g, SetupKnobs{knobs.dpDegree, knobs.dpStrong}, calls, gpusPerNode);
-        res.warnings.insert(res.warnings.end(), plan.warnings.begin(), plan.warnings.end());
+        res.warnings.append(plan.warnings);
     } else {
         plan.setup = measuredSetup(g);
     }
     // Stragglers, slow nodes and jitter of every rank of the job (throws on a rank it lacks).
     const std::vector<RankVariation> variation = rankVariations(plan.setup, knobs, gpusPerNode);
     if (knobs.jitterSeed != SimKnobs{}.jitterSeed && knobs.jitterPct <= 0)
-        res.warnings.push_back("jitter.seed without jitter.pct changes nothing");
+        res.warnings.add(Warn::KnobNoEffect, "jitter.seed without jitter.pct changes nothing");
     std::vector<RankVariation> loadedVar(R);
     for (std::size_t i = 0; i < plan.setup.ranks.size(); ++i)
         if (plan.setup.ranks[i].measured) loadedVar[plan.setup.ranks[i].source] = variation[i];
@@ -215,7 +215,7 @@ SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimO
     if (!knobs.commOverlap) {
         serial = noOverlapEdgesFor(g);
         if (serial->overlay.empty())
-            res.warnings.push_back(serial->unavailable);
+            res.warnings.add(Warn::NoOverlapUnavailable, serial->unavailable);
         else
             res.addedEdges = std::shared_ptr<const EdgeOverlay>(serial, &serial->overlay);
     }
@@ -229,8 +229,9 @@ SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimO
     }
     if (!s.complete) {
         res.complete = false;
-        res.warnings.push_back("the simulation could not schedule every node (dependency cycle); unscheduled "
-                               "nodes have no simulated time");
+        res.warnings.add(Warn::ScheduleIncomplete,
+                         "the simulation could not schedule every node (dependency cycle); unscheduled "
+                         "nodes have no simulated time");
     }
     collectTimes(g, plan.setup, L, s, res);
     fillTimeline(g, res);

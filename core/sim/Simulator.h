@@ -2,6 +2,7 @@
 // The replay / what-if simulator (docs/ARCHITECTURE.md, "Simulator"): a list scheduler over the execution
 // graph in which every CPU thread and GPU stream runs one node at a time. With default knobs it
 // replays the trace from durations and dependencies alone.
+#include "base/Diagnostics.h"
 #include "graph/ExecutionGraph.h"
 #include "sim/Knobs.h"
 #include "sim/SetupEdits.h"
@@ -146,7 +147,7 @@ struct SimResult {
     NodeId lastNode = kNoNode;   // the node that finishes last (where the critical path starts)
     std::int32_t lastAdded = -1; // ... on this added rank (AddedRankTimes), -1: on its own rank
     bool complete = true;        // false when cancelled
-    std::vector<std::string> warnings;
+    Warnings warnings;
     SimulatedTimeline timeline; // filled when SimOptions::timeline
     // The simulated job: the loaded ranks, or after a setup edit (dp.degree) its ranks, which may
     // be more than were measured (added ranks are simulated each on its own: `addedRanks`) or fewer

@@ -1,4 +1,5 @@
 #pragma once
+#include "base/Diagnostics.h"
 #include "trace/Collective.h"
 #include "trace/EventKind.h"
 #include "trace/LazyArgs.h"
@@ -71,7 +72,7 @@ struct Rank {
     std::map<std::string, std::int64_t> unknownCategories;
     std::int64_t gpuOpsWithoutLaunch = 0;
     std::int64_t skippedEvents = 0; // events with no place in the model (profiler spans, counters)
-    std::vector<std::string> warnings;
+    Warnings warnings;
 
     std::string_view name(EventRef r) const { return strings.str(tracks[r.track].events.name[r.index]); }
     // The args of an event that analysis reads, always in memory: the raw JSON object, or for a
@@ -94,7 +95,7 @@ struct Rank {
 
 struct TraceSet {
     std::vector<Rank> ranks; // sorted by rank id
-    std::vector<std::string> warnings;
+    Warnings warnings;
 
     std::int64_t eventCount() const;
     const Rank* findRank(int rank) const;

@@ -217,14 +217,14 @@ private slots:
                        gpu("ncclKernel_AllGather_RING_LL_Sum_float", 20, 90, 1, 20)},
                       1, 2)});
         QCOMPARE(f.graph.stats.collectivesMatched, std::int64_t(0));
-        QVERIFY(f.hasWarning("could not be matched"));
+        QVERIFY(f.hasWarning(Warn::CollectiveUnmatched));
         QCOMPARE(simulate(f.graph).ranks[1].simulated(), simulate(f.graph).ranks[1].measured());
 
         Fixture lone;
         lone.load({trace({cpu("cudaLaunchKernel", 10, 5, 1),
                           gpu("ncclKernel_AllReduce_RING_LL_Sum_float", 20, 100, 1, 20)},
                          0, 4)});
-        QVERIFY(lone.hasWarning("peers missing"));
+        QVERIFY(lone.hasWarning(Warn::CollectivePeersMissing));
         QCOMPARE(lone.graph.nodes[lone.node("ncclKernel_AllReduce_RING_LL_Sum_float")].duration, us(100));
     }
 
@@ -255,7 +255,7 @@ private slots:
         f.load({trace({cpu("cudaLaunchKernel", 10, 5, 1), coll(1000)}, 0, 2),
                 trace({cpu("cudaLaunchKernel", 10, 5, 1), coll(3000)}, 1, 2)});
         QCOMPARE(f.graph.stats.collectivesMatched, std::int64_t(matched ? 1 : 0));
-        QCOMPARE(f.hasWarning("could not be matched"), !matched);
+        QCOMPARE(f.hasWarning(Warn::CollectiveUnmatched), !matched);
         if (matched) QCOMPARE(f.graph.collectives.front().bytes, std::int64_t(3000 * 4));
     }
 
@@ -263,8 +263,8 @@ private slots:
         Fixture f; // a kernel before its launch, and two overlapping kernels on one stream
         f.load({trace({cpu("cudaLaunchKernel", 10, 5, 1), cpu("cudaLaunchKernel", 20, 5, 2),
                        gpu("k1", 5, 50, 1), gpu("k2", 40, 30, 2)})});
-        QVERIFY(f.hasWarning("before their launch"));
-        QVERIFY(f.hasWarning("overlapping"));
+        QVERIFY(f.hasWarning(Warn::LaunchLatencyClamped));
+        QVERIFY(f.hasWarning(Warn::OverlapSerialized));
         SimResult r = simulate(f.graph);
         QVERIFY(r.complete);
         QVERIFY(r.nodes[f.node("k2")].end >= r.nodes[f.node("k1")].end);

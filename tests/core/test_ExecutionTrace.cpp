@@ -222,7 +222,7 @@ private slots:
             QCOMPARE(byStart(rank)[3]->outNelems, out4[rank.rank]);
             QCOMPARE(byStart(rank)[3]->inNelems, std::int64_t(3392));
         }
-        std::vector<std::string> warnings;
+        Warnings warnings;
         QCOMPARE(harmonizeAllToAllSizes(set, &warnings), 7); // every rank but rank 3
         QVERIFY(warnings.empty());
         for (const auto& rank : set.ranks) {

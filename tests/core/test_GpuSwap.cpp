@@ -66,10 +66,8 @@ SimKnobs target(const char* name) {
     return k;
 }
 
-bool hasWarning(const SimResult& r, const char* text) {
-    for (const auto& w : r.warnings)
-        if (w.find(text) != std::string::npos) return true;
-    return false;
+bool hasWarning(const SimResult& r, Warn kind) {
+    return r.warnings.has(kind);
 }
 
 } // namespace
@@ -166,7 +164,7 @@ private slots:
         const SimResult pred = simulate(a->graph, target("H100"), {false});
         QVERIFY(pred.gpuSwap);
         QVERIFY(pred.gpuSwap->withoutShapes > 0);
-        QVERIFY(hasWarning(pred, "have no shapes"));
+        QVERIFY(hasWarning(pred, Warn::GpuTargetNoShapes));
         // Without shapes GEMMs take the matrix-peak ratio of BF16 (the default type): 989.4 / 312.
         const auto& gemm = pred.gpuSwap->classes[static_cast<std::size_t>(KernelClass::Gemm)];
         QCOMPARE(gemm.withShapes, std::int64_t(0));
@@ -188,7 +186,7 @@ private slots:
         const SimResult replay = simulate(g);
         const SimResult r = simulate(g, target("H100"));
         QVERIFY(!r.gpuSwap);
-        QVERIFY(hasWarning(r, "gpu.source=NAME"));
+        QVERIFY(hasWarning(r, Warn::GpuTargetUnknown));
         QCOMPARE(r.simulatedIteration, replay.simulatedIteration);
         // Named by gpu.source, the 30 us kernel (no shapes: the memory-bandwidth ratio of an
         // unknown class, V100 900 GB/s -> H100 3350 GB/s) runs 30 x 900 / 3350 = 8.06 us.

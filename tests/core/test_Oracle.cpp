@@ -422,7 +422,7 @@ private slots:
         SimResult ignored = simulate(a->graph);
         SimResult bReplay = simulate(b->graph);
         QVERIFY(pred.complete && ignored.complete && bReplay.complete);
-        QVERIFY2(pred.warnings.empty(), pred.warnings.empty() ? "" : pred.warnings.front().c_str());
+        QVERIFY2(pred.warnings.empty(), pred.warnings.empty() ? "" : pred.warnings.front().text.c_str());
 
         Comparison withKnob = compare(*a, pred, *b, bReplay, c);
         Comparison without = compare(*a, ignored, *b, bReplay, c);

@@ -179,7 +179,7 @@ private slots:
         SimResult ignored = simulate(a->graph, without);
         SimResult bReplay = simulate(b->graph);
         QVERIFY(pred.complete && ignored.complete && bReplay.complete);
-        QVERIFY2(pred.warnings.empty(), pred.warnings.empty() ? "" : pred.warnings.front().c_str());
+        QVERIFY2(pred.warnings.empty(), pred.warnings.empty() ? "" : pred.warnings.front().text.c_str());
         QVERIFY(pred.setup.edited);
         QCOMPARE(pred.setup.ranks.size(), b->set.ranks.size());
         QCOMPARE(pred.setup.added(), c.addedRanks);

@@ -113,8 +113,9 @@ private slots:
         SimKnobs k;
         setKnobAssignment(k, "dp.scale=4");
         const SimResult r = simulate(f.graph, k);
-        const auto real = knobNotes(r.warnings);
-        QVERIFY2(real.count("dp.scale"), r.warnings.empty() ? "no warnings" : r.warnings.front().c_str());
+        const auto real = knobNotes(r.warnings.lines());
+        QVERIFY2(real.count("dp.scale"),
+                 r.warnings.empty() ? "no warnings" : r.warnings.front().text.c_str());
         // ... so dp.scale barely moves it, and the reason starts with that note.
         const std::string why = noEffectReason(f.graph, simulate(f.graph), r, k);
         QVERIFY2(why.rfind("dp.scale:", 0) == 0, why.c_str());

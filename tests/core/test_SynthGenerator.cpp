@@ -120,13 +120,13 @@ std::vector<std::string> annotations(const Rank& r, std::string_view prefix) {
 void checkShape(const TraceSet& set, const SynthConfig& c, const std::vector<StageCounts>& perStage) {
     QCOMPARE(static_cast<int>(perStage.size()), c.pp);
     QCOMPARE(static_cast<int>(set.ranks.size()), c.worldSize());
-    QVERIFY2(set.warnings.empty(), set.warnings.empty() ? "" : set.warnings.front().c_str());
+    QVERIFY2(set.warnings.empty(), set.warnings.empty() ? "" : set.warnings.front().text.c_str());
     for (const auto& r : set.ranks) {
         QVERIFY(r.rankFromFile);
         QCOMPARE(r.worldSize, c.worldSize());
         QCOMPARE(r.backend, std::string("nccl"));
         QCOMPARE(r.gpuOpsWithoutLaunch, std::int64_t(0));
-        QVERIFY2(r.warnings.empty(), r.warnings.empty() ? "" : r.warnings.front().c_str());
+        QVERIFY2(r.warnings.empty(), r.warnings.empty() ? "" : r.warnings.front().text.c_str());
         QCOMPARE(r.flowsByCategory.count("ac2g"), std::size_t(1));
         QVERIFY(r.eventsByKind[static_cast<int>(EventKind::CudaSync)] > 0);
         QCOMPARE(static_cast<int>(annotations(r, "ProfilerStep#").size()), c.steps);
@@ -178,7 +178,7 @@ void checkCollectivesEndTogether(const TraceSet& set) {
 double replayError(const TraceSet& set, double* worstRank, std::vector<std::string>* warnings) {
     ExecutionGraph g = buildExecutionGraph(set);
     SimResult r = simulate(g);
-    *warnings = r.warnings;
+    *warnings = r.warnings.lines();
     *worstRank = 0;
     for (const auto& rs : r.ranks)
         *worstRank = std::max(*worstRank, rs.errorPct());

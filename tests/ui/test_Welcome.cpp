@@ -154,7 +154,8 @@ private slots:
         MainWindow w;
         w.show();
         auto set = sltest::makeMutableSyntheticSet(2, 1, 50);
-        set->warnings = {"rank 2 missing (ranks 0..2 expected)", "rank-1.json: clock base differs by 3 s"};
+        set->warnings.add(Warn::RanksMissing, "rank 2 missing (ranks 0..2 expected)");
+        set->warnings.add(Warn::ClockBasesDiffer, "rank-1.json: clock base differs by 3 s");
         w.sessions()->showTraceSet(set, {QStringLiteral("/synthetic/warn")});
         WarningsPanel* panel = part<WarningsPanel>(w);
         QCOMPARE(panel->count(), 2);

@@ -35,8 +35,8 @@ std::string EtAttach::applyTo(TraceSet& set, const std::vector<std::string>& etP
     for (const auto& p : etPaths)
         from += (from.empty() ? "" : ", ") + p;
     std::string text = applied.summary() + " (from " + from + ")";
-    set.warnings.push_back(text);
-    set.warnings.insert(set.warnings.end(), applied.warnings.begin(), applied.warnings.end());
+    set.warnings.add(Warn::EtLinked, text, applied.files);
+    set.warnings.append(applied.warnings);
     return text;
 }
 

@@ -285,7 +285,7 @@ void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QS
     if (!set_->warnings.empty()) {
         emit message(tr("Loaded with %n warning(s) (all in the Warnings panel): ", nullptr,
                         static_cast<int>(set_->warnings.size())) +
-                         QString::fromStdString(set_->warnings.front()),
+                         QString::fromStdString(set_->warnings.front().text),
                      MessageBar::Level::Warning);
     } else if (!sample.lookAt.isEmpty()) {
         // A bundled sample says what to look at.
@@ -307,7 +307,7 @@ void SessionController::showSimulation(const SimOutput& output) {
     if (!sim_->busy()) scenarios_->simulationShown(output, knobs_->knobs());
     endDetails();
     if (!output.result->warnings.empty())
-        emit message(tr("Simulation: %1").arg(QString::fromStdString(output.result->warnings.front())),
+        emit message(tr("Simulation: %1").arg(QString::fromStdString(output.result->warnings.front().text)),
                      MessageBar::Level::Info);
 }
 

@@ -45,10 +45,11 @@ void attachEtBeside(TraceSet& set, const std::vector<std::string>& paths) {
     if (et.empty()) return;
     try {
         EtApplied applied = applyExecutionTraces(set, {et});
-        set.warnings.push_back(applied.summary() + " (from " + et + ")");
-        set.warnings.insert(set.warnings.end(), applied.warnings.begin(), applied.warnings.end());
+        set.warnings.add(Warn::EtLinked, applied.summary() + " (from " + et + ")", applied.files);
+        set.warnings.append(applied.warnings);
     } catch (const LoadError& e) {
-        set.warnings.push_back(std::string("execution traces next to the traces not used: ") + e.what());
+        set.warnings.add(Warn::EtNotUsed,
+                         std::string("execution traces next to the traces not used: ") + e.what());
     }
 }
 

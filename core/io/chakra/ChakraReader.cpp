@@ -355,11 +355,13 @@ ChakraFile readChakraBytes(std::string_view bytes, const std::string& name, cons
     }
     checkAcyclic(file.nodes, index, r);
     if (file.ctrlDepsOnSelf || file.ctrlDepsMissing)
-        file.warnings.push_back(std::to_string(file.ctrlDepsMissing) +
-                                " control dependencies name nodes not in the file and " +
-                                std::to_string(file.ctrlDepsOnSelf) +
-                                " name their own node; control dependencies do not order the replay "
-                                "(only data dependencies do, as in ASTRA-sim)");
+        file.warnings.add(Warn::ChakraCtrlDepsInvalid,
+                          std::to_string(file.ctrlDepsMissing) +
+                              " control dependencies name nodes not in the file and " +
+                              std::to_string(file.ctrlDepsOnSelf) +
+                              " name their own node; control dependencies do not order the replay "
+                              "(only data dependencies do, as in ASTRA-sim)",
+                          file.ctrlDepsMissing + file.ctrlDepsOnSelf);
     return file;
 }
 

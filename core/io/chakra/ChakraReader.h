@@ -3,6 +3,7 @@
 // GlobalMetadata message, then one Node message per node), read into plain structs and written
 // back. The protobuf types stay inside the .cpp files. Semantics, limits and what a Chakra set
 // means for the replay: docs/Chakra.md.
+#include "base/Diagnostics.h"
 #include "trace/TraceSet.h"
 
 #include <cstdint>
@@ -81,7 +82,7 @@ struct ChakraFile {
     // ASTRA-sim's feeder); these count the ones that could not have been used anyway.
     std::int64_t ctrlDepsOnSelf = 0;
     std::int64_t ctrlDepsMissing = 0;
-    std::vector<std::string> warnings;
+    Warnings warnings;
 };
 
 struct ChakraLimits {

@@ -213,18 +213,24 @@ Rank chakraRank(const ChakraFile& file, int rankId, int worldSize) {
         ++rank.eventsByKind[static_cast<std::size_t>(p.kind)];
     }
     if (auto b = blockingLooking(file); b.nodes > 0)
-        rank.warnings.push_back(
+        rank.warnings.add(
+            Warn::ChakraCpuBlocked,
             std::to_string(b.nodes) + " CPU nodes last far longer than the GPU work they launch (" +
-            std::to_string(b.excessNs / 1000) +
-            " us beyond it in all): their durations look like they include time blocked waiting for the "
-            "GPU (Chakra's converter keeps it), which the replay then adds to the waits it simulates");
+                std::to_string(b.excessNs / 1000) +
+                " us beyond it in all): their durations look like they include time blocked waiting for the "
+                "GPU (Chakra's converter keeps it), which the replay then adds to the waits it simulates",
+            b.nodes);
     if (unsizedComm)
-        rank.warnings.push_back(
+        rank.warnings.add(
+            Warn::ChakraCommNoSize,
             std::to_string(unsizedComm) +
-            " communication nodes have no comm_size: replayed as plain ops with their durations");
+                " communication nodes have no comm_size: replayed as plain ops with their durations",
+            unsizedComm);
     if (withoutDuration)
-        rank.warnings.push_back(std::to_string(withoutDuration) +
-                                " nodes (not collectives) have no duration in the file: they take no time");
+        rank.warnings.add(Warn::ChakraNodeNoDuration,
+                          std::to_string(withoutDuration) +
+                              " nodes (not collectives) have no duration in the file: they take no time",
+                          withoutDuration);
     return rank;
 }
 
@@ -268,10 +274,11 @@ TraceSet loadChakraTraceSet(const std::vector<std::string>& paths, const LoadOpt
     for (auto& r : set.ranks)
         r.worldSize = static_cast<int>(set.ranks.size() + skipped.size());
     for (const auto& s : skipped)
-        set.warnings.push_back("left out (it cannot be loaded): " + s);
+        set.warnings.add(Warn::FileLeftOut, "left out (it cannot be loaded): " + s);
     finalizeTraceSet(set);
-    set.warnings.push_back("Chakra execution trace: durations and dependencies only, no measured timeline "
-                           "(nothing measured to compare a simulation with)");
+    set.warnings.add(Warn::ChakraNoMeasuredTimes,
+                     "Chakra execution trace: durations and dependencies only, no measured timeline "
+                     "(nothing measured to compare a simulation with)");
     return set;
 }
 

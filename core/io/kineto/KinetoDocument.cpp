@@ -221,11 +221,13 @@ void KinetoParser::parse() {
 void KinetoParser::finish() {
     if (eventCount_ == 0 && rank_.tracks.empty()) {
         // A trace with no events at all is valid but useless; say so rather than show nothing.
-        rank_.warnings.push_back(path_ + ": no events in traceEvents");
+        rank_.warnings.add(Warn::TraceNoEvents, path_ + ": no events in traceEvents");
     }
     for (auto& [key, open] : openBegins_)
         if (!open.empty())
-            rank_.warnings.push_back(std::to_string(open.size()) + " \"B\" events without an \"E\"");
+            rank_.warnings.add(Warn::UnclosedBeginEvents,
+                               std::to_string(open.size()) + " \"B\" events without an \"E\"",
+                               static_cast<std::int64_t>(open.size()));
 
     finalizeRank(rank_, {rawByTrack_, flows_, processNames_, threadNames_}, finishThreads_);
 }

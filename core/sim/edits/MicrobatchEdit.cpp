@@ -35,7 +35,8 @@ BlockEdit editMicrobatches(const ExecutionGraph& g, int microbatches) {
     const ParallelStructure& s = out.structure;
     const int M = s.microbatches, N = microbatches;
     if (M == 0) {
-        out.warnings.push_back(
+        out.warnings.add(
+            Warn::BlockEditIgnored,
             knob + ": no micro-batch blocks recognised (forward_step#N / backward_step#N): knob ignored");
         return out;
     }
@@ -45,7 +46,7 @@ BlockEdit editMicrobatches(const ExecutionGraph& g, int microbatches) {
     }
     auto ignore = [&](const std::string& why) {
         BlockEdit none;
-        none.warnings.push_back(knob + ": " + why + ": knob ignored");
+        none.warnings.add(Warn::BlockEditIgnored, knob + ": " + why + ": knob ignored");
         return none;
     };
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> procOf;
@@ -148,9 +149,11 @@ BlockEdit editMicrobatches(const ExecutionGraph& g, int microbatches) {
     out.notes.push_back(
         "copied micro-batch blocks are simulated but not drawn; dropped ones have no simulated time");
     if (applied.unmatchedCopies > 0)
-        out.warnings.push_back(
-            knob + ": " + std::to_string(applied.unmatchedCopies) +
-            " copied collective kernels have peers outside every copied block: they do not wait for peers");
+        out.warnings.add(Warn::BlockCopyPeersOutside,
+                         knob + ": " + std::to_string(applied.unmatchedCopies) +
+                             " copied collective kernels have peers outside every copied block: they do not "
+                             "wait for peers",
+                         applied.unmatchedCopies);
     return out;
 }
 
