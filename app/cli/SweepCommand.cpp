@@ -1,12 +1,10 @@
 #include "CliCommon.h"
 #include "SimSetup.h"
-#include "base/ParallelFor.h"
 
 #include "analysis/CriticalPath.h"
-#include "analysis/JobExposedComm.h"
+#include "analysis/Sweep.h"
 #include "analysis/Throughput.h"
 #include "base/Rounding.h"
-#include "sim/Simulator.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,8 +13,6 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <optional>
-#include <thread>
 
 namespace sl::cli {
 
@@ -43,18 +39,6 @@ std::vector<std::string> splitList(const std::string& s) {
         b = e + 1;
     }
     return out;
-}
-
-void run(const ExecutionGraph& g, const ParallelStructure* structure, Point& p) {
-    SimResult res = simulate(g, p.knobs);
-    p.iteration = res.simulatedIteration;
-    p.warnings = res.warnings.lines();
-    const JobExposedComm exposed = jobExposedComm(g, res);
-    p.ranks = exposed.ranks;
-    p.exposedMeanUs = std::round(exposed.meanNs / 10.0) / 100.0;
-    p.exposedMaxUs = us(exposed.maxNs);
-    p.path = criticalPath(g, res);
-    if (structure) p.work = stepWork(*structure, p.knobs, res);
 }
 
 nlohmann::json pointJson(const Point& p, const Point& baseline) {
@@ -163,17 +147,23 @@ Command makeSweepCommand() {
                 }
                 TraceSet set = loadWithProgress(setup.paths);
                 ExecutionGraph g = buildGraphForCli(set, setup);
-                // The traced degrees and counts, once, when a point changes the work per step
-                // (throughput against the baseline: docs/Scaling.md).
-                std::optional<ParallelStructure> structure;
-                bool work = false, blocks = false;
-                for (const auto& p : points) {
-                    work = work || setsWork(p.knobs);
-                    blocks = blocks || needsBlocks(p.knobs);
+                std::vector<SimKnobs> knobs;
+                for (const auto& p : points)
+                    knobs.push_back(p.knobs);
+                SweepOptions options;
+                options.criticalPath = true;
+                const std::vector<SweepRun> runs = runSweep(g, knobs, options);
+                for (std::size_t i = 0; i < runs.size(); ++i) {
+                    if (runs[i].error) std::rethrow_exception(runs[i].error);
+                    Point& p = points[i];
+                    p.iteration = runs[i].iteration;
+                    p.warnings = runs[i].warnings.lines();
+                    p.ranks = runs[i].exposed.ranks;
+                    p.exposedMeanUs = std::round(runs[i].exposed.meanNs / 10.0) / 100.0;
+                    p.exposedMaxUs = us(runs[i].exposed.maxNs);
+                    p.path = runs[i].path;
+                    p.work = runs[i].work;
                 }
-                if (work) structure = recognizeStructure(set, &g, blocks);
-                parallelFor(points.size(), threadsFor(0),
-                            [&](std::size_t i) { run(g, structure ? &*structure : nullptr, points[i]); });
                 const TimeNs base = points[0].iteration;
                 if (json) {
                     nlohmann::json j;

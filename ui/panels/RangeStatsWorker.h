@@ -1,9 +1,9 @@
 #pragma once
+#include "BackgroundJob.h"
 #include "RangeStats.h"
 
 #include <QObject>
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -12,7 +12,8 @@ namespace sl::ui {
 
 // Computes range statistics off the UI thread, so that a drag over millions of events never
 // blocks. Each request() gets a newer generation number and cancels the running one; only the
-// result of the latest generation is delivered (finished()), older ones are dropped.
+// result of the latest generation is delivered (finished()), older ones are dropped (one background
+// job, BackgroundJob.h).
 class RangeStatsWorker : public QObject {
     Q_OBJECT
 public:
@@ -26,8 +27,8 @@ public:
                           std::vector<std::vector<bool>> hidden, TimeNs start, TimeNs end);
     // Drops the running request's result.
     void cancel();
-    std::uint64_t generation() const { return generation_; }
-    bool busy() const { return running_ > 0; }
+    std::uint64_t generation() const { return job_.generation(); }
+    bool busy() const { return job_.running() > 0; }
     // Processes events until no request is running (tests).
     bool waitForIdle(int timeoutMs);
 
@@ -35,9 +36,7 @@ signals:
     void finished(std::uint64_t generation, sl::ui::RangeTable table);
 
 private:
-    std::uint64_t generation_ = 0;
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    int running_ = 0;
+    BackgroundJob job_;
 };
 
 } // namespace sl::ui

@@ -2,27 +2,20 @@
 
 #include "KnobLabels.h"
 
-#include "analysis/JobExposedComm.h"
+#include "analysis/Sweep.h"
 #include "sim/KnobRegistry.h"
-#include "sim/Simulator.h"
 
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QCoreApplication>
 #include <QCursor>
-#include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QLogValueAxis>
-#include <QMetaObject>
-#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QThread>
-#include <QThreadPool>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -135,86 +128,81 @@ bool SweepView::run(const QString& key, const std::vector<double>& values) {
         knobs.push_back(std::move(k));
     }
     cancel();
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
-    const std::uint64_t generation = ++generation_;
     key_ = key;
     points_.assign(values.size(), {});
     for (std::size_t i = 0; i < values.size(); ++i)
         points_[i].value = values[i];
-    pending_ = static_cast<int>(values.size());
-    progress_->setRange(0, pending_);
+    progress_->setRange(0, static_cast<int>(values.size()));
     progress_->setValue(0);
     progress_->show();
     stop_->setEnabled(true);
-    status_->setText(tr("Simulating %n value(s) of %1...", nullptr, pending_).arg(key));
-    QPointer<SweepView> self(this);
-    for (std::size_t i = 0; i < knobs.size(); ++i) {
-        QThreadPool::globalInstance()->start([self, set = set_, graph = graph_, k = knobs[i],
-                                              cancel = cancel_, generation, i, value = values[i]] {
-            SweepPoint p;
-            p.value = value;
-            if (!*cancel) {
-                try {
-                    SimOptions options;
-                    options.cancel = cancel.get();
-                    const SimResult r = simulate(*graph, k, options);
-                    if (r.complete && !*cancel) {
-                        p.iteration = r.simulatedIteration;
-                        p.exposedMeanUs = jobExposedComm(*graph, r).meanNs / 1000.0;
-                        p.work = stepWork(*graph, k, r);
-                        p.done = true;
-                    }
-                } catch (const std::exception&) {
-                    // The values were checked above; a failure leaves the point out of the chart.
-                }
-            }
-            QMetaObject::invokeMethod(qApp, [self, generation, i, p] {
-                if (self) self->pointDone(generation, i, p);
-            });
-        });
-    }
+    status_->setText(
+        tr("Simulating %n value(s) of %1...", nullptr, static_cast<int>(values.size())).arg(key));
+    // The core's sweep (analysis/Sweep.h, as `sightline-cli sweep` runs it): each point is drawn as
+    // it ends, the run's end says how many were simulated.
+    job_.start(
+        // The set is held with the graph: the graph reads it (ExecutionGraph::trace).
+        [set = set_, graph = graph_, knobs = std::move(knobs), values, this](const JobControl& control) {
+            (void)set;
+            SweepOptions options;
+            options.cancel = control.cancelFlag();
+            options.onRun = [&](std::size_t i, const SweepRun& run) {
+                SweepPoint p = pointOf(values[i], run);
+                control.post([this, i, p] { pointDone(i, p); });
+            };
+            std::vector<SweepPoint> points;
+            const std::vector<SweepRun> runs = runSweep(*graph, knobs, options);
+            for (std::size_t i = 0; i < runs.size(); ++i)
+                points.push_back(pointOf(values[i], runs[i]));
+            return points;
+        },
+        [this](std::vector<SweepPoint> points) { sweepDone(std::move(points)); });
     return true;
 }
 
-void SweepView::pointDone(std::uint64_t generation, std::size_t i, SweepPoint p) {
-    if (generation != generation_) return; // a newer sweep (or a cancel) superseded it
+SweepPoint SweepView::pointOf(double value, const SweepRun& run) {
+    SweepPoint p;
+    p.value = value;
+    // A value the simulator refused (the values were checked above) is left out of the chart.
+    if (!run.done) return p;
+    p.iteration = run.iteration;
+    p.exposedMeanUs = run.exposed.meanNs / 1000.0;
+    p.work = run.work;
+    p.done = true;
+    return p;
+}
+
+void SweepView::pointDone(std::size_t i, const SweepPoint& p) {
     points_[i] = p;
-    --pending_;
-    progress_->setValue(progress_->maximum() - pending_);
+    progress_->setValue(progress_->value() + 1);
     redraw();
-    if (pending_ == 0) {
-        progress_->hide();
-        stop_->setEnabled(false);
-        const auto done =
-            std::count_if(points_.begin(), points_.end(), [](const SweepPoint& q) { return q.done; });
-        status_->setText(tr("%1: %2 of %3 values simulated on top of the current scenario's knobs.")
-                             .arg(key_)
-                             .arg(done)
-                             .arg(points_.size()));
-        emit finished();
-    }
+}
+
+void SweepView::sweepDone(std::vector<SweepPoint> points) {
+    points_ = std::move(points);
+    redraw();
+    progress_->hide();
+    stop_->setEnabled(false);
+    const auto done =
+        std::count_if(points_.begin(), points_.end(), [](const SweepPoint& q) { return q.done; });
+    status_->setText(tr("%1: %2 of %3 values simulated on top of the current scenario's knobs.")
+                         .arg(key_)
+                         .arg(done)
+                         .arg(points_.size()));
+    emit finished();
 }
 
 void SweepView::cancel() {
-    if (cancel_) *cancel_ = true;
-    if (pending_ > 0) {
-        ++generation_; // results still on their way are dropped
-        pending_ = 0;
-        progress_->hide();
-        stop_->setEnabled(false);
-        status_->setText(tr("Sweep cancelled."));
-        emit finished();
-    }
+    if (!job_.busy()) return;
+    job_.cancel(); // results still on their way are dropped
+    progress_->hide();
+    stop_->setEnabled(false);
+    status_->setText(tr("Sweep cancelled."));
+    emit finished();
 }
 
 bool SweepView::waitForIdle(int timeoutMs) {
-    QElapsedTimer clock;
-    clock.start();
-    while (busy() && clock.elapsed() < timeoutMs) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        QThread::msleep(5);
-    }
-    return !busy();
+    return job_.waitForIdle(timeoutMs);
 }
 
 std::vector<std::pair<double, Throughput>> sweepThroughput(const std::vector<SweepPoint>& points,

@@ -1,11 +1,14 @@
 #pragma once
 // The sweep view (docs/WhatIfWorkbench.md, "Sweep"): the GUI's counterpart of `sightline-cli sweep`.
 // Pick a knob of the registry and a list of values; every value is simulated on top of the current
-// scenario's knobs in the worker pool (QThreadPool), with progress and cancel, and a line chart
-// shows the iteration and the exposed communication (mean over the ranks of the simulated job, as
-// `sweep` prints it: analysis/JobExposedComm.h) against the value; a knob that changes the work per
-// step adds the throughput against the first value with its ideal line on a right axis
-// (docs/Scaling.md). A newer run supersedes an older one by generation number.
+// scenario's knobs by the core's sweep (analysis/Sweep.h) as a background job (BackgroundJob.h), with
+// progress and cancel, and a line chart shows the iteration and the exposed communication (mean
+// over the ranks of the simulated job, as `sweep` prints it: analysis/JobExposedComm.h) against the
+// value; a knob that changes the work per step adds the throughput against the first value with its
+// ideal line on a right axis (docs/Scaling.md). A newer run supersedes an older one by generation
+// number.
+#include "BackgroundJob.h"
+
 #include "analysis/Breakdown.h"
 #include "analysis/Throughput.h"
 #include "graph/ExecutionGraph.h"
@@ -13,7 +16,6 @@
 
 #include <QWidget>
 
-#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -23,6 +25,10 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+
+namespace sl {
+struct SweepRun;
+}
 
 namespace sl::ui {
 
@@ -54,7 +60,7 @@ public:
     // Starts a sweep of key over values; false (and a message) for an unknown key or bad value.
     bool run(const QString& key, const std::vector<double>& values);
     void cancel();
-    bool busy() const { return pending_ > 0; }
+    bool busy() const { return job_.busy(); }
     bool waitForIdle(int timeoutMs);
     const std::vector<SweepPoint>& points() const { return points_; }
     QChartView* chart() const { return chart_; }
@@ -67,16 +73,15 @@ signals:
 
 private:
     void startFromFields();
-    void pointDone(std::uint64_t generation, std::size_t i, SweepPoint p);
+    static SweepPoint pointOf(double value, const SweepRun& run);
+    void pointDone(std::size_t i, const SweepPoint& p);
+    void sweepDone(std::vector<SweepPoint> points);
     void redraw();
 
     std::shared_ptr<const TraceSet> set_;
     std::shared_ptr<const ExecutionGraph> graph_;
     SimKnobs base_;
     std::vector<SweepPoint> points_;
-    std::uint64_t generation_ = 0;
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    int pending_ = 0;
     QString key_;
     QComboBox* knob_;
     QLineEdit* values_;
@@ -85,6 +90,8 @@ private:
     QProgressBar* progress_;
     QLabel* status_;
     QChartView* chart_;
+    // Last: destroyed first, so a running sweep is cancelled and waited for while the view exists.
+    BackgroundJob job_;
 };
 
 } // namespace sl::ui

@@ -7,44 +7,31 @@
 #include "report/SimulationReport.h"
 #include "sim/KnobRegistry.h"
 
-#include <QCoreApplication>
-#include <QElapsedTimer>
-#include <QMetaObject>
-#include <QPointer>
-#include <QThread>
-
 #include <mutex>
-#include <thread>
 
 namespace sl::ui {
 
-namespace {
-// The cache is written by the worker and read by offer() on the UI thread.
-std::mutex& cacheMutex() {
-    static std::mutex m;
-    return m;
-}
-} // namespace
+// Simulations by knobs JSON, of one trace set: written by the job and by offer() on the UI thread.
+struct ScenarioRunner::Cache {
+    std::mutex mutex;
+    std::map<std::string, SimOutput> outputs;
+};
 
-ScenarioRunner::ScenarioRunner(QObject* parent)
-    : QObject(parent), cache_(std::make_shared<std::map<std::string, SimOutput>>()) {}
+ScenarioRunner::ScenarioRunner(QObject* parent) : QObject(parent), cache_(std::make_shared<Cache>()) {}
 
-ScenarioRunner::~ScenarioRunner() {
-    if (cancel_) *cancel_ = true;
-}
+ScenarioRunner::~ScenarioRunner() = default;
 
 void ScenarioRunner::setTraceSet(std::shared_ptr<const TraceSet> set) {
-    if (cancel_) *cancel_ = true;
-    ++generation_;
+    job_.cancel();
     set_ = std::move(set);
-    cache_ = std::make_shared<std::map<std::string, SimOutput>>();
+    cache_ = std::make_shared<Cache>();
     results_.reset();
 }
 
 void ScenarioRunner::offer(const SimKnobs& knobs, const SimOutput& output) {
     if (!output.result || !set_ || !output.timeline || &output.timeline->set() != set_.get()) return;
-    const std::lock_guard lock(cacheMutex());
-    (*cache_)[knobs.toJson().dump()] = output;
+    const std::lock_guard lock(cache_->mutex);
+    cache_->outputs[knobs.toJson().dump()] = output;
 }
 
 void ScenarioRunner::explain(ScenarioResult& r, const ScenarioResult* baseline) {
@@ -87,70 +74,61 @@ void ScenarioRunner::run(std::shared_ptr<const ExecutionGraph> graph,
                          const std::vector<Scenario>& scenarios) {
     // A graph of another set (the simulated pane's, before it re-simulates a new set) is not run.
     if (!set_ || !graph || graph->trace != set_.get() || scenarios.empty()) return;
-    if (cancel_) *cancel_ = true;
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
-    const std::uint64_t generation = ++generation_;
-    ++running_;
-    QPointer<ScenarioRunner> self(this);
-    std::thread([self, set = set_, graph, scenarios, cancel = cancel_, cache = cache_, generation] {
-        auto results = std::make_shared<ScenarioResults>();
+    struct Outcome {
+        std::shared_ptr<const ScenarioResults> results;
         QString error;
-        try {
-            for (std::size_t i = 0; i < scenarios.size() && !*cancel; ++i) {
-                ScenarioResult r;
-                r.name = scenarios[i].name;
-                r.knobs = scenarios[i].knobs;
-                const std::string key = r.knobs.toJson().dump();
-                {
-                    const std::lock_guard lock(cacheMutex());
-                    auto it = cache->find(key);
-                    if (it != cache->end() && it->second.graph == graph) r.output = it->second;
+    };
+    job_.start(
+        [this, set = set_, graph, scenarios, cache = cache_](const JobControl& control) {
+            auto results = std::make_shared<ScenarioResults>();
+            QString error;
+            try {
+                for (std::size_t i = 0; i < scenarios.size() && !control.cancelled(); ++i) {
+                    ScenarioResult r;
+                    r.name = scenarios[i].name;
+                    r.knobs = scenarios[i].knobs;
+                    const std::string key = r.knobs.toJson().dump();
+                    {
+                        const std::lock_guard lock(cache->mutex);
+                        auto it = cache->outputs.find(key);
+                        if (it != cache->outputs.end() && it->second.graph == graph) r.output = it->second;
+                    }
+                    if (!r.output.result) {
+                        r.output = SimRunner::simulateOn(set, graph, r.knobs, control.cancelFlag());
+                        if (!r.output.result) break; // cancelled
+                        const std::lock_guard lock(cache->mutex);
+                        cache->outputs[key] = r.output;
+                    }
+                    results->push_back(std::move(r));
+                    const int done = static_cast<int>(i + 1), total = static_cast<int>(scenarios.size());
+                    control.post([this, done, total] { emit progress(done, total); });
                 }
-                if (!r.output.result) {
-                    r.output = SimRunner::simulateOn(set, graph, r.knobs, cancel.get());
-                    if (!r.output.result) break; // cancelled
-                    const std::lock_guard lock(cacheMutex());
-                    (*cache)[key] = r.output;
+                if (!control.cancelled()) {
+                    const SimResult* baseline =
+                        results->empty() ? nullptr : results->front().output.result.get();
+                    for (ScenarioResult& r : *results) {
+                        r.json = simulationResultJson(*graph, *r.output.result, r.knobs, baseline,
+                                                      &results->front().knobs);
+                        explain(r, &results->front());
+                    }
                 }
-                results->push_back(std::move(r));
-                const int done = static_cast<int>(i + 1), total = static_cast<int>(scenarios.size());
-                QMetaObject::invokeMethod(qApp, [self, generation, done, total] {
-                    if (self && generation == self->generation_) emit self->progress(done, total);
-                });
+            } catch (const std::exception& e) {
+                error = QString::fromStdString(e.what());
             }
-            if (!*cancel) {
-                const SimResult* baseline = results->empty() ? nullptr : results->front().output.result.get();
-                for (ScenarioResult& r : *results) {
-                    r.json = simulationResultJson(*graph, *r.output.result, r.knobs, baseline,
-                                                  &results->front().knobs);
-                    explain(r, &results->front());
-                }
-            }
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        }
-        QMetaObject::invokeMethod(qApp, [self, results, error, generation, cancel] {
-            if (!self) return;
-            --self->running_;
-            if (generation != self->generation_ || *cancel) return;
-            if (!error.isEmpty()) {
-                emit self->failed(error);
+            return Outcome{std::move(results), std::move(error)};
+        },
+        [this](Outcome outcome) {
+            if (!outcome.error.isEmpty()) {
+                emit failed(outcome.error);
                 return;
             }
-            self->results_ = results;
-            emit self->finished();
+            results_ = std::move(outcome.results);
+            emit finished();
         });
-    }).detach();
 }
 
 bool ScenarioRunner::waitForIdle(int timeoutMs) {
-    QElapsedTimer clock;
-    clock.start();
-    while (busy() && clock.elapsed() < timeoutMs) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        QThread::msleep(5);
-    }
-    return !busy();
+    return job_.waitForIdle(timeoutMs);
 }
 
 } // namespace sl::ui

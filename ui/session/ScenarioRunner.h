@@ -2,7 +2,8 @@
 // Simulates every scenario of a ScenarioList off the UI thread and explains each against the
 // baseline (docs/WhatIfWorkbench.md). Results are cached by knobs for the current trace set, so a
 // knob edit re-simulates only the scenario it changed; a newer run() supersedes an older one
-// (generation number) and cancels it.
+// (generation number) and cancels it: one background job (BackgroundJob.h).
+#include "BackgroundJob.h"
 #include "Scenario.h"
 #include "SimRunner.h"
 
@@ -12,7 +13,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <atomic>
 #include <map>
 #include <memory>
 #include <vector>
@@ -57,7 +57,7 @@ public:
     // Simulates (or takes from the cache) every scenario on graph, then emits finished().
     void run(std::shared_ptr<const ExecutionGraph> graph, const std::vector<Scenario>& scenarios);
     const std::shared_ptr<const ScenarioResults>& results() const { return results_; }
-    bool busy() const { return running_ > 0; }
+    bool busy() const { return job_.running() > 0; }
     bool waitForIdle(int timeoutMs);
 
     // The explanation fields of `r` against `baseline` (r.output and r.knobs set). Any thread.
@@ -69,13 +69,13 @@ signals:
     void failed(QString message);
 
 private:
+    struct Cache;
     std::shared_ptr<const TraceSet> set_;
-    std::uint64_t generation_ = 0;
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    // Simulations by knobs JSON, of the current set.
-    std::shared_ptr<std::map<std::string, SimOutput>> cache_;
+    // Simulations of the current set (the job's run holds the one it started with).
+    std::shared_ptr<Cache> cache_;
     std::shared_ptr<const ScenarioResults> results_;
-    int running_ = 0;
+    // Last: destroyed first, so its runs are cancelled and waited for while the rest still exists.
+    BackgroundJob job_;
 };
 
 } // namespace sl::ui

@@ -1,14 +1,8 @@
 #include "SimRunner.h"
 
-#include <QCoreApplication>
-#include <QElapsedTimer>
-#include <QMetaObject>
-#include <QPointer>
-#include <QThread>
 #include <QTimer>
 
 #include <chrono>
-#include <thread>
 
 namespace sl::ui {
 
@@ -41,19 +35,18 @@ void analyze(SimOutput& out, const std::shared_ptr<const TraceSet>& set) {
 SimRunner::SimRunner(QObject* parent) : QObject(parent), debounce_(new QTimer(this)) {
     debounce_->setSingleShot(true);
     connect(debounce_, &QTimer::timeout, this, &SimRunner::launch);
+    connect(&job_, &BackgroundJob::progress, this,
+            [this](double fraction, const QString& what) { emit stage(what, fraction); });
 }
 
-SimRunner::~SimRunner() {
-    if (cancel_) *cancel_ = true;
-}
+SimRunner::~SimRunner() = default;
 
 void SimRunner::setTraceSet(std::shared_ptr<const TraceSet> set) {
     // The running simulation (of the old set) stops, its result is dropped by generation, and a
     // debounced request of the old set's knobs does not start on the new set.
-    if (cancel_) *cancel_ = true;
+    job_.cancel();
     debounce_->stop();
     pendingRequest_ = false;
-    ++generation_;
     ++setGeneration_;
     set_ = std::move(set);
     graph_.reset();
@@ -93,78 +86,74 @@ SimOutput SimRunner::simulateOn(const std::shared_ptr<const TraceSet>& set,
 
 void SimRunner::cancel() {
     const bool any = busy();
-    if (cancel_) *cancel_ = true;
+    job_.cancel(); // a result already on its way is dropped
     debounce_->stop();
     pendingRequest_ = false;
-    ++generation_; // a result already on its way is dropped
     if (any) emit cancelled();
+}
+
+namespace {
+// What a run gives back: the output, or what the core threw (the graph built before it is kept).
+struct Attempt {
+    SimOutput out;
+    QString error;
+};
+} // namespace
+
+void SimRunner::keepGraph(const SimOutput& out) {
+    // A graph built for this set is kept even when the run was cancelled: resuming is quicker.
+    if (out.graph && out.setGeneration == setGeneration_ && !graph_) graph_ = out.graph;
 }
 
 void SimRunner::launch() {
     pendingRequest_ = false;
     if (!set_) return;
-    if (cancel_) *cancel_ = true;
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
-    const std::uint64_t generation = ++generation_;
-    ++running_;
-    emit started(generation);
-    QPointer<SimRunner> self(this);
     const std::uint64_t setGeneration = setGeneration_;
-    std::thread([self, set = set_, graph = graph_, knobs = knobs_, cancel = cancel_, generation,
-                 setGeneration] {
-        SimOutput out;
-        QString error;
-        const auto t0 = std::chrono::steady_clock::now();
-        // Shares of a first run on a 200 MB trace (graph about 55%, simulation 15%, analyses 30%).
-        const auto stage = [self, generation](const char* what, double fraction) {
-            QMetaObject::invokeMethod(qApp, [self, generation, text = QString::fromUtf8(what), fraction] {
-                if (self && generation == self->generation_) emit self->stage(text, fraction);
-            });
-        };
-        try {
-            if (!graph) stage("building the execution graph", 0.0);
-            out.graph = graph ? graph : std::make_shared<const ExecutionGraph>(buildExecutionGraph(*set));
-            if (!*cancel) stage("simulating", graph ? 0.0 : 0.55);
-            SimOptions options;
-            options.cancel = cancel.get();
-            auto result = std::make_shared<const SimResult>(simulate(*out.graph, knobs, options));
-            if (!*cancel && result->complete) {
-                stage("analysing (critical path, breakdown, highlights)", graph ? 0.3 : 0.7);
-                out.result = result;
-                analyze(out, set);
+    const std::uint64_t generation = job_.start(
+        [set = set_, graph = graph_, knobs = knobs_, setGeneration](const JobControl& control) {
+            Attempt a;
+            SimOutput& out = a.out;
+            const auto t0 = std::chrono::steady_clock::now();
+            // Shares of a first run on a 200 MB trace (graph about 55%, simulation 15%, analyses 30%).
+            const auto stage = [&](const char* what, double fraction) {
+                control.progress(fraction, QString::fromUtf8(what));
+            };
+            try {
+                if (!graph) stage("building the execution graph", 0.0);
+                out.graph = graph ? graph : std::make_shared<const ExecutionGraph>(buildExecutionGraph(*set));
+                if (!control.cancelled()) stage("simulating", graph ? 0.0 : 0.55);
+                SimOptions options;
+                options.cancel = control.cancelFlag();
+                auto result = std::make_shared<const SimResult>(simulate(*out.graph, knobs, options));
+                if (!control.cancelled() && result->complete) {
+                    stage("analysing (critical path, breakdown, highlights)", graph ? 0.3 : 0.7);
+                    out.result = result;
+                    analyze(out, set);
+                }
+            } catch (const std::exception& e) {
+                a.error = QString::fromStdString(e.what());
             }
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        }
-        out.generation = generation;
-        out.setGeneration = setGeneration;
-        out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        QMetaObject::invokeMethod(qApp, [self, out, error, generation] {
-            if (!self) return;
-            --self->running_;
-            // A graph built for this set is kept even when the run was cancelled: resuming is quicker.
-            if (out.graph && out.setGeneration == self->setGeneration_ && !self->graph_)
-                self->graph_ = out.graph;
-            // A newer run, or another trace set, superseded it.
-            if (generation != self->generation_ || out.setGeneration != self->setGeneration_) return;
-            if (!error.isEmpty())
-                emit self->failed(error);
-            else if (out.timeline) {
-                self->graph_ = out.graph;
-                emit self->finished(out);
+            out.generation = control.generation();
+            out.setGeneration = setGeneration;
+            out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            return a;
+        },
+        [this](Attempt a) {
+            keepGraph(a.out);
+            if (a.out.setGeneration != setGeneration_) return; // another trace set superseded it
+            if (!a.error.isEmpty())
+                emit failed(a.error);
+            else if (a.out.timeline) {
+                graph_ = a.out.graph;
+                emit finished(a.out);
             }
-        });
-    }).detach();
+        },
+        [this](Attempt a) { keepGraph(a.out); });
+    emit started(generation);
 }
 
 bool SimRunner::waitForIdle(int timeoutMs) {
-    QElapsedTimer clock;
-    clock.start();
-    while (busy() && clock.elapsed() < timeoutMs) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        QThread::msleep(5);
-    }
-    return !busy();
+    return job_.waitForIdle(timeoutMs, [this] { return pendingRequest_; });
 }
 
 } // namespace sl::ui

@@ -1,4 +1,5 @@
 #pragma once
+#include "BackgroundJob.h"
 #include "Highlights.h"
 #include "SimAnalysis.h"
 #include "TimelineData.h"
@@ -33,7 +34,7 @@ struct SimOutput {
 };
 
 // Runs the simulator off the UI thread. The graph is built once per trace set; each knob change
-// (request()) is debounced, then simulated in a worker thread with a generation number: a newer
+// (request()) is debounced, then simulated as a background job (BackgroundJob.h): a newer
 // request cancels the running one, and results of older generations are dropped. The worker says
 // which stage it is in (stage()); cancel() stops the run (docs/Loader.md, "GUI: timeline first,
 // details later").
@@ -46,11 +47,11 @@ public:
     void setTraceSet(std::shared_ptr<const TraceSet> set);
     // Simulates with knobs after the debounce delay (0: at the next event loop turn).
     void request(const SimKnobs& knobs, int debounceMs = 150);
-    bool busy() const { return running_ > 0 || pendingRequest_; }
+    bool busy() const { return job_.running() > 0 || pendingRequest_; }
     // Stops the running and the pending run: no result comes (cancelled() is emitted). A graph the
     // run had finished building is kept for the next request.
     void cancel();
-    std::uint64_t generation() const { return generation_; }
+    std::uint64_t generation() const { return job_.generation(); }
     // Counts setTraceSet() calls: a result whose setGeneration differs is of another set.
     std::uint64_t setGeneration() const { return setGeneration_; }
     // Simulates synchronously (the screenshot and tests); throws what the core throws.
@@ -75,16 +76,16 @@ signals:
 
 private:
     void launch();
+    void keepGraph(const SimOutput& out);
 
     std::shared_ptr<const TraceSet> set_;
     std::shared_ptr<const ExecutionGraph> graph_;
     SimKnobs knobs_;
     QTimer* debounce_;
-    std::uint64_t generation_ = 0;
     std::uint64_t setGeneration_ = 0;
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    int running_ = 0;
     bool pendingRequest_ = false;
+    // Last: destroyed first, so its runs are cancelled and waited for while the rest still exists.
+    BackgroundJob job_;
 };
 
 } // namespace sl::ui

@@ -4,35 +4,15 @@
 #include "io/KinetoLoader.h"
 #include "io/LoadError.h"
 
-#include <QCoreApplication>
-#include <QElapsedTimer>
-#include <QThread>
-#include <QTimer>
-
-#include <thread>
+#include <algorithm>
 
 namespace sl::ui {
 
-struct TraceLoader::Job {
-    QStringList paths;
-    std::atomic<std::int64_t> done{0};
-    std::atomic<std::int64_t> total{1};
-    std::atomic<bool> cancel{false};
-    std::atomic<bool> finished{false};
-    std::shared_ptr<const TraceSet> set;
-    std::shared_ptr<const TimelineData> measured;
-    QString error;
-    bool wasCancelled = false;
-};
-
-TraceLoader::TraceLoader(QObject* parent) : QObject(parent), timer_(new QTimer(this)) {
-    timer_->setInterval(50);
-    connect(timer_, &QTimer::timeout, this, &TraceLoader::poll);
+TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
+    connect(&job_, &BackgroundJob::progress, this, [this](double fraction) { emit progress(fraction); });
 }
 
-TraceLoader::~TraceLoader() {
-    if (job_) job_->cancel = true; // the thread owns a reference to the job and ends on its own
-}
+TraceLoader::~TraceLoader() = default;
 
 namespace {
 
@@ -56,75 +36,67 @@ void attachEtBeside(TraceSet& set, const std::vector<std::string>& paths) {
 } // namespace
 
 void TraceLoader::start(const QStringList& paths, bool skipBadFiles, AfterLoad afterLoad) {
-    if (job_) job_->cancel = true;
-    auto job = std::make_shared<Job>();
-    job->paths = paths;
-    job_ = job;
     std::vector<std::string> list;
     for (const auto& p : paths)
         list.push_back(p.toStdString());
-    std::thread([job, skipBadFiles, list = std::move(list), afterLoad = std::move(afterLoad)] {
-        LoadOptions options;
-        options.skipBadFiles = skipBadFiles;
-        options.progress = [job](std::int64_t done, std::int64_t total) {
-            job->done = done;
-            job->total = std::max<std::int64_t>(total, 1);
-            return !job->cancel.load();
-        };
-        try {
-            TraceSet set = loadTraceSet(list, options);
-            if (afterLoad)
-                afterLoad(set);
+    struct Outcome {
+        std::shared_ptr<const TraceSet> set;
+        std::shared_ptr<const TimelineData> measured;
+        QString error;
+        bool cancelled = false;
+    };
+    job_.start(
+        [skipBadFiles, list = std::move(list), afterLoad = std::move(afterLoad)](const JobControl& control) {
+            Outcome o;
+            LoadOptions options;
+            options.skipBadFiles = skipBadFiles;
+            // Called by the loader's threads for every piece; the job forwards a thousandth at most.
+            options.progress = [control](std::int64_t done, std::int64_t total) {
+                control.progress(static_cast<double>(done) /
+                                 static_cast<double>(std::max<std::int64_t>(total, 1)));
+                return !control.cancelled();
+            };
+            try {
+                TraceSet set = loadTraceSet(list, options);
+                if (afterLoad)
+                    afterLoad(set);
+                else
+                    attachEtBeside(set, list);
+                o.set = std::make_shared<const TraceSet>(std::move(set));
+                // The lanes the panes draw (tens of ms on a 200 MB trace): here, not on the UI thread.
+                if (!control.cancelled()) o.measured = TimelineData::measured(o.set);
+            } catch (const LoadCancelled&) {
+                o.cancelled = true;
+            } catch (const std::exception& e) {
+                o.error = QString::fromStdString(e.what());
+            }
+            o.cancelled = o.cancelled || control.cancelled();
+            return o;
+        },
+        [this, paths](Outcome o) {
+            if (o.cancelled)
+                emit cancelled();
+            else if (o.set)
+                emit loaded(o.set, paths, o.measured);
             else
-                attachEtBeside(set, list);
-            job->set = std::make_shared<const TraceSet>(std::move(set));
-            // The lanes the panes draw (tens of ms on a 200 MB trace): here, not on the UI thread.
-            if (!job->cancel) job->measured = TimelineData::measured(job->set);
-        } catch (const LoadCancelled&) {
-            job->wasCancelled = true;
-        } catch (const std::exception& e) {
-            job->error = QString::fromStdString(e.what());
-        }
-        if (job->cancel) job->wasCancelled = true;
-        job->finished = true;
-    }).detach();
-    timer_->start();
+                emit failed(o.error, paths);
+        });
     emit progress(0.0);
 }
 
 void TraceLoader::cancel() {
-    if (job_) job_->cancel = true;
+    // The load stops at its next piece; what it still delivers is dropped.
+    if (!job_.busy()) return;
+    job_.cancel();
+    emit cancelled();
 }
 
-void TraceLoader::poll() {
-    if (!job_) {
-        timer_->stop();
-        return;
-    }
-    if (!job_->finished) {
-        emit progress(static_cast<double>(job_->done.load()) / static_cast<double>(job_->total.load()));
-        return;
-    }
-    timer_->stop();
-    auto job = std::move(job_);
-    job_.reset();
-    if (job->wasCancelled)
-        emit cancelled();
-    else if (job->set)
-        emit loaded(job->set, job->paths, job->measured);
-    else
-        emit failed(job->error, job->paths);
+bool TraceLoader::busy() const {
+    return job_.busy();
 }
 
 bool TraceLoader::waitForFinished(int timeoutMs) {
-    QElapsedTimer clock;
-    clock.start();
-    while (job_ && clock.elapsed() < timeoutMs) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        if (job_ && job_->finished) poll();
-        QThread::msleep(5);
-    }
-    return !job_;
+    return job_.waitForIdle(timeoutMs);
 }
 
 } // namespace sl::ui

@@ -1,21 +1,20 @@
 #pragma once
+#include "BackgroundJob.h"
 #include "TimelineData.h"
 #include "trace/TraceSet.h"
 
 #include <QObject>
 #include <QStringList>
 
-#include <atomic>
 #include <functional>
 #include <memory>
 
-class QTimer;
-
 namespace sl::ui {
 
-// Loads a trace set off the UI thread. The core loader reports progress from its worker threads
-// into atomics; a UI-thread timer turns them into progress() signals. cancel() makes the next
-// progress callback return false. One load at a time: start() cancels a running one. The worker
+// Loads a trace set off the UI thread as a background job (BackgroundJob.h). The core loader reports
+// progress from its worker threads; the job forwards it as progress() signals. cancel() makes the
+// next progress callback return false and emits cancelled() at once; nothing of that load arrives
+// afterwards. One load at a time: start() cancels a running one (no signal for it). The worker
 // also indexes the measured timeline for drawing, so that the window can paint it at once
 // (docs/Loader.md, "GUI: timeline first, details later").
 class TraceLoader : public QObject {
@@ -31,8 +30,8 @@ public:
     // afterLoad: replaces picking up an et/ folder beside the traces.
     void start(const QStringList& paths, bool skipBadFiles = false, AfterLoad afterLoad = {});
     void cancel();
-    bool busy() const { return job_ != nullptr; }
-    // Blocks until the running load has finished and its signal was emitted (for tests).
+    bool busy() const;
+    // Processes events until no load runs any more and its signal was emitted (for tests).
     bool waitForFinished(int timeoutMs);
 
 signals:
@@ -43,11 +42,7 @@ signals:
     void cancelled();
 
 private:
-    struct Job;
-    void poll();
-
-    std::shared_ptr<Job> job_;
-    QTimer* timer_;
+    BackgroundJob job_;
 };
 
 } // namespace sl::ui
