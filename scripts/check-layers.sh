@@ -5,19 +5,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# core/<layer> may include these core layers (besides itself). Lowest first.
-declare -A allowed=(
-  [base]=""
-  [trace]="base"
-  [io]="trace base"
-  [models]="trace base"
-  [graph]="models trace base"
-  [structure]="graph models trace base"
-  [synth]="structure trace base"
-  [sim]="structure graph models trace base"
-  [analysis]="sim structure graph models io trace base"
-  [report]="analysis sim structure graph models io trace base"
-)
+# core/<layer> may include the layers its sightline_layer(<layer> BELOW ...) line in
+# core/CMakeLists.txt names (besides itself): the build and this check read one list.
+declare -A allowed=()
+while read -r layer below; do
+  allowed[$layer]="$below"
+done < <(sed -nE 's/^sightline_layer\(([a-z]+)( BELOW ([a-z ]+))?\)$/\1 \3/p' core/CMakeLists.txt)
+if [ "${#allowed[@]}" -lt 2 ]; then
+  echo "check-layers: no sightline_layer() lines found in core/CMakeLists.txt"
+  exit 1
+fi
 bad=0
 report() {
   echo "$1: forbidden include $2 ($3 -> $4)"

@@ -3,10 +3,10 @@
 
 #include "analysis/CollectiveArrivals.h"
 #include "base/Rounding.h"
+#include "report/CollectivesReport.h"
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -30,14 +30,6 @@ std::string groupText(const CollectiveArrival& c) {
         s += "]";
     }
     return s;
-}
-
-// The rank that arrived last: null when all arrived together, "phantom" when peers outside the set
-// came last.
-nlohmann::json lastJson(const ExecutionGraph& g, const CollectiveArrival& c) {
-    if (c.spread == 0) return nullptr;
-    if (c.lastIsPhantom) return "phantom";
-    return g.ranks[c.last().rank].rankId;
 }
 
 Command makeCollectivesCommand() {
@@ -65,47 +57,11 @@ Command makeCollectivesCommand() {
                 TraceSet set = loadWithProgress(setup.paths);
                 ExecutionGraph g = buildGraphForCli(set, setup);
                 const CollectiveArrivals a = collectiveArrivals(g);
-                std::vector<RankWaiting> ranks = a.ranks;
-                std::stable_sort(ranks.begin(), ranks.end(), [](const RankWaiting& x, const RankWaiting& y) {
-                    return x.madeOthersWait > y.madeOthersWait;
-                });
                 if (json) {
-                    nlohmann::json rj = nlohmann::json::array();
-                    for (const auto& w : ranks)
-                        rj.push_back({{"rank", w.rankId},
-                                      {"collectives", w.collectives},
-                                      {"times_last", w.timesLast},
-                                      {"waited_us", us(w.waited)},
-                                      {"made_others_wait_us", us(w.madeOthersWait)}});
-                    nlohmann::json cj = nlohmann::json::array();
-                    for (const auto& c : a.collectives) {
-                        nlohmann::json arr = nlohmann::json::array();
-                        for (const auto& r : c.ranks)
-                            arr.push_back({{"rank", g.ranks[r.rank].rankId},
-                                           {"arrival_us", us(r.arrival)},
-                                           {"start_us", us(r.start)},
-                                           {"end_us", us(r.end)},
-                                           {"waited_us", us(r.waited)}});
-                        nlohmann::json item = {{"type", std::string(collectiveTypeName(c.type))},
-                                               {"group", c.processGroup},
-                                               {"group_ranks", c.groupRanks},
-                                               {"size", c.size},
-                                               {"bytes", c.bytes},
-                                               {"first_us", us(c.first)},
-                                               {"last_rank", lastJson(g, c)},
-                                               {"spread_us", us(c.spread)},
-                                               {"phantom_peers", c.phantomPeers},
-                                               {"arrivals", arr}};
-                        if (c.phantomPeers > 0) item["phantom_arrival_us"] = us(c.phantomArrival);
-                        cj.push_back(std::move(item));
-                    }
-                    std::cout << nlohmann::json{{"ranks", rj},
-                                                {"waited_for_phantoms_us", us(a.waitedForPhantoms)},
-                                                {"collectives", cj}}
-                                     .dump(2)
-                              << "\n";
+                    std::cout << collectivesJson(g, a).dump(2) << "\n";
                     return kExitOk;
                 }
+                const std::vector<RankWaiting> ranks = ranksByMadeOthersWait(a);
                 std::printf("%6s %11s %10s %20s %12s\n", "rank", "collectives", "times_last",
                             "made_others_wait_us", "waited_us");
                 for (const auto& w : ranks)
@@ -119,7 +75,7 @@ Command makeCollectivesCommand() {
                             "bytes", "last", "spread_us", "group (arrival order: rank +us after the first)");
                 for (std::size_t i = 0; i < a.collectives.size(); ++i) {
                     const auto& c = a.collectives[i];
-                    const nlohmann::json lj = lastJson(g, c);
+                    const nlohmann::json lj = lastArrivalJson(g, c);
                     const std::string last = lj.is_null()     ? std::string("-")
                                              : lj.is_string() ? lj.get<std::string>()
                                                               : "rank " + std::to_string(lj.get<int>());

@@ -3,9 +3,8 @@
 
 #include "analysis/CriticalPath.h"
 #include "base/Rounding.h"
+#include "report/PathReport.h"
 #include "sim/Simulator.h"
-
-#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -14,13 +13,6 @@
 namespace sl::cli {
 
 namespace {
-
-std::string trackName(const ExecutionGraph& g, NodeId n) {
-    const Rank& rank = g.rankOf(n);
-    const Track& t = rank.tracks[g.nodes[n].event.track];
-    return t.isGpu() ? "gpu" + std::to_string(t.device()) + " s" + std::to_string(t.stream())
-                     : "thread " + std::to_string(t.tid);
-}
 
 Command makeCriticalPathCommand() {
     return {
@@ -67,24 +59,16 @@ Command makeCriticalPathCommand() {
             }
             CriticalPath cp = criticalPathFrom(g, res, end);
             TimeNs origin = cp.segments.empty() ? 0 : g.ranks[g.nodes[cp.segments.front().node].rank].origin;
+            if (by && json) {
+                std::cout << criticalPathByNameJson(g, cp).dump(2) << "\n";
+                return kExitOk;
+            }
             if (by) {
                 std::vector<PathNameShare> shares = criticalPathByName(g, cp);
                 auto pctOf = [&](TimeNs t) {
                     return cp.length > 0 ? 100.0 * static_cast<double>(t) / static_cast<double>(cp.length)
                                          : 0.0;
                 };
-                if (json) {
-                    nlohmann::json arr = nlohmann::json::array();
-                    for (const auto& sh : shares)
-                        arr.push_back({{"name", sh.name},
-                                       {"us", us(sh.time)},
-                                       {"pct", std::round(pctOf(sh.time) * 100.0) / 100.0},
-                                       {"kind", std::string(pathLabelName(sh.label))},
-                                       {"segments", sh.segments}});
-                    std::cout << nlohmann::json{{"length_us", us(cp.length)}, {"by_name", arr}}.dump(2)
-                              << "\n";
-                    return kExitOk;
-                }
                 std::printf("%12s %6s %8s  %-16s %s\n", "us", "%", "segments", "mostly", "name");
                 for (const auto& sh : shares)
                     std::printf("%12.2f %6.2f %8lld  %-16s %s\n", us(sh.time), pctOf(sh.time),
@@ -94,27 +78,7 @@ Command makeCriticalPathCommand() {
                 return kExitOk;
             }
             if (json) {
-                nlohmann::json j;
-                j["length_us"] = us(cp.length);
-                nlohmann::json byKind = nlohmann::json::object();
-                for (int l = 0; l < kPathLabelCount; ++l)
-                    byKind[std::string(pathLabelName(static_cast<PathLabel>(l)))] =
-                        us(cp.byLabel[static_cast<std::size_t>(l)]);
-                j["by_kind"] = byKind;
-                nlohmann::json segs = nlohmann::json::array();
-                for (const auto& s : cp.segments)
-                    segs.push_back(
-                        {{"start_us", us(s.start - origin)},
-                         {"dur_us", us(s.end - s.start)},
-                         {"kind", std::string(pathLabelName(s.label))},
-                         {"rank", res.rankId(g, s.ref())},
-                         {"track", trackName(g, s.node)},
-                         {"edge", s.edge == kNoEdge ? std::string()
-                                                    : std::string(edgeKindName(res.edge(g, s.edge).kind))},
-                         {"name", std::string(g.nodeName(s.node))},
-                         {"op", s.op.valid() ? std::string(g.rankOf(s.node).name(s.op)) : std::string()}});
-                j["segments"] = segs;
-                std::cout << j.dump(2) << "\n";
+                std::cout << criticalPathJson(g, res, cp).dump(2) << "\n";
                 return kExitOk;
             }
             std::printf("%12s %10s %6s  %-15s %4s  %-12s %s\n", "start_us", "dur_us", "%", "kind", "rank",
@@ -127,7 +91,7 @@ Command makeCriticalPathCommand() {
                     (s.op.valid() ? g.rankOf(s.node).name(s.op) : g.nodeName(s.node)).substr(0, 70));
                 std::printf("%12.2f %10.2f %6.2f  %-15s %4d  %-12s %s\n", us(s.start - origin),
                             us(s.end - s.start), share, std::string(pathLabelName(s.label)).c_str(),
-                            res.rankId(g, s.ref()), trackName(g, s.node).c_str(), name.c_str());
+                            res.rankId(g, s.ref()), pathTrackName(g, s.node).c_str(), name.c_str());
             }
             std::printf("\ncritical path: %.2f us, %zu segments\n", us(cp.length), cp.segments.size());
             for (int l = 0; l < kPathLabelCount; ++l) {

@@ -37,22 +37,6 @@ void printUnmeasuredTable(const ExecutionGraph& g, const SimResult& res) {
             std::printf("  %s\n", w.text.c_str());
 }
 
-// The same in JSON: every measured figure and error is null, and measured_times says why.
-void dropMeasured(nlohmann::json& j) {
-    j["measured_times"] = false;
-    for (const char* k : {"measured_us", "error_pct"})
-        if (j.contains("iteration")) j["iteration"][k] = nullptr;
-    for (const char* k : {"kernel_start_error_us", "kernel_start_error_pct"})
-        if (j.contains(k)) j[k] = nullptr;
-    if (j.contains("ranks"))
-        for (auto& r : j["ranks"]) {
-            for (const char* k : {"measured_us", "error_pct", "gpu_span_error_pct", "exposed_comm_error_pct",
-                                  "idle_error_pct"})
-                if (r.contains(k)) r[k] = nullptr;
-            r.erase("measured");
-        }
-}
-
 void printTable(const ExecutionGraph& g, const SimResult& res, const SimKnobs& knobs,
                 const SimResult* replay) {
     if (isUnmeasuredSet(*g.trace)) return printUnmeasuredTable(g, res);
@@ -176,7 +160,6 @@ Command makeSimulateCommand() {
             if (json) {
                 nlohmann::json j =
                     simulationResultJson(graph, res, knobs, knobs.isReplay() ? nullptr : &replay);
-                if (isUnmeasuredSet(set)) dropMeasured(j);
                 std::cout << j.dump(2) << "\n";
             } else
                 printTable(graph, res, knobs, knobs.isReplay() ? nullptr : &replay);

@@ -110,6 +110,11 @@ std::string knobText(const nlohmann::json& v) {
     return text(v);
 }
 
+bool hasMeasuredTimes(const nlohmann::json& report) {
+    auto it = report.find("measured_times");
+    return it == report.end() || !it->is_boolean() || it->get<bool>();
+}
+
 double num(const nlohmann::json& obj, const char* key) {
     if (!obj.is_object()) return 0;
     auto it = obj.find(key);

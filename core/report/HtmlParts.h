@@ -35,6 +35,9 @@ std::string text(const nlohmann::json& v);
 // A knob value as people write it: 2 (not 2.0), 1.5, true, "alpha-beta" without quotes.
 std::string knobText(const nlohmann::json& v);
 // obj[key] as a number; 0 when it is missing or not a number.
+// False for a set without measured times (Chakra input): the report's "measured_times" is false
+// and every measured figure null; the sections then show the simulated times alone.
+bool hasMeasuredTimes(const nlohmann::json& report);
 double num(const nlohmann::json& obj, const char* key);
 // 12345.678 -> "12,345.68" (decimals fixed, thousands grouped with commas).
 std::string fmt(double v, int decimals = 2);
@@ -83,7 +86,7 @@ struct RankBarsLayout {
 
 // The per-rank sections (HtmlSections.cpp): GPU time per rank, the critical path, another GPU
 // (gpu.target), replay accuracy and the warnings.
-std::string breakdownSection(const nlohmann::json& ranks);
+std::string breakdownSection(const nlohmann::json& ranks, bool measured);
 std::string criticalPathSection(const nlohmann::json& cp);
 std::string gpuSwapSection(const nlohmann::json& j);
 std::string accuracySection(const nlohmann::json& j);

@@ -58,14 +58,16 @@ std::string cards(const nlohmann::json& j) {
                "</div><div class=\"value\">" + value + "</div><div class=\"note\">" + note + "</div></div>";
     };
     std::string s = "<section class=\"cards\">";
-    s += card("Measured iteration", duration(meas), "first event to last event, over all ranks");
+    const bool measured = hasMeasuredTimes(j);
+    s += measured ? card("Measured iteration", duration(meas), "first event to last event, over all ranks")
+                  : card("Measured iteration", "&mdash;", "no measured times in this input (Chakra)");
     // With the batch given (docs/Scaling.md): the samples (tokens) per second of the simulated step.
     const std::string rate = text(it.value("rate_note", nlohmann::json("")));
     s += card("Simulated iteration", duration(sim),
               std::string(whatIf ? "with the knobs above" : "replay, knobs at defaults") +
                   (rate.empty() ? "" : "; " + esc(rate)),
               "accent");
-    if (whatIf) {
+    if (whatIf && measured) {
         double change = meas > 0 ? 100.0 * (sim - meas) / meas : 0.0;
         const bool same = std::abs(change) < 0.05;
         const char* note = same         ? "iteration as measured"
@@ -75,15 +77,16 @@ std::string cards(const nlohmann::json& j) {
                   same         ? ""
                   : change < 0 ? "good"
                                : "bad");
-    } else {
+    } else if (measured) {
         s += card("Replay error", fmt(num(it, "error_pct"), 2) + " %",
                   "|simulated &minus; measured| / measured");
     }
     s += card("Critical path", duration(num(cp, "length_us")), "across ranks, through collectives");
     auto short2 = [](double v) { return fmt(v, v >= 100 ? 0 : 2); };
-    s += card("Kernel start error", short2(num(ks, "median")) + " / " + short2(num(ks, "p90")) + " µs",
-              "median / p90 over " + fmt(num(ks, "count"), 0) + " GPU ops" +
-                  (whatIf ? " (knobs move starts on purpose)" : ""));
+    if (measured)
+        s += card("Kernel start error", short2(num(ks, "median")) + " / " + short2(num(ks, "p90")) + " µs",
+                  "median / p90 over " + fmt(num(ks, "count"), 0) + " GPU ops" +
+                      (whatIf ? " (knobs move starts on purpose)" : ""));
     s += "</section>";
     return s;
 }
@@ -165,7 +168,10 @@ std::string headlineSection(const nlohmann::json& j) {
         std::vector<std::string> whatIf;
         for (const auto& k : changed)
             if (k.rfind("batch.", 0) != 0) whatIf.push_back(k);
-        if (whatIf.empty())
+        if (whatIf.empty() && !hasMeasuredTimes(j))
+            win = "<b>Simulation of the execution trace</b>: " + duration(num(it, "simulated_us")) +
+                  " per step (no measured times to compare with)";
+        else if (whatIf.empty())
             win = "<b>Replay of the trace</b>: " + duration(num(it, "simulated_us")) + " per step, within " +
                   fmt(num(it, "error_pct"), 1) + "% of the measured " + duration(num(it, "measured_us"));
         else {
@@ -302,7 +308,7 @@ std::string htmlReport(const nlohmann::json& report) {
     h += cards(report);
     h += scenariosSection(report);
     h += figuresSection(report);
-    h += breakdownSection(report.value("ranks", nlohmann::json::array()));
+    h += breakdownSection(report.value("ranks", nlohmann::json::array()), hasMeasuredTimes(report));
     h += gpuSwapSection(report);
     h += criticalPathSection(report.value("critical_path", nlohmann::json::object()));
     h += accuracySection(report);

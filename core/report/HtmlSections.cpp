@@ -9,12 +9,15 @@
 
 namespace sl::html {
 
-std::string breakdownSection(const nlohmann::json& ranks) {
-    std::string s = "<section><h2>GPU time per rank</h2>"
-                    "<p class=\"lead\">Each bar is the rank's GPU span (first GPU op to last), split the way "
-                    "Holistic Trace Analysis does: compute, communication hidden behind compute, exposed "
-                    "communication, memory copies and other GPU time, and idle. Upper bar measured, lower "
-                    "bar simulated.</p>";
+std::string breakdownSection(const nlohmann::json& ranks, bool measured) {
+    std::string s =
+        std::string("<section><h2>GPU time per rank</h2>"
+                    "<p class=\"lead\">Each bar is the rank's GPU span (first GPU op to last), split "
+                    "the way Holistic Trace Analysis does: compute, communication hidden behind "
+                    "compute, exposed communication, memory copies and other GPU time, and idle. ") +
+        (measured ? "Upper bar measured, lower bar simulated.</p>"
+                  : "Simulated only: the input has no measured times.</p>");
+    const int firstSource = measured ? 0 : 1; // 0 measured, 1 simulated
     s += "<div class=\"legend\">" + legendItem(kComputeColor, "Compute") +
          legendItem(kOverlapColor, "Comm overlapped with compute") +
          legendItem(kExposedColor, "Exposed comm") + legendItem(kOtherColor, "Memory / other") +
@@ -30,12 +33,12 @@ std::string breakdownSection(const nlohmann::json& ranks) {
     for (std::size_t i = 0; i < ranks.size(); ++i) {
         const nlohmann::json& r = ranks[i];
         const std::string name = rankLabel(r);
-        const nlohmann::json measured = r.value("measured", nlohmann::json::object());
-        for (int k = 0; k < 2; ++k) {
-            const nlohmann::json& b = k == 0 ? measured : r;
+        const nlohmann::json measuredBar = r.value("measured", nlohmann::json::object());
+        for (int k = firstSource; k < 2; ++k) {
+            const nlohmann::json& b = k == 0 ? measuredBar : r;
             const std::string who = k == 0 ? " measured" : " simulated";
             SpanSegments seg = spanSegments(b);
-            double x = L.labelW, by = L.rowY(i) + k * (L.barH() + 2);
+            double x = L.labelW, by = L.rowY(i) + (k - firstSource) * (L.barH() + 2);
             auto part = [&](double v, const std::string& color, const char* what) {
                 double w = L.width(v);
                 s += rect(x, by, w, L.barH(), color, name + who + ": " + what + " " + fmt(v) + " µs");
@@ -56,14 +59,15 @@ std::string breakdownSection(const nlohmann::json& ranks) {
          "<th>Comm</th><th>Exposed comm</th><th>Overlapped comm</th><th>Memory</th><th>Idle</th>"
          "<th>GPU span</th><th>Overlap</th></tr></thead>";
     for (const auto& r : ranks) {
-        nlohmann::json measured = r.value("measured", nlohmann::json::object());
+        nlohmann::json measuredRow = r.value("measured", nlohmann::json::object());
         const std::string id = esc(text(r.value("rank", nlohmann::json("?"))));
         s += "<tbody class=\"rank\" data-rank=\"" + id + "\">";
-        for (int k = 0; k < 2; ++k) {
-            const nlohmann::json& b = k == 0 ? measured : r;
+        for (int k = firstSource; k < 2; ++k) {
+            const nlohmann::json& b = k == 0 ? measuredRow : r;
             double comm = num(b, "comm_us"), exposed = num(b, "exposed_comm_us");
             s += "<tr>";
-            if (k == 0) s += "<th rowspan=\"2\" class=\"rk\">" + id + "</th>";
+            if (k == firstSource)
+                s += "<th rowspan=\"" + std::to_string(2 - firstSource) + "\" class=\"rk\">" + id + "</th>";
             s += std::string("<td class=\"src\">") + (k == 0 ? "measured" : "simulated") + "</td>";
             for (double v : {num(b, "compute_us"), comm, exposed, std::max(0.0, comm - exposed),
                              num(b, "memory_us"), num(b, "idle_us"), num(b, "gpu_span_us")})
@@ -164,6 +168,10 @@ std::string gpuSwapSection(const nlohmann::json& j) {
 }
 
 std::string accuracySection(const nlohmann::json& j) {
+    if (!hasMeasuredTimes(j))
+        return "<section><h2>Replay accuracy</h2><p class=\"lead\">No measured times in this input (a Chakra "
+               "execution trace carries durations, not timestamps): nothing to compare the simulation "
+               "with.</p></section>";
     const nlohmann::json ranks = j.value("ranks", nlohmann::json::array());
     const nlohmann::json it = j.value("iteration", nlohmann::json::object());
     const nlohmann::json ks = j.value("kernel_start_error_us", nlohmann::json::object());

@@ -8,6 +8,7 @@
 #include "analysis/PinnedTime.h"
 #include "analysis/Throughput.h"
 #include "base/Rounding.h"
+#include "graph/ChakraGraph.h"
 #include "models/KernelClass.h"
 #include "structure/CollectiveCalls.h"
 
@@ -21,6 +22,24 @@
 namespace sl {
 
 namespace {
+
+// A set without measured times (Chakra input, docs/Chakra.md): every measured figure and every
+// error against it is null, not 0, and measured_times says why. The one place that decides this
+// for `simulate --json`, `report` (JSON, CSV, HTML) and the GUI's export.
+void dropMeasured(nlohmann::json& j) {
+    j["measured_times"] = false;
+    for (const char* k : {"measured_us", "error_pct"})
+        if (j.contains("iteration")) j["iteration"][k] = nullptr;
+    for (const char* k : {"kernel_start_error_us", "kernel_start_error_pct"})
+        if (j.contains(k)) j[k] = nullptr;
+    if (j.contains("ranks"))
+        for (auto& r : j["ranks"]) {
+            for (const char* k : {"measured_us", "error_pct", "gpu_span_error_pct", "exposed_comm_error_pct",
+                                  "idle_error_pct"})
+                if (r.contains(k)) r[k] = nullptr;
+            r.erase("measured");
+        }
+}
 
 nlohmann::json latencyByApi(const RankWindow& w) {
     nlohmann::json j = nlohmann::json::object();
@@ -306,6 +325,7 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
         if (std::abs(effect.iterationChangePct) < 1.0) warnings.push_back(effect.note);
     }
     j["warnings"] = warnings;
+    if (isUnmeasuredSet(*g.trace)) dropMeasured(j);
     return j;
 }
 

@@ -153,6 +153,48 @@ private slots:
         QVERIFY(page.contains("every knob at its default"));
     }
 
+    // A Chakra execution trace has durations, not timestamps: every output says so in the same way
+    // as `simulate --json` (measured figures null, not 0) and the page shows the simulation alone.
+    void chakraInputHasNoMeasuredFigures() {
+        QTemporaryDir& gen = generated();
+        QTemporaryDir dir;
+        const QString et = dir.filePath("chakra");
+        Run e = cli({"export-chakra", gen.filePath("set"), "--out", et});
+        QVERIFY2(e.code == 0, e.err.constData());
+        const QString html = dir.filePath("r.html"), json = dir.filePath("r.json"),
+                      csv = dir.filePath("r.csv");
+        Run r = cli({"report", et, "--out", html, "--json", json, "--csv", csv});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject j = QJsonDocument::fromJson(readAll(json)).object();
+        QCOMPARE(j["measured_times"].toBool(true), false);
+        QVERIFY(j["iteration"].toObject()["measured_us"].isNull());
+        QVERIFY(j["iteration"].toObject()["error_pct"].isNull());
+        QVERIFY(j["kernel_start_error_us"].isNull());
+        QCOMPARE(j["ranks"].toArray().size(), 2);
+        for (const auto& rank : j["ranks"].toArray()) {
+            QVERIFY(rank.toObject()["measured_us"].isNull());
+            QVERIFY(!rank.toObject().contains("measured"));
+            QVERIFY(rank.toObject()["simulated_us"].toDouble() > 0);
+        }
+        // The same object as `simulate --json` of the same input.
+        Run s = cli({"simulate", et, "--json"});
+        QCOMPARE(s.code, 0);
+        const QJsonObject sj = QJsonDocument::fromJson(s.out).object();
+        for (const QString& k : sj.keys())
+            QVERIFY2(j[k] == sj[k], qPrintable(k));
+        // CSV: empty cells, not zeros.
+        auto rows = parseCsv(readAll(csv));
+        QCOMPARE(rows.at("iteration||measured_us"), QString());
+        QVERIFY(rows.at("iteration||simulated_us").toDouble() > 0);
+        // The page: no replay error or measured bars, and it says why.
+        const QByteArray page = readAll(html);
+        verifySelfContained(page);
+        QVERIFY(page.contains("No measured times in this input"));
+        QVERIFY(page.contains("Simulation of the execution trace"));
+        QVERIFY(!page.contains("Replay error"));
+        QVERIFY(!page.contains(" measured: "));
+    }
+
     void realTraceRankSet() {
         SL_REQUIRE_TRACES();
         QTemporaryDir dir;

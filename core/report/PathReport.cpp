@@ -1,0 +1,54 @@
+#include "report/PathReport.h"
+
+#include "base/Rounding.h"
+
+#include <cmath>
+
+namespace sl {
+
+std::string pathTrackName(const ExecutionGraph& g, NodeId n) {
+    const Rank& rank = g.rankOf(n);
+    const Track& t = rank.tracks[g.nodes[n].event.track];
+    return t.isGpu() ? "gpu" + std::to_string(t.device()) + " s" + std::to_string(t.stream())
+                     : "thread " + std::to_string(t.tid);
+}
+
+nlohmann::json criticalPathJson(const ExecutionGraph& g, const SimResult& res, const CriticalPath& cp) {
+    const TimeNs origin = cp.segments.empty() ? 0 : g.ranks[g.nodes[cp.segments.front().node].rank].origin;
+    nlohmann::json j;
+    j["length_us"] = us(cp.length);
+    nlohmann::json byKind = nlohmann::json::object();
+    for (int l = 0; l < kPathLabelCount; ++l)
+        byKind[std::string(pathLabelName(static_cast<PathLabel>(l)))] =
+            us(cp.byLabel[static_cast<std::size_t>(l)]);
+    j["by_kind"] = byKind;
+    nlohmann::json segs = nlohmann::json::array();
+    for (const auto& s : cp.segments)
+        segs.push_back({{"start_us", us(s.start - origin)},
+                        {"dur_us", us(s.end - s.start)},
+                        {"kind", std::string(pathLabelName(s.label))},
+                        {"rank", res.rankId(g, s.ref())},
+                        {"track", pathTrackName(g, s.node)},
+                        {"edge", s.edge == kNoEdge ? std::string()
+                                                   : std::string(edgeKindName(res.edge(g, s.edge).kind))},
+                        {"name", std::string(g.nodeName(s.node))},
+                        {"op", s.op.valid() ? std::string(g.rankOf(s.node).name(s.op)) : std::string()}});
+    j["segments"] = segs;
+    return j;
+}
+
+nlohmann::json criticalPathByNameJson(const ExecutionGraph& g, const CriticalPath& cp) {
+    nlohmann::json arr = nlohmann::json::array();
+    for (const auto& sh : criticalPathByName(g, cp)) {
+        const double pct =
+            cp.length > 0 ? 100.0 * static_cast<double>(sh.time) / static_cast<double>(cp.length) : 0.0;
+        arr.push_back({{"name", sh.name},
+                       {"us", us(sh.time)},
+                       {"pct", std::round(pct * 100.0) / 100.0},
+                       {"kind", std::string(pathLabelName(sh.label))},
+                       {"segments", sh.segments}});
+    }
+    return nlohmann::json{{"length_us", us(cp.length)}, {"by_name", arr}};
+}
+
+} // namespace sl
