@@ -2,8 +2,6 @@
 
 #include "models/CollectiveModel.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <map>
 #include <set>
@@ -18,15 +16,6 @@ bool isUnmeasuredSet(const TraceSet& set) {
 }
 
 namespace {
-
-struct NodeInfo {
-    std::uint64_t chakraId = 0;
-    std::vector<std::uint64_t> dataDeps;
-    bool durationInFile = true;
-    std::int64_t startNs = -1; // start_time_micros, when the file gives one
-    std::int64_t commSrc = -1, commDst = -1, commTag = -1;
-    std::string pgName;
-};
 
 CollectiveModel defaultModel() {
     CollectiveModel m;
@@ -48,7 +37,8 @@ ExecutionGraph buildChakraGraph(const TraceSet& set, const GraphOptions& options
     g.trace = &set;
     g.nodeIndex.resize(set.ranks.size());
     g.ranks.resize(set.ranks.size());
-    std::vector<NodeInfo> info;
+    // Each node's Chakra attributes (trace/ChakraNodeMeta.h), by node id.
+    std::vector<const ChakraNodeMeta*> info;
     // Per rank: chakra id -> node.
     std::vector<std::unordered_map<std::uint64_t, NodeId>> byId(set.ranks.size());
     auto addEdge = [&](NodeId from, NodeId to, EdgeKind kind, TimeNs delay) {
@@ -80,25 +70,16 @@ ExecutionGraph buildChakraGraph(const TraceSet& set, const GraphOptions& options
                 n.processor = p;
                 n.kind = track.isGpu() ? NodeKind::GpuOp : NodeKind::CpuCall;
                 n.duration = track.events.duration[i];
-                NodeInfo ni;
-                auto j = nlohmann::json::parse(rank.args(n.event), nullptr, false);
-                if (!j.is_object() || !j.contains("chakra_id"))
+                const ChakraNodeMeta* ni = rank.chakraNode(n.event);
+                if (!ni)
                     throw GraphError(rank.sourcePath, "event " + std::to_string(i) + " of track " +
                                                           std::to_string(t) + " is not a Chakra node");
-                ni.chakraId = j["chakra_id"].get<std::uint64_t>();
-                ni.dataDeps = j.value("data_deps", std::vector<std::uint64_t>{});
-                ni.durationInFile = j.value("duration_in_file", true);
-                ni.startNs = j.value("start_ns", std::int64_t{-1});
-                ni.commSrc = j.value("comm_src", std::int64_t{-1});
-                ni.commDst = j.value("comm_dst", std::int64_t{-1});
-                ni.commTag = j.value("comm_tag", std::int64_t{-1});
-                ni.pgName = j.value("pg_name", std::string());
                 const auto id = static_cast<NodeId>(g.nodes.size());
                 idx[i] = id;
-                byId[r][ni.chakraId] = id;
+                byId[r][ni->id] = id;
                 proc.nodes.push_back(id);
                 g.nodes.push_back(n);
-                info.push_back(std::move(ni));
+                info.push_back(ni);
             }
             for (std::size_t k = 1; k < proc.nodes.size(); ++k)
                 addEdge(proc.nodes[k - 1], proc.nodes[k],
@@ -110,23 +91,23 @@ ExecutionGraph buildChakraGraph(const TraceSet& set, const GraphOptions& options
     // the first node of each processor (relative to the earliest given start of the set), as
     // measured roots are in a Kineto graph; every other node starts from its dependencies.
     std::int64_t minStart = -1;
-    for (const auto& ni : info)
-        if (ni.startNs >= 0 && (minStart < 0 || ni.startNs < minStart)) minStart = ni.startNs;
+    for (const ChakraNodeMeta* ni : info)
+        if (ni->startNs >= 0 && (minStart < 0 || ni->startNs < minStart)) minStart = ni->startNs;
     if (minStart >= 0)
         for (const auto& p : g.processors)
-            if (!p.nodes.empty() && info[p.nodes.front()].startNs >= 0)
-                g.nodes[p.nodes.front()].release = info[p.nodes.front()].startNs - minStart;
+            if (!p.nodes.empty() && info[p.nodes.front()]->startNs >= 0)
+                g.nodes[p.nodes.front()].release = info[p.nodes.front()]->startNs - minStart;
     // The file's data dependencies (the processor order above already holds adjacent pairs).
     std::set<std::pair<NodeId, NodeId>> adjacent;
     for (const auto& e : g.edges)
         adjacent.insert({e.from, e.to});
     for (NodeId n = 0; n < g.nodes.size(); ++n) {
         const std::uint32_t r = g.nodes[n].rank;
-        for (std::uint64_t d : info[n].dataDeps) {
+        for (std::uint64_t d : info[n]->dataDeps) {
             auto it = byId[r].find(d);
             if (it == byId[r].end())
                 throw GraphError(set.ranks[r].sourcePath,
-                                 "node " + std::to_string(info[n].chakraId) + ": data dependency on node " +
+                                 "node " + std::to_string(info[n]->id) + ": data dependency on node " +
                                      std::to_string(d) + ", which is not in the file");
             const NodeId from = it->second;
             if (adjacent.count({from, n})) continue;
@@ -162,12 +143,12 @@ ExecutionGraph buildChakraGraph(const TraceSet& set, const GraphOptions& options
         const std::string group(rank.strings.str(m.processGroupName));
         ranksOfGroup[group].insert(g.nodes[n].rank);
         if (m.type == CollectiveType::Send || m.type == CollectiveType::Recv) {
-            p2pNodes.push_back({info[n].chakraId, n});
+            p2pNodes.push_back({info[n]->id, n});
             continue;
         }
         auto& perRank = byGroup[group];
         perRank.resize(set.ranks.size());
-        perRank[g.nodes[n].rank].push_back({info[n].chakraId, n});
+        perRank[g.nodes[n].rank].push_back({info[n]->id, n});
     }
     const CollectiveModel model = defaultModel();
     const int rankCount = static_cast<int>(set.ranks.size());
@@ -200,7 +181,7 @@ ExecutionGraph buildChakraGraph(const TraceSet& set, const GraphOptions& options
     // Durations: the file's, else the cost model's for the group as loaded.
     auto modelTimes = [&](const CollectiveGroup& grp, int groupSize) {
         for (NodeId n : grp.members) {
-            if (info[n].durationInFile) continue;
+            if (info[n]->durationInFile) continue;
             TimeNs d = model.time(grp.type, std::max<std::int64_t>(0, grp.bytes), groupSize,
                                   spansNodes(grp.members) || groupSize > model.gpusPerNode);
             if (d < 0) d = static_cast<TimeNs>(kChakraLatencyUs * 1000.0);
@@ -263,13 +244,13 @@ ExecutionGraph buildChakraGraph(const TraceSet& set, const GraphOptions& options
         const NodeId n = mb.node;
         const bool send = metaOf(n).type == CollectiveType::Send;
         const std::int64_t self = g.rankOf(n).rank;
-        std::int64_t src = info[n].commSrc, dst = info[n].commDst;
+        std::int64_t src = info[n]->commSrc, dst = info[n]->commDst;
         if (send && src < 0) src = self;
         if (!send && dst < 0) dst = self;
         std::int64_t& peer = send ? dst : src;
         if (peer < 0) {
-            const auto& rs = ranksOfGroup[info[n].pgName];
-            if (!info[n].pgName.empty() && rs.size() == 2)
+            const auto& rs = ranksOfGroup[info[n]->pgName];
+            if (!info[n]->pgName.empty() && rs.size() == 2)
                 for (std::uint32_t r : rs)
                     if (set.ranks[r].rank != self) peer = set.ranks[r].rank;
         }
@@ -280,7 +261,7 @@ ExecutionGraph buildChakraGraph(const TraceSet& set, const GraphOptions& options
             ++g.stats.collectivesUnmatched;
             continue;
         }
-        auto& q = byPeers[{src, dst, info[n].commTag}];
+        auto& q = byPeers[{src, dst, info[n]->commTag}];
         (send ? q.sends : q.recvs).push_back(n);
     }
     for (auto& [peers, q] : byPeers) {

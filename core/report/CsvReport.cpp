@@ -80,10 +80,11 @@ std::string csvReport(const nlohmann::json& report) {
                 row("critical_path", "", k.key() + "_pct", k.value().value("pct", nlohmann::json(nullptr)));
             }
     }
+    // Null for a set without measured times: the rows stay, with empty values.
     if (auto it = report.find("kernel_start_error_us"); it != report.end())
         for (const char* k : {"median", "p90", "max", "count"})
             row("kernel_start_error", "", std::string(k) + (std::string(k) == "count" ? "" : "_us"),
-                it->value(k, nlohmann::json(nullptr)));
+                it->is_object() ? it->value(k, nlohmann::json(nullptr)) : nlohmann::json(nullptr));
     if (auto it = report.find("knobs"); it != report.end())
         for (auto k = it->begin(); k != it->end(); ++k)
             row("knobs", "", k.key(), k.value());

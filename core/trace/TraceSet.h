@@ -1,5 +1,6 @@
 #pragma once
 #include "base/Diagnostics.h"
+#include "trace/ChakraNodeMeta.h"
 #include "trace/Collective.h"
 #include "trace/EventKind.h"
 #include "trace/LazyArgs.h"
@@ -65,6 +66,13 @@ struct Rank {
     // "Input type" and "Concrete Inputs" as Kineto writes them, so one parser reads both
     // (docs/GpuModel.md, "Shapes from an execution trace").
     std::unordered_map<std::uint64_t, std::string> etOpShapes;
+    // Chakra input only (hasMeasuredTimes false): each event's node, [track][event].
+    std::vector<std::vector<ChakraNodeMeta>> chakraNodes;
+    const ChakraNodeMeta* chakraNode(EventRef r) const {
+        return r.track < chakraNodes.size() && r.index < chakraNodes[r.track].size()
+                   ? &chakraNodes[r.track][r.index]
+                   : nullptr;
+    }
 
     // Loader statistics.
     std::array<std::int64_t, kEventKindCount> eventsByKind{};

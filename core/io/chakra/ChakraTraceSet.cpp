@@ -156,6 +156,22 @@ Rank chakraRank(const ChakraFile& file, int rankId, int worldSize) {
         Track& track = rank.tracks[it->second];
         auto& ev = track.events;
         const auto index = static_cast<std::uint32_t>(ev.size());
+        // Typed, for the graph and `info` (trace/ChakraNodeMeta.h); the args below are for people
+        // (the details panel, exports).
+        if (rank.chakraNodes.size() <= it->second) rank.chakraNodes.resize(it->second + 1);
+        ChakraNodeMeta meta;
+        meta.id = n.id;
+        meta.type = static_cast<int>(n.type);
+        meta.dataDeps = n.dataDeps;
+        meta.ctrlDeps = n.ctrlDeps;
+        meta.durationInFile = n.durationNs >= 0;
+        meta.startNs = n.startNs;
+        meta.commSize = n.commSize;
+        meta.commSrc = n.commSrc;
+        meta.commDst = n.commDst;
+        meta.commTag = n.commTag;
+        meta.pgName = n.commGroup;
+        rank.chakraNodes[it->second].push_back(std::move(meta));
         nlohmann::json args;
         args["chakra_id"] = n.id;
         args["chakra_type"] = chakraNodeTypeName(n.type);
@@ -285,20 +301,17 @@ TraceSet loadChakraTraceSet(const std::vector<std::string>& paths, const LoadOpt
 ChakraRankSummary chakraRankSummary(const Rank& rank) {
     ChakraRankSummary s;
     if (rank.hasMeasuredTimes) return s;
-    for (std::uint32_t t = 0; t < rank.tracks.size(); ++t)
-        for (std::uint32_t i = 0; i < rank.tracks[t].events.size(); ++i) {
-            auto j = nlohmann::json::parse(rank.args(EventRef{t, i}), nullptr, false);
-            if (!j.is_object()) continue;
-            std::string type = j.value("chakra_type", "");
-            for (int k = 0; k < kChakraNodeTypeCount; ++k)
-                if (chakraNodeTypeName(static_cast<ChakraNodeType>(k)) == type) ++s.nodesByType[k];
-            if (j.contains("data_deps")) s.dataDeps += static_cast<std::int64_t>(j["data_deps"].size());
-            if (j.contains("ctrl_deps")) s.ctrlDeps += static_cast<std::int64_t>(j["ctrl_deps"].size());
-            const bool comm =
-                type == "COMM_COLL_NODE" || type == "COMM_SEND_NODE" || type == "COMM_RECV_NODE";
-            if (comm) ++(j.contains("comm_size") ? s.commNodesSized : s.commNodesUnsized);
-            if (!j.value("duration_in_file", true) && !(comm && j.contains("comm_size")))
-                ++s.nodesWithoutDuration;
+    for (const auto& track : rank.chakraNodes)
+        for (const ChakraNodeMeta& n : track) {
+            if (n.type >= 0 && n.type < kChakraNodeTypeCount) ++s.nodesByType[n.type];
+            s.dataDeps += static_cast<std::int64_t>(n.dataDeps.size());
+            s.ctrlDeps += static_cast<std::int64_t>(n.ctrlDeps.size());
+            const auto type = static_cast<ChakraNodeType>(n.type);
+            const bool comm = type == ChakraNodeType::CommColl || type == ChakraNodeType::CommSend ||
+                              type == ChakraNodeType::CommRecv;
+            const bool sized = n.commSize >= 0;
+            if (comm) ++(sized ? s.commNodesSized : s.commNodesUnsized);
+            if (!n.durationInFile && !(comm && sized)) ++s.nodesWithoutDuration;
         }
     return s;
 }
