@@ -65,13 +65,9 @@ Command makeCriticalPathCommand() {
             }
             if (by) {
                 std::vector<PathNameShare> shares = criticalPathByName(g, cp);
-                auto pctOf = [&](TimeNs t) {
-                    return cp.length > 0 ? 100.0 * static_cast<double>(t) / static_cast<double>(cp.length)
-                                         : 0.0;
-                };
                 std::printf("%12s %6s %8s  %-16s %s\n", "us", "%", "segments", "mostly", "name");
                 for (const auto& sh : shares)
-                    std::printf("%12.2f %6.2f %8lld  %-16s %s\n", us(sh.time), pctOf(sh.time),
+                    std::printf("%12.2f %6.2f %8lld  %-16s %s\n", us(sh.time), cp.sharePct(sh.time),
                                 static_cast<long long>(sh.segments),
                                 std::string(pathLabelName(sh.label)).c_str(), sh.name.substr(0, 90).c_str());
                 std::printf("\ncritical path: %.2f us, %zu names\n", us(cp.length), shares.size());
@@ -84,9 +80,7 @@ Command makeCriticalPathCommand() {
             std::printf("%12s %10s %6s  %-15s %4s  %-12s %s\n", "start_us", "dur_us", "%", "kind", "rank",
                         "track", "event (CPU gaps: the op that ran; other gaps: the event that waited)");
             for (const auto& s : cp.segments) {
-                double share = cp.length > 0 ? 100.0 * static_cast<double>(s.end - s.start) /
-                                                   static_cast<double>(cp.length)
-                                             : 0.0;
+                const double share = cp.sharePct(s.end - s.start);
                 std::string name(
                     (s.op.valid() ? g.rankOf(s.node).name(s.op) : g.nodeName(s.node)).substr(0, 70));
                 std::printf("%12.2f %10.2f %6.2f  %-15s %4d  %-12s %s\n", us(s.start - origin),
@@ -99,8 +93,7 @@ Command makeCriticalPathCommand() {
                 if (t == 0) continue;
                 std::printf("  %-15s %12.2f us %6.2f %%\n",
                             std::string(pathLabelName(static_cast<PathLabel>(l))).c_str(), us(t),
-                            cp.length > 0 ? 100.0 * static_cast<double>(t) / static_cast<double>(cp.length)
-                                          : 0.0);
+                            cp.sharePct(t));
             }
             return kExitOk;
         }};

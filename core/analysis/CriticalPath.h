@@ -55,6 +55,11 @@ struct CriticalPath {
     std::vector<PathSegment> segments; // in time order
     // Nodes on the path by their time on it, longest first.
     std::vector<std::pair<SimNodeRef, TimeNs>> topNodes;
+
+    // `t` as a percentage of the path's length (0 for an empty path).
+    double sharePct(TimeNs t) const {
+        return length > 0 ? 100.0 * static_cast<double>(t) / static_cast<double>(length) : 0.0;
+    }
 };
 
 // The critical path of the whole job. Decision on the length across ranks (docs/ARCHITECTURE.md: the path

@@ -57,10 +57,7 @@ KnobEffect explainKnobEffect(const ExecutionGraph& g, const SimResult& replay, c
                            static_cast<double>(replay.simulatedIteration);
     CriticalPath cp = criticalPath(g, replay);
     if (cp.length <= 0) return e;
-    auto share = [&](PathLabel l) {
-        return 100.0 * static_cast<double>(cp.byLabel[static_cast<std::size_t>(l)]) /
-               static_cast<double>(cp.length);
-    };
+    auto share = [&](PathLabel l) { return cp.sharePct(cp.byLabel[static_cast<std::size_t>(l)]); };
     const std::set<PathLabel> targets = knobTargets(knobs);
     for (PathLabel l : targets)
         e.targetSharePct += share(l);

@@ -40,8 +40,7 @@ nlohmann::json criticalPathJson(const ExecutionGraph& g, const SimResult& res, c
 nlohmann::json criticalPathByNameJson(const ExecutionGraph& g, const CriticalPath& cp) {
     nlohmann::json arr = nlohmann::json::array();
     for (const auto& sh : criticalPathByName(g, cp)) {
-        const double pct =
-            cp.length > 0 ? 100.0 * static_cast<double>(sh.time) / static_cast<double>(cp.length) : 0.0;
+        const double pct = cp.sharePct(sh.time);
         arr.push_back({{"name", sh.name},
                        {"us", us(sh.time)},
                        {"pct", std::round(pct * 100.0) / 100.0},

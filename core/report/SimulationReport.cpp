@@ -234,9 +234,7 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
     CriticalPath cp = criticalPath(g, res);
     nlohmann::json byKind = nlohmann::json::object();
     for (int l = 0; l < kPathLabelCount; ++l) {
-        double share = cp.length > 0 ? 100.0 * static_cast<double>(cp.byLabel[static_cast<std::size_t>(l)]) /
-                                           static_cast<double>(cp.length)
-                                     : 0.0;
+        const double share = cp.sharePct(cp.byLabel[static_cast<std::size_t>(l)]);
         byKind[std::string(pathLabelName(static_cast<PathLabel>(l)))] = {
             {"us", us(cp.byLabel[static_cast<std::size_t>(l)])}, {"pct", pct(share)}};
     }
