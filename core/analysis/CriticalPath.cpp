@@ -313,9 +313,7 @@ CriticalPath criticalPathFrom(const ExecutionGraph& g, const SimResult& r, SimNo
         if (s.edge == kNoEdge) perNode[AddedRankTimes::key(s.ref())] += s.end - s.start;
     }
     for (const auto& [key, t] : perNode)
-        cp.topNodes.push_back(
-            {SimNodeRef{static_cast<NodeId>(key & 0xffffffffu), static_cast<std::int32_t>(key >> 32) - 1},
-             t});
+        cp.topNodes.push_back({AddedRankTimes::unkey(key), t});
     std::sort(cp.topNodes.begin(), cp.topNodes.end(), [](const auto& a, const auto& b) {
         if (a.second != b.second) return a.second > b.second;
         return a.first.node != b.first.node ? a.first.node < b.first.node : a.first.added < b.first.added;

@@ -97,8 +97,7 @@ SimResult mapBlockEditResult(const ExecutionGraph& g, const BlockEditRun& run, S
                 out.endBy[to] = mapEdge(inner.endBy[from]);
             }
         for (const auto& [key, peer] : inner.heldBy) {
-            const SimNodeRef held =
-                back({static_cast<NodeId>(key & 0xffffffffu), static_cast<std::int32_t>(key >> 32) - 1});
+            const SimNodeRef held = back(AddedRankTimes::unkey(key));
             const SimNodeRef by = back(peer);
             if (held.valid() && by.valid()) out.heldBy.emplace(AddedRankTimes::key(held), by);
         }

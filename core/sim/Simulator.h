@@ -130,8 +130,12 @@ struct AddedRankTimes {
     std::size_t slot(SimNodeRef r) const {
         return offset[static_cast<std::size_t>(r.added)] + slotOf[r.node];
     }
+    // One 64-bit key per node of the job (heldBy, per-node sums), and the node back from it.
     static std::uint64_t key(SimNodeRef r) {
         return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(r.added + 1)) << 32) | r.node;
+    }
+    static SimNodeRef unkey(std::uint64_t key) {
+        return {static_cast<NodeId>(key & 0xffffffffu), static_cast<std::int32_t>(key >> 32) - 1};
     }
 };
 

@@ -210,6 +210,15 @@ private slots:
         QVERIFY2(err < 2.0, qPrintable(QString::number(err)));
         QVERIFY(errNone > 2.0 * err);
     }
+
+    // A node of the job and its 64-bit key (AddedRankTimes::heldBy, the critical path's per-node
+    // sums) go both ways, for a loaded rank's node (added == -1) and an added rank's.
+    void nodeKeysRoundTrip() {
+        for (const SimNodeRef r :
+             {SimNodeRef{0, -1}, SimNodeRef{7, 0}, SimNodeRef{0xfffffffeu, 4095}, SimNodeRef{123456, -1}})
+            QCOMPARE(AddedRankTimes::unkey(AddedRankTimes::key(r)), r);
+        QVERIFY(AddedRankTimes::key({5, -1}) != AddedRankTimes::key({5, 0}));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAddedRanks)
