@@ -135,7 +135,8 @@ Command makeCompareCommand() {
         "delta_us, delta_pct, noise_us, changed}, by_class[]}; by_class[], by_kernel[], by_cpu_op[] rows\n"
         "{key, before_us, after_us, delta_us, delta_pct, count_before, count_after, noise_us, changed};\n"
         "prediction.{changed_knobs, iteration.{before_us, predicted_us, actual_us, error_pct,\n"
-        "unchanged_error_pct}, ranks[], by_class[], worst_kernels[]}; warnings[].\n",
+        "unchanged_error_pct}, ranks[], by_class[], worst_kernels[], warnings[], warning_stats[]};\n"
+        "warnings[] (the lines) and warning_stats[] ({key, severity, count, lines, message, example}).\n",
         [](Args& args) {
             const bool json = args.flag("--json");
             const bool predict = args.flag("--predict");

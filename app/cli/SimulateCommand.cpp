@@ -140,7 +140,8 @@ Command makeSimulateCommand() {
         "iteration.{throughput_vs_baseline, scaling_efficiency, throughput_note} when the work per step\n"
         "differs from the replay's; iteration.{samples_per_step, samples_per_s, tokens_per_step,\n"
         "tokens_per_s, rate_note} with --set batch.samples=N / batch.tokens=N (docs/Scaling.md);\n"
-        "graph; knobs; warnings[].\n",
+        "graph; knobs; warnings[] (the lines); warning_stats[].{key, severity, count, lines, message,\n"
+        "example} (one per kind of warning, as info's; docs/Diagnostics.md).\n",
         [](Args& args) {
             bool json = args.flag("--json");
             auto exportPath = args.option("--export-trace");

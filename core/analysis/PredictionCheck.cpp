@@ -138,7 +138,7 @@ PredictionCheck checkPrediction(const RunComparison& cmp, const ExecutionGraph& 
                      [](const PredictedRow& x, const PredictedRow& y) {
                          return std::llabs(x.error()) > std::llabs(y.error());
                      });
-    if (!cmp.comparable()) out.warnings.push_back(cmp.alignmentNote());
+    if (!cmp.comparable()) out.warnings.add(Warn::CompareNotOneProgram, cmp.alignmentNote());
     return out;
 }
 

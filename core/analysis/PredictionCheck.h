@@ -36,7 +36,7 @@ struct PredictionCheck {
     std::vector<RankPrediction> ranks;
     std::vector<PredictedRow> byClass;  // class order
     std::vector<PredictedRow> byKernel; // worst predicted first (largest |error|)
-    std::vector<std::string> warnings;
+    Warnings warnings;                  // base/Diagnostics.h: the compare_* kinds
 
     double iterationErrorPct() const;
     double worstRankErrorPct() const;

@@ -362,7 +362,7 @@ RunComparison compareRuns(const ExecutionGraph& before, const ExecutionGraph& af
         out.ranksById = false;
         for (std::size_t i = 0; i < std::min(sa.ranks.size(), sb.ranks.size()); ++i)
             pairs.emplace_back(static_cast<int>(i), static_cast<int>(i));
-        out.warnings.push_back("the runs share no rank id: ranks paired by order");
+        out.warnings.add(Warn::CompareRanksByOrder, "the runs share no rank id: ranks paired by order");
     }
     std::vector<bool> pairedA(sa.ranks.size()), pairedB(sb.ranks.size());
     for (auto [i, j] : pairs) {
@@ -374,13 +374,17 @@ RunComparison compareRuns(const ExecutionGraph& before, const ExecutionGraph& af
     for (std::size_t j = 0; j < sb.ranks.size(); ++j)
         if (!pairedB[j]) out.onlyAfter.push_back(sb.ranks[j].rank);
     if (!out.onlyBefore.empty())
-        out.warnings.push_back(std::to_string(out.onlyBefore.size()) + " rank(s) only in the run before");
+        out.warnings.add(Warn::CompareRanksUnpaired,
+                         std::to_string(out.onlyBefore.size()) + " rank(s) only in the run before",
+                         static_cast<std::int64_t>(out.onlyBefore.size()));
     if (!out.onlyAfter.empty())
-        out.warnings.push_back(std::to_string(out.onlyAfter.size()) + " rank(s) only in the run after");
+        out.warnings.add(Warn::CompareRanksUnpaired,
+                         std::to_string(out.onlyAfter.size()) + " rank(s) only in the run after",
+                         static_cast<std::int64_t>(out.onlyAfter.size()));
     if (!sa.ranks.empty() && !sb.ranks.empty() &&
         sa.ranks.front().deviceName() != sb.ranks.front().deviceName())
-        out.warnings.push_back("GPUs differ: " + sa.ranks.front().deviceName() + " before, " +
-                               sb.ranks.front().deviceName() + " after");
+        out.warnings.add(Warn::CompareGpusDiffer, "GPUs differ: " + sa.ranks.front().deviceName() +
+                                                      " before, " + sb.ranks.front().deviceName() + " after");
 
     const auto opsA = gpuOpNodesByRank(before), opsB = gpuOpNodesByRank(after);
     const auto itA = iterations(before), itB = iterations(after);
@@ -538,7 +542,8 @@ RunComparison compareRuns(const ExecutionGraph& before, const ExecutionGraph& af
     out.byClass = classRows(jobClass);
     out.byKernel = rows(jobKernel, true);
     out.byCpuOp = rows(jobCpuOp, true);
-    if (!out.ranks.empty() && !out.comparable()) out.warnings.push_back(out.alignmentNote());
+    if (!out.ranks.empty() && !out.comparable())
+        out.warnings.add(Warn::CompareNotOneProgram, out.alignmentNote());
     return out;
 }
 

@@ -17,6 +17,7 @@
 // same work). Pooled per kernel class it gives sigma_c, and a row whose instances took b_i before has
 // noise 3 * sqrt(sum (sigma_c * b_i)^2): a change smaller than that (or than kMinChangePct of the
 // row) with the same count is reported as noise, not as a change.
+#include "base/Diagnostics.h"
 #include "graph/ExecutionGraph.h"
 #include "trace/EventClass.h"
 
@@ -89,7 +90,7 @@ struct RunComparison {
     double noisePct = 0;
     // Iteration of the job: the longest rank.
     TimeNs iterationBefore = 0, iterationAfter = 0;
-    std::vector<std::string> warnings;
+    Warnings warnings; // base/Diagnostics.h: the compare_* kinds
 
     double alignedSharePct() const; // aligned ops of both runs / all ops of both runs
     bool comparable() const { return !ranks.empty() && alignedSharePct() >= kMinAlignedSharePct; }

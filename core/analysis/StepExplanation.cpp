@@ -2,7 +2,6 @@
 
 #include "analysis/KnobEffect.h"
 #include "analysis/PinnedTime.h"
-#include "sim/KnobRegistry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -127,29 +126,21 @@ StepLimit stepLimit(const ExecutionGraph& g, const CriticalPath& path, const Sim
     return out;
 }
 
-std::map<std::string, std::string> knobNotes(const std::vector<std::string>& warnings) {
-    // Words of the simulator's warnings that say a knob found nothing to act on (Simulator.cpp);
-    // other knob warnings only inform ("parameters ... are calibrated from the trace").
-    static const char* const kCannotApply[] = {
-        "nothing", "ignored", "no size metadata", "not in the rank set", "cannot", "could not"};
+std::map<std::string, std::string> knobNotes(const Warnings& warnings) {
+    // The kinds that say a knob found nothing to act on or was ignored (docs/Diagnostics.md); other
+    // knob warnings only inform (alpha_beta_calibrated, layer_edit_rounded, ...).
+    static constexpr Warn kCannotApply[] = {Warn::KnobNotSimulated,  Warn::KnobNoEffect,
+                                            Warn::SetupEditIgnored,  Warn::DpScaleNoCollectives,
+                                            Warn::AlphaBetaNoSize,   Warn::GpuTargetUnknown,
+                                            Warn::DataKnobsNoLoader, Warn::NoOverlapUnavailable,
+                                            Warn::BlockEditIgnored,  Warn::BlockEditsNotCombined};
     std::map<std::string, std::string> out;
-    for (const std::string& w : warnings) {
-        if (std::none_of(std::begin(kCannotApply), std::end(kCannotApply),
-                         [&](const char* m) { return w.find(m) != std::string::npos; }))
+    for (const Warning& w : warnings) {
+        if (w.knob.empty() ||
+            std::find(std::begin(kCannotApply), std::end(kCannotApply), w.kind) == std::end(kCannotApply))
             continue;
-        // The warning names its knob first ("dp.scale: ...", "comm.model=alpha-beta: ...",
-        // "comm.overlap=false changes nothing ...") or ends with "<key> was ignored".
-        for (const KnobSpec& spec : knobSpecs()) {
-            const std::string& key = spec.key;
-            const bool starts = w.size() > key.size() && w.compare(0, key.size(), key) == 0 &&
-                                (w[key.size()] == ':' || w[key.size()] == '=' || w[key.size()] == ' ');
-            const bool ignored = w.find(key + " was ignored") != std::string::npos;
-            if (starts || ignored) {
-                std::string& note = out[key];
-                note += (note.empty() ? "" : "; ") + w;
-                break;
-            }
-        }
+        std::string& note = out[w.knob];
+        note += (note.empty() ? "" : "; ") + w.text;
     }
     return out;
 }
@@ -162,7 +153,7 @@ std::string noEffectReason(const ExecutionGraph& g, const SimResult& baseline, c
     if (std::abs(change) >= thresholdPct) return {};
     std::string reason;
     // A knob that could not apply says so first: that is the whole answer for it.
-    for (const auto& [key, note] : knobNotes(whatIf.warnings.lines()))
+    for (const auto& [key, note] : knobNotes(whatIf.warnings))
         reason += (reason.empty() ? "" : "; ") + note;
     const CriticalPath path = criticalPath(g, baseline, 1);
     const StepLimit limit = stepLimit(g, path, &baseline);

@@ -47,11 +47,12 @@ std::string pathLabelWords(PathLabel label);
 std::string noEffectReason(const ExecutionGraph& graph, const SimResult& baseline, const SimResult& whatIf,
                            const SimKnobs& knobs, double thresholdPct = 0.5);
 
-// The simulator's warnings that say a knob could not apply ("comm.model=alpha-beta: 12 collective
-// kernels have no size metadata ...", "dp.scale: no data-parallel collectives found ..."), keyed
-// by the knob key of the registry they start with. Warnings of no knob, and knob warnings that only
-// inform ("parameters that were not set are calibrated ..."), are left out.
-std::map<std::string, std::string> knobNotes(const std::vector<std::string>& warnings);
+// The simulator's warnings that say a knob could not apply (kinds such as alpha_beta_no_size,
+// dp_scale_no_collectives, block_edit_ignored: "dp.scale: no data-parallel collectives found ..."),
+// their lines keyed by the knob each concerns (Warning::knob, a registry key). Warnings of no knob,
+// and knob warnings that only inform (alpha_beta_calibrated), are left out. Decided by the kind,
+// never by the words of the line.
+std::map<std::string, std::string> knobNotes(const Warnings& warnings);
 
 // "12% of the critical path is measured time without a cause that no knob moves, most of it ..."
 // (analysis/PinnedTime.h); empty when pins are under 5% of the path.

@@ -142,6 +142,16 @@ const std::vector<WarnInfo> kWarnTable = {
      "copied collective kernels have peers outside every copied block: they do not wait for peers"},
     {Warn::BlockCopyPhantomPeers, "block_copy_phantom_peers", S::Warning,
      "copied collectives had peers outside the rank set: the copies do not wait for them"},
+    // Analyses
+    {Warn::KnobEffectSmall, "knob_effect_small", S::Info,
+     "the knobs moved the simulated step by less than 1%: the line says what holds it"},
+    {Warn::CompareRanksByOrder, "compare_ranks_by_order", S::Warning,
+     "the runs share no rank id: ranks are paired by their order"},
+    {Warn::CompareRanksUnpaired, "compare_ranks_unpaired", S::DataLoss,
+     "ranks present in one run only are left out of the comparison"},
+    {Warn::CompareGpusDiffer, "compare_gpus_differ", S::Warning, "the runs ran on different GPUs"},
+    {Warn::CompareNotOneProgram, "compare_not_one_program", S::DataLoss,
+     "too few GPU ops align between the runs: they do not look like one program, no tables are given"},
 };
 
 bool tableInOrder() {
@@ -181,7 +191,11 @@ const char* severityName(Severity s) {
 }
 
 void Warnings::add(Warn kind, std::string text, std::int64_t n) {
-    items_.push_back({kind, n, std::move(text)});
+    items_.push_back({kind, n, std::move(text), {}});
+}
+
+void Warnings::addForKnob(std::string knob, Warn kind, std::string text, std::int64_t n) {
+    items_.push_back({kind, n, std::move(text), std::move(knob)});
 }
 
 void Warnings::append(const Warnings& other, std::string_view prefix) {
@@ -191,7 +205,7 @@ void Warnings::append(const Warnings& other, std::string_view prefix) {
         return;
     }
     for (const Warning& w : other.items_)
-        items_.push_back({w.kind, w.count, std::string(prefix) + w.text});
+        items_.push_back({w.kind, w.count, std::string(prefix) + w.text, w.knob});
 }
 
 void Warnings::prepend(const Warnings& other) {

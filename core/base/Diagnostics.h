@@ -94,6 +94,13 @@ enum class Warn : std::uint16_t {
     LayerEditRounded,
     BlockCopyPeersOutside,
     BlockCopyPhantomPeers,
+    // What a knob did, as the analyses see it (core/analysis)
+    KnobEffectSmall,
+    // Two runs compared, a prediction checked (core/analysis, docs/Compare.md)
+    CompareRanksByOrder,
+    CompareRanksUnpaired,
+    CompareGpusDiffer,
+    CompareNotOneProgram,
 };
 
 struct WarnInfo {
@@ -109,12 +116,14 @@ const WarnInfo& warnInfo(Warn kind);
 std::optional<Warn> warnByKey(std::string_view key);
 const char* severityName(Severity s); // "info", "warning", "data_loss"
 
-// One occurrence: its kind, how many things it counts (12 GPU ops without a launch call: 12) and
-// the line people read.
+// One occurrence: its kind, how many things it counts (12 GPU ops without a launch call: 12), the
+// line people read and, for the simulator's warnings about a knob, that knob's key ("dp.scale"),
+// which the knob panel and the what-if explanation use to put the line beside its knob.
 struct Warning {
     Warn kind;
     std::int64_t count = 1;
     std::string text;
+    std::string knob; // a key of sim/KnobRegistry.h; empty when the occurrence concerns no knob
     friend bool operator==(const Warning&, const Warning&) = default;
 };
 
@@ -122,6 +131,9 @@ struct Warning {
 class Warnings {
 public:
     void add(Warn kind, std::string text, std::int64_t n = 1);
+    // An occurrence that concerns the knob `knob` (its registry key: "gpu.target", not
+    // "gpu.target=X").
+    void addForKnob(std::string knob, Warn kind, std::string text, std::int64_t n = 1);
     // Adds `other`'s warnings after (append) or before (prepend) these; append puts `prefix`
     // ("rank 3: ") before each line.
     void append(const Warnings& other, std::string_view prefix = {});

@@ -1,5 +1,6 @@
 #include "report/ComparisonReport.h"
 
+#include "analysis/TraceInfo.h"
 #include "base/Rounding.h"
 #include "report/CsvReport.h"
 #include "report/HtmlReport.h"
@@ -198,7 +199,8 @@ nlohmann::json comparisonJson(const RunComparison& cmp, const ComparisonSource& 
         {"note", cmp.alignmentNote()}};
     j["only_before_ranks"] = cmp.onlyBefore;
     j["only_after_ranks"] = cmp.onlyAfter;
-    j["warnings"] = cmp.warnings;
+    j["warnings"] = cmp.warnings.lines();
+    j["warning_stats"] = warningStatsJson(cmp.warnings);
     if (!cmp.comparable()) return j; // no table of numbers that mean nothing
     j["noise_pct"] = pct(cmp.noisePct);
     const double itDelta = static_cast<double>(cmp.iterationAfter - cmp.iterationBefore);
@@ -266,7 +268,8 @@ nlohmann::json comparisonJson(const RunComparison& cmp, const ComparisonSource& 
             wk.push_back(predictedJson(prediction->byKernel[i]));
         p["by_class"] = bc;
         p["worst_kernels"] = wk;
-        p["warnings"] = prediction->warnings;
+        p["warnings"] = prediction->warnings.lines();
+        p["warning_stats"] = warningStatsJson(prediction->warnings);
         j["prediction"] = std::move(p);
     }
     return j;

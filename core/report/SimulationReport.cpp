@@ -7,6 +7,7 @@
 #include "analysis/KnobEffect.h"
 #include "analysis/PinnedTime.h"
 #include "analysis/Throughput.h"
+#include "analysis/TraceInfo.h"
 #include "base/Rounding.h"
 #include "graph/ChakraGraph.h"
 #include "models/KernelClass.h"
@@ -306,13 +307,13 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
     j["knobs"] = knobs.toJson();
     // gpu.target: predicted speedup per kernel class and top kernel, kernels without shapes.
     if (res.gpuSwap) j["gpu_swap"] = gpuSwapJson(*res.gpuSwap);
-    nlohmann::json warnings = nlohmann::json::array();
+    // The warnings of the load (each rank's, then the set's), the graph and the run, as lines and as
+    // counters by kind (`warning_stats`, the shape of `info`'s: docs/Diagnostics.md).
+    Warnings warnings;
     for (const auto& rank : g.trace->ranks)
-        for (const auto& w : rank.warnings)
-            warnings.push_back("rank " + std::to_string(rank.rank) + ": " + w.text);
+        warnings.append(rank.warnings, "rank " + std::to_string(rank.rank) + ": ");
     for (const Warnings* list : {&g.trace->warnings, &g.warnings, &res.warnings})
-        for (const auto& w : *list)
-            warnings.push_back(w.text);
+        warnings.append(*list);
     if (replay && !knobs.isReplay()) {
         KnobEffect effect = explainKnobEffect(g, *replay, res, knobs);
         j["knob_effect"] = {{"iteration_change_pct", pct(effect.iterationChangePct)},
@@ -320,9 +321,10 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
                             {"pinned_share_of_critical_path_pct", pct(effect.pinnedSharePct)},
                             {"largest_pin", effect.largestPin},
                             {"note", effect.note}};
-        if (std::abs(effect.iterationChangePct) < 1.0) warnings.push_back(effect.note);
+        if (std::abs(effect.iterationChangePct) < 1.0) warnings.add(Warn::KnobEffectSmall, effect.note);
     }
-    j["warnings"] = warnings;
+    j["warnings"] = warnings.lines();
+    j["warning_stats"] = warningStatsJson(warnings);
     if (isUnmeasuredSet(*g.trace)) dropMeasured(j);
     return j;
 }

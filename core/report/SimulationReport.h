@@ -14,7 +14,8 @@ namespace sl {
 
 // The `simulate --json` object (fields documented in `sightline-cli simulate --help`):
 // iteration, ranks[] (simulated breakdown at the top level, measured in ranks[].measured,
-// stream_idle[]), kernel_start_error_us, critical_path, graph, knobs, warnings.
+// stream_idle[]), kernel_start_error_us, critical_path, graph, knobs, warnings (the lines) and
+// warning_stats (one counter per kind: key, severity, count, lines, message, example; as `info`).
 // With `replay` (the same graph simulated with default knobs) and knobs away from the defaults,
 // "knob_effect" says how much the knobs moved the iteration and why (analysis/KnobEffect.h).
 // When the work per step differs from the baseline's (`replay`, simulated with `replayKnobs`,

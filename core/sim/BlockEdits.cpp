@@ -15,9 +15,10 @@ BlockEditRun planBlockEditRun(const ExecutionGraph& g, const SimKnobs& knobs) {
     run.edit = knobs.modelLayers > 0 ? editBlocks(g, BlockEditKnobs{knobs.modelLayers})
                                      : editMicrobatches(g, knobs.ppMicrobatches);
     if (knobs.modelLayers > 0 && knobs.ppMicrobatches > 0)
-        run.edit.warnings.add(Warn::BlockEditsNotCombined,
-                              "pp.microbatches=" + std::to_string(knobs.ppMicrobatches) +
-                                  " together with model.layers: not combined yet, pp.microbatches ignored");
+        run.edit.warnings.addForKnob(
+            "pp.microbatches", Warn::BlockEditsNotCombined,
+            "pp.microbatches=" + std::to_string(knobs.ppMicrobatches) +
+                " together with model.layers: not combined yet, pp.microbatches ignored");
     return run;
 }
 

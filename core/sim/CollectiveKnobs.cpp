@@ -48,9 +48,9 @@ CollectiveModel collectiveModelFor(const ExecutionGraph& g, const SimKnobs& k,
     }
     if (warnings) {
         if (usedCal)
-            warnings->add(Warn::AlphaBetaCalibrated,
-                          "comm.model=alpha-beta: parameters that were not set are calibrated from "
-                          "the measured transfers of the trace");
+            warnings->addForKnob("comm.model", Warn::AlphaBetaCalibrated,
+                                 "comm.model=alpha-beta: parameters that were not set are calibrated from "
+                                 "the measured transfers of the trace");
     }
     return m;
 }

@@ -129,11 +129,12 @@ GpuSwap planGpuSwap(const ExecutionGraph& g, const std::string& target, const st
         return a.measured != b.measured ? a.measured > b.measured : a.name < b.name;
     });
     if (s.withoutShapes > 0)
-        s.warnings.add(Warn::GpuTargetNoShapes,
-                       "gpu.target=" + tgt.name + ": " + std::to_string(s.withoutShapes) +
-                           " GPU ops have no shapes or no cost model of their op (the trace was recorded "
-                           "without record_shapes, or the op family is not modelled): they take their "
-                           "kernel class's median ratio");
+        s.warnings.addForKnob(
+            "gpu.target", Warn::GpuTargetNoShapes,
+            "gpu.target=" + tgt.name + ": " + std::to_string(s.withoutShapes) +
+                " GPU ops have no shapes or no cost model of their op (the trace was recorded "
+                "without record_shapes, or the op family is not modelled): they take their "
+                "kernel class's median ratio");
     return s;
 }
 

@@ -92,15 +92,17 @@ void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, const GpuSwap
         base[c.node] = d;
     }
     if (withoutBytes > 0)
-        warnings.add(Warn::AlphaBetaNoSize,
-                     "comm.model=alpha-beta: " + std::to_string(withoutBytes) +
-                         " collective kernels have no size metadata (In/Out msg nelems, dtype): they keep "
-                         "their measured transfer times",
-                     withoutBytes);
+        warnings.addForKnob(
+            "comm.model", Warn::AlphaBetaNoSize,
+            "comm.model=alpha-beta: " + std::to_string(withoutBytes) +
+                " collective kernels have no size metadata (In/Out msg nelems, dtype): they keep "
+                "their measured transfer times",
+            withoutBytes);
     if (scaleDp && dpCalls == 0)
-        warnings.add(Warn::DpScaleNoCollectives,
-                     "dp.scale: no data-parallel collectives found (no process group described as dp, and "
-                     "no all-reduce): nothing was re-timed");
+        warnings.addForKnob(
+            "dp.scale", Warn::DpScaleNoCollectives,
+            "dp.scale: no data-parallel collectives found (no process group described as dp, and "
+            "no all-reduce): nothing was re-timed");
     if (unknownLink > 0)
         warnings.add(
             Warn::CommLocalityUnknown,
@@ -144,7 +146,8 @@ KnobTiming::KnobTiming(const ExecutionGraph& g, const SimKnobs& k, const SetupEd
             warnings.append(swap->warnings);
             swap_ = std::move(swap);
         } catch (const GpuTableError& e) {
-            warnings.add(Warn::GpuTargetUnknown, std::string(e.what()) + "; gpu.target was ignored");
+            warnings.addForKnob("gpu.target", Warn::GpuTargetUnknown,
+                                std::string(e.what()) + "; gpu.target was ignored");
         }
     }
     const GpuSwap* swap = swap_.get();
@@ -157,9 +160,9 @@ KnobTiming::KnobTiming(const ExecutionGraph& g, const SimKnobs& k, const SetupEd
         regexes.emplace_back(re);
     const CpuRegions regions(g, k.cpuRegionSpeedup, DataLoaderKnobs{k.dataWorkers, k.dataSpeedup});
     if ((k.dataWorkers > 0 || k.dataSpeedup != 1.0) && regions.dataWaits() == 0)
-        warnings.add(Warn::DataKnobsNoLoader,
-                     "data.workers / data.speedup: the trace has no DataLoader iterator ops (such as "
-                     "enumerate(DataLoader)#...__next__): nothing was re-timed");
+        warnings.addForKnob(k.dataWorkers > 0 ? "data.workers" : "data.speedup", Warn::DataKnobsNoLoader,
+                            "data.workers / data.speedup: the trace has no DataLoader iterator ops (such as "
+                            "enumerate(DataLoader)#...__next__): nothing was re-timed");
     cpuFactor_ = 1.0 / k.cpuSpeedup;
     launch_ = k.launchLatencyUs >= 0 ? static_cast<TimeNs>(std::llround(k.launchLatencyUs * 1000.0)) : -1;
     // Factor per name for GPU ops, computed once per distinct name (names repeat across ranks).

@@ -103,8 +103,8 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
     ParallelStructure s = recognizeStructure(set, &g, k.dpStrong); // blocks: strong scaling only
     if (!s.recognised) {
         std::string why = s.notes.empty() ? std::string("no layout") : s.notes.front();
-        plan.warnings.add(Warn::SetupEditIgnored,
-                          knob + ": no data-parallel layout recognised (" + why + "): knob ignored");
+        plan.warnings.addForKnob("dp.degree", Warn::SetupEditIgnored,
+                                 knob + ": no data-parallel layout recognised (" + why + "): knob ignored");
         return;
     }
     const int dp0 = s.dp, tp = s.tp, pp = s.pp;
@@ -113,9 +113,10 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
         if (!k.dpStrong) return;
     }
     if (dp0 == 1 && n > 1)
-        plan.warnings.add(Warn::DpNoGradientSync,
-                          knob + ": the trace has no data parallelism (dp 1), so no gradient all-reduce "
-                                 "to re-size; the new replicas' gradient synchronisation is not modelled");
+        plan.warnings.addForKnob(
+            "dp.degree", Warn::DpNoGradientSync,
+            knob + ": the trace has no data parallelism (dp 1), so no gradient all-reduce "
+                   "to re-size; the new replicas' gradient synchronisation is not modelled");
     plan.active = true;
     auto& setup = plan.setup;
     setup.edited = true;
@@ -205,10 +206,11 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
                               "with dp " +
                               std::to_string(n) + "); results keep the traced ids");
     if (!missing.empty())
-        plan.warnings.add(Warn::DpRanksNotCloned,
-                          knob + ": ranks " + idRangesText(missing) +
-                              " have no loaded rank at their tensor / pipeline place to clone: left out",
-                          static_cast<std::int64_t>(missing.size()));
+        plan.warnings.addForKnob(
+            "dp.degree", Warn::DpRanksNotCloned,
+            knob + ": ranks " + idRangesText(missing) +
+                " have no loaded rank at their tensor / pipeline place to clone: left out",
+            static_cast<std::int64_t>(missing.size()));
 
     // Collectives: a group whose members span replicas grows or shrinks with the data-parallel
     // degree; every group's members get their new ids, so node spans follow the new layout.
@@ -278,8 +280,8 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
                               " collective kernels to the new groups (" + types + ")");
     }
     if (unplaced > 0)
-        plan.warnings.add(
-            Warn::DpCollectivesUnplaced,
+        plan.warnings.addForKnob(
+            "dp.degree", Warn::DpCollectivesUnplaced,
             knob + ": " + std::to_string(unplaced) +
                 " collective kernels have members outside the recognised layout: kept as traced",
             unplaced);
@@ -320,7 +322,8 @@ SetupEditPlan planSetupEdits(const ExecutionGraph& g, const SetupKnobs& k,
     if (k.dpDegree > 0)
         planDataParallel(g, k, calls, gpusPerNode, plan);
     else if (k.dpStrong)
-        plan.warnings.add(Warn::KnobNoEffect, "dp.strong=true without dp.degree changes nothing");
+        plan.warnings.addForKnob("dp.strong", Warn::KnobNoEffect,
+                                 "dp.strong=true without dp.degree changes nothing");
     return plan;
 }
 

@@ -182,7 +182,8 @@ void collectTimes(const ExecutionGraph& g, const SimulatedSetup& setup, const Jo
 SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimOptions& options) {
     SimResult res;
     for (const auto& u : knobs.unsupported())
-        res.warnings.add(Warn::KnobNotSimulated, "knob " + u + " is not simulated yet; it was ignored");
+        res.warnings.addForKnob(u, Warn::KnobNotSimulated,
+                                "knob " + u + " is not simulated yet; it was ignored");
     const std::size_t R = g.trace->ranks.size();
     const int gpusPerNode = gpusPerNodeOf(*g.trace, knobs.commGpusPerNode);
     // Setup edits (dp.degree, dp.strong): the plan of the new job (sim/SetupEdits.h).
@@ -198,7 +199,8 @@ SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimO
     // Stragglers, slow nodes and jitter of every rank of the job (throws on a rank it lacks).
     const std::vector<RankVariation> variation = rankVariations(plan.setup, knobs, gpusPerNode);
     if (knobs.jitterSeed != SimKnobs{}.jitterSeed && knobs.jitterPct <= 0)
-        res.warnings.add(Warn::KnobNoEffect, "jitter.seed without jitter.pct changes nothing");
+        res.warnings.addForKnob("jitter.seed", Warn::KnobNoEffect,
+                                "jitter.seed without jitter.pct changes nothing");
     std::vector<RankVariation> loadedVar(R);
     for (std::size_t i = 0; i < plan.setup.ranks.size(); ++i)
         if (plan.setup.ranks[i].measured) loadedVar[plan.setup.ranks[i].source] = variation[i];
@@ -215,7 +217,7 @@ SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimO
     if (!knobs.commOverlap) {
         serial = noOverlapEdgesFor(g);
         if (serial->overlay.empty())
-            res.warnings.add(Warn::NoOverlapUnavailable, serial->unavailable);
+            res.warnings.addForKnob("comm.overlap", Warn::NoOverlapUnavailable, serial->unavailable);
         else
             res.addedEdges = std::shared_ptr<const EdgeOverlay>(serial, &serial->overlay);
     }

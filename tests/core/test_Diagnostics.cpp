@@ -82,6 +82,21 @@ private slots:
         QVERIFY(!(copy == a));
     }
 
+    // A knob's warning keeps the knob it names through append and prepend (analysis knobNotes).
+    void knobWarningsKeepTheirKnob() {
+        Warnings w;
+        w.addForKnob("dp.scale", Warn::DpScaleNoCollectives, "nothing re-timed");
+        w.add(Warn::GpuOpOverlap, "3 GPU ops overlap", 3);
+        Warnings all;
+        all.append(w, "rank 1: ");
+        all.prepend(w);
+        QCOMPARE(all.size(), std::size_t{4});
+        QCOMPARE(all.front().knob, std::string("dp.scale"));
+        QCOMPARE(std::next(all.begin(), 2)->knob, std::string("dp.scale"));
+        QCOMPARE(std::next(all.begin(), 2)->text, std::string("rank 1: nothing re-timed"));
+        QVERIFY(std::next(all.begin(), 3)->knob.empty());
+    }
+
     // Loader warnings come with their kind and count (here: a reused correlation id, said once).
     void loaderFillsTheCounters() {
         const std::string trace =

@@ -328,7 +328,8 @@ private slots:
         QVERIFY2(c.alignmentNote().find("do not look like one program") != std::string::npos,
                  c.alignmentNote().c_str());
         QVERIFY(c.verdict().find("0.0% of GPU ops aligned") != std::string::npos);
-        QVERIFY(!c.warnings.empty());
+        QCOMPARE(c.warnings.count(Warn::CompareNotOneProgram), std::int64_t{1});
+        QCOMPARE(c.warnings.size(), std::size_t{1});
     }
 
     // Sets without a common rank id pair by order, and say so.
@@ -342,6 +343,22 @@ private slots:
         QCOMPARE(c.ranks[0].beforeRank, 3);
         QCOMPARE(c.ranks[0].afterRank, 5);
         QCOMPARE(c.alignedSharePct(), 100.0);
+        QCOMPARE(c.warnings.count(Warn::CompareRanksByOrder), std::int64_t{1});
+        QVERIFY(!c.warnings.has(Warn::CompareRanksUnpaired));
+    }
+
+    // Ranks of one run only are left out and counted (compare_ranks_unpaired: one per rank).
+    void ranksOfOneRunOnlyAreCounted() {
+        SynthConfig two = job();
+        two.dp = 2;
+        auto a = generateAndLoad(job());
+        auto b = generateAndLoad(two);
+        const RunComparison c = compareRuns(a->graph, b->graph);
+        QCOMPARE(c.ranks.size(), std::size_t{2});
+        QCOMPARE(c.onlyBefore.size(), std::size_t{2});
+        QCOMPARE(c.warnings.count(Warn::CompareRanksUnpaired), std::int64_t{2});
+        QVERIFY(!c.warnings.has(Warn::CompareRanksByOrder));
+        QVERIFY(!c.warnings.has(Warn::CompareGpusDiffer));
     }
 };
 

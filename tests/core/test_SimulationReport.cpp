@@ -62,8 +62,8 @@ private slots:
         Replayed run("comm.speedup", "2");
         nlohmann::json sim = simulationResultJson(run.f.graph, run.res, run.knobs);
         nlohmann::json rep = run.report({"a.json", "b.json"}, 3);
-        for (const char* k :
-             {"iteration", "ranks", "kernel_start_error_us", "critical_path", "graph", "knobs", "warnings"}) {
+        for (const char* k : {"iteration", "ranks", "kernel_start_error_us", "critical_path", "graph",
+                              "knobs", "warnings", "warning_stats"}) {
             QVERIFY2(sim.contains(k), k);
             QCOMPARE(rep[k], sim[k]);
         }
@@ -73,6 +73,30 @@ private slots:
         QVERIFY(
             simulationReportJson(run.f.graph, run.res, SimKnobs{}, {"a"}, -1)["source"]["step"].is_null());
         QVERIFY(changedKnobs(SimKnobs{}.toJson()).empty());
+    }
+
+    // The warnings come as lines and as counters by kind (warning_stats, the shape of `info`'s):
+    // data.workers on a trace without DataLoader ops re-times nothing (data_knobs_no_loader), so
+    // the step moves by less than 1% and the knob effect's note is a line too (knob_effect_small).
+    void warningStatsCountEveryLine() {
+        Replayed run("data.workers", "4");
+        const SimResult replay = simulate(run.f.graph);
+        const nlohmann::json j = simulationResultJson(run.f.graph, run.res, run.knobs, &replay);
+        QVERIFY(j["warning_stats"].is_array());
+        std::map<std::string, nlohmann::json> byKey;
+        std::size_t lines = 0;
+        for (const auto& s : j["warning_stats"]) {
+            byKey[s["key"].get<std::string>()] = s;
+            lines += s["lines"].get<std::size_t>();
+            for (const char* f : {"severity", "count", "message", "example"})
+                QVERIFY2(s.contains(f), f);
+        }
+        QCOMPARE(lines, j["warnings"].size());
+        QVERIFY(byKey.count("data_knobs_no_loader"));
+        QCOMPARE(byKey["data_knobs_no_loader"]["severity"].get<std::string>(), std::string("data_loss"));
+        QCOMPARE(byKey["data_knobs_no_loader"]["count"].get<int>(), 1);
+        QVERIFY(byKey.count("knob_effect_small"));
+        QCOMPARE(byKey["knob_effect_small"]["example"], j["knob_effect"]["note"]);
     }
 
     void csvAgreesWithJson() {

@@ -58,7 +58,7 @@ void ScenarioRunner::explain(ScenarioResult& r, const ScenarioResult* baseline) 
     r.noEffect = isBaseline
                      ? QString()
                      : QString::fromStdString(noEffectReason(g, *baseline->output.result, res, r.knobs));
-    r.knobNotes = knobNotes(res.warnings.lines());
+    r.knobNotes = knobNotes(res.warnings);
     // Samples/s where the batch is given (every scenario), then the ratio to the baseline where the
     // work per step differs (docs/Scaling.md).
     const auto it = r.json.find("iteration");

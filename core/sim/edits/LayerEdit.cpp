@@ -84,8 +84,8 @@ BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs) {
     std::vector<Target> targets = stageTargets(s, knobs.layers);
     if (targets.empty()) {
         std::string why = "no repeated layer blocks found";
-        out.warnings.add(Warn::BlockEditIgnored,
-                         knob + ": no layer blocks recognised (" + why + "): knob ignored");
+        out.warnings.addForKnob("model.layers", Warn::BlockEditIgnored,
+                                knob + ": no layer blocks recognised (" + why + "): knob ignored");
         return out;
     }
     int traced = 0, wanted = 0;
@@ -94,9 +94,9 @@ BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs) {
         wanted += t.wanted;
     }
     if (static_cast<int>(targets.size()) < std::max(1, s.pp)) {
-        out.warnings.add(Warn::BlockEditIgnored,
-                         knob + ": layer blocks were found on " + std::to_string(targets.size()) + " of " +
-                             std::to_string(s.pp) + " pipeline stages only: knob ignored");
+        out.warnings.addForKnob("model.layers", Warn::BlockEditIgnored,
+                                knob + ": layer blocks were found on " + std::to_string(targets.size()) +
+                                    " of " + std::to_string(s.pp) + " pipeline stages only: knob ignored");
         return out;
     }
     if (wanted == traced) {
@@ -128,10 +128,10 @@ BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs) {
             // else (a rotation of the layer block loses at most one): left as traced.
             if (c < 2 || std::abs(c - t->traced) > 1) continue;
             if (c + delta < 1) {
-                out.warnings.add(Warn::BlockEditIgnored, knob + ": rank " + std::to_string(rank.rank) +
-                                                             " has blocks of " + std::to_string(c) +
-                                                             " layers, too few to drop " +
-                                                             std::to_string(-delta) + ": knob ignored");
+                out.warnings.addForKnob("model.layers", Warn::BlockEditIgnored,
+                                        knob + ": rank " + std::to_string(rank.rank) + " has blocks of " +
+                                            std::to_string(c) + " layers, too few to drop " +
+                                            std::to_string(-delta) + ": knob ignored");
                 return BlockEdit{false, {}, {}, {}, {}, 0, {}, out.warnings, {}};
             }
             auto proc = procOf.find({r, lr.track});
@@ -167,8 +167,9 @@ BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs) {
         }
     }
     if (plans.empty()) {
-        out.warnings.add(Warn::BlockEditIgnored,
-                         knob + ": no layer blocks were found inside the graph's window: knob ignored");
+        out.warnings.addForKnob("model.layers", Warn::BlockEditIgnored,
+                                knob +
+                                    ": no layer blocks were found inside the graph's window: knob ignored");
         return out;
     }
 
@@ -259,8 +260,8 @@ BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs) {
     try {
         e.validate();
     } catch (const GraphError& err) {
-        out.warnings.add(Warn::BlockEditIgnored,
-                         knob + ": the edited graph is not valid (" + err.what() + "): knob ignored");
+        out.warnings.addForKnob("model.layers", Warn::BlockEditIgnored,
+                                knob + ": the edited graph is not valid (" + err.what() + "): knob ignored");
         return BlockEdit{false, {}, {}, {}, {}, 0, {}, out.warnings, {}};
     }
     out.active = true;
@@ -295,8 +296,9 @@ BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs) {
                             std::to_string(t.traced) + " -> " + std::to_string(t.wanted) + " layers");
     }
     if (wanted != knobs.layers)
-        out.warnings.add(Warn::LayerEditRounded, knob + ": the stages get whole layer blocks: " +
-                                                     std::to_string(wanted) + " layers simulated");
+        out.warnings.addForKnob("model.layers", Warn::LayerEditRounded,
+                                knob + ": the stages get whole layer blocks: " + std::to_string(wanted) +
+                                    " layers simulated");
     if (copiedGroups > 0)
         out.notes.push_back("copied " + std::to_string(copiedGroups) +
                             " collectives with their blocks (every member rank copies the same block)");
@@ -311,14 +313,14 @@ BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs) {
     out.notes.push_back(
         "copied layer blocks are simulated but not drawn; dropped ones have no simulated time");
     if (unmatchedCopies > 0)
-        out.warnings.add(Warn::BlockCopyPeersOutside,
-                         knob + ": " + std::to_string(unmatchedCopies) +
-                             " copied collective kernels have peers outside every copied block: they "
-                             "do not wait for peers",
-                         unmatchedCopies);
+        out.warnings.addForKnob("model.layers", Warn::BlockCopyPeersOutside,
+                                knob + ": " + std::to_string(unmatchedCopies) +
+                                    " copied collective kernels have peers outside every copied block: they "
+                                    "do not wait for peers",
+                                unmatchedCopies);
     if (phantoms > 0)
-        out.warnings.add(
-            Warn::BlockCopyPhantomPeers,
+        out.warnings.addForKnob(
+            "model.layers", Warn::BlockCopyPhantomPeers,
             knob + ": " + std::to_string(phantoms) +
                 " copied collectives had peers outside the rank set: the copies do not wait for them",
             phantoms);

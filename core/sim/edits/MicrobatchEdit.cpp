@@ -35,8 +35,8 @@ BlockEdit editMicrobatches(const ExecutionGraph& g, int microbatches) {
     const ParallelStructure& s = out.structure;
     const int M = s.microbatches, N = microbatches;
     if (M == 0) {
-        out.warnings.add(
-            Warn::BlockEditIgnored,
+        out.warnings.addForKnob(
+            "pp.microbatches", Warn::BlockEditIgnored,
             knob + ": no micro-batch blocks recognised (forward_step#N / backward_step#N): knob ignored");
         return out;
     }
@@ -46,7 +46,8 @@ BlockEdit editMicrobatches(const ExecutionGraph& g, int microbatches) {
     }
     auto ignore = [&](const std::string& why) {
         BlockEdit none;
-        none.warnings.add(Warn::BlockEditIgnored, knob + ": " + why + ": knob ignored");
+        none.warnings.addForKnob("pp.microbatches", Warn::BlockEditIgnored,
+                                 knob + ": " + why + ": knob ignored");
         return none;
     };
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> procOf;
@@ -149,11 +150,12 @@ BlockEdit editMicrobatches(const ExecutionGraph& g, int microbatches) {
     out.notes.push_back(
         "copied micro-batch blocks are simulated but not drawn; dropped ones have no simulated time");
     if (applied.unmatchedCopies > 0)
-        out.warnings.add(Warn::BlockCopyPeersOutside,
-                         knob + ": " + std::to_string(applied.unmatchedCopies) +
-                             " copied collective kernels have peers outside every copied block: they do not "
-                             "wait for peers",
-                         applied.unmatchedCopies);
+        out.warnings.addForKnob(
+            "pp.microbatches", Warn::BlockCopyPeersOutside,
+            knob + ": " + std::to_string(applied.unmatchedCopies) +
+                " copied collective kernels have peers outside every copied block: they do not "
+                "wait for peers",
+            applied.unmatchedCopies);
     return out;
 }
 
