@@ -4,6 +4,25 @@
 
 namespace sl {
 
+namespace {
+
+// `v` as `n` copies of `value`, filled in pieces with a look at `cancel` between them (false: it was
+// raised). The job's per-vertex state is about 48 bytes a node: 100 MB for the 4-rank sample at
+// dp.degree=4096, whose first touch takes about 0.1 s, longer than closing the window should.
+template <class T>
+bool fillUnlessCancelled(std::vector<T>& v, std::size_t n, T value, const std::atomic<bool>* cancel) {
+    constexpr std::size_t kPiece = std::size_t{1} << 18;
+    v.clear();
+    v.reserve(n);
+    while (v.size() < n) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) return false;
+        v.resize(std::min(n, v.size() + kPiece), value);
+    }
+    return true;
+}
+
+} // namespace
+
 Schedule scheduleJob(const ScheduleInputs& in) {
     Schedule out;
     const ExecutionGraph& g = in.g;
@@ -36,16 +55,24 @@ Schedule scheduleJob(const ScheduleInputs& in) {
     };
 
     // Times are relative to each rank's origin during the run ("simulated clock").
-    std::vector<TimeNs> tS(N), edgeEnd(N, kMinTime);
+    std::vector<TimeNs> tS, edgeEnd;
     std::vector<TimeNs>& start = out.start;
     std::vector<TimeNs>& end = out.end;
-    start.assign(N, -1);
-    end.assign(N, -1);
-    std::vector<std::uint32_t> pendS(N, 0), pendE(N, 1);
+    std::vector<std::uint32_t> pendS, pendE;
     std::vector<EdgeId>& startBy = out.startBy;
     std::vector<EdgeId>& endBy = out.endBy;
-    startBy.assign(N, kNoEdge);
-    endBy.assign(N, kNoEdge);
+    const std::atomic<bool>* cancel = in.cancel;
+    if (!fillUnlessCancelled(tS, N, TimeNs{0}, cancel) ||
+        !fillUnlessCancelled(edgeEnd, N, kMinTime, cancel) ||
+        !fillUnlessCancelled(start, N, TimeNs{-1}, cancel) ||
+        !fillUnlessCancelled(end, N, TimeNs{-1}, cancel) ||
+        !fillUnlessCancelled(pendS, N, std::uint32_t{0}, cancel) ||
+        !fillUnlessCancelled(pendE, N, std::uint32_t{1}, cancel) ||
+        !fillUnlessCancelled(startBy, N, kNoEdge, cancel) ||
+        !fillUnlessCancelled(endBy, N, kNoEdge, cancel)) {
+        out.cancelled = true;
+        return out;
+    }
     // Peers outside the rank set (phantoms): with peers.model=follow they reach the collective the
     // measured skew after this rank does, so job-wide knobs move them with it; on a straggler rank,
     // and with peers.model=measured, they arrive when they did (docs/ARCHITECTURE.md, "Collectives
@@ -87,6 +114,10 @@ Schedule scheduleJob(const ScheduleInputs& in) {
         initNode(i, i, loadedVar[g.nodes[i].rank]);
     }
     for (std::size_t a = 0; a < added.count(); ++a) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) {
+            out.cancelled = true;
+            return out;
+        }
         const auto& list = added.rankNodes[added.source[a]];
         for (std::size_t s = 0; s < list.size(); ++s) {
             const std::size_t u = n + added.offset[a] + s;
@@ -125,7 +156,7 @@ Schedule scheduleJob(const ScheduleInputs& in) {
     const auto* outOff = g.outOffsets.data();
     const auto* outIds = g.outEdgeIds.data();
     while (!work.empty()) {
-        if (in.cancel && (processed & 0xffff) == 0 && in.cancel->load(std::memory_order_relaxed)) {
+        if (cancel && (processed & 0xffff) == 0 && cancel->load(std::memory_order_relaxed)) {
             out.cancelled = true;
             return out;
         }

@@ -181,6 +181,14 @@ void collectTimes(const ExecutionGraph& g, const SimulatedSetup& setup, const Jo
 // layout) -> schedule -> times on the ranks' clocks -> statistics.
 SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimOptions& options) {
     SimResult res;
+    // The flag is looked at between the stages of the plan as well as in the scheduler: at
+    // dp.degree=4096 the setup edits and the layout take tens of ms each (docs/ARCHITECTURE.md,
+    // "GUI": closing the window mid-run).
+    const auto stop = [&] {
+        if (!options.cancel || !options.cancel->load(std::memory_order_relaxed)) return false;
+        res.complete = false;
+        return true;
+    };
     for (const auto& u : knobs.unsupported())
         res.warnings.addForKnob(u, Warn::KnobNotSimulated,
                                 "knob " + u + " is not simulated yet; it was ignored");
@@ -196,6 +204,7 @@ SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimO
     } else {
         plan.setup = measuredSetup(g);
     }
+    if (stop()) return res;
     // Stragglers, slow nodes and jitter of every rank of the job (throws on a rank it lacks).
     const std::vector<RankVariation> variation = rankVariations(plan.setup, knobs, gpusPerNode);
     if (knobs.jitterSeed != SimKnobs{}.jitterSeed && knobs.jitterPct <= 0)
@@ -206,6 +215,7 @@ SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimO
         if (plan.setup.ranks[i].measured) loadedVar[plan.setup.ranks[i].source] = variation[i];
     const KnobTiming timing(g, knobs, plan, res.warnings);
     res.gpuSwap = timing.swap();
+    if (stop()) return res;
     AddedRankTimes& added = res.addedRanks;
     const JobLayout L = layoutJob(g, plan, calls, added);
     std::vector<RankVariation> addedVar(added.count());
@@ -222,6 +232,7 @@ SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimO
             res.addedEdges = std::shared_ptr<const EdgeOverlay>(serial, &serial->overlay);
     }
     const EdgeOverlay* overlay = res.addedEdges.get();
+    if (stop()) return res;
 
     const Schedule s = scheduleJob(
         {g, timing, L, added, loadedVar, addedVar, overlay, knobs.peersModel != "measured", options.cancel});
@@ -252,6 +263,8 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
     if (knobs.modelLayers > 0 || knobs.ppMicrobatches > 0) {
         const BlockEditRun run = planBlockEditRun(g, knobs);
         SimResult r = simulateJob(run.edit.active ? run.edit.graph : g, run.knobs, options);
+        // A cancelled run has no times to map back.
+        if (!r.complete && options.cancel && options.cancel->load(std::memory_order_relaxed)) return r;
         return mapBlockEditResult(g, run, std::move(r), options);
     }
     return simulateJob(g, knobs, options);

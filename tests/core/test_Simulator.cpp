@@ -9,6 +9,10 @@
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
 
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 using namespace sl;
 
 class TestSimulator : public QObject {
@@ -160,6 +164,38 @@ private slots:
         SimOptions opt;
         opt.cancel = &cancel;
         QVERIFY(!simulate(g, {}, opt).complete);
+    }
+
+    // The setup before the schedule checks the flag too (docs/ARCHITECTURE.md, "GUI": closing the
+    // window mid-run): the sample grown to dp.degree=4096 (2.2 M nodes; the setup edits, the
+    // layout and the scheduler's 100 MB of per-node state take about 0.15 s) stops before its
+    // layout when the flag is up, and a flag raised while the run sets up stops it soon after.
+    void cancellationInTheSetup() {
+        TraceSet set = loadTraceSet({sltest::samplePath("02-dp4")});
+        ExecutionGraph g = buildExecutionGraph(set);
+        SimKnobs k;
+        setKnobAssignment(k, "dp.degree=4096");
+        std::atomic<bool> cancel{true};
+        SimOptions opt;
+        opt.cancel = &cancel;
+        const SimResult stopped = simulate(g, k, opt);
+        QVERIFY(!stopped.complete);
+        QVERIFY(stopped.addedRanks.empty()); // stopped before the job's layout
+        // Raised 10 ms into a run: how long the run goes on after it (qInfo; under a second).
+        cancel = false;
+        std::chrono::steady_clock::time_point raised;
+        std::thread raiser([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            raised = std::chrono::steady_clock::now();
+            cancel = true;
+        });
+        const SimResult late = simulate(g, k, opt);
+        const auto returned = std::chrono::steady_clock::now();
+        raiser.join();
+        QVERIFY(!late.complete);
+        const double ms = std::chrono::duration<double, std::milli>(returned - raised).count();
+        qInfo("dp.degree=4096: returned %.1f ms after the cancel flag was raised", ms);
+        QVERIFY2(ms < 1000, qPrintable(QString::number(ms)));
     }
 };
 
