@@ -4,6 +4,7 @@
 #include "analysis/CriticalPath.h"
 #include "analysis/Sweep.h"
 #include "analysis/Throughput.h"
+#include "analysis/TraceInfo.h"
 #include "base/Rounding.h"
 
 #include <nlohmann/json.hpp>
@@ -24,7 +25,7 @@ struct Point {
     TimeNs iteration = 0;
     double exposedMeanUs = 0, exposedMaxUs = 0;
     CriticalPath path;
-    std::vector<std::string> warnings;
+    Warnings warnings;
     std::size_t ranks = 0; // ranks of the simulated job
     StepWork work;         // what the step does (analysis/Throughput.h)
 };
@@ -61,7 +62,8 @@ nlohmann::json pointJson(const Point& p, const Point& baseline) {
                         {"exposed_comm_us", p.exposedMeanUs},
                         {"exposed_comm_max_us", p.exposedMaxUs},
                         {"critical_path", {{"length_us", us(p.path.length)}, {"by_kind", byKind}}},
-                        {"warnings", p.warnings}};
+                        {"warnings", p.warnings.lines()},
+                        {"warning_stats", warningStatsJson(p.warnings)}};
     // The work per step differs from the baseline's (dp.degree, pp.microbatches, model.layers):
     // throughput and scaling efficiency against it (docs/Scaling.md), as simulate --json names them.
     const Throughput t = throughputFrom(baseline.work, base, p.work, p.iteration);
@@ -90,7 +92,9 @@ Command makeSweepCommand() {
             "launch_latency, sync, idle). The swept --set is the one with a comma list (else the last\n"
             "--set, as a one-value sweep); every other --set and --config are fixed for all runs.\n"
             "\n"
-            "  --json   print {knob, baseline, points[{value, iteration_us, ...}]} instead of a table\n"
+            "  --json   print {knob, baseline, points[{value, iteration_us, ..., warnings, warning_stats}],\n"
+            "           graph_warnings, graph_warning_stats} instead of a table (warning_stats: one counter\n"
+            "           per kind of warning, as info's)\n"
             "  --et F|DIR  PyTorch execution traces for collective sizes (see simulate --help)\n",
             [](Args& args) {
                 bool json = args.flag("--json");
@@ -157,7 +161,7 @@ Command makeSweepCommand() {
                     if (runs[i].error) std::rethrow_exception(runs[i].error);
                     Point& p = points[i];
                     p.iteration = runs[i].iteration;
-                    p.warnings = runs[i].warnings.lines();
+                    p.warnings = runs[i].warnings;
                     p.ranks = runs[i].exposed.ranks;
                     p.exposedMeanUs = std::round(runs[i].exposed.meanNs / 10.0) / 100.0;
                     p.exposedMaxUs = us(runs[i].exposed.maxNs);
@@ -176,6 +180,7 @@ Command makeSweepCommand() {
                         j["points"].push_back(p);
                     }
                     j["graph_warnings"] = g.warnings.lines();
+                    j["graph_warning_stats"] = warningStatsJson(g.warnings);
                     std::cout << j.dump(2) << "\n";
                     return kExitOk;
                 }
@@ -206,8 +211,9 @@ Command makeSweepCommand() {
                 }
                 std::vector<std::string> warns;
                 for (const auto& p : points)
-                    for (const auto& w : p.warnings)
-                        if (std::find(warns.begin(), warns.end(), w) == warns.end()) warns.push_back(w);
+                    for (const Warning& w : p.warnings)
+                        if (std::find(warns.begin(), warns.end(), w.text) == warns.end())
+                            warns.push_back(w.text);
                 if (!warns.empty()) std::printf("\nwarnings:\n");
                 for (const auto& w : warns)
                     std::printf("  %s\n", w.c_str());

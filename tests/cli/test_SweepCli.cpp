@@ -47,6 +47,28 @@ private slots:
         QVERIFY(pts[2].toObject()["change_pct"].toDouble() < -10);
     }
 
+    // Each point's warnings come with their counters (docs/Diagnostics.md): data.workers on a trace
+    // without DataLoader ops re-times nothing, once per point that sets it, never at the baseline.
+    void warningCountersPerPoint() {
+        Run r = cli({"sweep", sample("02-dp4"), "--set", "data.workers=0,2", "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        auto keys = [](const QJsonObject& point) {
+            QStringList out;
+            for (const auto& s : point["warning_stats"].toArray())
+                out << s.toObject()["key"].toString();
+            return out;
+        };
+        QVERIFY(j["baseline"].toObject()["warning_stats"].isArray());
+        QVERIFY(!keys(j["baseline"].toObject()).contains(QStringLiteral("data_knobs_no_loader")));
+        const QJsonArray pts = j["points"].toArray();
+        QCOMPARE(pts.size(), 2);
+        QVERIFY(!keys(pts[0].toObject()).contains(QStringLiteral("data_knobs_no_loader")));
+        QVERIFY2(keys(pts[1].toObject()).contains(QStringLiteral("data_knobs_no_loader")),
+                 qPrintable(keys(pts[1].toObject()).join(QLatin1Char(','))));
+        QVERIFY(j["graph_warning_stats"].isArray());
+    }
+
     void tableAndOverlap() {
         Run r = cli({"sweep", sample("02-dp4"), "--set", "comm.overlap=true,false"});
         QCOMPARE(r.code, 0);
