@@ -390,7 +390,8 @@ void MainMenus::buildFileMenu() {
     // A second measured run of the program, compared op by op (docs/Compare.md): it takes the lower
     // pane (ComparisonController.h, TimelinePanes.h), its tables open in a window of their own.
     file->addAction(tr("Open Co&mparison Run..."), this, [this, session] {
-        const QStringList files = ComparisonWindow::askPaths(window_, session);
+        const QStringList files =
+            ComparisonWindow::askPaths(window_, session->traceSet() && session->simulation().graph);
         if (!files.isEmpty()) session->comparison()->open(files);
     });
     buildComparisonActions(file);
@@ -499,7 +500,7 @@ void MainMenus::buildViewMenu() {
     auto* navigate = view->addMenu(tr("&Navigate"));
     navigate->addActions(navigation_);
     buildNotesMenu(view->addMenu(tr("N&otes and Bookmarks")));
-    // Transitions between scenarios (ui/timeline/Transition.h): on unless turned off here (kept).
+    // Transitions between scenarios (ui/model/Transition.h): on unless turned off here (kept).
     QAction* animate = view->addAction(tr("Animate Scenario S&witches"));
     animate->setObjectName(QStringLiteral("transitionsAction"));
     animate->setCheckable(true);

@@ -1,5 +1,5 @@
 #pragma once
-// One colour table for the desktop program's palette (ui/timeline/Palette.cpp) and the HTML report
+// One colour table for the desktop program's palette (ui/model/Palette.cpp) and the HTML report
 // (report/HtmlParts.h), so a screenshot and a report read the same way. Plain 0xRRGGBB values: the
 // core has no Qt (the palette makes QColors of them, the report CSS).
 #include "analysis/CriticalPath.h"
@@ -10,7 +10,7 @@
 
 namespace sl::colours {
 
-// Event categories, in the order of ui::Category (ui/timeline/Palette.h), chosen to stay apart for
+// Event categories, in the order of ui::Category (ui/model/Palette.h), chosen to stay apart for
 // common colour-vision deficiencies.
 inline constexpr std::array<std::uint32_t, 7> kCategory = {
     0x3b7dd8, // compute: blue

@@ -3,7 +3,7 @@
 // (the trace category) and its name, and one meaning per word. Every other grouping is a mapping
 // of it: the kernel classes of the compute.speedup.<class> knobs (models/KernelClass.h), the op
 // classes of the HTA breakdown (analysis/Breakdown.h), the timeline's colour categories
-// (ui/timeline/Palette.h) and the synthetic generator's kernels (synth/CostModel.h).
+// (ui/model/Palette.h) and the synthetic generator's kernels (synth/CostModel.h).
 //
 // Words: "memcpy" / "memset" are the GPU copy and set operations (not kernels); "data movement"
 // is a kernel that copies, fills, indexes, gathers, scatters, embeds or transposes; "communication"

@@ -1,4 +1,4 @@
-// BackgroundJob (ui/session/BackgroundJob.h), the GUI's one way to run work off the UI thread: a newer
+// BackgroundJob (ui/model/BackgroundJob.h), the GUI's one way to run work off the UI thread: a newer
 // start() drops the older run's result and everything it posts, cancel() raises the run's flag and
 // drops its result at once, a superseded result can still be kept (stale callback), what the work
 // throws becomes failed() only for the newest run, progress is forwarded without flooding, and

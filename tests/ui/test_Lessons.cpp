@@ -1,4 +1,4 @@
-// Guided lessons (ui/session/Lesson.h, ui/panels/LessonPanel.h, docs/Lessons.md): every bundled
+// Guided lessons (ui/model/Lesson.h, ui/session/LessonPanel.h, docs/Lessons.md): every bundled
 // lesson loads, opens its sample and applies each step's knobs, highlights and zoom in the window;
 // Back / Next and the progress line follow the steps; a broken lesson file gives one line naming
 // the file and what is wrong, never a crash, in the panel's open() and through Help > Lessons.

@@ -1,5 +1,5 @@
 // Each set's track layout remembered between runs without a session (docs/ManyRanks.md, "Saved";
-// ui/session/RankViewMemory.h): the grouping, the folded groups, compact rows and the collapsed
+// ui/model/RankViewMemory.h): the grouping, the folded groups, compact rows and the collapsed
 // ranks come back when the same set is opened again, after another set and in a new run; the
 // filter does not. Every test stores into a settings file of its own (a temporary folder), so no
 // test depends on an earlier run, and a controller that was not asked to remember keeps defaults.

@@ -1,4 +1,4 @@
-// Transitions between scenarios (ui/timeline/Transition.h) on the bundled samples/02-dp4: frames
+// Transitions between scenarios (ui/model/Transition.h) on the bundled samples/02-dp4: frames
 // interpolate every event between the two timelines; switching the current scenario moves the
 // simulated pane's events over about 400 ms while data() is the new timeline at once; View > Animate
 // Scenario Switches off switches at once.

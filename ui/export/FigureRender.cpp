@@ -1,5 +1,6 @@
 #include "FigureRender.h"
 
+#include "DeltaLegend.h"
 #include "Palette.h"
 #include "RowLayout.h"
 #include "TimeAxis.h"

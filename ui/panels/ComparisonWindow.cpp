@@ -1,7 +1,6 @@
 #include "ComparisonWindow.h"
 
 #include "DialogDir.h"
-#include "SessionController.h"
 #include "SimRunner.h"
 
 #include "base/Error.h"
@@ -199,8 +198,8 @@ ComparisonWindow::ComparisonWindow(std::shared_ptr<const ComparisonRun> run, QWi
     present(std::move(run));
 }
 
-QStringList ComparisonWindow::askPaths(QWidget* parent, SessionController* session) {
-    if (!session->traceSet() || !session->simulation().graph) {
+QStringList ComparisonWindow::askPaths(QWidget* parent, bool ready) {
+    if (!ready) {
         QMessageBox::information(parent, tr("Open Comparison Run"),
                                  tr("Open a trace first and let its details finish: the comparison run is "
                                     "aligned with the open one."));

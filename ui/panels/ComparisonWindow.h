@@ -27,8 +27,6 @@ class QTableWidget;
 
 namespace sl::ui {
 
-class SessionController;
-
 class ComparisonWindow : public QWidget {
     Q_OBJECT
 public:
@@ -42,8 +40,8 @@ public:
     explicit ComparisonWindow(std::shared_ptr<const ComparisonRun> run, QWidget* parent = nullptr);
 
     // Asks for the comparison run's files (empty: cancelled); says why in a message box when
-    // nothing is open to compare with yet.
-    static QStringList askPaths(QWidget* parent, SessionController* session);
+    // nothing is open to compare with yet (`ready`: a set is open and its details are finished).
+    static QStringList askPaths(QWidget* parent, bool ready);
     // The comparison shown (null until finished).
     const std::shared_ptr<const ComparisonRun>& run() const { return run_; }
 

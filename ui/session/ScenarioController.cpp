@@ -20,7 +20,7 @@ ScenarioController::ScenarioController(ScenarioList* list, ScenarioRunner* runne
     connect(v_.knobs, &KnobPanel::changed, this,
             [this](const SimKnobs& k) { list_->setKnobs(list_->current(), k); });
     connect(list_, &ScenarioList::currentChanged, this, [this](int i) {
-        // Another scenario in the simulated pane: its events move there (ui/timeline/Transition.h).
+        // Another scenario in the simulated pane: its events move there (ui/model/Transition.h).
         // A knob edit that started a new what-if already shows its knobs: no transition for it.
         if (v_.knobs->knobs().toJson() != list_->at(i).knobs.toJson()) {
             v_.panes->simulated()->animateNextChange();

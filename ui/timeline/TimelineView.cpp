@@ -1,6 +1,7 @@
 #include "TimelineView.h"
 
 #include "Annotations.h"
+#include "DeltaLegend.h"
 #include "Transition.h"
 
 #include "EventText.h"

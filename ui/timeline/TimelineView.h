@@ -35,7 +35,7 @@ public:
     // The notes drawn over the events (ui/timeline/Annotations.h); null: none.
     void setAnnotations(AnnotationModel* model);
     void setData(std::shared_ptr<const TimelineData> timeline);
-    // Transitions (ui/timeline/Transition.h): when on, the next setData() after animateNextChange()
+    // Transitions (ui/model/Transition.h): when on, the next setData() after animateNextChange()
     // with a timeline of the same set moves the events from their old to their new times over
     // kTransitionMs; data() is the new timeline at once, only the picture moves.
     void setTransitions(bool on);

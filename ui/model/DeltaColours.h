@@ -8,13 +8,10 @@
 #include "trace/Time.h"
 
 #include <QColor>
-#include <QRect>
 #include <QString>
 
 #include <cstdint>
 #include <vector>
-
-class QPainter;
 
 namespace sl {
 struct TraceSet;
@@ -43,9 +40,5 @@ struct EventDeltas {
     const std::int8_t* track(std::size_t rank, std::size_t track) const;
     std::int8_t at(int rank, std::uint32_t track, std::uint32_t event) const;
 };
-
-// The legend in the top right corner of `area`: the bins from much faster to much slower between
-// "faster" and "slower", then "only here".
-void paintDeltaLegend(QPainter& p, QRect area);
 
 } // namespace sl::ui
