@@ -17,7 +17,7 @@ EventRef shapedOpOf(const Rank& rank, EventRef gpuOp) {
     for (std::int32_t k = cev.parent[call.index]; k >= 0;) {
         const EventRef r{call.track, static_cast<std::uint32_t>(k)};
         if (cev.kind[r.index] == EventKind::CpuOp && rank.name(r).rfind("aten::", 0) == 0 &&
-            rank.args(r).find("\"Input Dims\"") != std::string_view::npos)
+            hasInputDims(rank.args(r)))
             return r;
         k = cev.parent[r.index];
     }
@@ -75,9 +75,13 @@ BenchPlan benchmarkPlan(const TraceSet& set, std::uint32_t rankIndex) {
         op.name = std::string(rank.name(found));
         op.stream = track.stream();
         op.gpuOps = 1;
-        auto args = nlohmann::json::parse(rank.args(found), nullptr, false);
-        op.inputDims = args.is_object() && args.contains("Input Dims") ? args["Input Dims"].dump() : "[]";
-        op.inputTypes = args.is_object() && args.contains("Input type") ? args["Input type"].dump() : "[]";
+        // The shapes as recorded in the trace (an attached ET's are not re-created).
+        if (auto shapes = parseOpShapes(rank.args(found))) {
+            op.inputDims = std::move(shapes->dimsJson);
+            op.inputTypes = std::move(shapes->typesJson);
+        } else {
+            op.inputDims = op.inputTypes = "[]";
+        }
         plan.ops.push_back(std::move(op));
     }
     return plan;

@@ -15,23 +15,6 @@ namespace sl {
 
 namespace {
 
-// The raw "Input Dims" value of an args JSON object ("[[8, 4096], [4096, 4096]]"), empty when
-// the op was recorded without shapes. Text, not parsed: only compared for equality.
-std::string_view inputDims(std::string_view args) {
-    const std::size_t k = args.find("\"Input Dims\"");
-    if (k == std::string_view::npos) return {};
-    std::size_t i = args.find('[', k);
-    if (i == std::string_view::npos) return {};
-    int depth = 0;
-    for (std::size_t j = i; j < args.size(); ++j) {
-        if (args[j] == '[')
-            ++depth;
-        else if (args[j] == ']' && --depth == 0)
-            return args.substr(i, j - i + 1);
-    }
-    return {};
-}
-
 // What alignment and the tables read of one GPU op.
 struct OpInfo {
     NodeId node = kNoNode;
@@ -67,7 +50,7 @@ std::vector<OpInfo> opInfos(const ExecutionGraph& g, std::uint32_t rankIndex,
         o.cpuOp = launchingCpuOp(rank, node.event);
         if (o.cpuOp.valid()) {
             o.cpuOpName = rank.name(o.cpuOp);
-            o.shapes = inputDims(rank.args(o.cpuOp));
+            o.shapes = inputDimsText(rank.args(o.cpuOp)); // compared as text only: no parse
         }
         out.push_back(o);
     }

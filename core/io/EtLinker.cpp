@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string_view>
 
 namespace sl {
@@ -138,14 +139,13 @@ bool linkById(const Rank& rank, const ExecutionTrace& et, const std::vector<std:
     return true;
 }
 
-// The inputs of an ET node as the args a Kineto trace recorded with shapes carries ("Input Dims",
-// "Input type", "Concrete Inputs"; see models/KernelCost.h), or "" when it has no tensor input.
+// The inputs of an ET node as the shapes a Kineto trace recorded with shapes carries ("Input
+// Dims", "Input type", "Concrete Inputs"; trace/OpShapes.h), or nullopt when it has no tensor input.
 // Tensors keep their C++ type name ("float", "c10::BFloat16"), which both formats share; tensor
 // lists are "TensorList" without dims, numbers and bools "Scalar" with their value ("True" /
 // "False"), int lists their values.
-std::string kinetoShapeArgs(const EtNode& n) {
-    nlohmann::json dims = nlohmann::json::array(), types = nlohmann::json::array(),
-                   concrete = nlohmann::json::array();
+std::optional<OpShapes> kinetoShapes(const EtNode& n) {
+    OpShapes s;
     bool anyTensor = false;
     for (const EtArg& a : n.inputs) {
         std::vector<std::int64_t> shape;
@@ -168,12 +168,14 @@ std::string kinetoShapeArgs(const EtNode& n) {
         } else {
             value = a.text;
         }
-        dims.push_back(shape);
-        types.push_back(type);
-        concrete.push_back(value);
+        s.dims.push_back(std::move(shape));
+        s.types.push_back(std::move(type));
+        s.concrete.push_back(std::move(value));
     }
-    if (!anyTensor) return {};
-    return nlohmann::json{{"Input Dims", dims}, {"Input type", types}, {"Concrete Inputs", concrete}}.dump();
+    if (!anyTensor) return std::nullopt;
+    s.dimsJson = nlohmann::json(s.dims).dump();
+    s.typesJson = nlohmann::json(s.types).dump();
+    return s;
 }
 
 } // namespace
@@ -248,10 +250,10 @@ EtLinkStats attachExecutionTrace(Rank& rank, const ExecutionTrace& et) {
     for (const auto& [packed, node] : links) {
         const EventRef op = EventRef::unpack(packed);
         if (rank.tracks[op.track].events.kind[op.index] != EventKind::CpuOp) continue;
-        if (rank.args(op).find("\"Input Dims\"") != std::string_view::npos) continue;
-        std::string shapes = kinetoShapeArgs(et.nodes[node]);
-        if (shapes.empty()) continue;
-        rank.etOpShapes[packed] = std::move(shapes);
+        if (hasInputDims(rank.args(op))) continue;
+        auto shapes = kinetoShapes(et.nodes[node]);
+        if (!shapes) continue;
+        rank.etOpShapes[packed] = std::move(*shapes);
         ++st.opsShaped;
     }
     for (auto& coll : rank.collectives) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <functional>
 #include <map>
 #include <numeric>
@@ -120,6 +121,61 @@ void fillColumns(Rank& rank, std::uint32_t trackIdx, RawSegments& segments) {
             rank.syncs[extra].event = ref;
         else
             rank.commCalls[extra].kernel = ref;
+    }
+}
+
+// The number after `quoted:` in an args object's text (quoted: the key in its quotes), or -1.
+double argNumber(std::string_view args, std::string_view quoted) {
+    auto at = args.find(quoted);
+    if (at == std::string_view::npos) return -1;
+    at = args.find(':', at + quoted.size());
+    if (at == std::string_view::npos) return -1;
+    ++at;
+    while (at < args.size() && (args[at] == ' ' || args[at] == '\t'))
+        ++at;
+    double v = -1;
+    auto [p, ec] = std::from_chars(args.data() + at, args.data() + args.size(), v);
+    (void)p;
+    return ec == std::errc() ? v : -1;
+}
+
+// Total blocks of a "grid": [x, y, z] array (the product of the numbers it starts with), or -1.
+double gridBlocks(std::string_view args) {
+    auto at = args.find("\"grid\"");
+    if (at == std::string_view::npos) return -1;
+    at = args.find('[', at);
+    if (at == std::string_view::npos) return -1;
+    double total = 1;
+    const char* p = args.data() + at + 1;
+    const char* end = args.data() + args.size();
+    for (int i = 0; i < 3 && p < end; ++i) {
+        while (p < end && (*p == ' ' || *p == ','))
+            ++p;
+        long long v = 0;
+        auto [q, ec] = std::from_chars(p, end, v);
+        if (ec != std::errc()) break;
+        total *= static_cast<double>(v);
+        p = q;
+    }
+    return total;
+}
+
+// Rank::kernelLaunches of one GPU stream, from its kernels' args (the kept "grid" and "blocks per
+// SM" of a lazily read file, the whole args otherwise). Once per load, beside the nesting, so that
+// readers of the graph never parse them: a stream without any keeps an empty table.
+void fillKernelLaunches(Rank& rank, std::uint32_t trackIdx) {
+    const Track& track = rank.tracks[trackIdx];
+    if (!track.isGpu()) return;
+    const EventColumns& ev = track.events;
+    std::vector<KernelLaunch>& table = rank.kernelLaunches[trackIdx];
+    for (std::uint32_t i = 0; i < ev.size(); ++i) {
+        if (ev.kind[i] != EventKind::Kernel || ev.argsLength[i] == 0) continue;
+        const std::string_view args = rank.args({trackIdx, i});
+        const double grid = gridBlocks(args), perSm = argNumber(args, "\"blocks per SM\"");
+        if (grid < 0 && perSm < 0) continue;
+        const KernelLaunch launch{KernelLaunch::atMost(grid), KernelLaunch::atMost(perSm)};
+        if (table.empty()) table.resize(ev.size());
+        table[i] = launch;
     }
 }
 
@@ -452,12 +508,16 @@ void finalizeRank(Rank& rank, ParsedRank parsed, std::size_t threads) {
     if (threads > 1) malloc_trim(0);
 #endif
     recoverCorrelationsFromFlows(rank, parsed.flows);
-    // Launch linking (link columns) beside the nesting of each track (depth and parent columns).
+    // Launch linking (link columns) beside the nesting of each track (depth and parent columns)
+    // and the typed launch configuration of its kernels.
+    rank.kernelLaunches.assign(rank.tracks.size(), {});
     parallelFor(order.size() + 1, threads, [&](std::size_t i) {
-        if (i == 0)
+        if (i == 0) {
             linkLaunches(rank);
-        else
+        } else {
             computeNesting(rank.tracks[order[i - 1]]);
+            fillKernelLaunches(rank, order[i - 1]);
+        }
     });
     attachCollectiveMetadata(rank);
     addLoaderWarnings(rank);

@@ -1,15 +1,15 @@
 #pragma once
 // FLOPs and bytes of a GPU kernel from the shapes of the op that launched it (docs/GpuModel.md).
-// PyTorch writes an op's shapes into its Kineto args when the profiler records shapes:
-// "Input Dims" (one list per argument, [] for scalars), "Input type" ("float", "c10::BFloat16",
-// "Scalar", "TensorList", ...) and, in newer versions, "Concrete Inputs" (scalar values as text).
-// A kernel's launching op is the innermost cpu_op with shapes around its launch call (an op recorded
-// without them takes those of its linked execution-trace node, Rank::etOpShapes); an op that
-// launches several kernels shares its FLOPs and bytes among them by measured duration. Copies and
-// memsets carry their byte count on the GPU op itself ("bytes"). The other kernels of a GEMM,
-// convolution or attention op that launched a GEMM / attention kernel are auxiliary (no share).
+// The shapes are trace/OpShapes.h's, read through Rank::opShapes: the op's Kineto args ("Input
+// Dims", "Input type", "Concrete Inputs") or, for an op recorded without them, those of its linked
+// execution-trace node (Rank::etOpShapes). A kernel's launching op is the innermost cpu_op with
+// shapes around its launch call; an op that launches several kernels shares its FLOPs and bytes
+// among them by measured duration. Copies and memsets carry their byte count on the GPU op itself
+// ("bytes"). The other kernels of a GEMM, convolution or attention op that launched a GEMM /
+// attention kernel are auxiliary (no share).
 #include "models/GpuTable.h"
 #include "models/KernelClass.h"
+#include "trace/OpShapes.h"
 #include "trace/TraceSet.h"
 
 #include <cstdint>
@@ -19,28 +19,6 @@
 #include <vector>
 
 namespace sl {
-
-// Element types of "Input type"; Other for names that are not tensor element types.
-enum class DType : std::uint8_t { Other, F64, F32, F16, BF16, F8, I64, I32, I16, I8, Bool, C64 };
-DType dtypeFromName(std::string_view inputType);
-int dtypeBytes(DType t); // 0 for Other
-
-// The shapes of one op, as recorded.
-struct OpShapes {
-    std::vector<std::vector<std::int64_t>> dims;
-    std::vector<std::string> types;
-    std::vector<std::string> concrete; // empty when the trace has no "Concrete Inputs"
-
-    // Argument i is a tensor: an element type with dims recorded (a 0-d tensor has []).
-    bool isTensor(std::size_t i) const;
-    std::int64_t numel(std::size_t i) const; // 1 for a 0-d tensor
-    double tensorBytes(std::size_t i) const; // numel x element size; 0 when not a tensor
-    DType dtype(std::size_t i) const;
-};
-
-// Parses "Input Dims" / "Input type" / "Concrete Inputs" from an event's args JSON text; nullopt
-// when there are no "Input Dims" (the trace was recorded without shapes) or they are malformed.
-std::optional<OpShapes> parseOpShapes(std::string_view argsJson);
 
 enum class OpFamily : std::uint8_t {
     Gemm,

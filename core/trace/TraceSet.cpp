@@ -16,6 +16,17 @@ ArgsText Rank::fullArgs(EventRef r) const {
     return argsFile->read(ev.argsFileOffset[r.index], ev.argsFileLength[r.index]);
 }
 
+std::optional<OpShapes> Rank::opShapes(EventRef op, bool* fromEt) const {
+    if (fromEt) *fromEt = false;
+    auto shapes = parseOpShapes(args(op));
+    if (shapes) return shapes;
+    // Recorded without shapes (io/EtLinker fills etOpShapes only for ops without "Input Dims").
+    const auto et = etOpShapes.find(op.packed());
+    if (et == etOpShapes.end()) return std::nullopt;
+    if (fromEt) *fromEt = true;
+    return et->second;
+}
+
 std::int64_t Rank::eventCount() const {
     std::int64_t n = 0;
     for (const auto& t : tracks)
@@ -56,6 +67,8 @@ std::size_t Rank::memoryBytes() const {
     for (const auto& t : tracks)
         bytes += t.events.memoryBytes() + sizeof(Track);
     bytes += collectives.capacity() * sizeof(CollectiveMeta) + syncs.capacity() * sizeof(SyncMeta);
+    for (const auto& t : kernelLaunches)
+        bytes += t.capacity() * sizeof(KernelLaunch);
     return bytes;
 }
 

@@ -3,7 +3,9 @@
 #include "trace/ChakraNodeMeta.h"
 #include "trace/Collective.h"
 #include "trace/EventKind.h"
+#include "trace/KernelLaunch.h"
 #include "trace/LazyArgs.h"
+#include "trace/OpShapes.h"
 #include "trace/StringTable.h"
 #include "trace/Track.h"
 
@@ -11,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -61,11 +64,21 @@ struct Rank {
     std::vector<CollectiveMeta> collectives;
     std::vector<SyncMeta> syncs;
     std::vector<CollectiveMeta> commCalls;
-    // Input shapes of CPU ops recorded without them, from the linked node of an attached execution
-    // trace (io/EtLinker.h): EventRef::packed() of the op -> args JSON text with "Input Dims",
-    // "Input type" and "Concrete Inputs" as Kineto writes them, so one parser reads both
-    // (docs/GpuModel.md, "Shapes from an execution trace").
-    std::unordered_map<std::uint64_t, std::string> etOpShapes;
+    // Input shapes of CPU ops recorded without them, typed, from the linked node of an attached
+    // execution trace (io/EtLinker.h): EventRef::packed() of the op -> its shapes
+    // (docs/GpuModel.md, "Shapes from an execution trace"). Read through opShapes().
+    std::unordered_map<std::uint64_t, OpShapes> etOpShapes;
+    // Typed side tables (docs/Loader.md, "Typed side tables"): what readers parse once from an
+    // event's args so that graph, models and analysis read values, not text.
+    // Each GPU kernel's launch configuration ("grid", "blocks per SM"), [track][event]: filled by
+    // the Kineto loader for the GPU streams where a kernel has one (8 bytes an event of such a
+    // stream), empty for other tracks.
+    std::vector<std::vector<KernelLaunch>> kernelLaunches;
+    const KernelLaunch* kernelLaunch(EventRef r) const {
+        return r.track < kernelLaunches.size() && r.index < kernelLaunches[r.track].size()
+                   ? &kernelLaunches[r.track][r.index]
+                   : nullptr;
+    }
     // Chakra input only (hasMeasuredTimes false): each event's node, [track][event].
     std::vector<std::vector<ChakraNodeMeta>> chakraNodes;
     const ChakraNodeMeta* chakraNode(EventRef r) const {
@@ -83,10 +96,16 @@ struct Rank {
     Warnings warnings;
 
     std::string_view name(EventRef r) const { return strings.str(tracks[r.track].events.name[r.index]); }
+    // The input shapes of a CPU op: its own args' "Input Dims" / "Input type" / "Concrete Inputs",
+    // else those an attached execution trace gave it (etOpShapes; *fromEt says which); nullopt
+    // when it has none. Parsed on each call: callers that revisit an op keep what it returned.
+    std::optional<OpShapes> opShapes(EventRef op, bool* fromEt = nullptr) const;
     // The args of an event that analysis reads, always in memory: the raw JSON object, or for a
     // lazily read file an object of only the fields KinetoParser::keepField keeps (io/KinetoLoader.cpp:
-    // ops' "Input Dims", "Input type", "Concrete Inputs", "Ev Idx", "Record function id"; a copy's
-    // "bytes"; a kernel's "grid" and "blocks per SM"). A consumer that needs another field adds it there.
+    // ops' "Input Dims", "Input type", "Concrete Inputs", read through opShapes(); "Ev Idx",
+    // "Record function id"; a copy's "bytes"; a kernel's "grid" and "blocks per SM", typed at load
+    // into kernelLaunches). A consumer that needs another field adds it there, or a typed table
+    // above when every load should parse it once (docs/Loader.md, "Typed side tables").
     std::string_view args(EventRef r) const;
     // The full args object of an event as the file has it (details panel, exports): read back
     // from the file on first use and cached; on failure (the file changed or vanished since the

@@ -124,12 +124,12 @@ private:
     void parseEvents(od::array events, od::document& doc);
     void parseEvent(od::object event, const char* where, od::document& doc);
     void parseArgs(od::object args, ArgsFields& out, const char* where);
-    // Appends "key":value to keep_ (lazy args only). parseArgs calls it for the fields analysis reads
-    // as text through Rank::args (models/KernelCost, graph/SmContention, io/EtLinker,
-    // analysis/BenchmarkExport, the details panel's operator shapes): ops' "Input Dims",
-    // "Input type", "Concrete Inputs", "Ev Idx", "Record function id"; copies' "bytes"; kernels'
-    // "grid" and "blocks per SM". A consumer that needs another field adds it to argsKeyOf
-    // (io/KinetoEventFields.cpp), which both readers use.
+    // Appends "key":value to keep_ (lazy args only). parseArgs calls it for the fields read later
+    // from Rank::args: ops' "Input Dims", "Input type", "Concrete Inputs" (Rank::opShapes: the cost
+    // model, the benchmark export, run comparison, the details panel), "Ev Idx", "Record function
+    // id" (io/EtLinker); copies' "bytes" (models/KernelCost); kernels' "grid" and "blocks per SM"
+    // (typed once by finalizeRank into Rank::kernelLaunches). A consumer that needs another field
+    // adds it to argsKeyOf (io/KinetoEventFields.cpp), which both readers use.
     void keepField(std::string_view key, od::value& v);
     void parseDeviceProperties(od::array devices);
     void parseDistributedInfo(od::object info);
