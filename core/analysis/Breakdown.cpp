@@ -1,5 +1,6 @@
 #include "analysis/Breakdown.h"
 
+#include "io/chakra/ChakraReader.h"
 #include "trace/AsciiText.h"
 
 #include <algorithm>
@@ -185,10 +186,12 @@ OpClass opClassOf(const Rank& rank, EventRef event) {
     // Only compute vs communication matters here, so the kind and the communication-name rule
     // suffice (no kernel name patterns).
     const EventKind k = rank.tracks[event.track].events.kind[event.index];
-    // A Chakra node is communication by its node type, whatever its name (docs/Chakra.md).
-    if (!rank.hasMeasuredTimes && k == EventKind::Kernel &&
-        rank.args(event).find("\"chakra_type\":\"COMM_") != std::string_view::npos)
-        return OpClass::Communication;
+    // A Chakra node is communication by its node type, whatever its name (docs/Chakra.md): typed
+    // by the Chakra reader (Rank::chakraNodes), not read from the args it wrote.
+    if (!rank.hasMeasuredTimes && k == EventKind::Kernel)
+        if (const ChakraNodeMeta* node = rank.chakraNode(event);
+            node && isChakraCommType(static_cast<ChakraNodeType>(node->type)))
+            return OpClass::Communication;
     return opClassOf(
         eventClassByKind(k, k == EventKind::Kernel && isCommunicationKernelName(rank.name(event))));
 }

@@ -28,6 +28,10 @@ enum class ChakraNodeType : std::uint8_t {
 constexpr int kChakraNodeTypeCount = 8;
 // "COMP_NODE", "COMM_COLL_NODE", ... (the schema's enum names).
 std::string_view chakraNodeTypeName(ChakraNodeType t);
+// Send, receive and collective nodes: communication, whatever their name.
+inline bool isChakraCommType(ChakraNodeType t) {
+    return t == ChakraNodeType::CommColl || t == ChakraNodeType::CommSend || t == ChakraNodeType::CommRecv;
+}
 
 // Values of the schema's CollectiveCommType enum ("comm_type" attribute).
 enum class ChakraCommType : std::int32_t {
@@ -67,10 +71,7 @@ struct ChakraNode {
     bool commSizeEstimated = false;
     std::string inputShapes, inputTypes, outputShapes, outputTypes;
 
-    bool isComm() const {
-        return type == ChakraNodeType::CommColl || type == ChakraNodeType::CommSend ||
-               type == ChakraNodeType::CommRecv;
-    }
+    bool isComm() const { return isChakraCommType(type); }
 };
 
 struct ChakraFile {

@@ -306,9 +306,7 @@ ChakraRankSummary chakraRankSummary(const Rank& rank) {
             if (n.type >= 0 && n.type < kChakraNodeTypeCount) ++s.nodesByType[n.type];
             s.dataDeps += static_cast<std::int64_t>(n.dataDeps.size());
             s.ctrlDeps += static_cast<std::int64_t>(n.ctrlDeps.size());
-            const auto type = static_cast<ChakraNodeType>(n.type);
-            const bool comm = type == ChakraNodeType::CommColl || type == ChakraNodeType::CommSend ||
-                              type == ChakraNodeType::CommRecv;
+            const bool comm = isChakraCommType(static_cast<ChakraNodeType>(n.type));
             const bool sized = n.commSize >= 0;
             if (comm) ++(sized ? s.commNodesSized : s.commNodesUnsized);
             if (!n.durationInFile && !(comm && sized)) ++s.nodesWithoutDuration;
