@@ -2,6 +2,7 @@
 // written to the session file (relative to it) and read back; opening the session shows the run in
 // the lower pane again; a session whose comparison run is missing says so in one line and opens
 // everything else.
+#include "BackgroundJob.h"
 #include "ComparisonController.h"
 #include "ComparisonPair.h"
 #include "Session.h"
@@ -10,6 +11,7 @@
 
 #include <QFile>
 #include <QSignalSpy>
+#include <QThreadPool>
 #include <QtTest>
 
 using namespace sl;
@@ -21,6 +23,28 @@ class TestComparisonSession : public QObject {
     sltest::ComparisonPair pair_;
 
 private slots:
+    // The load runs as the controller's BackgroundJob on the job pool, never on Qt's global pool:
+    // closing the run mid-load cancels it, nothing of it is shown afterwards.
+    void closedWhileLoadingShowsNothing() {
+        MainWindow w;
+        w.show();
+        w.sessions()->openTraces({pair_.before});
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
+        sltest::settle(w);
+        ComparisonController* c = w.sessions()->comparison();
+        QSignalSpy shown(c, &ComparisonController::shown);
+        c->open({pair_.after}, false);
+        QVERIFY(c->busy());
+        c->close();
+        QVERIFY(!c->busy());
+        QCOMPARE(QThreadPool::globalInstance()->activeThreadCount(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(jobPool()->activeThreadCount(), 0, 10'000);
+        QCoreApplication::processEvents();
+        QCOMPARE(shown.count(), 0);
+        QVERIFY(!c->run());
+        QVERIFY(c->paths().isEmpty());
+    }
+
     void jsonKeepsTheRunRelativeToTheSession() {
         Session s;
         s.traces = {pair_.before};

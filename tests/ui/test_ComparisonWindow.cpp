@@ -2,6 +2,7 @@
 // against itself (every delta zero, 100% aligned, sortable tables, the replay held against it), a
 // generated GPU-2x pair with compute.speedup=2 (the prediction tab), an unreadable run (one line),
 // and Save Report.
+#include "BackgroundJob.h"
 #include "ComparisonWindow.h"
 
 #include "ComparisonPair.h"
@@ -17,6 +18,7 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QThreadPool>
 #include <QtTest>
 
 #include <memory>
@@ -110,6 +112,19 @@ private slots:
         QCOMPARE(p->item(0, 0)->text(), QString("iteration (job)"));
         QVERIFY(p->item(0, 4)->data(Qt::DisplayRole).toDouble() < 1.0);  // with the knob
         QVERIFY(p->item(0, 5)->data(Qt::DisplayRole).toDouble() > 15.0); // assuming no change
+    }
+
+    // Closing the window mid-load: its BackgroundJob cancels the load and waits for it, so nothing
+    // of it is left running, on the job pool or on Qt's global pool.
+    void closedMidLoadLeavesNothingRunning() {
+        const std::string s = sltest::samplePath("02-dp4");
+        const Open o = openRun(s);
+        auto* w = new ComparisonWindow(o.graph, o.sim, {}, {QString::fromStdString(s)},
+                                       {QString::fromStdString(sltest::samplePath("04-dp2-tp2-pp2-2nodes"))});
+        QVERIFY(!w->finished());
+        delete w;
+        QCOMPARE(QThreadPool::globalInstance()->activeThreadCount(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(jobPool()->activeThreadCount(), 0, 10'000);
     }
 
     void unreadableRunSaysSoInOneLine() {

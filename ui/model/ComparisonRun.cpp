@@ -118,11 +118,10 @@ RowMapping mapRows(std::shared_ptr<const TraceSet> from, const TraceSet& to, con
     return m;
 }
 
-std::shared_ptr<const ComparisonRun> loadComparisonRun(std::shared_ptr<const TraceSet> openSet,
-                                                       std::shared_ptr<const ExecutionGraph> openGraph,
-                                                       std::shared_ptr<const SimResult> simulation,
-                                                       const SimKnobs& knobs, const QStringList& openPaths,
-                                                       const QStringList& paths) {
+std::shared_ptr<const ComparisonRun>
+loadComparisonRun(std::shared_ptr<const TraceSet> openSet, std::shared_ptr<const ExecutionGraph> openGraph,
+                  std::shared_ptr<const SimResult> simulation, const SimKnobs& knobs,
+                  const QStringList& openPaths, const QStringList& paths, const std::atomic<bool>* cancel) {
     auto run = std::make_shared<ComparisonRun>();
     run->openPaths = openPaths;
     run->paths = paths;
@@ -132,7 +131,12 @@ std::shared_ptr<const ComparisonRun> loadComparisonRun(std::shared_ptr<const Tra
             throw std::runtime_error("no open run to compare with");
         // Without the set, the graph stands for it (the caller keeps the set while the graph lives).
         if (!openSet) openSet = std::shared_ptr<const TraceSet>(openGraph, openGraph->trace);
-        auto set = std::make_shared<TraceSet>(loadTraceSet(toStd(paths)));
+        LoadOptions options;
+        if (cancel)
+            options.progress = [cancel](std::int64_t, std::int64_t) {
+                return !cancel->load(std::memory_order_relaxed);
+            };
+        auto set = std::make_shared<TraceSet>(loadTraceSet(toStd(paths), options));
         if (isUnmeasuredSet(*set))
             throw LoadError(paths.value(0).toStdString(),
                             "has no measured times (a Chakra execution trace): nothing measured to compare");

@@ -22,6 +22,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <utility>
@@ -81,12 +82,14 @@ struct ComparisonRun {
 
 // Loads the run at `paths` and compares it with the open run (openGraph, a graph of openSet;
 // simulation: the current scenario's run of it, or null). Never throws: a failure is the run's
-// error line. Runs on any thread (a worker, off the UI thread).
+// error line. Runs on any thread (a worker, off the UI thread); `cancel` (a BackgroundJob's flag)
+// stops the load at its next piece (the error line then says so).
 std::shared_ptr<const ComparisonRun> loadComparisonRun(std::shared_ptr<const TraceSet> openSet,
                                                        std::shared_ptr<const ExecutionGraph> openGraph,
                                                        std::shared_ptr<const SimResult> simulation,
                                                        const SimKnobs& knobs, const QStringList& openPaths,
-                                                       const QStringList& paths);
+                                                       const QStringList& paths,
+                                                       const std::atomic<bool>* cancel = nullptr);
 
 // The rank and track of `to` that show in each row of `from` (ranks paired as the comparison
 // paired them; tracks by name, then by kind in order).

@@ -11,7 +11,6 @@
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
@@ -19,7 +18,6 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace sl::ui {
 
@@ -182,15 +180,13 @@ ComparisonWindow::ComparisonWindow(std::shared_ptr<const ExecutionGraph> graph,
                                    std::shared_ptr<const SimResult> simulation, const SimKnobs& knobs,
                                    QStringList openPaths, QStringList paths, QWidget* parent)
     : ComparisonWindow(std::move(openPaths), std::move(paths), parent) {
-    auto* watcher = new QFutureWatcher<std::shared_ptr<const ComparisonRun>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        present(watcher->result());
-    });
-    watcher->setFuture(QtConcurrent::run(
-        [graph = std::move(graph), simulation = std::move(simulation), knobs, open = openPaths_, p = paths_] {
-            return loadComparisonRun(nullptr, graph, simulation, knobs, open, p);
-        }));
+    // Closing the window mid-load cancels the job (the loader stops at its next piece).
+    job_.start(
+        [graph = std::move(graph), simulation = std::move(simulation), knobs, open = openPaths_,
+         p = paths_](const JobControl& control) {
+            return loadComparisonRun(nullptr, graph, simulation, knobs, open, p, control.cancelFlag());
+        },
+        [this](std::shared_ptr<const ComparisonRun> run) { present(std::move(run)); });
 }
 
 ComparisonWindow::ComparisonWindow(std::shared_ptr<const ComparisonRun> run, QWidget* parent)

@@ -4,8 +4,9 @@
 // prediction held against it (analysis/PredictionCheck.h). A window of its own with the verdict, the
 // alignment and noise, and sortable tables (ranks, kernel classes, kernels, CPU ops, predicted vs
 // actual); Save Report writes the HTML / CSV / JSON of `sightline-cli compare`. Loading and
-// comparing run off the UI thread (ComparisonRun.h). In the main window it shows the tables of the
-// comparison run in the lower pane, and a chosen row jumps to its op in both panes.
+// comparing run off the UI thread (ComparisonRun.h), as the window's BackgroundJob. In the main window it
+// shows the tables of the comparison run in the lower pane, and a chosen row jumps to its op in both panes.
+#include "BackgroundJob.h"
 #include "ComparisonRun.h"
 
 #include "graph/ExecutionGraph.h"
@@ -74,6 +75,7 @@ private:
     nlohmann::json report_;
     QString error_;
     bool finished_ = false;
+    BackgroundJob job_; // the load and comparison (the first constructor)
 };
 
 } // namespace sl::ui

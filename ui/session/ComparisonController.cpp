@@ -4,8 +4,6 @@
 #include "SessionController.h"
 
 #include <QFileInfo>
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace sl::ui {
 
@@ -59,12 +57,12 @@ void ComparisonController::restore(const QStringList& paths) {
 }
 
 void ComparisonController::close() {
-    ++generation_; // a load still running is dropped
+    job_.cancel(); // a load still running stops and is dropped
     const bool had = run_ || !paths_.isEmpty();
     paths_.clear();
     run_.reset();
     prediction_.clear();
-    loading_ = waiting_ = false;
+    waiting_ = false;
     if (had) {
         emit cleared();
         emit predictionChanged({});
@@ -73,21 +71,14 @@ void ComparisonController::close() {
 
 void ComparisonController::start() {
     waiting_ = false;
-    loading_ = true;
     const SimOutput& sim = session_->simulation();
     const SimKnobs knobs = session_->knobs() ? session_->knobs()->knobs() : SimKnobs{};
-    const std::uint64_t generation = ++generation_;
-    auto* watcher = new QFutureWatcher<std::shared_ptr<const ComparisonRun>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != generation_) return;
-        loading_ = false;
-        present(watcher->result(), tables_);
-    });
-    watcher->setFuture(QtConcurrent::run([set = session_->traceSet(), graph = sim.graph, result = sim.result,
-                                          knobs, open = session_->tracePaths(), paths = paths_] {
-        return loadComparisonRun(set, graph, result, knobs, open, paths);
-    }));
+    job_.start(
+        [set = session_->traceSet(), graph = sim.graph, result = sim.result, knobs,
+         open = session_->tracePaths(), paths = paths_](const JobControl& control) {
+            return loadComparisonRun(set, graph, result, knobs, open, paths, control.cancelFlag());
+        },
+        [this](std::shared_ptr<const ComparisonRun> run) { present(std::move(run), tables_); });
 }
 
 void ComparisonController::present(std::shared_ptr<const ComparisonRun> run, bool tables) {

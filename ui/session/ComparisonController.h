@@ -4,13 +4,14 @@
 // compared with the open run off the UI thread (ComparisonRun.h) once the open run's graph is built,
 // and stays until another set opens or it is closed. Each simulation shown is held against it (the
 // result card's prediction line). Sessions save its paths; a session whose run is missing says so in
-// one line and opens without it.
+// one line and opens without it. The load runs as the controller's BackgroundJob: closing the run
+// (or the window) cancels it, and the loader stops at its next piece.
+#include "BackgroundJob.h"
 #include "ComparisonRun.h"
 
 #include <QObject>
 #include <QStringList>
 
-#include <cstdint>
 #include <memory>
 
 namespace sl::ui {
@@ -36,7 +37,7 @@ public:
     const QStringList& paths() const { return paths_; }
     // The run shown (null: none, or still loading).
     const std::shared_ptr<const ComparisonRun>& run() const { return run_; }
-    bool busy() const { return loading_ || waiting_; }
+    bool busy() const { return job_.busy() || waiting_; }
     // Whether the lower pane shows the run (not the simulation): pictures of the timeline follow.
     void setInPane(bool on) { inPane_ = on; }
     bool inPane() const { return run_ && inPane_; }
@@ -61,9 +62,8 @@ private:
     QString prediction_;
     bool tables_ = true;
     bool inPane_ = true;
-    bool loading_ = false;
     bool waiting_ = false; // for the open run's graph
-    std::uint64_t generation_ = 0;
+    BackgroundJob job_;    // the load; a newer one or close() drops the older's result
 };
 
 } // namespace sl::ui
