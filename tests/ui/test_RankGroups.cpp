@@ -51,7 +51,8 @@ private slots:
         TrackState state;
         state.reset(*set_);
         const int perNode = gpusPerNodeOf(*set_, -1);
-        const std::vector<RankPlace>& places = rankPlaceCoordinates(*set_);
+        const RankLabels labels(*set_);
+        const std::vector<RankPlace>& places = labels.coordinates();
         struct Case {
             RankGrouping grouping;
             std::function<int(std::size_t)> key; // computed here, independently of rankGroups
@@ -147,7 +148,8 @@ private slots:
         // A place: only the pp1 ranks, with all their tracks.
         state.setFilter(QStringLiteral("PP1"));
         layout.build(*set_, state);
-        const std::vector<RankPlace>& places = rankPlaceCoordinates(*set_);
+        const RankLabels labels(*set_);
+        const std::vector<RankPlace>& places = labels.coordinates();
         std::size_t pp1 = 0;
         for (const RankPlace& p : places)
             pp1 += p.pp == 1 ? 1 : 0;

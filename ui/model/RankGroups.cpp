@@ -1,7 +1,5 @@
 #include "RankGroups.h"
 
-#include "RankLabels.h"
-
 #include "models/CollectiveModel.h"
 
 #include <QObject>
@@ -10,7 +8,7 @@
 
 namespace sl::ui {
 
-std::vector<int> rankGroups(const TraceSet& set, RankGrouping grouping) {
+std::vector<int> rankGroups(const TraceSet& set, RankGrouping grouping, const RankLabels* labels) {
     std::vector<int> out(set.ranks.size(), -1);
     if (grouping == RankGrouping::None) return out;
     if (grouping == RankGrouping::Node) {
@@ -19,7 +17,8 @@ std::vector<int> rankGroups(const TraceSet& set, RankGrouping grouping) {
             out[r] = set.ranks[r].rank >= 0 ? set.ranks[r].rank / perNode : kUnplaced;
         return out;
     }
-    const std::vector<RankPlace>& places = rankPlaceCoordinates(set);
+    const RankLabels own = labels ? RankLabels() : RankLabels(set);
+    const std::vector<RankPlace>& places = (labels ? *labels : own).coordinates();
     for (std::size_t r = 0; r < set.ranks.size(); ++r) {
         const RankPlace& p = r < places.size() ? places[r] : RankPlace{};
         out[r] = !p.known ? kUnplaced : grouping == RankGrouping::Stage ? p.pp : p.dp;

@@ -13,8 +13,9 @@ TrackFilter::TrackFilter(const TraceSet& set, const TrackState& state)
     : set_(set), state_(state), text_(state.filter().trimmed()) {
     if (!active()) return;
     rankMatched_.resize(set.ranks.size());
+    const RankLabels labels(set);
     for (std::size_t r = 0; r < set.ranks.size(); ++r)
-        rankMatched_[r] = rankLabel(set, r).contains(text_, Qt::CaseInsensitive);
+        rankMatched_[r] = labels.label(r).contains(text_, Qt::CaseInsensitive);
 }
 
 bool TrackFilter::trackMatches(std::size_t rank, std::size_t track) const {

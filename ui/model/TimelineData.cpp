@@ -3,6 +3,7 @@
 #include "trace/EventClass.h"
 
 #include "Palette.h"
+#include "RankLabels.h"
 #include "trace/Collective.h"
 
 #include <algorithm>
@@ -120,6 +121,8 @@ std::shared_ptr<const TimelineData> TimelineData::build(std::shared_ptr<const Tr
     auto data = std::make_shared<TimelineData>();
     data->set_ = std::move(set);
     data->keepAlive_ = std::move(keepAlive);
+    data->rankLabels_ =
+        std::make_shared<const RankLabels>(data->set_ ? RankLabels(*data->set_) : RankLabels());
     TimeNs lo = std::numeric_limits<TimeNs>::max();
     TimeNs hi = std::numeric_limits<TimeNs>::min();
     for (std::size_t r = 0; r < data->set_->ranks.size(); ++r) {

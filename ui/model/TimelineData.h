@@ -8,6 +8,8 @@
 
 namespace sl::ui {
 
+class RankLabels;
+
 // One row of boxes: the events of one nesting depth of one track, in start order, with what the
 // renderer needs to draw only the visible part fast: a prefix maximum of ends (binary search for
 // the first event that reaches into the window, even when events overlap) and a block hierarchy of
@@ -70,6 +72,8 @@ public:
 
     const TraceSet& set() const { return *set_; }
     const std::shared_ptr<const TraceSet>& setPtr() const { return set_; }
+    // The names and places of the set's ranks (RankLabels.h), made with the data.
+    const RankLabels& rankLabels() const { return *rankLabels_; }
     const std::vector<RankTimeline>& ranks() const { return ranks_; }
     const TrackTimeline& track(std::size_t rank, std::size_t track) const {
         return ranks_[rank].tracks[track];
@@ -102,6 +106,7 @@ public:
 private:
     std::shared_ptr<const TraceSet> set_;
     std::shared_ptr<const void> keepAlive_;
+    std::shared_ptr<const RankLabels> rankLabels_;
     std::vector<RankTimeline> ranks_;
     TimeNs start_ = 0;
     TimeNs end_ = 0;

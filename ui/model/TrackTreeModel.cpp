@@ -1,7 +1,5 @@
 #include "TrackTreeModel.h"
 
-#include "RankLabels.h"
-
 #include "TrackState.h"
 
 #include <QDataStream>
@@ -18,6 +16,7 @@ TrackTreeModel::TrackTreeModel(TrackState* state, QObject* parent)
 void TrackTreeModel::setTraceSet(std::shared_ptr<const TraceSet> set) {
     beginResetModel();
     set_ = std::move(set);
+    labels_ = set_ ? RankLabels(*set_) : RankLabels();
     endResetModel();
 }
 
@@ -74,7 +73,7 @@ QVariant TrackTreeModel::data(const QModelIndex& idx, int role) const {
     if (t < 0) {
         if (idx.column() == PinColumn) return {};
         if (role == Qt::DisplayRole)
-            return idx.column() == NameColumn ? rankLabel(*set_, ru)
+            return idx.column() == NameColumn ? labels_.label(ru)
                                               : QVariant(static_cast<qlonglong>(rank.eventCount()));
         if (role == Qt::CheckStateRole && idx.column() == NameColumn) {
             int shown = 0;

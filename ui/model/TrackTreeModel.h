@@ -1,4 +1,6 @@
 #pragma once
+#include "RankLabels.h"
+
 #include "trace/TraceSet.h"
 
 #include <QAbstractItemModel>
@@ -54,6 +56,7 @@ private:
 
     TrackState* state_;
     std::shared_ptr<const TraceSet> set_;
+    RankLabels labels_; // of set_
 };
 
 } // namespace sl::ui

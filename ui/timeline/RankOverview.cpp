@@ -2,7 +2,6 @@
 
 #include "Palette.h"
 #include "RankGroups.h"
-#include "RankLabels.h"
 #include "TimeFormat.h"
 #include "TimelineView.h"
 #include "TrackState.h"
@@ -38,6 +37,7 @@ RankOverview::RankOverview(TrackState* tracks, ViewController* view, TimelineVie
 void RankOverview::setData(std::shared_ptr<const TraceSet> set, std::vector<RankBreakdown> breakdown,
                            const CollectiveArrivals* arrivals, const ExecutionGraph* graph) {
     set_ = std::move(set);
+    labels_ = set_ ? RankLabels(*set_) : RankLabels();
     breakdown_ = std::move(breakdown);
     const std::size_t n = set_ ? set_->ranks.size() : 0;
     madeWait_.assign(n, 0);
@@ -78,7 +78,7 @@ void RankOverview::reorder() {
     order_.clear();
     groupOf_.clear();
     if (!set_ || tracks_->rankCount() != set_->ranks.size()) return;
-    const std::vector<int> groups = rankGroups(*set_, tracks_->grouping());
+    const std::vector<int> groups = rankGroups(*set_, tracks_->grouping(), &labels_);
     order_.resize(set_->ranks.size());
     std::iota(order_.begin(), order_.end(), std::size_t{0});
     std::stable_sort(order_.begin(), order_.end(),
@@ -207,7 +207,7 @@ void RankOverview::paintEvent(QPaintEvent*) {
 void RankOverview::reveal(std::size_t r) {
     if (!set_ || r >= set_->ranks.size() || !pane_) return;
     if (tracks_->grouping() != RankGrouping::None) {
-        const std::vector<int> groups = rankGroups(*set_, tracks_->grouping());
+        const std::vector<int> groups = rankGroups(*set_, tracks_->grouping(), &labels_);
         tracks_->setGroupCollapsed(groups[r], false);
     }
     for (const Row& row : pane_->layout().rows())
@@ -234,7 +234,7 @@ QString RankOverview::tooltipFor(std::size_t r) const {
     const RankBreakdown& b = breakdown_[r];
     const auto ms = [](TimeNs t) { return formatDuration(t); };
     QString text = tr("%1\nstep (GPU span) %2: compute %3, exposed communication %4, idle %5")
-                       .arg(rankLabel(*set_, r), ms(b.span), ms(b.compute), ms(b.exposedCommunication),
+                       .arg(labels_.label(r), ms(b.span), ms(b.compute), ms(b.exposedCommunication),
                             ms(std::max<TimeNs>(0, b.span - b.compute - b.exposedCommunication)));
     if (madeWait_[r] > 0 || waited_[r] > 0)
         text += tr("\nmade the others wait %1 at collectives (a pipeline's sends and receives aside); "

@@ -8,6 +8,8 @@
 // step, so under a what-if the two may name different ranks. The ranks the measured pane shows are
 // framed; a click scrolls the panes to that rank (opening its group when folded). Before the details
 // of a set are computed the lines are there, empty, with a note in the header.
+#include "RankLabels.h"
+
 #include "analysis/Breakdown.h"
 #include "analysis/CollectiveArrivals.h"
 #include "trace/TraceSet.h"
@@ -65,6 +67,7 @@ private:
     ViewController* view_;
     TimelineView* pane_;
     std::shared_ptr<const TraceSet> set_;
+    RankLabels labels_; // of set_
     std::vector<RankBreakdown> breakdown_;
     std::vector<TimeNs> madeWait_; // per rank index (sends and receives aside)
     std::vector<TimeNs> waited_;

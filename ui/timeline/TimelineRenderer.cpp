@@ -417,7 +417,7 @@ void TimelineRenderer::paintGutter(QPainter& p, const TimelineData& data, const 
                                   tracks.rankExpanded(static_cast<std::size_t>(row.stateRank));
             text = QStringLiteral("%1 %2")
                        .arg(expanded ? QChar(0x25BE) : QChar(0x25B8))
-                       .arg(rankLabel(data.set(), static_cast<std::size_t>(row.rank)));
+                       .arg(data.rankLabels().label(static_cast<std::size_t>(row.rank)));
             QFont bold = p.font();
             bold.setBold(true);
             p.save();
@@ -448,7 +448,7 @@ void TimelineRenderer::paintGutter(QPainter& p, const TimelineData& data, const 
         p.setFont(tiny);
         p.setPen(palette::text());
         for (const auto& [y, r] : compactLabels) {
-            const QString& place = rankPlaces(data.set())[static_cast<std::size_t>(r)];
+            const QString& place = data.rankLabels().places()[static_cast<std::size_t>(r)];
             const int id = data.ranks()[static_cast<std::size_t>(r)].rank->rank;
             const QString text = place.isEmpty() ? QStringLiteral("r%1").arg(id)
                                                  : QStringLiteral("r%1  %2").arg(id).arg(place);

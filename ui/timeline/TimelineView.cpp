@@ -458,7 +458,7 @@ bool TimelineView::event(QEvent* event) {
             const Row* row = ri >= 0 ? &layout_.rows()[static_cast<std::size_t>(ri)] : nullptr;
             if (row && (row->header() || row->compact))
                 QToolTip::showText(help->globalPos(),
-                                   rankLabel(data_->set(), static_cast<std::size_t>(row->rank)), this);
+                                   data_->rankLabels().label(static_cast<std::size_t>(row->rank)), this);
             else
                 QToolTip::hideText();
             return true;
