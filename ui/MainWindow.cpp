@@ -452,7 +452,7 @@ void MainWindow::wireSession() {
         if (sim->busy()) panes_->simulated()->setEmptyText(tr("Simulating..."));
         if (!paths.isEmpty()) recent->add(paths);
         stack_->setCurrentIndex(1);
-        warnings_->setLoadWarnings(s->traceSet()->warnings.lines());
+        warnings_->setLoadWarnings(s->traceSet()->warnings);
         structure_->setStructure(recognizeStructure(*s->traceSet()));
         overview_->setPending(s->traceSet(), tr("waits: computing...")); // filled by the details
         overview_->setVisible(s->traceSet()->ranks.size() >= 4);
@@ -526,9 +526,8 @@ void MainWindow::showSimulation(const SimOutput& output) {
     updateShiftColour();
     charts_->setSimulation(output);
     details_->setData(measured, output.timeline);
-    warnings_->setSimulationWarnings(output.graph ? output.graph->warnings.lines()
-                                                  : std::vector<std::string>{},
-                                     output.result->warnings.lines());
+    warnings_->setSimulationWarnings(output.graph ? output.graph->warnings : Warnings{},
+                                     output.result->warnings);
     structure_->setSimulatedSetup(output.result->setup);
     // The range statistics gain (or refresh) their simulated columns.
     range_->setTimelines(measured, output.timeline);

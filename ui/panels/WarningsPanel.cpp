@@ -1,6 +1,7 @@
 #include "WarningsPanel.h"
 
 #include <QHeaderView>
+#include <QStyle>
 
 namespace sl::ui {
 
@@ -25,26 +26,35 @@ WarningsPanel::WarningsPanel(QWidget* parent) : QTreeWidget(parent) {
     clearAll();
 }
 
-void WarningsPanel::fill(int group, const std::vector<std::string>& warnings) {
+void WarningsPanel::fill(int group, const Warnings& warnings) {
     QTreeWidgetItem* g = groups_[group];
     qDeleteAll(g->takeChildren());
-    for (const std::string& w : warnings) {
+    for (const Warning& w : warnings) {
+        const WarnInfo& info = warnInfo(w.kind);
         auto* item = new QTreeWidgetItem(g);
-        const QString text = QString::fromStdString(w);
+        const QString text = QString::fromStdString(w.text);
+        const QString key = QString::fromUtf8(info.key.data(), static_cast<qsizetype>(info.key.size()));
         item->setText(0, text);
-        item->setToolTip(0, text);
+        item->setData(0, Qt::UserRole, key);
+        item->setIcon(0, style()->standardIcon(
+                             info.severity == Severity::DataLoss  ? QStyle::SP_MessageBoxCritical
+                             : info.severity == Severity::Warning ? QStyle::SP_MessageBoxWarning
+                                                                  : QStyle::SP_MessageBoxInformation));
+        item->setToolTip(
+            0, QStringLiteral("%1\n\n%2 (%3): %4")
+                   .arg(text, key, QString::fromUtf8(severityName(info.severity)),
+                        QString::fromUtf8(info.message.data(), static_cast<qsizetype>(info.message.size()))));
     }
     g->setText(0, QStringLiteral("%1 (%2)").arg(tr(kGroups[group])).arg(warnings.size()));
     g->setExpanded(!warnings.empty());
     emit countChanged(count());
 }
 
-void WarningsPanel::setLoadWarnings(const std::vector<std::string>& warnings) {
+void WarningsPanel::setLoadWarnings(const Warnings& warnings) {
     fill(0, warnings);
 }
 
-void WarningsPanel::setSimulationWarnings(const std::vector<std::string>& graph,
-                                          const std::vector<std::string>& simulation) {
+void WarningsPanel::setSimulationWarnings(const Warnings& graph, const Warnings& simulation) {
     fill(1, graph);
     fill(2, simulation);
 }

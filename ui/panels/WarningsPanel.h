@@ -1,21 +1,21 @@
 #pragma once
-#include <QTreeWidget>
+#include "base/Diagnostics.h"
 
-#include <string>
-#include <vector>
+#include <QTreeWidget>
 
 namespace sl::ui {
 
 // The warnings of the open set, with the text the command line prints: loading (missing or duplicate
 // ranks, clock bases, ...), the execution graph (unmatched collectives, inferred edges, ...) and the
-// simulation. One group per source with its count; each warning one row (its full text as tooltip).
+// simulation. One group per source with its count; each warning one row with an icon of its severity,
+// its tooltip the full line, its kind's key and severity and what the kind means
+// (docs/Diagnostics.md); the key is the row's Qt::UserRole data.
 class WarningsPanel : public QTreeWidget {
     Q_OBJECT
 public:
     explicit WarningsPanel(QWidget* parent = nullptr);
-    void setLoadWarnings(const std::vector<std::string>& warnings);
-    void setSimulationWarnings(const std::vector<std::string>& graph,
-                               const std::vector<std::string>& simulation);
+    void setLoadWarnings(const Warnings& warnings);
+    void setSimulationWarnings(const Warnings& graph, const Warnings& simulation);
     void clearAll();
     int count() const;
 
@@ -23,7 +23,7 @@ signals:
     void countChanged(int count);
 
 private:
-    void fill(int group, const std::vector<std::string>& warnings);
+    void fill(int group, const Warnings& warnings);
     QTreeWidgetItem* groups_[3];
 };
 
