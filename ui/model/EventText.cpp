@@ -3,10 +3,9 @@
 #include "TimeFormat.h"
 #include "analysis/BenchmarkExport.h"
 #include "trace/Collective.h"
+#include "trace/OpShapes.h"
 
-#include <QJsonArray>
 #include <QJsonDocument>
-#include <QJsonObject>
 #include <QJsonParseError>
 
 namespace sl::ui {
@@ -89,19 +88,14 @@ QString eventDetailsHtml(const TimelineData& measured, const TimelineData* simul
     if (t.track->isGpu() && isGpuOp(ev.kind[i])) {
         // The operator behind a GPU op, with the input shapes and dtypes recorded for it.
         const EventRef op = shapedOpOf(rank, e.ref);
-        if (op.valid()) {
-            const std::string_view a = rank.args(op);
-            const QJsonObject o =
-                QJsonDocument::fromJson(QByteArray(a.data(), static_cast<qsizetype>(a.size()))).object();
-            auto compact = [](const QJsonValue& v) {
-                return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+        const std::optional<OpShapes> shapes = op.valid() ? rank.opShapes(op) : std::nullopt;
+        if (shapes) {
+            const auto text = [](const std::string& json) {
+                return QString::fromStdString(json).toHtmlEscaped();
             };
             html += row(QStringLiteral("Operator"), esc(rank.name(op)));
-            html += row(QStringLiteral("Input shapes"),
-                        compact(o.value(QStringLiteral("Input Dims"))).toHtmlEscaped());
-            if (o.contains(QStringLiteral("Input type")))
-                html += row(QStringLiteral("Input types"),
-                            compact(o.value(QStringLiteral("Input type"))).toHtmlEscaped());
+            html += row(QStringLiteral("Input shapes"), text(shapes->dimsJson));
+            if (!shapes->types.empty()) html += row(QStringLiteral("Input types"), text(shapes->typesJson));
         }
     }
     if (ev.extra[i] != kNoExtra && ev.kind[i] == EventKind::Kernel && ev.extra[i] < rank.collectives.size()) {
