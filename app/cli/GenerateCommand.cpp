@@ -50,7 +50,7 @@ Command makeGenerateCommand() {
             "  --dp N --tp N --pp N  data / tensor / pipeline parallel degrees (8, 1, 1)\n"
             "  --microbatches M      micro-batches per step, 1F1B schedule when --pp > 1 (1)\n"
             "  --steps K             profiler steps (1)\n"
-            "  --gpu h100|a100       GPU model (h100)\n"
+            "  --gpu h100|a100|mi300x  GPU model (h100)\n"
             "  --gpus-per-node N     GPUs per node (8)\n"
             "  --intra-GBps X        intra-node bus bandwidth per GPU, GB/s (450)\n"
             "  --inter-GBps X        inter-node bus bandwidth per GPU, GB/s (50)\n"
@@ -63,6 +63,9 @@ Command makeGenerateCommand() {
             "Variants (the physical changes the what-if knobs predict; core/synth/README.md):\n"
             "  --gpu-speedup X       every compute kernel X times faster (1)\n"
             "  --cpu-speedup X       every host cost X times faster (1)\n"
+            "  --host-dispatch-speedup X  host calls, dispatch and Python X times faster (1)\n"
+            "  --host-compute-speedup X   host CPU compute (in-process data loading) X times faster (1)\n"
+            "  --measured-efficiency  kernels at the GPU table's measured efficiency (docs/GpuModel.md)\n"
             "  --cpu-slow-rank R --cpu-slowdown X   one rank's host X times slower\n"
             "  --rank-spread X       per-rank kernel time spread, uneven ranks (0)\n"
             "  --backward-thread     backward on autograd's own thread\n"
@@ -103,6 +106,9 @@ Command makeGenerateCommand() {
                 c.jitter = doubleOption(args, "--jitter", c.jitter);
                 c.gpuSpeedup = doubleOption(args, "--gpu-speedup", c.gpuSpeedup);
                 c.cpuSpeedup = doubleOption(args, "--cpu-speedup", c.cpuSpeedup);
+                c.hostDispatchSpeedup = doubleOption(args, "--host-dispatch-speedup", c.hostDispatchSpeedup);
+                c.hostComputeSpeedup = doubleOption(args, "--host-compute-speedup", c.hostComputeSpeedup);
+                c.measuredEfficiency = args.flag("--measured-efficiency");
                 c.cpuSlowRank = intOption(args, "--cpu-slow-rank", c.cpuSlowRank);
                 c.cpuSlowdown = doubleOption(args, "--cpu-slowdown", c.cpuSlowRank >= 0 ? 1.5 : 1.0);
                 c.rankSpread = doubleOption(args, "--rank-spread", c.rankSpread);

@@ -21,7 +21,9 @@ std::set<PathLabel> knobTargets(const SimKnobs& k) {
         t.insert(PathLabel::CollectiveWait);
     }
     if (!k.commOverlap) t.insert(PathLabel::GpuCompute);
-    if (k.cpuSpeedup != 1.0 || !k.cpuRegionSpeedup.empty()) t.insert(PathLabel::Cpu);
+    if (k.cpuSpeedup != 1.0 || !k.cpuRegionSpeedup.empty() || k.hostDispatch != 1.0 || k.hostCompute != 1.0)
+        t.insert(PathLabel::Cpu);
+    if (k.hostDispatch != 1.0) t.insert(PathLabel::LaunchLatency);
     if (!k.cpuRegionSpeedup.empty()) t.insert(PathLabel::Sync);
     if (k.launchLatencyUs >= 0) t.insert(PathLabel::LaunchLatency);
     // A straggler and the setup edits (more or fewer replicas, layers, micro-batches) change every

@@ -129,11 +129,11 @@ StepLimit stepLimit(const ExecutionGraph& g, const CriticalPath& path, const Sim
 std::map<std::string, std::string> knobNotes(const Warnings& warnings) {
     // The kinds that say a knob found nothing to act on or was ignored (docs/Diagnostics.md); other
     // knob warnings only inform (alpha_beta_calibrated, layer_edit_rounded, ...).
-    static constexpr Warn kCannotApply[] = {Warn::KnobNotSimulated,  Warn::KnobNoEffect,
-                                            Warn::SetupEditIgnored,  Warn::DpScaleNoCollectives,
-                                            Warn::AlphaBetaNoSize,   Warn::GpuTargetUnknown,
-                                            Warn::DataKnobsNoLoader, Warn::NoOverlapUnavailable,
-                                            Warn::BlockEditIgnored,  Warn::BlockEditsNotCombined};
+    static constexpr Warn kCannotApply[] = {
+        Warn::KnobNotSimulated,     Warn::KnobNoEffect,         Warn::SetupEditIgnored,
+        Warn::DpScaleNoCollectives, Warn::AlphaBetaNoSize,      Warn::GpuTargetUnknown,
+        Warn::DataKnobsNoLoader,    Warn::HostComputeNone,      Warn::NoOverlapUnavailable,
+        Warn::BlockEditIgnored,     Warn::BlockEditsNotCombined};
     std::map<std::string, std::string> out;
     for (const Warning& w : warnings) {
         if (w.knob.empty() ||

@@ -129,6 +129,13 @@ const std::vector<WarnInfo> kWarnTable = {
      "GPU ops without shapes or a cost model take their kernel class's median ratio"},
     {Warn::DataKnobsNoLoader, "data_knobs_no_loader", S::DataLoss,
      "the trace has no DataLoader iterator ops: data.workers / data.speedup re-time nothing"},
+    {Warn::HostComputeNone, "host_compute_none", S::DataLoss,
+     "host.compute found no CPU compute (every CPU op issues GPU work or dispatches it): nothing was "
+     "re-timed"},
+    {Warn::GpuTargetHostAsTraced, "gpu_target_host_as_traced", S::Info,
+     "gpu.target keeps the traced machine's host: its share of the critical path is named"},
+    {Warn::GpuTargetNoEfficiency, "gpu_target_no_efficiency", S::Warning,
+     "kernels of a family without a measured efficiency on the source or target GPU keep their own"},
     {Warn::NoOverlapUnavailable, "no_overlap_unavailable", S::DataLoss,
      "comm.overlap=false could not be applied"},
     {Warn::ScheduleIncomplete, "schedule_incomplete", S::DataLoss,

@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 namespace sl {
 
@@ -52,6 +55,16 @@ double GpuSpec::matrixPeakTflops(PeakType t) const {
     default:
         return fp32;
     }
+}
+
+std::optional<double> GpuSpec::familyEfficiency(std::string_view familyKey) const {
+    for (std::string_view k = familyKey; !k.empty();) {
+        if (auto it = efficiency.find(std::string(k)); it != efficiency.end()) return it->second;
+        const auto dot = k.rfind('.');
+        if (dot == std::string_view::npos) break;
+        k = k.substr(0, dot);
+    }
+    return std::nullopt;
 }
 
 namespace {
@@ -123,6 +136,22 @@ GpuTable GpuTable::fromJson(std::string_view text, const std::string& origin) {
                 fail(s.name + ": sources." + f + " is missing (every figure names its source)");
             s.sources[f] = g["sources"][f].get<std::string>();
         }
+        // Measured figures (docs/GpuModel.md, "Achieved efficiency"): optional, with their source.
+        if (g.contains("efficiency")) {
+            if (!g["efficiency"].is_object()) fail(s.name + ": efficiency is not an object");
+            for (const auto& [family, v] : g["efficiency"].items()) {
+                if (!v.is_number() || !(v.get<double>() > 0 && v.get<double>() <= 1.0))
+                    fail(s.name + ": efficiency." + family + " is not a fraction in (0, 1]");
+                s.efficiency[family] = v.get<double>();
+            }
+        }
+        s.minKernelUs = number("min_kernel_us", false);
+        for (const char* f : {"efficiency", "min_kernel_us"}) {
+            if (!g.contains(f)) continue;
+            if (!g["sources"].contains(f) || !g["sources"][f].is_string())
+                fail(s.name + ": sources." + f + " is missing (every figure names its source)");
+            s.sources[f] = g["sources"][f].get<std::string>();
+        }
         // Names and aliases of one GPU may spell the same key ("H100-SXM", "H100 SXM"); two GPUs may not.
         std::set<std::string> own{key(s.name)};
         for (const auto& a : s.aliases)
@@ -136,7 +165,26 @@ GpuTable GpuTable::fromJson(std::string_view text, const std::string& origin) {
 }
 
 const GpuTable& GpuTable::builtin() {
-    static const GpuTable table = fromJson(detail::kGpuTableJson, "resources/gpus.json");
+    // A table of the user's own measurements (docs/GpuModel.md, "Your own GPUs") replaces the
+    // entries of the same name and adds the others. Read once; a bad file fails every lookup.
+    static const GpuTable table = [] {
+        GpuTable t = fromJson(detail::kGpuTableJson, "resources/gpus.json");
+        const char* own = std::getenv("SIGHTLINE_GPU_TABLE");
+        if (!own || !*own) return t;
+        std::ifstream in(own, std::ios::binary);
+        std::stringstream text;
+        text << in.rdbuf();
+        if (!in) throw GpuTableError(std::string(own) + ": cannot read the GPU table (SIGHTLINE_GPU_TABLE)");
+        for (GpuSpec& g : fromJson(text.str(), own).gpus_) {
+            auto same = std::find_if(t.gpus_.begin(), t.gpus_.end(),
+                                     [&](const GpuSpec& b) { return key(b.name) == key(g.name); });
+            if (same != t.gpus_.end())
+                *same = std::move(g);
+            else
+                t.gpus_.push_back(std::move(g));
+        }
+        return t;
+    }();
     return table;
 }
 

@@ -35,6 +35,16 @@ struct GpuSpec {
     double memoryGBps = 0;
     double linkGBps = 0; // GPU-to-GPU inside a node, both directions
     std::map<std::string, std::string> sources;
+    // Achieved efficiency (roofline time / measured time) of real kernels on this GPU per kernel
+    // family key ("gemm.blas", "attention.flash", "elementwise", ...: models/KernelFamily.h),
+    // measured on single-GPU traces of this GPU (docs/GpuModel.md); empty where none was measured.
+    std::map<std::string, double> efficiency;
+    // The shortest a real kernel takes on this GPU (launch ramp and tail), in us; 0 = not measured.
+    double minKernelUs = 0;
+
+    // The efficiency of a family key, falling back to its prefixes ("gemm.blas.large" -> "gemm.blas"
+    // -> "gemm"); nullopt where none of them was measured.
+    std::optional<double> familyEfficiency(std::string_view familyKey) const;
 
     // The peak a tensor-core op of this type reaches, falling back where the GPU has no such path:
     // fp8 -> bf16/fp16, bf16 <-> fp16, tf32 -> fp32 matrix -> fp32; fp32 uses the larger of the
@@ -52,7 +62,8 @@ public:
 
 class GpuTable {
 public:
-    // The table compiled in from resources/gpus.json.
+    // The table compiled in from resources/gpus.json, with the entries of the file that the
+    // environment variable SIGHTLINE_GPU_TABLE names (same format) replacing or adding GPUs.
     static const GpuTable& builtin();
     // Parses a table (the format of resources/gpus.json); `origin` names it in errors.
     static GpuTable fromJson(std::string_view text, const std::string& origin);

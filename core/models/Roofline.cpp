@@ -1,5 +1,7 @@
 #include "models/Roofline.h"
 
+#include "models/KernelFamily.h"
+
 #include <algorithm>
 #include <map>
 #include <string>
@@ -48,6 +50,51 @@ nlohmann::json peaksJson(const GpuSpec& g) {
 }
 
 } // namespace
+
+nlohmann::json achievedEfficiencyJson(const TraceSet& set, const GpuSpec& gpu) {
+    // The shortest kernels first: compute kernels only (copies and memsets, communication apart).
+    std::vector<TimeNs> durations;
+    for (const auto& rank : set.ranks)
+        for (const auto& e : kernelCosts(rank)) {
+            const auto& ev = rank.tracks[e.gpuOp.track].events;
+            if (ev.kind[e.gpuOp.index] == EventKind::Kernel && ev.duration[e.gpuOp.index] > 0)
+                durations.push_back(ev.duration[e.gpuOp.index]);
+        }
+    nlohmann::json j = nlohmann::json::object();
+    j["kernels"] = static_cast<std::int64_t>(durations.size());
+    if (durations.empty()) return j;
+    const auto p5 = durations.begin() + static_cast<std::ptrdiff_t>(durations.size() / 20);
+    std::nth_element(durations.begin(), p5, durations.end());
+    const double minUs = static_cast<double>(*p5) / 1000.0;
+    j["min_kernel_us"] = round3(minUs);
+    // Per family: roofline time over measured time of the kernels with a cost, summed, leaving out
+    // kernels within twice the shortest (their time is launch ramp and tail, not work).
+    struct Sum {
+        double measured = 0, roofline = 0;
+        std::int64_t kernels = 0;
+    };
+    std::map<std::string, Sum> byFamily;
+    for (const auto& rank : set.ranks)
+        for (const auto& e : kernelCosts(rank)) {
+            const auto& ev = rank.tracks[e.gpuOp.track].events;
+            const double us = static_cast<double>(ev.duration[e.gpuOp.index]) / 1000.0;
+            if (!e.known() || ev.kind[e.gpuOp.index] == EventKind::GpuMemcpy || us < 2.0 * minUs) continue;
+            Sum& f = byFamily[kernelFamilyKey(rank.name(e.gpuOp), e.cost.family, e.cls)];
+            f.measured += us;
+            f.roofline += rooflineTime(gpu, e.cost).us();
+            ++f.kernels;
+        }
+    nlohmann::json families = nlohmann::json::object();
+    for (const auto& [key, f] : byFamily)
+        families[key] = {{"kernels", f.kernels},
+                         {"time_us", round3(f.measured)},
+                         {"roofline_us", round3(f.roofline)},
+                         {"efficiency", f.measured > 0 ? round3(f.roofline / f.measured) : 0.0},
+                         {"in_table", gpu.familyEfficiency(key) ? nlohmann::json(*gpu.familyEfficiency(key))
+                                                                : nlohmann::json()}};
+    j["by_family"] = families;
+    return j;
+}
 
 nlohmann::json rooflineJson(const TraceSet& set, const GpuTable& table, const std::string& sourceName,
                             int topKernels) {
@@ -150,6 +197,7 @@ nlohmann::json rooflineJson(const TraceSet& set, const GpuTable& table, const st
     }
     j["top_kernels"] = top;
     j["kernels_without_cost"] = missing;
+    j["achieved"] = achievedEfficiencyJson(set, *gpu);
     return j;
 }
 

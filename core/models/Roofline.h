@@ -41,6 +41,13 @@ Achieved achieved(const GpuSpec& gpu, const OpCost& cost, double measuredUs);
 // kernels by time (by name, summed over ranks) with FLOPs, bytes, arithmetic intensity, achieved
 // TFLOP/s and TB/s and the fractions of peak, compute- or memory-bound. A set whose GPU is not in
 // the table gets {"error": "..."} instead.
+// What the kernels of a trace achieved on its GPU (docs/GpuModel.md, "Achieved efficiency"): the
+// shortest kernel time (5th percentile of the compute kernels) and, per kernel family
+// (models/KernelFamily.h), roofline time over measured time of the kernels with a cost above twice
+// that: {"kernels", "min_kernel_us", "by_family": {key: {kernels, time_us, roofline_us, efficiency,
+// in_table}}}. The figures the GPU table's `efficiency` and `min_kernel_us` are calibrated from.
+nlohmann::json achievedEfficiencyJson(const TraceSet& set, const GpuSpec& gpu);
+
 nlohmann::json rooflineJson(const TraceSet& set, const GpuTable& table = GpuTable::builtin(),
                             const std::string& sourceName = {}, int topKernels = 15);
 

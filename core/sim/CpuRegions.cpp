@@ -1,11 +1,11 @@
 #include "sim/CpuRegions.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
 #include <regex>
-#include <set>
 #include <unordered_map>
 
 namespace sl {
@@ -15,27 +15,70 @@ bool isDataLoaderOpName(std::string_view name) {
            (name.find("__next__") != std::string_view::npos || name.starts_with("enumerate("));
 }
 
+bool isMetadataOpName(std::string_view name) {
+    if (name.starts_with("aten::")) name.remove_prefix(6);
+    static constexpr std::array<std::string_view, 30> kNames = {
+        "view",          "_unsafe_view", "reshape",   "_reshape_alias", "t",          "transpose",
+        "permute",       "expand",       "expand_as", "slice",          "select",     "narrow",
+        "as_strided",    "unsqueeze",    "squeeze",   "flatten",        "unflatten",  "split",
+        "chunk",         "unbind",       "detach",    "detach_",        "alias",      "empty",
+        "empty_strided", "empty_like",   "resize_",   "set_",           "lift_fresh", "split_with_sizes"};
+    return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
+}
+
+bool isHostComputeOp(EventKind kind, std::string_view name, bool launches, bool insideLaunchingCpuOp) {
+    if (isDataLoaderOpName(name)) return true;
+    if (launches || insideLaunchingCpuOp) return false;
+    switch (kind) {
+    case EventKind::CpuOp:
+        return !isMetadataOpName(name);
+    case EventKind::PythonFunction:
+    case EventKind::UserAnnotation: {
+        // The framework's own Python and annotations (module calls, hooks, the optimizer's loop,
+        // zero_grad, DDP's) are dispatch; user code, numpy, decoders and data pipelines that issue
+        // no GPU work are compute.
+        static constexpr std::array<std::string_view, 7> kFramework = {
+            "torch/",     "<built-in method",        "ProfilerStep#",
+            "Optimizer.", "DistributedDataParallel", "FullyShardedDataParallel",
+            "autograd::"};
+        return std::none_of(kFramework.begin(), kFramework.end(),
+                            [&](std::string_view p) { return name.starts_with(p); });
+    }
+    default:
+        return false;
+    }
+}
+
 namespace {
 
 // The factor of one data wait under a worker pool. A batch takes `load` to make in-process (the op's
-// measured time); `workers` processes, each with batches prefetched ahead (PyTorch's default
-// prefetch factor 2), deliver a batch every load / workers once they are busy, so in steady state
-// the host waits only for what the pool has not made while the rest of the step (`other`) ran.
-double dataWaitFactor(TimeNs load, TimeNs other, const DataLoaderKnobs& d) {
+// measured time, x the host compute factor); `workers` processes, each with batches prefetched ahead
+// (PyTorch's default prefetch factor 2), deliver a batch every load / workers once they are busy, so
+// in steady state the host waits only for what the pool has not made while the rest of the step
+// (`other`) ran.
+double dataWaitFactor(TimeNs load, TimeNs other, const DataLoaderKnobs& d, double compute) {
     if (load <= 0) return 1.0;
-    const double perBatch = static_cast<double>(load) / d.speedup;
+    const double perBatch = static_cast<double>(load) * compute / d.speedup;
     if (d.workers <= 0) return perBatch / static_cast<double>(load);
     const double wait = std::max(0.0, perBatch / d.workers - static_cast<double>(std::max<TimeNs>(0, other)));
     return wait / static_cast<double>(load);
 }
 
+// One region of a thread: a cpu.speedup[] match, a compute op or a data wait.
+struct Region {
+    enum Kind : std::uint8_t { Pattern, Compute, Data } kind;
+    TimeNs start, end;
+    double factor; // Pattern: the region's duration factor; Data: the wait's factor
+};
+
 } // namespace
 
 CpuRegions::CpuRegions(const ExecutionGraph& g, const std::vector<std::pair<std::string, double>>& patterns,
-                       DataLoaderKnobs data)
-    : g_(g) {
+                       DataLoaderKnobs data, HostFactors host)
+    : g_(g), dispatch_(host.dispatch) {
     pieces_.resize(g.processors.size());
-    if (patterns.empty() && !data.active()) return;
+    empty_ = !host.active();
+    if (patterns.empty() && !data.active() && !host.active()) return;
     std::vector<std::regex> res;
     for (const auto& [re, x] : patterns)
         res.emplace_back(re);
@@ -45,18 +88,26 @@ CpuRegions::CpuRegions(const ExecutionGraph& g, const std::vector<std::pair<std:
         const Rank& rank = g.trace->ranks[p.rank];
         const Track& track = rank.tracks[p.track];
         const auto& ev = track.events;
+        // Which ops issue GPU work: every runtime or driver call marks its enclosing ops.
+        std::vector<char> launches(ev.size(), 0);
+        for (std::size_t i = 0; i < ev.size(); ++i) {
+            if (ev.kind[i] != EventKind::Runtime && ev.kind[i] != EventKind::Driver) continue;
+            for (std::int32_t a = ev.parent[i]; a >= 0 && !launches[static_cast<std::size_t>(a)];
+                 a = ev.parent[static_cast<std::size_t>(a)])
+                launches[static_cast<std::size_t>(a)] = 1;
+        }
         std::unordered_map<StringId, double> byName; // factor per name (1: no match)
-        // Boundaries of matching regions: (time, +factor opens / -factor closes).
-        std::vector<std::pair<TimeNs, double>> opens, closes;
+        std::vector<Region> regions;
         // Data waits: the end of the previous one on this thread (the rest of the step runs between).
         TimeNs lastDataEnd = std::numeric_limits<TimeNs>::min();
         const RankWindow& w = g.ranks[p.rank];
         for (std::size_t i = 0; i < ev.size(); ++i) {
-            EventKind k = ev.kind[i];
+            const EventKind k = ev.kind[i];
             if (k != EventKind::CpuOp && k != EventKind::PythonFunction && k != EventKind::UserAnnotation)
                 continue;
-            if (data.active() && ev.start[i] >= lastDataEnd && ev.duration[i] > 0 &&
-                isDataLoaderOpName(rank.strings.str(ev.name[i]))) {
+            if (ev.duration[i] <= 0) continue;
+            const std::string_view name = rank.strings.str(ev.name[i]);
+            if (data.active() && ev.start[i] >= lastDataEnd && isDataLoaderOpName(name)) {
                 // The first wait of the window: assume the step before it was as long as this one
                 // (steady state), so the rest of the step is the window minus this wait.
                 const TimeNs other = lastDataEnd == std::numeric_limits<TimeNs>::min()
@@ -64,47 +115,85 @@ CpuRegions::CpuRegions(const ExecutionGraph& g, const std::vector<std::pair<std:
                                          : ev.start[i] - lastDataEnd;
                 lastDataEnd = ev.end(i);
                 ++dataWaits_;
-                const double f = dataWaitFactor(ev.duration[i], other, data);
-                if (f != 1.0) { // slower loading (data.speedup < 1) lengthens the wait
-                    opens.push_back({ev.start[i], f});
-                    closes.push_back({ev.end(i), f});
-                }
+                regions.push_back({Region::Data, ev.start[i], ev.end(i),
+                                   dataWaitFactor(ev.duration[i], other, data, host.compute)});
+            }
+            if (host.active()) {
+                bool insideLaunchingCpuOp = false;
+                for (std::int32_t a = ev.parent[i]; a >= 0; a = ev.parent[static_cast<std::size_t>(a)])
+                    if (ev.kind[static_cast<std::size_t>(a)] == EventKind::CpuOp) {
+                        insideLaunchingCpuOp = launches[static_cast<std::size_t>(a)] != 0;
+                        break;
+                    }
+                if (isHostComputeOp(k, name, launches[i] != 0, insideLaunchingCpuOp))
+                    regions.push_back({Region::Compute, ev.start[i], ev.end(i), host.compute});
             }
             if (patterns.empty()) continue;
             auto [it, fresh] = byName.try_emplace(ev.name[i], 1.0);
             if (fresh) {
-                std::string name(rank.strings.str(ev.name[i]));
+                std::string s(name);
                 for (std::size_t r = 0; r < res.size(); ++r)
-                    if (std::regex_search(name, res[r])) it->second /= patterns[r].second; // inf -> 0
+                    if (std::regex_search(s, res[r])) it->second /= patterns[r].second; // inf -> 0
             }
-            if (it->second >= 1.0 || ev.duration[i] <= 0) continue;
-            opens.push_back({ev.start[i], it->second});
-            closes.push_back({ev.end(i), it->second});
+            if (it->second != 1.0) regions.push_back({Region::Pattern, ev.start[i], ev.end(i), it->second});
         }
-        if (opens.empty()) continue;
-        empty_ = false;
-        std::sort(closes.begin(), closes.end());
-        // Sweep: the strongest (smallest) active factor holds between consecutive boundaries.
-        std::multiset<double> active;
-        std::size_t oi = 0, ci = 0;
-        TimeNs last = 0;
+        if (regions.empty()) continue;
+        // Sweep the boundaries: between two of them, the innermost cpu.speedup[] region holds (a
+        // removed one removes everything nested), a data wait's own factor replaces the host's,
+        // compute regions take host.compute and the rest host.dispatch.
+        std::vector<std::pair<TimeNs, std::size_t>> bounds; // (time, region), opens and closes
+        for (std::size_t r = 0; r < regions.size(); ++r) {
+            bounds.push_back({regions[r].start, r});
+            bounds.push_back({regions[r].end, r});
+        }
+        std::sort(bounds.begin(), bounds.end());
+        std::vector<char> open(regions.size(), 0);
+        std::vector<std::size_t> active;
         auto& out = pieces_[pi];
-        while (oi < opens.size() || ci < closes.size()) {
-            bool open = ci >= closes.size() || (oi < opens.size() && opens[oi].first < closes[ci].first);
-            TimeNs t = open ? opens[oi].first : closes[ci].first;
-            if (!active.empty() && t > last) {
-                double f = *active.begin();
-                if (!out.empty() && out.back().end == last && out.back().factor == f)
-                    out.back().end = t;
-                else
-                    out.push_back({last, t, f});
+        TimeNs last = bounds.front().first;
+        for (std::size_t b = 0; b < bounds.size();) {
+            const TimeNs t = bounds[b].first;
+            if (t > last && !active.empty()) {
+                double pattern = 1.0, dataF = -1;
+                TimeNs innermost = std::numeric_limits<TimeNs>::min();
+                bool compute = false, removed = false;
+                for (std::size_t r : active) {
+                    const Region& reg = regions[r];
+                    if (reg.kind == Region::Compute) compute = true;
+                    if (reg.kind == Region::Data) dataF = reg.factor;
+                    if (reg.kind != Region::Pattern) continue;
+                    removed = removed || reg.factor == 0.0;
+                    if (reg.start >= innermost) {
+                        innermost = reg.start;
+                        pattern = reg.factor;
+                    }
+                }
+                if (removed) pattern = 0.0;
+                const double base = dataF >= 0 ? dataF : compute ? host.compute : host.dispatch;
+                const Piece piece{last, t, pattern * base, pattern * host.dispatch};
+                if (piece.work != host.dispatch || piece.call != host.dispatch) {
+                    if (!out.empty() && out.back().end == last && out.back().work == piece.work &&
+                        out.back().call == piece.call)
+                        out.back().end = t;
+                    else
+                        out.push_back(piece);
+                }
+                if (compute) computeTime_ += t - last;
             }
             last = t;
-            if (open)
-                active.insert(opens[oi++].second);
-            else
-                active.erase(active.find(closes[ci++].second));
+            // Every boundary at t: close those that end, open those that start.
+            for (; b < bounds.size() && bounds[b].first == t; ++b) {
+                const std::size_t r = bounds[b].second;
+                if (open[r]) {
+                    open[r] = 0;
+                    active.erase(std::find(active.begin(), active.end(), r));
+                } else if (regions[r].end > t) {
+                    open[r] = 1;
+                    active.push_back(r);
+                }
+            }
         }
+        if (!out.empty()) empty_ = false;
     }
 }
 
@@ -122,20 +211,26 @@ double CpuRegions::nodeFactor(NodeId n) const {
     // A call nested in a region: its midpoint lies inside it.
     TimeNs mid = g_.measuredStart(n) + (g_.measuredEnd(n) - g_.measuredStart(n)) / 2;
     const Piece* p = pieceAt(node.processor, mid);
-    return p ? p->factor : 1.0;
+    return p ? p->call : dispatch_;
 }
 
-TimeNs CpuRegions::saved(NodeId onThreadOf, TimeNs a, TimeNs b) const {
-    if (empty_ || b <= a) return 0;
+TimeNs CpuRegions::work(NodeId onThreadOf, TimeNs a, TimeNs b, TimeNs covered) const {
+    if (empty_ || covered <= 0) return covered;
+    if (b <= a) return static_cast<TimeNs>(std::llround(static_cast<double>(covered) * dispatch_));
     const auto& v = pieces_[g_.nodes[onThreadOf].processor];
     auto it = std::upper_bound(v.begin(), v.end(), a, [](TimeNs x, const Piece& p) { return x < p.start; });
     if (it != v.begin()) --it;
-    double saved = 0;
+    // Pieces lie inside ops, so their time is covered time; the rest of `covered` is dispatch.
+    double inPieces = 0, scaled = 0;
     for (; it != v.end() && it->start < b; ++it) {
-        TimeNs lo = std::max(a, it->start), hi = std::min(b, it->end);
-        if (hi > lo) saved += static_cast<double>(hi - lo) * (1.0 - it->factor);
+        const TimeNs lo = std::max(a, it->start), hi = std::min(b, it->end);
+        if (hi <= lo) continue;
+        inPieces += static_cast<double>(hi - lo);
+        scaled += static_cast<double>(hi - lo) * it->work;
     }
-    return static_cast<TimeNs>(std::llround(saved));
+    inPieces = std::min(inPieces, static_cast<double>(covered));
+    scaled += (static_cast<double>(covered) - inPieces) * dispatch_;
+    return std::max<TimeNs>(0, static_cast<TimeNs>(std::llround(scaled)));
 }
 
 } // namespace sl

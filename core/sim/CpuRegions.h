@@ -1,6 +1,8 @@
 #pragma once
-// The knob cpu.speedup[<regex>] on a graph: which CPU time falls inside a matching CPU op,
-// python function or annotation, and by how much it shrinks (docs/ARCHITECTURE.md, "Simulator").
+// How the host knobs re-time CPU time on a graph (docs/ARCHITECTURE.md, "Host work"): which CPU time
+// is launch and dispatch and which is CPU compute (host.dispatch, host.compute), which falls inside a
+// CPU op, python function or annotation matching cpu.speedup[<regex>], and which is a data wait under
+// a worker pool (data.workers, data.speedup).
 #include "graph/ExecutionGraph.h"
 
 #include <string>
@@ -18,34 +20,59 @@ struct DataLoaderKnobs {
     bool active() const { return workers > 0 || speedup != 1.0; }
 };
 
+// host.dispatch / host.compute as duration factors (1 / the knob): < 1 faster, > 1 slower.
+struct HostFactors {
+    double dispatch = 1.0;
+    double compute = 1.0;
+    bool active() const { return dispatch != 1.0 || compute != 1.0; }
+};
+
 // True for the ops during which the host waits for (or loads) a batch: PyTorch's DataLoader
 // iterator ops ("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", ...).
 bool isDataLoaderOpName(std::string_view name);
 
+// Ops that only make a new view or allocate (aten::view, aten::empty, ...): framework dispatch even
+// where they issue no GPU work.
+bool isMetadataOpName(std::string_view name);
+
+// CPU compute: an op that issues no GPU work (no runtime or driver call inside it) and is not part of
+// a GPU op's dispatch. `kind` is the op's kind; `insideLaunchingCpuOp` says its innermost enclosing
+// cpu_op issues GPU work (aten::t inside aten::linear is dispatch). Python functions of the
+// framework itself ("torch/...") are dispatch; DataLoader iterator ops are always compute.
+bool isHostComputeOp(EventKind kind, std::string_view name, bool launches, bool insideLaunchingCpuOp);
+
 class CpuRegions {
 public:
-    // patterns: (ECMAScript regex, speedup), speedup may be +inf (the region is removed).
+    // patterns: (ECMAScript regex, speedup), any speedup > 0, +inf removes the region.
     CpuRegions(const ExecutionGraph& g, const std::vector<std::pair<std::string, double>>& patterns,
-               DataLoaderKnobs data = {});
+               DataLoaderKnobs data = {}, HostFactors host = {});
 
     bool empty() const { return empty_; }
     // Data waits (DataLoader iterator ops) re-timed by data.workers / data.speedup.
     std::int64_t dataWaits() const { return dataWaits_; }
-    // Duration factor of a CPU call node (1 outside every region, 0 inside a removed one).
+    // CPU time inside compute regions over the whole graph (measured, every CPU thread).
+    TimeNs computeTime() const { return computeTime_; }
+    // Duration factor of a CPU call node: dispatch x the cpu.speedup[] region around it (0 inside a
+    // removed one).
     double nodeFactor(NodeId n) const;
-    // Time saved inside [a, b) on the thread of CPU node `onThreadOf` (b <= a: 0).
-    TimeNs saved(NodeId onThreadOf, TimeNs a, TimeNs b) const;
+    // The CPU work `covered` (the part of [a, b) that ops cover) on the thread of CPU node
+    // `onThreadOf`, re-timed: dispatch outside every region, compute inside compute regions, the
+    // data-wait and cpu.speedup[] factors where they hold.
+    TimeNs work(NodeId onThreadOf, TimeNs a, TimeNs b, TimeNs covered) const;
 
 private:
     struct Piece {
         TimeNs start, end;
-        double factor; // < 1
+        double work; // factor of CPU work inside the piece
+        double call; // factor of a call inside it
     };
     const ExecutionGraph& g_;
     bool empty_ = true;
+    double dispatch_ = 1.0; // outside every piece
     std::int64_t dataWaits_ = 0;
-    // Per processor (CPU threads only): disjoint pieces sorted by start, with the strongest
-    // factor of the regions covering them.
+    TimeNs computeTime_ = 0;
+    // Per processor (CPU threads only): disjoint pieces sorted by start where a factor differs from
+    // the dispatch factor.
     std::vector<std::vector<Piece>> pieces_;
     const Piece* pieceAt(std::uint32_t processor, TimeNs t) const;
 };

@@ -1,5 +1,6 @@
 #include "sim/GpuSwap.h"
 
+#include "models/KernelFamily.h"
 #include "models/Roofline.h"
 
 #include <algorithm>
@@ -33,6 +34,67 @@ double median(std::vector<double> v) {
 
 } // namespace
 
+namespace {
+
+// Family efficiencies of the swap: per family key of the source, the source's and the target's
+// (docs/GpuModel.md, "Achieved efficiency").
+struct EfficiencyLookup {
+    const GpuSpec& src;
+    const GpuSpec& tgt;
+    // The trace's own achieved efficiency per family key (roofline on the source over measured time),
+    // for a source GPU whose table has none: the trace is a measurement of that GPU.
+    const std::map<std::string, double, std::less<>>& traced;
+    std::map<std::string, GpuSwapFamily, std::less<>>& rows;
+    std::int64_t& without;
+
+    // target efficiency / source efficiency turned into a time factor: source / target.
+    double factor(const std::string& key, TimeNs duration) {
+        auto [it, fresh] = rows.try_emplace(key);
+        GpuSwapFamily& row = it->second;
+        if (fresh) {
+            row.family = key;
+            row.targetFamily = targetFamilyKey(key, src.vendor, tgt.vendor);
+            row.target = tgt.familyEfficiency(row.targetFamily).value_or(0.0);
+            if (auto e = src.familyEfficiency(key)) {
+                row.source = *e;
+            } else if (auto t = traced.find(key); t != traced.end() && &src != &tgt) {
+                row.source = t->second;
+                row.sourceFromTrace = true;
+            }
+        }
+        ++row.kernels;
+        row.measured += duration;
+        if (row.source > 0 && row.target > 0) return row.source / row.target;
+        ++without;
+        return 1.0;
+    }
+};
+
+// Roofline time over measured time per family key, summed over the kernels with a cost that take
+// more than twice the GPU's shortest kernel (below that the time is launch ramp and tail): the same
+// figure `info` reports as `roofline.achieved` (models/Roofline.h).
+std::map<std::string, double, std::less<>>
+tracedFamilyEfficiency(const TraceSet& set, const std::vector<std::vector<KernelCostEntry>>& costs,
+                       const GpuSpec& gpu, double minKernelUs) {
+    std::map<std::string, std::pair<double, double>, std::less<>> sums; // roofline, measured (us)
+    for (std::size_t r = 0; r < set.ranks.size(); ++r)
+        for (const auto& e : costs[r]) {
+            if (!e.known()) continue;
+            const auto& ev = set.ranks[r].tracks[e.gpuOp.track].events;
+            const double us = static_cast<double>(ev.duration[e.gpuOp.index]) / 1000.0;
+            if (ev.kind[e.gpuOp.index] != EventKind::Kernel || us < 2.0 * minKernelUs) continue;
+            auto& f = sums[kernelFamilyKey(set.ranks[r].name(e.gpuOp), e.cost.family, e.cls)];
+            f.first += rooflineTime(gpu, e.cost).us();
+            f.second += us;
+        }
+    std::map<std::string, double, std::less<>> out;
+    for (const auto& [key, f] : sums)
+        if (f.first > 0 && f.second > 0) out[key] = std::min(1.0, f.first / f.second);
+    return out;
+}
+
+} // namespace
+
 GpuSwap planGpuSwap(const ExecutionGraph& g, const std::string& target, const std::string& source,
                     const KernelClassifier& classifier, const GpuTable& table) {
     GpuSwap s;
@@ -45,28 +107,45 @@ GpuSwap planGpuSwap(const ExecutionGraph& g, const std::string& target, const st
         s.linkRatio = s.target->linkGBps / s.source->linkGBps;
     const GpuSpec& src = *s.source;
     const GpuSpec& tgt = *s.target;
+    s.sourceMinKernelUs = src.minKernelUs > 0 ? src.minKernelUs : kMinKernelUs;
+    s.targetMinKernelUs = tgt.minKernelUs > 0 ? tgt.minKernelUs : kMinKernelUs;
+    std::map<std::string, GpuSwapFamily, std::less<>> families;
+    std::map<std::string, double, std::less<>> traced;
+    EfficiencyLookup efficiency{src, tgt, traced, families, s.withoutEfficiency};
 
-    // Costs of every GPU op, per rank, and the roofline ratio of those that have one.
+    // Costs of every GPU op, per rank, and the ratio of those that have one: the rooflines' ratio
+    // times the ratio of the family's achieved efficiency on the two GPUs.
     const auto& set = *g.trace;
     std::vector<std::vector<KernelCostEntry>> costs(set.ranks.size());
     std::vector<std::unordered_map<std::uint64_t, std::size_t>> index(set.ranks.size());
+    std::vector<std::vector<double>> ratioOfEntry(set.ranks.size());
     std::array<std::vector<double>, kKernelClassCount> classRatios;
+    std::unordered_map<std::string, std::vector<double>> twinRatios; // by kernel name
     std::array<std::int64_t, kPeakTypeCount> matrixTypes{};
-    auto ratioOf = [&](const OpCost& c) {
-        const double rs = rooflineTime(src, c).us(), rt = rooflineTime(tgt, c).us();
-        return rs > 0 ? rt / rs : 1.0;
-    };
-    for (std::size_t r = 0; r < set.ranks.size(); ++r) {
+    for (std::size_t r = 0; r < set.ranks.size(); ++r)
         costs[r] = kernelCosts(set.ranks[r], &classifier);
+    traced = tracedFamilyEfficiency(set, costs, src, s.sourceMinKernelUs);
+    for (std::size_t r = 0; r < set.ranks.size(); ++r) {
+        const Rank& rank = set.ranks[r];
+        ratioOfEntry[r].assign(costs[r].size(), -1.0);
         for (std::size_t k = 0; k < costs[r].size(); ++k) {
             const auto& e = costs[r][k];
             index[r][e.gpuOp.packed()] = k;
             if (!e.known()) continue;
-            classRatios[static_cast<std::size_t>(e.cls)].push_back(ratioOf(e.cost));
+            const std::string_view name = rank.name(e.gpuOp);
+            const double rs = rooflineTime(src, e.cost).us(), rt = rooflineTime(tgt, e.cost).us();
+            const TimeNs d = rank.tracks[e.gpuOp.track].events.duration[e.gpuOp.index];
+            const double ratio =
+                (rs > 0 ? rt / rs : 1.0) * efficiency.factor(kernelFamilyKey(name, e.cost.family, e.cls), d);
+            ratioOfEntry[r][k] = ratio;
+            classRatios[static_cast<std::size_t>(e.cls)].push_back(ratio);
+            twinRatios[std::string(name)].push_back(ratio);
             if (e.cost.matrix) ++matrixTypes[static_cast<std::size_t>(e.cost.peak)];
         }
     }
-    // Kernels without a cost: their class's median ratio, else a ratio of the peak figures.
+    // Kernels without a cost: their in-window twins' median ratio (the same kernel name with shapes,
+    // such as the ops queued before the window), else their class's, else a ratio of the peak
+    // figures times the family's efficiencies.
     PeakType common = PeakType::Bf16;
     std::int64_t most = 0;
     for (int p = 0; p < kPeakTypeCount; ++p)
@@ -75,16 +154,23 @@ GpuSwap planGpuSwap(const ExecutionGraph& g, const std::string& target, const st
             common = static_cast<PeakType>(p);
         }
     std::array<double, kKernelClassCount> classRatio{};
-    for (int c = 0; c < kKernelClassCount; ++c) {
-        double m = median(classRatios[static_cast<std::size_t>(c)]);
-        if (m < 0) {
-            const auto cls = static_cast<KernelClass>(c);
-            m = cls == KernelClass::Gemm || cls == KernelClass::Attention
-                    ? src.matrixPeakTflops(common) / tgt.matrixPeakTflops(common)
-                    : src.memoryGBps / tgt.memoryGBps;
+    for (int c = 0; c < kKernelClassCount; ++c)
+        classRatio[static_cast<std::size_t>(c)] = median(classRatios[static_cast<std::size_t>(c)]);
+    std::unordered_map<std::string, double> twinRatio;
+    for (auto& [name, v] : twinRatios)
+        twinRatio[name] = median(std::move(v));
+    auto ratioWithoutCost = [&](const KernelCostEntry& e, std::string_view name, TimeNs d) {
+        if (auto t = twinRatio.find(std::string(name)); t != twinRatio.end()) {
+            ++s.fromTwins;
+            return t->second;
         }
-        classRatio[static_cast<std::size_t>(c)] = m;
-    }
+        const double m = classRatio[static_cast<std::size_t>(e.cls)];
+        if (m >= 0) return m;
+        const bool matrix = e.cls == KernelClass::Gemm || e.cls == KernelClass::Attention;
+        const double peaks = matrix ? src.matrixPeakTflops(common) / tgt.matrixPeakTflops(common)
+                                    : src.memoryGBps / tgt.memoryGBps;
+        return peaks * efficiency.factor(kernelFamilyKey(name, OpFamily::Unknown, e.cls), d);
+    };
 
     std::map<std::string, GpuSwapRow, std::less<>> byName;
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
@@ -94,18 +180,16 @@ GpuSwap planGpuSwap(const ExecutionGraph& g, const std::string& target, const st
         if (it == index[n.rank].end()) continue; // a communication kernel
         const KernelCostEntry& e = costs[n.rank][it->second];
         if (e.missing == CostMissing::HostCopy) continue;
-        const double ratio = e.known() ? ratioOf(e.cost) : classRatio[static_cast<std::size_t>(e.cls)];
-        const double m = static_cast<double>(n.duration);
-        const double predicted = std::max(m * ratio, std::min(m, kMinKernelUs * 1000.0));
-        const double f = m > 0 ? predicted / m : ratio;
-        s.nodeFactor[i] = f;
-        const auto p = static_cast<TimeNs>(std::llround(m * f));
+        const std::string_view name = set.ranks[n.rank].name(n.event);
+        const double ratio =
+            e.known() ? ratioOfEntry[n.rank][it->second] : ratioWithoutCost(e, name, n.duration);
+        s.nodeFactor[i] = s.factorFor(n.duration, ratio);
+        const auto p = static_cast<TimeNs>(std::llround(static_cast<double>(n.duration) * s.nodeFactor[i]));
         if (e.known() && e.shapesFromEt) ++s.shapesFromEt;
         if (!e.known()) {
             ++s.withoutShapes;
             s.withoutShapesTime += n.duration;
         }
-        const std::string_view name = set.ranks[n.rank].name(n.event);
         auto [row, fresh] = byName.try_emplace(std::string(name));
         for (GpuSwapRow* r : {&row->second, &s.classes[static_cast<std::size_t>(e.cls)]}) {
             ++r->kernels;
@@ -128,14 +212,43 @@ GpuSwap planGpuSwap(const ExecutionGraph& g, const std::string& target, const st
     std::sort(s.kernels.begin(), s.kernels.end(), [](const GpuSwapRow& a, const GpuSwapRow& b) {
         return a.measured != b.measured ? a.measured > b.measured : a.name < b.name;
     });
+    for (auto& [key, row] : families)
+        s.families.push_back(std::move(row));
+    std::sort(s.families.begin(), s.families.end(), [](const GpuSwapFamily& a, const GpuSwapFamily& b) {
+        return a.measured != b.measured ? a.measured > b.measured : a.family < b.family;
+    });
     if (s.withoutShapes > 0)
         s.warnings.addForKnob(
             "gpu.target", Warn::GpuTargetNoShapes,
             "gpu.target=" + tgt.name + ": " + std::to_string(s.withoutShapes) +
                 " GPU ops have no shapes or no cost model of their op (the trace was recorded "
-                "without record_shapes, or the op family is not modelled): they take their "
-                "kernel class's median ratio");
+                "without record_shapes, or the op family is not modelled): " +
+                std::to_string(s.fromTwins) +
+                " take the median ratio of their in-window twins (the same kernel with shapes), the rest "
+                "their kernel class's");
+    if (s.withoutEfficiency > 0) {
+        std::string missing;
+        for (const auto& f : s.families)
+            if (f.source <= 0 || f.target <= 0)
+                missing += (missing.empty() ? "" : ", ") + f.family +
+                           (f.source <= 0 ? " on " + src.name : "") +
+                           (f.target <= 0 ? " on " + tgt.name : "");
+        s.warnings.addForKnob("gpu.target", Warn::GpuTargetNoEfficiency,
+                              "gpu.target=" + tgt.name + ": " + std::to_string(s.withoutEfficiency) +
+                                  " kernels are of a family without a measured efficiency (" + missing +
+                                  "): they keep the efficiency they showed on " + src.name,
+                              s.withoutEfficiency);
+    }
     return s;
+}
+
+double GpuSwap::factorFor(TimeNs measured, double ratio) const {
+    // A kernel near the source's shortest takes the target's shortest (launch ramp and tail do not
+    // follow the peak figures); above it, its work scales by the ratio.
+    const double m = static_cast<double>(measured);
+    if (m <= 0) return ratio;
+    const double floorNs = targetMinKernelUs * 1000.0 * std::min(1.0, m / (sourceMinKernelUs * 1000.0));
+    return std::max(m * ratio, floorNs) / m;
 }
 
 nlohmann::json gpuSwapJson(const GpuSwap& swap, int topKernels) {
@@ -168,7 +281,26 @@ nlohmann::json gpuSwapJson(const GpuSwap& swap, int topKernels) {
     for (std::size_t i = 0; i < swap.kernels.size() && static_cast<int>(i) < topKernels; ++i)
         top.push_back(row(swap.kernels[i]));
     j["top_kernels"] = top;
-    j["without_shapes"] = {{"kernels", swap.withoutShapes}, {"time_us", us(swap.withoutShapesTime)}};
+    j["without_shapes"] = {{"kernels", swap.withoutShapes},
+                           {"time_us", us(swap.withoutShapesTime)},
+                           {"from_twins", swap.fromTwins}};
+    nlohmann::json families = nlohmann::json::array();
+    auto eff = [](double e) {
+        return e > 0 ? nlohmann::json(std::round(e * 1000.0) / 1000.0) : nlohmann::json();
+    };
+    for (const auto& f : swap.families)
+        families.push_back({{"family", f.family},
+                            {"target_family", f.targetFamily},
+                            {"kernels", f.kernels},
+                            {"measured_us", us(f.measured)},
+                            {"source_efficiency", eff(f.source)},
+                            {"source_efficiency_from", f.source <= 0       ? "none"
+                                                       : f.sourceFromTrace ? "trace"
+                                                                           : "table"},
+                            {"target_efficiency", eff(f.target)}});
+    j["efficiency"] = families;
+    j["without_efficiency"] = swap.withoutEfficiency;
+    j["min_kernel_us"] = {{"source", swap.sourceMinKernelUs}, {"target", swap.targetMinKernelUs}};
     j["shapes_from_et"] = swap.shapesFromEt;
     return j;
 }

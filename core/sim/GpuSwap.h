@@ -1,17 +1,20 @@
 #pragma once
 // gpu.target: the trace replayed as if it ran on another GPU of the table (docs/GpuModel.md).
 //
-// Every kernel with a cost (models/KernelCost.h) keeps the efficiency it showed on the source GPU:
+// Every kernel with a cost (models/KernelCost.h) moves from its family's achieved efficiency on the
+// source GPU to the family's efficiency on the target (models/KernelFamily.h, the table's
+// `efficiency`), keeping how far it stood from its family:
 //
-//   predicted = measured x roofline(target) / roofline(source)
+//   predicted = measured x roofline(target) / roofline(source) x efficiency(source) / efficiency(target)
 //
-// Kernels without shapes take the median of that ratio over the kernels of their class that have
-// one (without any: the memory-bandwidth ratio, or for GEMM / attention the matrix-peak ratio of
-// the data type most of the trace's matrix ops use, BF16 without any). No kernel gets shorter than
-// kMinKernelUs through the swap (launch ramp and tail do not scale with peak figures); copies between
-// host and device keep their time (the host link is not the GPU). Collective transfers on links
-// inside a node scale their bandwidth term by the link ratio (CollectiveModel's alpha-beta split).
-// With the target equal to the source every factor is exactly 1: the replay is reproduced.
+// Kernels without shapes take the median of that ratio over their twins (the same kernel name with
+// a cost: kernels queued before the window), else over the kernels of their class that have one
+// (without any: the memory-bandwidth ratio, or for GEMM / attention the matrix-peak ratio of the
+// data type most of the trace's matrix ops use, BF16 without any). No kernel gets shorter than the
+// target's shortest kernel (min_kernel_us, else kMinKernelUs; launch ramp and tail do not scale with
+// peak figures); copies between host and device keep their time (the host link is not the GPU). Collective
+// transfers on links inside a node scale their bandwidth term by the link ratio (CollectiveModel's alpha-beta
+// split). With the target equal to the source every factor is exactly 1: the replay is reproduced.
 #include "base/Diagnostics.h"
 #include "graph/ExecutionGraph.h"
 #include "models/CollectiveModel.h"
@@ -41,6 +44,18 @@ struct GpuSwapRow {
     }
 };
 
+// One kernel family of the swap: its key on the source and on the target (models/KernelFamily.h),
+// the efficiencies the two GPUs' tables give them (0: not measured) and the kernels of the family.
+struct GpuSwapFamily {
+    std::string family, targetFamily;
+    double source = 0, target = 0;
+    // The source GPU's table has no efficiency for the family: the trace's own (its kernels'
+    // roofline time over their measured time) stands for it.
+    bool sourceFromTrace = false;
+    std::int64_t kernels = 0;
+    TimeNs measured = 0;
+};
+
 struct GpuSwap {
     const GpuSpec* source = nullptr;
     const GpuSpec* target = nullptr;
@@ -54,7 +69,19 @@ struct GpuSwap {
     // Of the kernels with a cost, how many took their op's shapes from an attached execution trace
     // (the Kineto trace was recorded without them; models/KernelCost.h).
     std::int64_t shapesFromEt = 0;
+    // Of the kernels without a cost, how many took the ratio of their twins (same name with one).
+    std::int64_t fromTwins = 0;
+    // Families of the kernels with their efficiencies; kernels whose family has no efficiency on
+    // one of the GPUs keep the source's own.
+    std::vector<GpuSwapFamily> families;
+    std::int64_t withoutEfficiency = 0;
+    // The shortest kernel of each GPU (its table's min_kernel_us, else kMinKernelUs).
+    double sourceMinKernelUs = kMinKernelUs, targetMinKernelUs = kMinKernelUs;
     Warnings warnings;
+
+    // The duration factor of a kernel that took `measured` on the source, whose work scales by
+    // `ratio`: max(measured x ratio, the target's shortest kernel x min(1, measured / the source's)).
+    double factorFor(TimeNs measured, double ratio) const;
 
     bool active() const { return source && target && !nodeFactor.empty(); }
     // Transfer time on the target of a collective that took `measured` on the source, with

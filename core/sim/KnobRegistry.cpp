@@ -253,6 +253,16 @@ std::vector<KnobSpec> buildSpecs() {
     specs.push_back(factor("cpu.speedup", "CPU", &SimKnobs::cpuSpeedup, 1e6,
                            "CPU work between runtime calls and the calls themselves take their time / this "
                            "factor, as with a faster host or less Python overhead. Typical: 1.2 to 2."));
+    specs.push_back(
+        factor("host.dispatch", "Host dispatch", &SimKnobs::hostDispatch, 1e6,
+               "Launch and dispatch on the host (runtime and driver calls, framework dispatch, the "
+               "Python around them) take their time / this factor; below 1 the host is slower. "
+               "Typical: 0.8 to 1.2 for another server."));
+    specs.push_back(
+        factor("host.compute", "Host compute", &SimKnobs::hostCompute, 1e6,
+               "CPU compute on the host (data loading, decode, numpy, ops on CPU tensors: CPU work "
+               "that issues no GPU work) takes its time / this factor; below 1 the host is "
+               "slower. Typical: 0.5 to 2 for another server's CPU."));
     {
         KnobSpec s = number("launch.latency_us", "Launch latency", &SimKnobs::launchLatencyUs, "us", 0, 1e6,
                             "Time from a kernel launch call to the kernel's earliest start. -1 (from trace) "
@@ -508,7 +518,9 @@ std::vector<KnobFamily> buildFamilies() {
                  }});
     f.push_back({"cpu.speedup[<regex>]",
                  "CPU ops, annotations and Python functions whose name matches (with everything nested in "
-                 "them) run this many times faster; inf removes them (a host sync inside no longer waits).",
+                 "them) run this many times faster, any X > 0 (below 1: slower); inf removes them (a host "
+                 "sync inside no "
+                 "longer waits).",
                  bracketed("cpu.speedup"),
                  [](SimKnobs& k, const std::string& key, const std::string& re, const std::string& value) {
                      checkRegex(key, re);

@@ -158,7 +158,12 @@ KnobTiming::KnobTiming(const ExecutionGraph& g, const SimKnobs& k, const SetupEd
     std::vector<std::regex> regexes;
     for (const auto& [re, s] : k.kernelSpeedup)
         regexes.emplace_back(re);
-    const CpuRegions regions(g, k.cpuRegionSpeedup, DataLoaderKnobs{k.dataWorkers, k.dataSpeedup});
+    const CpuRegions regions(g, k.cpuRegionSpeedup, DataLoaderKnobs{k.dataWorkers, k.dataSpeedup},
+                             HostFactors{1.0 / k.hostDispatch, 1.0 / k.hostCompute});
+    if (k.hostCompute != 1.0 && regions.computeTime() == 0)
+        warnings.addForKnob("host.compute", Warn::HostComputeNone,
+                            "host.compute: no CPU compute found (every CPU op issues GPU work or is part of "
+                            "a GPU op's dispatch): nothing was re-timed");
     if ((k.dataWorkers > 0 || k.dataSpeedup != 1.0) && regions.dataWaits() == 0)
         warnings.addForKnob(k.dataWorkers > 0 ? "data.workers" : "data.speedup", Warn::DataKnobsNoLoader,
                             "data.workers / data.speedup: the trace has no DataLoader iterator ops (such as "
@@ -212,7 +217,7 @@ KnobTiming::KnobTiming(const ExecutionGraph& g, const SimKnobs& k, const SetupEd
                        : Work::Comm;
     }
     // The root's time between the rank's first event and its first call: CPU work scales like any
-    // other (cpu.speedup, cpu.speedup[<regex>], a straggler host), the uncovered rest only with a
+    // other (cpu.speedup, host.*, cpu.speedup[<regex>], a straggler host), the uncovered rest only with a
     // straggler. The time before the first event stays (a late start).
     rootWork_.assign(g.nodes.size(), 0);
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
@@ -220,9 +225,8 @@ KnobTiming::KnobTiming(const ExecutionGraph& g, const SimKnobs& k, const SetupEd
         if (n.releaseWork == 0 && n.releaseWait == 0) continue;
         const TimeNs first = n.release - n.releaseWork - n.releaseWait;
         const TimeNs origin = g.ranks[n.rank].origin;
-        rootWork_[i] =
-            std::max<TimeNs>(0, n.releaseWork - regions.saved(static_cast<NodeId>(i), origin + first,
-                                                              g.measuredStart(static_cast<NodeId>(i))));
+        rootWork_[i] = regions.work(static_cast<NodeId>(i), origin + first,
+                                    g.measuredStart(static_cast<NodeId>(i)), n.releaseWork);
     }
     edgeWork_.assign(g.edges.size(), 0);
     neverBinds_.assign(g.edges.size(), 0);
@@ -232,9 +236,9 @@ KnobTiming::KnobTiming(const ExecutionGraph& g, const SimKnobs& k, const SetupEd
         case EdgeKind::ThreadOrder:
         case EdgeKind::ThreadStart:
             // Unexplained waits stay (but a straggler host is slower at everything); CPU work
-            // scales, and shrinks inside cpu.speedup[] regions (the gap lies on the thread of `to`).
-            edgeWork_[i] = std::max<TimeNs>(
-                0, e.cpuWork - regions.saved(e.to, g.measuredEnd(e.from), g.measuredStart(e.to)));
+            // scales with the host knobs and inside cpu.speedup[] regions (the gap lies on the
+            // thread of `to`).
+            edgeWork_[i] = regions.work(e.to, g.measuredEnd(e.from), g.measuredStart(e.to), e.cpuWork);
             break;
         case EdgeKind::Sync:
             // A host sync inside a removed region (cpu.speedup[aten::item]=inf) no longer waits.

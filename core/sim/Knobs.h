@@ -52,6 +52,12 @@ struct SimKnobs {
     // (their host syncs no longer wait either). Applied in order, on top of cpu.speedup.
     std::vector<std::pair<std::string, double>> cpuRegionSpeedup;
     double launchLatencyUs = -1.0; // < 0: launch latency from the trace
+    // The host split in two (sim/CpuRegions.h, docs/ARCHITECTURE.md "Host work"): launch and dispatch
+    // (runtime and driver calls, framework dispatch and the Python around it) and CPU compute (data
+    // loading, decode, numpy, ops on CPU tensors) each run X times faster; X < 1 is a slower host.
+    // Both multiply cpu.speedup and cpu.speedup[<regex>].
+    double hostDispatch = 1.0;
+    double hostCompute = 1.0;
 
     // Stragglers: every CPU and GPU duration of those ranks (rank ids of the simulated job, loaded
     // or added by dp.degree) x slowdown; straggler.ranks takes a list ("3,7,100..120").

@@ -46,7 +46,8 @@ public:
                      static_cast<std::uint64_t>(rank) * std::uint64_t{0x632be59bd9b4e019} + 1;
         slow_ = rank == c_.stragglerRank ? c_.stragglerSlowdown : 1.0;
         // Variants scale the drawn durations; they never draw themselves (README: "Variants").
-        host_ = (rank == c_.cpuSlowRank ? c_.cpuSlowdown : 1.0) / c_.cpuSpeedup;
+        host_ = (rank == c_.cpuSlowRank ? c_.cpuSlowdown : 1.0) / c_.cpuSpeedup / c_.hostDispatchSpeedup;
+        compute_ = (rank == c_.cpuSlowRank ? c_.cpuSlowdown : 1.0) / c_.cpuSpeedup / c_.hostComputeSpeedup;
         Rng rankRng{c_.seed * std::uint64_t{0xd1b54a32d192ed03} +
                     static_cast<std::uint64_t>(rank) * std::uint64_t{0x8cb92ba72f3d8dd7}};
         gpuScale_ = (1.0 + c_.rankSpread * (2.0 * rankRng.uniform() - 1.0)) / c_.gpuSpeedup;
@@ -71,7 +72,7 @@ public:
                                          : "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
                       true, 0);
                 p_.actions.back().cost =
-                    usToNs((c_.dataWorkers > 0 ? kQueueFetchUs : c_.dataLoaderUs) * host_);
+                    usToNs(c_.dataWorkers > 0 ? kQueueFetchUs * host_ : c_.dataLoaderUs * compute_);
                 end();
             }
             for (int item : order) {
@@ -584,7 +585,8 @@ private:
     RankCoord coord_;
     Rng rng_{0};
     double slow_ = 1.0;
-    double host_ = 1.0;     // CPU cost factor of this rank (cpuSpeedup, cpuSlowRank)
+    double host_ = 1.0;     // CPU cost factor of this rank (cpuSpeedup, hostDispatchSpeedup, cpuSlowRank)
+    double compute_ = 1.0;  // the same for CPU compute (hostComputeSpeedup instead of hostDispatchSpeedup)
     double gpuScale_ = 1.0; // kernel duration factor of this rank (gpuSpeedup, rankSpread)
     std::uint8_t thread_ = 0;
     Ns pendingGap_ = 0;
@@ -628,7 +630,7 @@ Job buildJob(const SynthConfig& config) {
     config.validate();
     Job job;
     job.config = config;
-    job.gpu = gpuSpec(config.gpu);
+    job.gpu = gpuSpec(config.gpu, config.measuredEfficiency);
     Groups groups = makeGroups(job);
     job.programs.resize(static_cast<std::size_t>(config.worldSize()));
     std::unordered_map<std::uint64_t, int> collIndex;

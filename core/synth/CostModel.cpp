@@ -6,6 +6,13 @@ namespace sl::synth {
 
 double kernelTimeUs(const GpuSpec& gpu, KernelClass cls, double flops, double bytes) {
     bool tensor = cls == KernelClass::Gemm || cls == KernelClass::Attention;
+    const auto c = static_cast<std::size_t>(cls);
+    const double measured = c < 5 ? gpu.classEfficiency[c] : 0.0;
+    if (measured > 0) { // the fraction of the roofline the class reaches (SynthConfig::measuredEfficiency)
+        const double peak = (tensor ? gpu.peakTflops : gpu.vectorTflops) * 1e12;
+        const double rooflineUs = std::max(flops / peak, bytes / (gpu.hbmGBps * 1e9)) * 1e6;
+        return std::max(rooflineUs / measured, gpu.kernelFloorUs);
+    }
     double peak = (tensor ? gpu.peakTflops * gpu.gemmEfficiency : gpu.vectorTflops * 0.5) * 1e12;
     double computeUs = flops / peak * 1e6;
     double memoryUs = bytes / (gpu.hbmGBps * gpu.memEfficiency * 1e9) * 1e6;

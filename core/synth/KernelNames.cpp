@@ -3,6 +3,9 @@
 namespace sl::synth {
 
 const char* gemmKernel(const GpuSpec& gpu, bool nt) {
+    if (gpu.name.find("AMD") != std::string::npos) // hipBLASLt (Tensile) names
+        return nt ? "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT256x256x64_MI32x32x8x1_SN_1LDSB1_NT"
+                  : "Cijk_Ailk_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT256x256x64_MI32x32x8x1_SN_1LDSB1_TN";
     if (gpu.computeMajor >= 9)
         return nt ? "sm90_xmma_gemm_bf16bf16_bf16f32_f32_nt_n_tilesize128x256x64_warpgroupsize2x1x1_execute_"
                     "segment_k_off_kernel__5x_cublas"

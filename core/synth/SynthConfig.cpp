@@ -1,10 +1,12 @@
 #include "synth/SynthConfig.h"
 
+#include "models/GpuTable.h"
+
 #include <stdexcept>
 
 namespace sl::synth {
 
-GpuSpec gpuSpec(const std::string& name) {
+GpuSpec gpuSpec(const std::string& name, bool measured) {
     GpuSpec g;
     if (name == "h100") {
         // H100 SXM5: 989 TFLOP/s dense BF16, 67 TFLOP/s FP32, 3.35 TB/s HBM3, 132 SMs, 80 GB.
@@ -12,8 +14,25 @@ GpuSpec gpuSpec(const std::string& name) {
     } else if (name == "a100") {
         // A100 SXM4 80 GB: 312 TFLOP/s dense BF16, 19.5 TFLOP/s FP32, 2.04 TB/s HBM2e, 108 SMs.
         g = {"NVIDIA A100-SXM4-80GB", 312, 19.5, 2039, 0.70, 0.80, 2.5, 85'089'730'560LL, 8, 0, 108};
+    } else if (name == "mi300x") {
+        // MI300X: 1307.4 TFLOP/s dense BF16, 163.4 TFLOP/s FP32 (vector), 5.3 TB/s HBM3, 304 CUs,
+        // 192 GB; gfx942.
+        g = {"AMD Instinct MI300X", 1307.4, 163.4, 5300, 0.70, 0.80, 2.0, 206'141'652'992LL, 9, 4, 304};
     } else {
-        throw std::invalid_argument("--gpu must be h100 or a100, not '" + name + "'");
+        throw std::invalid_argument("--gpu must be h100, a100 or mi300x, not '" + name + "'");
+    }
+    if (measured) {
+        const sl::GpuSpec* table = sl::GpuTable::builtin().match(
+            sl::DeviceProperties{-1, g.name, g.memoryBytes, g.computeMajor, g.computeMinor, g.numSms});
+        if (!table) throw std::invalid_argument("the GPU table has no entry for " + g.name);
+        // The family each generated class's kernels fall in (models/KernelFamily.h): cuBLAS-named
+        // GEMMs, flash attention, and the non-matrix families by their ops.
+        static constexpr const char* kFamilies[5] = {"gemm.blas", "attention.flash", "elementwise",
+                                                     "reduction", "copy"};
+        // A family the table has not measured keeps the generator's default for its class.
+        for (int c = 0; c < 5; ++c)
+            g.classEfficiency[c] = table->familyEfficiency(kFamilies[c]).value_or(0.0);
+        if (table->minKernelUs > 0) g.kernelFloorUs = table->minKernelUs;
     }
     return g;
 }
@@ -48,6 +67,8 @@ void SynthConfig::validate() const {
     require(ddpBucketMB > 0, "the DDP bucket size must be positive");
     auto factor = [](double f) { return f >= 0.01 && f <= 100.0; };
     require(factor(gpuSpeedup) && factor(cpuSpeedup), "GPU and CPU speedups must be between 0.01 and 100");
+    require(factor(hostDispatchSpeedup) && factor(hostComputeSpeedup),
+            "host dispatch and compute speedups must be between 0.01 and 100");
     for (double f : classSpeedup)
         require(factor(f), "kernel class speedups must be between 0.01 and 100");
     require(cpuSlowRank < worldSize(),

@@ -18,10 +18,14 @@ struct GpuSpec {
     int computeMajor = 0;
     int computeMinor = 0;
     int numSms = 0;
+    // Per kernel class (Gemm .. DataMovement: trace/EventClass.h), the fraction of its roofline the
+    // class reaches; 0: gemmEfficiency for Gemm and Attention, memEfficiency for the others.
+    double classEfficiency[5] = {0, 0, 0, 0, 0};
 };
 
-// "h100" or "a100"; throws std::invalid_argument otherwise.
-GpuSpec gpuSpec(const std::string& name);
+// "h100", "a100" or "mi300x"; throws std::invalid_argument otherwise. `measured`: per-class efficiencies and
+// the kernel floor from the GPU table's measurements (SynthConfig::measuredEfficiency).
+GpuSpec gpuSpec(const std::string& name, bool measured = false);
 
 struct SynthConfig {
     // Model.
@@ -63,6 +67,10 @@ struct SynthConfig {
     double gpuSpeedup = 1.0;
     double classSpeedup[5] = {1.0, 1.0, 1.0, 1.0, 1.0};
     double cpuSpeedup = 1.0;
+    // The host split in two, on top of cpuSpeedup: hostDispatchSpeedup x faster calls, dispatch and
+    // Python between modules; hostComputeSpeedup x faster CPU compute (the in-process data loading).
+    double hostDispatchSpeedup = 1.0;
+    double hostComputeSpeedup = 1.0;
     // Uneven ranks: rank cpuSlowRank's host runs cpuSlowdown x slower; every rank's kernels run
     // (1 + rankSpread x u) x longer, u in [-1, 1] drawn per rank from the seed.
     int cpuSlowRank = -1;
@@ -88,6 +96,10 @@ struct SynthConfig {
     // A profile with record_shapes=True: the ops that launch kernels carry "Input Dims", "Input type"
     // (and "Concrete Inputs" where PyTorch writes scalars the cost needs), as real traces do.
     bool recordShapes = false;
+    // The GPU's kernels reach the achieved efficiency per family and the shortest kernel time that the
+    // GPU table measured on real traces of that GPU (resources/gpus.json, docs/GpuModel.md), instead
+    // of the generator's datasheet-style defaults (gemmEfficiency, memEfficiency, kernelFloorUs).
+    bool measuredEfficiency = false;
 
     int worldSize() const { return dp * tp * pp; }
     // Throws std::invalid_argument with a readable message when a value is out of range.

@@ -96,7 +96,7 @@ private slots:
         QTest::newRow("dp text") << QStringList{"generate", "--out", "x", "--dp", "two"}
                                  << "--dp needs an integer";
         QTest::newRow("gpu") << QStringList{"generate", "--out", "x", "--gpu", "v100"}
-                             << "--gpu must be h100 or a100";
+                             << "--gpu must be h100, a100 or mi300x";
         QTest::newRow("layers vs pp")
             << QStringList{"generate", "--out", "x", "--layers", "3", "--pp", "2"} << "multiple of --pp";
         QTest::newRow("straggler") << QStringList{"generate",         "--out", "x", "--dp", "2",

@@ -284,6 +284,50 @@ private slots:
                 return c;
             },
             [](SynthConfig& c) { c.dataLoaderUs = 1500; }, {"data.speedup=2"});
+        // The data loader twice as slow (a slower decode): cpu.speedup[] below 1 is a slow-down.
+        addCase(
+            "cpu.speedup[DataLoader]=0.5",
+            [] {
+                SynthConfig c = gpuBound();
+                c.steps = 2;
+                c.dataLoaderUs = 3000;
+                return c;
+            },
+            [](SynthConfig& c) { c.dataLoaderUs = 6000; }, {"cpu.speedup[^enumerate\\(DataLoader\\)]=0.5"});
+        // Another server: its CPU compute (the in-process data loading) 1.5x slower, its launch and
+        // dispatch path 1.25x faster (host.compute, host.dispatch).
+        addCase(
+            "host.compute=0.67",
+            [] {
+                SynthConfig c = gpuBound();
+                c.steps = 2;
+                c.dataLoaderUs = 3000;
+                return c;
+            },
+            [](SynthConfig& c) { c.hostComputeSpeedup = 1.0 / 1.5; }, {"host.compute=0.6666667"});
+        addCase("host.dispatch=1.25", hostBound, [](SynthConfig& c) { c.hostDispatchSpeedup = 1.25; },
+                {"host.dispatch=1.25"});
+        addCase(
+            "host.dispatch=0.8 with Python stacks",
+            [] {
+                SynthConfig c = hostBound();
+                c.pythonStacks = true;
+                return c;
+            },
+            [](SynthConfig& c) { c.hostDispatchSpeedup = 0.8; }, {"host.dispatch=0.8"});
+        addCase(
+            "host.dispatch + host.compute",
+            [] {
+                SynthConfig c = hostBound();
+                c.steps = 2;
+                c.dataLoaderUs = 3000;
+                return c;
+            },
+            [](SynthConfig& c) {
+                c.hostDispatchSpeedup = 1.25;
+                c.hostComputeSpeedup = 0.5;
+            },
+            {"host.dispatch=1.25", "host.compute=0.5"});
         // A host twice as fast on a host-bound job.
         addCase("cpu.speedup", hostBound, [](SynthConfig& c) { c.cpuSpeedup = 2; }, {"cpu.speedup=2"});
         // The same with the Python between modules in the profile (python_function ranges).
