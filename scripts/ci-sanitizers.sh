@@ -18,7 +18,8 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 jobs="${SIGHTLINE_JOBS:-$(nproc)}"
 # -Wno-maybe-uninitialized: GCC 12 with -fsanitize=address at -O1/-O2 warns falsely inside <regex>
 # (std::function in _State). -O1 -g1: what ASan recommends, and much quicker to build than -O2 -g.
-cmake --preset asan -DCMAKE_CXX_FLAGS="-Wno-maybe-uninitialized" \
+# shellcheck disable=SC2046
+cmake --preset asan $(sightline_launcher_args asan) -DCMAKE_CXX_FLAGS="-Wno-maybe-uninitialized" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" >/dev/null
 targets=(sightline-cli)
 # test_PortableBinary runs the CLI under qemu-x86_64 with a pre-AVX CPU model. It checks the shipped

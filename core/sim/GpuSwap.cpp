@@ -36,6 +36,12 @@ double median(std::vector<double> v) {
 
 namespace {
 
+// The most a family's achieved efficiency moves between two GPUs (the largest seen: BF16 GEMMs from
+// cuBLAS on an H100 to hipBLASLt on an MI300X, about 2.2x; docs/GpuModel.md, "Achieved efficiency").
+constexpr double kMaxEfficiencyRatio = 4.0;
+// Kernels of a family a trace needs for its efficiency to stand for its GPU (as the calibration's).
+constexpr std::int64_t kMinFamilyKernels = 20;
+
 // Family efficiencies of the swap: per family key of the source, the source's and the target's
 // (docs/GpuModel.md, "Achieved efficiency").
 struct EfficiencyLookup {
@@ -64,7 +70,14 @@ struct EfficiencyLookup {
         }
         ++row.kernels;
         row.measured += duration;
-        if (row.source > 0 && row.target > 0) return row.source / row.target;
+        if (row.source > 0 && row.target > 0) {
+            // No family's achieved efficiency was seen to move more than kMaxEfficiencyRatio between
+            // two GPUs; beyond it the cost model misjudges the family's kernels (bytes it does not
+            // see), and their roofline says nothing about them.
+            const double r = row.source / row.target;
+            row.clamped = r > kMaxEfficiencyRatio || r < 1.0 / kMaxEfficiencyRatio;
+            return std::clamp(r, 1.0 / kMaxEfficiencyRatio, kMaxEfficiencyRatio);
+        }
         ++without;
         return 1.0;
     }
@@ -76,7 +89,11 @@ struct EfficiencyLookup {
 std::map<std::string, double, std::less<>>
 tracedFamilyEfficiency(const TraceSet& set, const std::vector<std::vector<KernelCostEntry>>& costs,
                        const GpuSpec& gpu, double minKernelUs) {
-    std::map<std::string, std::pair<double, double>, std::less<>> sums; // roofline, measured (us)
+    struct Sum {
+        double roofline = 0, measured = 0; // us
+        std::int64_t kernels = 0;
+    };
+    std::map<std::string, Sum, std::less<>> sums;
     for (std::size_t r = 0; r < set.ranks.size(); ++r)
         for (const auto& e : costs[r]) {
             if (!e.known()) continue;
@@ -84,12 +101,15 @@ tracedFamilyEfficiency(const TraceSet& set, const std::vector<std::vector<Kernel
             const double us = static_cast<double>(ev.duration[e.gpuOp.index]) / 1000.0;
             if (ev.kind[e.gpuOp.index] != EventKind::Kernel || us < 2.0 * minKernelUs) continue;
             auto& f = sums[kernelFamilyKey(set.ranks[r].name(e.gpuOp), e.cost.family, e.cls)];
-            f.first += rooflineTime(gpu, e.cost).us();
-            f.second += us;
+            f.roofline += rooflineTime(gpu, e.cost).us();
+            f.measured += us;
+            ++f.kernels;
         }
+    // As the table's calibration: a family stands for the GPU with kMinFamilyKernels of its kernels.
     std::map<std::string, double, std::less<>> out;
     for (const auto& [key, f] : sums)
-        if (f.first > 0 && f.second > 0) out[key] = std::min(1.0, f.first / f.second);
+        if (f.roofline > 0 && f.measured > 0 && f.kernels >= kMinFamilyKernels)
+            out[key] = std::min(1.0, f.roofline / f.measured);
     return out;
 }
 
@@ -297,7 +317,8 @@ nlohmann::json gpuSwapJson(const GpuSwap& swap, int topKernels) {
                             {"source_efficiency_from", f.source <= 0       ? "none"
                                                        : f.sourceFromTrace ? "trace"
                                                                            : "table"},
-                            {"target_efficiency", eff(f.target)}});
+                            {"target_efficiency", eff(f.target)},
+                            {"ratio_clamped", f.clamped}});
     j["efficiency"] = families;
     j["without_efficiency"] = swap.withoutEfficiency;
     j["min_kernel_us"] = {{"source", swap.sourceMinKernelUs}, {"target", swap.targetMinKernelUs}};

@@ -52,6 +52,9 @@ struct GpuSwapFamily {
     // The source GPU's table has no efficiency for the family: the trace's own (its kernels'
     // roofline time over their measured time) stands for it.
     bool sourceFromTrace = false;
+    // The efficiencies differ by more than a family's efficiency moves between GPUs: the ratio is
+    // held to that bound (the cost model misjudges the family's kernels).
+    bool clamped = false;
     std::int64_t kernels = 0;
     TimeNs measured = 0;
 };

@@ -5,6 +5,7 @@
 #include "SynthFixture.h"
 #include "TestSupport.h"
 
+#include "report/SimulationReport.h"
 #include "sim/CpuRegions.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
@@ -104,6 +105,36 @@ private slots:
         setKnob(byName, "cpu.speedup[DataLoader]", "0.5");
         const SimResult named = simulate(loading->graph, byName, {false});
         QCOMPARE(named.simulatedIteration, slow.simulatedIteration);
+    }
+
+    // gpu.target swaps the GPU, not the server: on a host-bound job the result names the share of
+    // the critical path that is host work kept as traced, and stops naming it once the host knobs
+    // describe the target's CPU.
+    void gpuTargetNamesTheHostItKeeps() {
+        SynthConfig c;
+        c.layers = 2;
+        c.hidden = 256;
+        c.heads = 4;
+        c.seq = 128;
+        c.vocab = 1024;
+        c.dp = 1;
+        c.recordShapes = true;
+        auto job = generateAndLoad(c);
+        const SimResult replay = simulate(job->graph, {}, {false});
+        SimKnobs k;
+        setKnob(k, "gpu.target", "MI300X");
+        const SimResult pred = simulate(job->graph, k, {false});
+        const nlohmann::json j = simulationResultJson(job->graph, pred, k, &replay);
+        const double share = j["gpu_swap"]["host_share_of_critical_path_pct"].get<double>();
+        QVERIFY2(share > 50.0, qPrintable(QString::number(share)));
+        QCOMPARE(j["gpu_swap"]["host_knobs_set"].get<bool>(), false);
+        QVERIFY(j["warning_stats"].dump().find("gpu_target_host_as_traced") != std::string::npos);
+        setKnob(k, "host.dispatch", "1.2");
+        const SimResult withHost = simulate(job->graph, k, {false});
+        const nlohmann::json j2 = simulationResultJson(job->graph, withHost, k, &replay);
+        QCOMPARE(j2["gpu_swap"]["host_knobs_set"].get<bool>(), true);
+        QVERIFY(j2["warning_stats"].dump().find("gpu_target_host_as_traced") == std::string::npos);
+        QVERIFY(withHost.simulatedIteration < pred.simulatedIteration); // a faster launch path
     }
 };
 

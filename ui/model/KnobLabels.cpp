@@ -22,7 +22,7 @@ int knobGroup(const std::string& key) {
     if (key == "comm.gpus_per_node" || starts("gpu.")) return Hardware;
     if (starts("compute.") || starts("kernel.")) return Gpu;
     if (starts("comm.") || starts("peers.")) return Network; // peers.model: missing peers at collectives
-    if (starts("cpu.") || starts("launch.")) return Cpu;
+    if (starts("cpu.") || starts("host.") || starts("launch.")) return Cpu;
     if (starts("data.")) return DataLoading;
     if (starts("dp.")) return DataParallel;
     if (starts("model.") || starts("pp.") || starts("straggler.") || starts("jitter.") || starts("batch."))
