@@ -10,9 +10,10 @@
 // measured launch latency.
 //
 // Only pairs where the wait is certain count:
-// - a blocking copy call (cudaMemcpy, hipMemcpy, hipMemcpyWithStream: not *Async) and its own copy,
-//   when the copy writes host memory (DtoH) or reads pinned memory; a copy from pageable memory may
-//   return once the data is staged, before the DMA ends;
+// - a blocking copy call (cudaMemcpy, hipMemcpy: not *Async) and its own copy, when the copy writes
+//   host memory (DtoH) or reads pinned memory (a copy from pageable memory may return once the data
+//   is staged, before the DMA ends); hipMemcpyWithStream, a copy and a stream synchronize, in every
+//   direction;
 // - a device synchronize on a rank with one device, and the latest-ending op enqueued before it:
 //   launched by a call that had returned, already running, or queued before the window (a queue
 //   that started before the rank's first call, with the ops back to back behind it);
@@ -59,6 +60,9 @@ struct LatestEnd {
 bool certainBlockingCopy(std::string_view callName, std::string_view copyName) {
     const RuntimeApiInfo api = runtimeApiInfo(callName);
     if (api.api != RuntimeApi::Memcpy || api.async) return false;
+    // hipMemcpyWithStream is a copy and a synchronize of its stream (ROCm's API reference): it
+    // returns after its copy whatever the direction.
+    if (callName.starts_with("hipMemcpyWithStream")) return true;
     return copyName.find("DtoH") != std::string_view::npos ||
            copyName.find("(Pinned ->") != std::string_view::npos;
 }
