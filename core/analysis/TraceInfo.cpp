@@ -78,6 +78,11 @@ nlohmann::json traceInfoJson(const TraceSet& set, const ExecutionGraph* graph) {
             const RankWindow& w = graph->ranks[i];
             rj["prewindow_ops"] = w.prewindowOps;
             rj["prewindow_queued"] = w.prewindowQueued;
+            rj["prewindow_following"] = w.prewindowFollowing;
+            // How far the GPU clock runs ahead of the host's, and from how many wait pairs
+            // (docs/ARCHITECTURE.md, "GPU clock offset").
+            rj["gpu_clock_offset_us"] = static_cast<double>(w.gpuClockOffset) / 1000.0;
+            rj["gpu_clock_offset_pairs"] = w.gpuClockOffsetPairs;
             rj["graph_kernels"] = w.graphKernels;
             rj["device_waits"] = w.deviceWaits;
             rj["threads_released_at_measured"] = w.threadsReleasedAtMeasured;
@@ -92,6 +97,7 @@ nlohmann::json traceInfoJson(const TraceSet& set, const ExecutionGraph* graph) {
                       {"edges", graph->edges.size()},
                       {"prewindow_ops", st.prewindowOps},
                       {"prewindow_queued", st.prewindowQueued},
+                      {"prewindow_following", st.prewindowFollowing},
                       {"graph_kernels", st.graphKernels},
                       {"device_wait_edges", st.deviceWaitEdges},
                       {"thread_start_edges", st.threadStartEdges},

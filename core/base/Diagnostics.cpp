@@ -99,6 +99,8 @@ const std::vector<WarnInfo> kWarnTable = {
      "GPU ops launched before the profiler window follow their queue; queue heads keep their start"},
     {Warn::DeviceWaitInferred, "device_wait_inferred", S::Info,
      "GPU ops waited on the device for something the trace does not name"},
+    {Warn::GpuClockOffsetApplied, "gpu_clock_offset_applied", S::Warning,
+     "a rank's GPU timestamps run ahead of its host clock: the graph reads them less the offset"},
     {Warn::GraphNotBuilt, "graph_not_built", S::DataLoss,
      "no execution graph could be built: the summary lacks what the replay would keep as measured"},
     // The simulator

@@ -71,6 +71,7 @@ enum class Warn : std::uint16_t {
     GpuOpReplayedWithoutLaunch,
     PrewindowQueued,
     DeviceWaitInferred,
+    GpuClockOffsetApplied,
     GraphNotBuilt,
     // The simulator (core/sim)
     KnobNotSimulated,

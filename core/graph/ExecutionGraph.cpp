@@ -37,12 +37,14 @@ std::string_view nodeKindName(NodeKind kind) {
 
 TimeNs ExecutionGraph::measuredStart(NodeId n) const {
     const auto& node = nodes[n];
-    return trace->ranks[node.rank].tracks[node.event.track].events.start[node.event.index];
+    const Track& t = trace->ranks[node.rank].tracks[node.event.track];
+    return t.events.start[node.event.index] - clockShift(node.rank, t);
 }
 
 TimeNs ExecutionGraph::measuredEnd(NodeId n) const {
     const auto& node = nodes[n];
-    return trace->ranks[node.rank].tracks[node.event.track].events.end(node.event.index);
+    const Track& t = trace->ranks[node.rank].tracks[node.event.track];
+    return t.events.end(node.event.index) - clockShift(node.rank, t);
 }
 
 void ExecutionGraph::buildAdjacency() {

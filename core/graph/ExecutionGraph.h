@@ -142,9 +142,20 @@ struct RankWindow {
     // (prewindowOps), ops queued back to back behind them that follow in stream order
     // (prewindowQueued), and kernels of CUDA / HIP graphs tied to a graph launch in the window
     // (graphKernels: not pre-window, they follow their launch).
+    // A queue head that started right after an op on another stream of its device ended follows
+    // that op (an inferred cross-stream edge, prewindowFollowing); only a head after an idle GPU
+    // keeps its measured start (prewindowOps).
     std::int64_t prewindowOps = 0;
     std::int64_t prewindowQueued = 0;
+    std::int64_t prewindowFollowing = 0;
     std::int64_t graphKernels = 0;
+    // How far this rank's GPU timestamps run ahead of its host clock (docs/ARCHITECTURE.md, "GPU
+    // clock offset"): the largest distance by which a GPU op ended after a host call that must have
+    // waited for it returned (a synchronize call, a blocking copy), over gpuClockOffsetPairs such
+    // pairs. The graph reads every GPU time of the rank less this offset (measuredStart / End);
+    // 0 where no pair shows the GPU ahead.
+    TimeNs gpuClockOffset = 0;
+    std::int64_t gpuClockOffsetPairs = 0;
     // The rank's first profiled event in the window, relative to the origin: its root's boundary.
     TimeNs firstEvent = 0;
     std::int64_t threadsReleasedAtMeasured = 0; // CPU threads without a found releasing call
@@ -168,6 +179,9 @@ struct GraphOptions {
     bool inferEventWaits = true;
     // Timing tolerance (ns) when explaining a GPU op's start by a dependency.
     TimeNs tolerance = 2000;
+    // Estimate each rank's GPU clock offset and read GPU times less it (RankWindow::gpuClockOffset);
+    // false reads them as recorded.
+    bool correctGpuClock = true;
 };
 
 struct GraphStats {
@@ -180,8 +194,9 @@ struct GraphStats {
     std::int64_t gpuOpsWithoutLaunch = 0;
     std::int64_t waitEventEdges = 0; // cross-stream edges from cudaStreamWaitEvent without ids
     std::int64_t threadStartEdges = 0;
-    std::int64_t prewindowOps = 0;    // queue heads (RankWindow::prewindowOps)
-    std::int64_t prewindowQueued = 0; // queued behind a head
+    std::int64_t prewindowOps = 0;       // queue heads (RankWindow::prewindowOps)
+    std::int64_t prewindowQueued = 0;    // queued behind a head
+    std::int64_t prewindowFollowing = 0; // heads that follow an op on another stream of the device
     std::int64_t graphKernels = 0;
     std::int64_t phantomCollectives = 0; // collectives whose missing peers are phantom arrivals
     std::int64_t smContentionEdges = 0;  // full-device kernels kept apart across streams
@@ -279,9 +294,14 @@ public:
         return {outEdgeIds.data() + outOffsets[n], outEdgeIds.data() + outOffsets[n + 1]};
     }
 
-    // Measured times of a node's event.
+    // Measured times of a node's event on its rank's host clock: a GPU op's trace time less the
+    // rank's GPU clock offset (RankWindow::gpuClockOffset; the trace itself keeps what was recorded).
     TimeNs measuredStart(NodeId n) const;
     TimeNs measuredEnd(NodeId n) const;
+    // What measuredStart / End subtract from the trace times of an event on `track` of rank `rank`.
+    TimeNs clockShift(std::uint32_t rank, const Track& track) const {
+        return track.isGpu() && rank < ranks.size() ? ranks[rank].gpuClockOffset : 0;
+    }
     const Rank& rankOf(NodeId n) const { return trace->ranks[nodes[n].rank]; }
     std::string_view nodeName(NodeId n) const { return rankOf(n).name(nodes[n].event); }
 

@@ -49,7 +49,7 @@ inline TimeNs quantile(std::vector<TimeNs> v, double q) {
 
 // Builds one ExecutionGraph; each stage lives in its own file (see docs/ARCHITECTURE.md):
 // StepWindow.cpp, Processors.cpp, SyncInference.cpp, LaunchModel.cpp, CollectiveMatching.cpp,
-// GraphRepairs.cpp.
+// GraphRepairs.cpp, GpuClockOffset.cpp.
 struct Builder {
     const TraceSet& set;
     const GraphOptions& opt;
@@ -68,7 +68,24 @@ struct Builder {
     std::vector<std::uint8_t> hasSyncIn;
     std::vector<std::uint8_t> waitHandled; // wait calls with cuda_sync identity
     std::vector<EdgeId> streamIn;          // per GPU op: its incoming stream-order edge
-    std::vector<EdgeId> crossEdges;        // cross-stream edges (for the per-rank delay)
+    // Per GPU op: launched before the window and heading a queue (released at its measured start
+    // unless it follows an op on another stream of its device: LaunchModel.cpp).
+    std::vector<std::uint8_t> queueHead;
+    std::vector<std::uint8_t> headFollows; // a queue head that follows another stream's op
+    // Moves a queue head between "released at its measured start" and "follows an op on another
+    // stream" (follows = false: its inferred edge was dropped), with the counters.
+    void followPrewindowHead(NodeId n, bool follows) {
+        if (headFollows[n] == static_cast<std::uint8_t>(follows)) return;
+        headFollows[n] = follows;
+        RankWindow& w = g.ranks[g.nodes[n].rank];
+        const std::int64_t d = follows ? 1 : -1;
+        w.prewindowOps -= d;
+        w.prewindowFollowing += d;
+        g.stats.prewindowOps -= d;
+        g.stats.prewindowFollowing += d;
+        g.nodes[n].release = follows ? 0 : std::max<TimeNs>(0, mStart(n) - w.origin);
+    }
+    std::vector<EdgeId> crossEdges; // cross-stream edges (for the per-rank delay)
     // Repeated warnings, counted by their line (said once in finish(), with the count).
     std::map<std::string, std::pair<Warn, std::int64_t>> warnCounts;
 
@@ -93,6 +110,8 @@ struct Builder {
     TimeNs mEnd(NodeId n) const { return g.measuredEnd(n); }
 
     void findWindows();
+    // Per rank: RankWindow::gpuClockOffset (GpuClockOffset.cpp), before any GPU time is read.
+    void estimateGpuClockOffsets();
 
     std::uint32_t addProcessor(std::uint32_t r, std::uint32_t ti, bool gpu) {
         Processor p;

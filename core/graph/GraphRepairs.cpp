@@ -35,6 +35,9 @@ void Builder::dropUncertainEdges() {
             g.ranks[p.rank].threadsReleasedAtMeasured++;
         }
     g.stats.threadStartEdges = 0;
+    // Queue heads that followed another stream's op keep their measured start again.
+    for (NodeId n = 0; n < g.nodes.size(); ++n)
+        if (headFollows[n]) followPrewindowHead(n, false);
     for (auto& grp : g.collectives) {
         if (!grp.complete) continue;
         grp.complete = false;
@@ -70,14 +73,21 @@ void Builder::finish() {
                        g.stats.gpuOpsWithoutLaunch);
     // Inferences the replay rests on, once per kind (docs/ARCHITECTURE.md, "Boundary conditions",
     // "Launches and streams").
-    if (g.stats.prewindowQueued)
-        g.warnings.add(Warn::PrewindowQueued,
-                       std::to_string(g.stats.prewindowOps + g.stats.prewindowQueued) +
-                           " GPU ops were launched before the profiler window: " +
-                           std::to_string(g.stats.prewindowQueued) +
-                           " queued behind another follow their queue, only the " +
-                           std::to_string(g.stats.prewindowOps) + " queue heads keep their measured start",
-                       g.stats.prewindowOps + g.stats.prewindowQueued);
+    if (g.stats.prewindowQueued || g.stats.prewindowFollowing) {
+        const std::int64_t all = g.stats.prewindowOps + g.stats.prewindowQueued + g.stats.prewindowFollowing;
+        const std::string following = g.stats.prewindowFollowing
+                                          ? std::to_string(g.stats.prewindowFollowing) +
+                                                " queue heads follow the op of another stream that ended "
+                                                "right before them, "
+                                          : std::string();
+        g.warnings.add(
+            Warn::PrewindowQueued,
+            std::to_string(all) + " GPU ops were launched before the profiler window: " +
+                std::to_string(g.stats.prewindowQueued) + " queued behind another follow their queue, " +
+                following + "only the " + std::to_string(g.stats.prewindowOps) + " queue heads" +
+                (g.stats.prewindowFollowing ? " after an idle GPU" : "") + " keep their measured start",
+            all);
+    }
     if (g.stats.deviceWaitEdges) {
         TimeNs residual = 0;
         for (const auto& w : g.ranks)

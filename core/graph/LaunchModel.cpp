@@ -178,6 +178,7 @@ void Builder::launchEdgesAndInference() {
             TimeNs launchReady =
                 call != kNoNode ? mStart(call) + latency + excess : std::numeric_limits<TimeNs>::min();
             TimeNs known = std::max(explained[n], launchReady);
+            bool followsOtherStream = false;
             // Inferred cross-stream dependency: the op started later than its known
             // dependencies explain, right after an op on another stream of the same device
             // ended. The edge carries the rank's cross-stream delay, not this gap.
@@ -192,9 +193,14 @@ void Builder::launchEdgesAndInference() {
                     crossEdges.push_back(static_cast<EdgeId>(g.edges.size() - 1));
                     g.stats.inferredCrossStream++;
                     explained[n] = std::max(explained[n], it->first);
+                    followsOtherStream = true;
                     break;
                 }
             }
+            // A queue head launched before the window that started right after an op on another
+            // stream of its device ended was held by it: it follows that op (the edge just
+            // inferred) instead of keeping its measured start; only a head after an idle GPU does.
+            if (followsOtherStream && queueHead[n]) followPrewindowHead(n, true);
             // A copy to pageable memory (host to device) starts once the driver has staged the
             // data on the CPU, inside the call: that staging is CPU work of the call. Only host to
             // device: a copy to pageable memory (DtoH) that starts late in its call waited for the

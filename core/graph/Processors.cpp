@@ -54,6 +54,8 @@ void Builder::makeNodes() {
     hasSyncIn.assign(g.nodes.size(), 0);
     waitHandled.assign(g.nodes.size(), 0);
     streamIn.assign(g.nodes.size(), kNoEdge);
+    queueHead.assign(g.nodes.size(), 0);
+    headFollows.assign(g.nodes.size(), 0);
 }
 
 // Thread order (gaps split into CPU work and unexplained wait), stream order (with overlap
@@ -87,7 +89,7 @@ void Builder::orderEdges() {
         for (std::size_t k = 0; k < p.nodes.size(); ++k) {
             NodeId n = p.nodes[k];
             const auto& node = g.nodes[n];
-            TimeNs s = ev.start[node.event.index], e = ev.end(node.event.index);
+            TimeNs s = mStart(n), e = mEnd(n);
             if (s < prevEnd) { // overlapping ops on one stream: keep the end, clip the start
                 if (prevEnd - s > 1000) g.stats.repairedOverlaps++;
                 g.nodes[n].duration = std::max<TimeNs>(0, e - prevEnd);
@@ -121,6 +123,7 @@ void Builder::orderEdges() {
                 g.nodes[n].prewindow = true;
                 if (k == 0 || s > prevOpEnd + kQueuedGap) { // the head of a queue
                     g.nodes[n].release = std::max<TimeNs>(0, s - origin);
+                    queueHead[n] = 1;
                     g.ranks[p.rank].prewindowOps++;
                     g.stats.prewindowOps++;
                 } else {

@@ -13,11 +13,14 @@ namespace sl::graph_build {
 void Builder::findWindows() {
     g.ranks.resize(set.ranks.size());
     g.nodeIndex.resize(set.ranks.size());
+    for (std::size_t r = 0; r < set.ranks.size(); ++r)
+        g.ranks[r].rankId = set.ranks[r].rank;
+    // Every GPU time below is on the host clock.
+    estimateGpuClockOffsets();
     const std::string stepName = "ProfilerStep#" + std::to_string(opt.step);
     for (std::size_t r = 0; r < set.ranks.size(); ++r) {
         const Rank& rank = set.ranks[r];
         RankWindow& w = g.ranks[r];
-        w.rankId = rank.rank;
         w.windowStart = std::numeric_limits<TimeNs>::min();
         w.windowEnd = std::numeric_limits<TimeNs>::max();
         if (opt.step >= 0) {
@@ -48,6 +51,7 @@ void Builder::findWindows() {
             const auto& ev = t.events;
             idx[ti].assign(ev.size(), kNoNode);
             if (!w.hasStep) continue;
+            const TimeNs shift = g.clockShift(static_cast<std::uint32_t>(r), t);
             for (std::size_t i = 0; i < ev.size(); ++i) {
                 bool in;
                 if (!t.isGpu()) {
@@ -56,7 +60,7 @@ void Builder::findWindows() {
                     EventRef l = EventRef::unpack(ev.link[i]);
                     in = inCpuWindow(rank.tracks[l.track].events.start[l.index]);
                     if (in && w.windowEnd != std::numeric_limits<TimeNs>::max())
-                        gpuEnd = std::max(gpuEnd, ev.end(i));
+                        gpuEnd = std::max(gpuEnd, ev.end(i) - shift);
                 } else {
                     continue; // decided below
                 }
@@ -66,19 +70,21 @@ void Builder::findWindows() {
         for (std::size_t ti = 0; ti < rank.tracks.size(); ++ti) {
             const auto& t = rank.tracks[ti];
             if (!t.isGpu() || !w.hasStep) continue;
+            const TimeNs shift = g.clockShift(static_cast<std::uint32_t>(r), t);
             for (std::size_t i = 0; i < t.events.size(); ++i)
                 if (t.events.link[i] == kNoLink &&
-                    !(t.events.start[i] >= w.windowStart && t.events.start[i] <= gpuEnd))
+                    !(t.events.start[i] - shift >= w.windowStart && t.events.start[i] - shift <= gpuEnd))
                     idx[ti][i] = kOutsideWindow;
         }
         // Measured span of the window.
         TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = std::numeric_limits<TimeNs>::min();
         for (std::size_t ti = 0; ti < rank.tracks.size(); ++ti) {
             const auto& ev = rank.tracks[ti].events;
+            const TimeNs shift = g.clockShift(static_cast<std::uint32_t>(r), rank.tracks[ti]);
             for (std::size_t i = 0; i < ev.size(); ++i) {
                 if (idx[ti][i] == kOutsideWindow || ev.kind[i] == EventKind::Instant) continue;
-                lo = std::min(lo, ev.start[i]);
-                hi = std::max(hi, ev.end(i));
+                lo = std::min(lo, ev.start[i] - shift);
+                hi = std::max(hi, ev.end(i) - shift);
             }
         }
         if (lo > hi) lo = hi = 0;
