@@ -127,12 +127,20 @@ int busyCpuThreads(const ExecutionGraph& g) {
 
 std::string dataLoaderRangeNote(const DataLoaderRange& r) {
     char text[480];
-    std::snprintf(text, sizeof text,
-                  "data.workers=%d with the machine's cores unknown (the trace does not record them; set "
-                  "data.cores): %.1f us with the workers on free cores (the number shown), %.1f us if they "
-                  "share the %d core%s the trace shows busy",
-                  r.workers, us(r.freeCoresIteration), us(r.busyCoresIteration), r.busyCores,
-                  r.busyCores == 1 ? "" : "s");
+    const char* cores = r.busyCores == 1 ? "" : "s";
+    if (r.busyCoresIteration == r.freeCoresIteration)
+        std::snprintf(text, sizeof text,
+                      "data.workers=%d with the machine's cores unknown (the trace does not record them; set "
+                      "data.cores): %.1f us with the workers on free cores, the same if they share the %d "
+                      "core%s the trace shows busy (the pool keeps pace either way)",
+                      r.workers, us(r.freeCoresIteration), r.busyCores, cores);
+    else
+        std::snprintf(
+            text, sizeof text,
+            "data.workers=%d with the machine's cores unknown (the trace does not record them; set "
+            "data.cores): %.1f us with the workers on free cores (the number shown), %.1f us if they "
+            "share the %d core%s the trace shows busy",
+            r.workers, us(r.freeCoresIteration), us(r.busyCoresIteration), r.busyCores, cores);
     return text;
 }
 

@@ -62,7 +62,8 @@ std::vector<DataPiece> retimeDataWaits(const std::vector<DataWait>& waits, TimeN
 int busyCpuThreads(const ExecutionGraph& g);
 
 // data.workers with data.cores unknown: the iteration on free cores (the main number) and on the
-// cores the trace shows busy, and the sentence that states the assumption.
+// cores the trace shows busy (equal where the pool keeps pace either way), and the sentence that
+// states the assumption.
 struct DataLoaderRange {
     bool applies = false;
     int workers = 0;

@@ -284,16 +284,17 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
     DataLoaderRange range;
     range.workers = knobs.dataWorkers;
     range.busyCores = busyCpuThreads(g);
-    if (workerParallelism(knobs.dataWorkers, range.busyCores) >= knobs.dataWorkers) return res;
-    SimKnobs busy = knobs;
-    busy.dataCores = range.busyCores;
-    SimOptions quiet = options;
-    quiet.timeline = false;
-    const SimResult other = simulateKnobs(g, busy, quiet);
-    // Where the pool keeps pace either way, the cores change nothing and there is no range to state.
-    if (!other.complete || other.simulatedIteration == res.simulatedIteration) return res;
     range.freeCoresIteration = res.simulatedIteration;
-    range.busyCoresIteration = other.simulatedIteration;
+    range.busyCoresIteration = res.simulatedIteration;
+    if (workerParallelism(knobs.dataWorkers, range.busyCores) < knobs.dataWorkers) {
+        SimKnobs busy = knobs;
+        busy.dataCores = range.busyCores;
+        SimOptions quiet = options;
+        quiet.timeline = false;
+        const SimResult other = simulateKnobs(g, busy, quiet);
+        if (!other.complete) return res;
+        range.busyCoresIteration = other.simulatedIteration;
+    }
     range.applies = true;
     range.note = dataLoaderRangeNote(range);
     res.dataLoader = std::move(range);

@@ -169,8 +169,9 @@ struct SimResult {
     // gpu.target: the plan that re-timed the GPU ops (per class and kernel, measured vs predicted);
     // null without the knob or when the GPUs could not be identified (see warnings).
     std::shared_ptr<const GpuSwap> gpuSwap;
-    // data.workers with data.cores unknown: the iteration on free cores (simulatedIteration) and on
-    // the cores the trace shows busy (sim/DataLoaderModel.h); applies is false otherwise.
+    // data.workers with data.cores unknown (and DataLoader ops in the trace): the iteration on free
+    // cores (simulatedIteration) and on the cores the trace shows busy (sim/DataLoaderModel.h);
+    // applies is false otherwise.
     DataLoaderRange dataLoader;
     // Edges a transform laid over the graph for this run (comm.overlap=false:
     // sim/NoOverlapTransform.h); null when none. startBoundBy / endBoundBy ids from

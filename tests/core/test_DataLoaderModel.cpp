@@ -128,9 +128,12 @@ private slots:
         QVERIFY(unknown.dataLoader.note.find("the workers on free cores (the number shown)") !=
                 std::string::npos);
         QVERIFY(!oneCore.dataLoader.applies);
-        // Where the pool keeps pace on the busy cores too, the cores change nothing: no range.
+        // Where the pool keeps pace on the busy cores too, both ends agree, and the result says so.
         auto fast = generateAndLoad(loading(3000, 2000));
-        QVERIFY(!predict(*fast, {"data.workers=4"}).dataLoader.applies);
+        const SimResult keepsPace = predict(*fast, {"data.workers=4"});
+        QVERIFY(keepsPace.dataLoader.applies);
+        QCOMPARE(keepsPace.dataLoader.busyCoresIteration, keepsPace.simulatedIteration);
+        QVERIFY(keepsPace.dataLoader.note.find("the pool keeps pace either way") != std::string::npos);
         // data.cores alone qualifies nothing, and a value out of range is a knob error.
         QVERIFY(predict(*a, {"data.cores=8"}).warnings.has(Warn::KnobNoEffect));
         SimKnobs k;
