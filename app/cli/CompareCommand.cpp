@@ -73,27 +73,33 @@ void printTable(const nlohmann::json& j, std::size_t top) {
     std::string knobs;
     for (const auto& k : p["changed_knobs"])
         knobs += (knobs.empty() ? "" : " ") + k.get<std::string>();
+    // A prediction further off than assuming no change says so in words.
+    auto worse = [](const nlohmann::json& row) {
+        return row.value("worse_than_no_change", false) ? "  WORSE than no change" : "";
+    };
     std::printf(
         "\nprediction (before + %s) vs after as measured: iteration %.2f us predicted, %.2f us actual, "
-        "error %.2f%% (no change assumed: %.2f%%)\n",
+        "error %.2f%% (no change assumed: %.2f%%)%s\n",
         knobs.empty() ? "no knob" : knobs.c_str(), p["iteration"]["predicted_us"].get<double>(),
         p["iteration"]["actual_us"].get<double>(), p["iteration"]["error_pct"].get<double>(),
-        p["iteration"]["unchanged_error_pct"].get<double>());
-    std::printf("%-6s %14s %14s %14s %9s\n", "rank", "before_us", "predicted_us", "actual_us", "error_%");
+        p["iteration"]["unchanged_error_pct"].get<double>(), worse(p["iteration"]));
+    std::printf("%-6s %14s %14s %14s %9s %9s\n", "rank", "before_us", "predicted_us", "actual_us", "error_%",
+                "nochg_%");
     for (const auto& r : p["ranks"])
-        std::printf("%-6d %14.2f %14.2f %14.2f %9.2f\n", r["rank"].get<int>(), r["before_us"].get<double>(),
-                    r["predicted_us"].get<double>(), r["actual_us"].get<double>(),
-                    r["error_pct"].get<double>());
+        std::printf("%-6d %14.2f %14.2f %14.2f %9.2f %9.2f%s\n", r["rank"].get<int>(),
+                    r["before_us"].get<double>(), r["predicted_us"].get<double>(),
+                    r["actual_us"].get<double>(), r["error_pct"].get<double>(),
+                    r["unchanged_error_pct"].get<double>(), worse(r));
     auto predRows = [&](const char* title, const nlohmann::json& rows, std::size_t limit) {
         std::printf("\n%-52s %13s %13s %13s %9s %9s\n", title, "before_us", "predicted_us", "actual_us",
                     "error_%", "nochg_%");
         std::size_t i = 0;
         for (const auto& r : rows) {
             if (i++ >= limit) break;
-            std::printf("%-52s %13.2f %13.2f %13.2f %9.2f %9.2f\n",
+            std::printf("%-52s %13.2f %13.2f %13.2f %9.2f %9.2f%s\n",
                         cut(r["key"].get<std::string>(), 52).c_str(), r["before_us"].get<double>(),
                         r["predicted_us"].get<double>(), r["actual_us"].get<double>(),
-                        r["error_pct"].get<double>(), r["unchanged_error_pct"].get<double>());
+                        r["error_pct"].get<double>(), r["unchanged_error_pct"].get<double>(), worse(r));
         }
     };
     predRows("kernel class (predicted)", p["by_class"], 64);
@@ -135,7 +141,10 @@ Command makeCompareCommand() {
         "delta_us, delta_pct, noise_us, changed}, by_class[]}; by_class[], by_kernel[], by_cpu_op[] rows\n"
         "{key, before_us, after_us, delta_us, delta_pct, count_before, count_after, noise_us, changed};\n"
         "prediction.{changed_knobs, iteration.{before_us, predicted_us, actual_us, error_pct,\n"
-        "unchanged_error_pct}, ranks[], by_class[], worst_kernels[], warnings[], warning_stats[]};\n"
+        "unchanged_error_pct, worse_than_no_change}, ranks[], by_class[], worst_kernels[], warnings[],\n"
+        "warning_stats[]} (every prediction row has unchanged_error_pct, the error of assuming no change,\n"
+        "and worse_than_no_change: true where the prediction is further off; the text says\n"
+        "'WORSE than no change');\n"
         "warnings[] (the lines) and warning_stats[] ({key, severity, count, lines, message, example}).\n",
         [](Args& args) {
             const bool json = args.flag("--json");

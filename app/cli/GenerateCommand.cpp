@@ -71,7 +71,9 @@ Command makeGenerateCommand() {
             "  --backward-thread     backward on autograd's own thread\n"
             "  --item-syncs N        blocking .item() calls per forward (0)\n"
             "  --data-loader-us X    data loading on the main thread per step (0)\n"
-            "  --data-workers N      ... done by N DataLoader workers that keep pace (0: in-process)\n"
+            "  --data-workers N      ... done by N DataLoader workers (0: in-process)\n"
+            "  --data-cores K        ... that share K cores with the main thread (0: enough cores)\n"
+            "  --data-main-us X      pin-memory work per batch on the main thread (0)\n"
             "  --prewindow-ops K     the first K GPU ops were launched before the window (0)\n"
             "  --no-overlap          the compute stream waits for every collective\n"
             "  --python-stacks       Python between modules as python_function ranges\n"
@@ -116,6 +118,8 @@ Command makeGenerateCommand() {
                 c.itemSyncs = intOption(args, "--item-syncs", c.itemSyncs);
                 c.dataLoaderUs = doubleOption(args, "--data-loader-us", c.dataLoaderUs);
                 c.dataWorkers = intOption(args, "--data-workers", c.dataWorkers);
+                c.dataCores = intOption(args, "--data-cores", c.dataCores);
+                c.dataMainUs = doubleOption(args, "--data-main-us", c.dataMainUs);
                 c.prewindowOps = intOption(args, "--prewindow-ops", c.prewindowOps);
                 c.commOverlap = !args.flag("--no-overlap");
                 c.pythonStacks = args.flag("--python-stacks");

@@ -64,6 +64,7 @@ void printTable(const ExecutionGraph& g, const SimResult& res, const SimKnobs& k
             std::printf("pinned: rank %d, %.1f%% of its critical path; largest: %s\n", pins[r].rank,
                         pins[r].sharePct(), describePin(g, pins[r].largest).c_str());
     if (replay) std::printf("what-if: %s\n", explainKnobEffect(g, *replay, res, knobs).note.c_str());
+    if (res.dataLoader.applies) std::printf("data loader: %s\n", res.dataLoader.note.c_str());
     // Throughput (docs/Scaling.md): samples/s where batch.samples / batch.tokens give the batch, and
     // against the replay where the work per step differs.
     {
@@ -140,6 +141,8 @@ Command makeSimulateCommand() {
         "iteration.{throughput_vs_baseline, scaling_efficiency, throughput_note} when the work per step\n"
         "differs from the replay's; iteration.{samples_per_step, samples_per_s, tokens_per_step,\n"
         "tokens_per_s, rate_note} with --set batch.samples=N / batch.tokens=N (docs/Scaling.md);\n"
+        "data_loader.{workers, cores (null: unknown), iteration_is (free_cores), free_cores_iteration_us,\n"
+        "busy_cores, busy_cores_iteration_us, note} with data.workers and data.cores unknown;\n"
         "graph; knobs; warnings[] (the lines); warning_stats[].{key, severity, count, lines, message,\n"
         "example} (one per kind of warning, as info's; docs/Diagnostics.md).\n",
         [](Args& args) {

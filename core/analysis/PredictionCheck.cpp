@@ -22,6 +22,10 @@ TimeNs simulatedDuration(const SimResult& r, NodeId n) {
 
 } // namespace
 
+bool worseThanNoChange(double errorPct, double unchangedErrorPct) {
+    return errorPct > unchangedErrorPct + 0.1;
+}
+
 double PredictedRow::errorPct() const {
     return relErrPct(predicted, actual);
 }
@@ -31,8 +35,14 @@ double PredictedRow::unchangedErrorPct() const {
 double RankPrediction::errorPct() const {
     return relErrPct(predicted, actual);
 }
+double RankPrediction::unchangedErrorPct() const {
+    return relErrPct(before, actual);
+}
 double PredictionCheck::iterationErrorPct() const {
     return relErrPct(predictedIteration, actualIteration);
+}
+double PredictionCheck::iterationUnchangedErrorPct() const {
+    return relErrPct(beforeIteration, actualIteration);
 }
 double PredictionCheck::worstRankErrorPct() const {
     double w = 0;

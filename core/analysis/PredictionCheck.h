@@ -12,6 +12,11 @@
 
 namespace sl {
 
+// A prediction whose error exceeds the error of assuming no change (the run before as it was) by
+// more than 0.1 points: the knobs moved it the wrong way, or too far. Below that margin the rows the
+// knobs leave alone (a collective re-timed to within a microsecond) would be flagged for noise.
+bool worseThanNoChange(double errorPct, double unchangedErrorPct);
+
 struct PredictedRow {
     std::string key;
     TimeNs before = 0;    // measured in the run before
@@ -23,12 +28,15 @@ struct PredictedRow {
     double errorPct() const; // |predicted - actual| / actual x 100 (0 when both are 0)
     // The error of assuming no change (before against actual): what the prediction improves on.
     double unchangedErrorPct() const;
+    bool worseThanNoChange() const { return sl::worseThanNoChange(errorPct(), unchangedErrorPct()); }
 };
 
 struct RankPrediction {
     int beforeRank = 0, afterRank = 0;
     TimeNs before = 0, predicted = 0, actual = 0; // iterations
     double errorPct() const;
+    double unchangedErrorPct() const;
+    bool worseThanNoChange() const { return sl::worseThanNoChange(errorPct(), unchangedErrorPct()); }
 };
 
 struct PredictionCheck {
@@ -39,6 +47,10 @@ struct PredictionCheck {
     Warnings warnings;                  // base/Diagnostics.h: the compare_* kinds
 
     double iterationErrorPct() const;
+    double iterationUnchangedErrorPct() const;
+    bool iterationWorseThanNoChange() const {
+        return worseThanNoChange(iterationErrorPct(), iterationUnchangedErrorPct());
+    }
     double worstRankErrorPct() const;
 };
 

@@ -41,6 +41,7 @@ nlohmann::json predictedJson(const PredictedRow& r) {
             {"error_us", us(r.error())},
             {"error_pct", pct(r.errorPct())},
             {"unchanged_error_pct", pct(r.unchangedErrorPct())},
+            {"worse_than_no_change", r.worseThanNoChange()},
             {"count", r.count}};
 }
 
@@ -143,7 +144,10 @@ std::string predictionSection(const nlohmann::json& p) {
     h += ", against the run after as measured: iteration predicted " + num(dbl(it, "predicted_us") / 1e3, 3) +
          " ms, actual " + num(dbl(it, "actual_us") / 1e3, 3) + " ms, error <b>" +
          num(dbl(it, "error_pct"), 2) +
-         "%</b> (assuming no change: " + num(dbl(it, "unchanged_error_pct"), 2) + "%).</p>";
+         "%</b> (assuming no change: " + num(dbl(it, "unchanged_error_pct"), 2) + "%)" +
+         (it.value("worse_than_no_change", false) ? std::string(": <b>WORSE than no change</b>")
+                                                  : std::string()) +
+         ".</p>";
     h += "<div class=\"scroll\"><table><tr><th>rank</th><th>before µs</th><th>predicted µs</th><th>actual "
          "µs</th><th>error %</th></tr>";
     for (const auto& r : p.value("ranks", nlohmann::json::array()))
@@ -161,7 +165,7 @@ std::string predictionSection(const nlohmann::json& p) {
                  num(dbl(r, "before_us")) + "</td><td>" + num(dbl(r, "predicted_us")) + "</td><td>" +
                  num(dbl(r, "actual_us")) + "</td><td>" + num(dbl(r, "error_us")) + "</td><td>" +
                  num(dbl(r, "error_pct"), 2) + "</td><td>" + num(dbl(r, "unchanged_error_pct"), 2) +
-                 "</td></tr>";
+                 (r.value("worse_than_no_change", false) ? " (worse)" : "") + "</td></tr>";
         return t + "</table></div>";
     };
     h += table("Per kernel class", p.value("by_class", nlohmann::json::array()));
@@ -258,7 +262,9 @@ nlohmann::json comparisonJson(const RunComparison& cmp, const ComparisonSource& 
                           {"before_us", us(r.before)},
                           {"predicted_us", us(r.predicted)},
                           {"actual_us", us(r.actual)},
-                          {"error_pct", pct(r.errorPct())}});
+                          {"error_pct", pct(r.errorPct())},
+                          {"unchanged_error_pct", pct(r.unchangedErrorPct())},
+                          {"worse_than_no_change", r.worseThanNoChange()}});
         p["ranks"] = pr;
         p["worst_rank_error_pct"] = pct(prediction->worstRankErrorPct());
         nlohmann::json bc = nlohmann::json::array(), wk = nlohmann::json::array();

@@ -305,6 +305,15 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
                       {"notes", st.notes}};
     }
     j["knobs"] = knobs.toJson();
+    // data.workers with the cores unknown: both ends of the range; the iteration is the first.
+    if (res.dataLoader.applies)
+        j["data_loader"] = {{"workers", res.dataLoader.workers},
+                            {"cores", nullptr},
+                            {"iteration_is", "free_cores"},
+                            {"free_cores_iteration_us", us(res.dataLoader.freeCoresIteration)},
+                            {"busy_cores", res.dataLoader.busyCores},
+                            {"busy_cores_iteration_us", us(res.dataLoader.busyCoresIteration)},
+                            {"note", res.dataLoader.note}};
     // gpu.target: predicted speedup per kernel class and top kernel, kernels without shapes.
     if (res.gpuSwap) j["gpu_swap"] = gpuSwapJson(*res.gpuSwap);
     // The warnings of the load (each rank's, then the set's), the graph and the run, as lines and as

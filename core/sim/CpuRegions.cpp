@@ -10,11 +10,6 @@
 
 namespace sl {
 
-bool isDataLoaderOpName(std::string_view name) {
-    return name.find("DataLoader") != std::string_view::npos &&
-           (name.find("__next__") != std::string_view::npos || name.starts_with("enumerate("));
-}
-
 bool isMetadataOpName(std::string_view name) {
     if (name.starts_with("aten::")) name.remove_prefix(6);
     static constexpr std::array<std::string_view, 30> kNames = {
@@ -51,19 +46,6 @@ bool isHostComputeOp(EventKind kind, std::string_view name, bool launches, bool 
 
 namespace {
 
-// The factor of one data wait under a worker pool. A batch takes `load` to make in-process (the op's
-// measured time, x the host compute factor); `workers` processes, each with batches prefetched ahead
-// (PyTorch's default prefetch factor 2), deliver a batch every load / workers once they are busy, so
-// in steady state the host waits only for what the pool has not made while the rest of the step
-// (`other`) ran.
-double dataWaitFactor(TimeNs load, TimeNs other, const DataLoaderKnobs& d, double compute) {
-    if (load <= 0) return 1.0;
-    const double perBatch = static_cast<double>(load) * compute / d.speedup;
-    if (d.workers <= 0) return perBatch / static_cast<double>(load);
-    const double wait = std::max(0.0, perBatch / d.workers - static_cast<double>(std::max<TimeNs>(0, other)));
-    return wait / static_cast<double>(load);
-}
-
 // One region of a thread: a cpu.speedup[] match, a compute op or a data wait.
 struct Region {
     enum Kind : std::uint8_t { Pattern, Compute, Data } kind;
@@ -98,26 +80,21 @@ CpuRegions::CpuRegions(const ExecutionGraph& g, const std::vector<std::pair<std:
         }
         std::unordered_map<StringId, double> byName; // factor per name (1: no match)
         std::vector<Region> regions;
-        // Data waits: the end of the previous one on this thread (the rest of the step runs between).
-        TimeNs lastDataEnd = std::numeric_limits<TimeNs>::min();
-        const RankWindow& w = g.ranks[p.rank];
+        // Data waits (sim/DataLoaderModel.h): the stretches of them the data knobs re-time.
+        if (data.active()) {
+            const std::vector<DataWait> waits = findDataWaits(rank, track);
+            dataWaits_ += static_cast<std::int64_t>(waits.size());
+            const RankWindow& w = g.ranks[p.rank];
+            for (const DataPiece& d :
+                 retimeDataWaits(waits, w.measuredEnd - w.measuredStart, data, host.compute))
+                regions.push_back({Region::Data, d.start, d.end, d.factor});
+        }
         for (std::size_t i = 0; i < ev.size(); ++i) {
             const EventKind k = ev.kind[i];
             if (k != EventKind::CpuOp && k != EventKind::PythonFunction && k != EventKind::UserAnnotation)
                 continue;
             if (ev.duration[i] <= 0) continue;
             const std::string_view name = rank.strings.str(ev.name[i]);
-            if (data.active() && ev.start[i] >= lastDataEnd && isDataLoaderOpName(name)) {
-                // The first wait of the window: assume the step before it was as long as this one
-                // (steady state), so the rest of the step is the window minus this wait.
-                const TimeNs other = lastDataEnd == std::numeric_limits<TimeNs>::min()
-                                         ? (w.measuredEnd - w.measuredStart) - ev.duration[i]
-                                         : ev.start[i] - lastDataEnd;
-                lastDataEnd = ev.end(i);
-                ++dataWaits_;
-                regions.push_back({Region::Data, ev.start[i], ev.end(i),
-                                   dataWaitFactor(ev.duration[i], other, data, host.compute)});
-            }
             if (host.active()) {
                 bool insideLaunchingCpuOp = false;
                 for (std::int32_t a = ev.parent[i]; a >= 0; a = ev.parent[static_cast<std::size_t>(a)])

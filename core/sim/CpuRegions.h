@@ -4,6 +4,7 @@
 // CPU op, python function or annotation matching cpu.speedup[<regex>], and which is a data wait under
 // a worker pool (data.workers, data.speedup).
 #include "graph/ExecutionGraph.h"
+#include "sim/DataLoaderModel.h"
 
 #include <string>
 #include <string_view>
@@ -12,24 +13,12 @@
 
 namespace sl {
 
-// data.workers / data.speedup: the host's data waits (DataLoader iterator ops) under a worker pool
-// (docs/ARCHITECTURE.md, "Data waits").
-struct DataLoaderKnobs {
-    int workers = 0;      // 0: loading stays in the main process
-    double speedup = 1.0; // per-batch load time / speedup
-    bool active() const { return workers > 0 || speedup != 1.0; }
-};
-
 // host.dispatch / host.compute as duration factors (1 / the knob): < 1 faster, > 1 slower.
 struct HostFactors {
     double dispatch = 1.0;
     double compute = 1.0;
     bool active() const { return dispatch != 1.0 || compute != 1.0; }
 };
-
-// True for the ops during which the host waits for (or loads) a batch: PyTorch's DataLoader
-// iterator ops ("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", ...).
-bool isDataLoaderOpName(std::string_view name);
 
 // Ops that only make a new view or allocate (aten::view, aten::empty, ...): framework dispatch even
 // where they issue no GPU work.

@@ -308,11 +308,25 @@ std::vector<KnobSpec> buildSpecs() {
         s.help = "Seed of the jitter.pct draw: the same seed gives the same per-rank factors.";
         specs.push_back(s);
     }
-    specs.push_back(integer(
-        "data.workers", "Data workers", &SimKnobs::dataWorkers, 1, 1024, "as traced",
-        "DataLoader worker processes: each batch takes the load time the trace shows for in-process loading "
-        "(the DataLoader iterator ops), N workers prefetch ahead and the step waits only when the pool falls "
-        "behind (steady state: a batch every load / N). 0: as traced. Typical: 4 to 8."));
+    specs.push_back(integer("data.workers", "Data workers", &SimKnobs::dataWorkers, 1, 1024, "as traced",
+                            "DataLoader worker processes: they take over the loading the trace shows inside "
+                            "the DataLoader iterator "
+                            "ops (in-process: the fetch), while the main thread keeps its receive, collate "
+                            "and pin-memory work; N "
+                            "workers prefetch ahead and the step waits only when the pool falls behind "
+                            "(steady state: a batch every "
+                            "load / N, slower when the workers share data.cores with the main thread). 0: as "
+                            "traced. Typical: 4 to "
+                            "8."));
+    specs.push_back(
+        integer("data.cores", "Data cores", &SimKnobs::dataCores, 1, 4096, "unknown",
+                "CPU cores the DataLoader workers and the main thread share (the machine's cores / ranks per "
+                "machine). "
+                "When workers + 1 exceed them, the scheduler shares them: the pool runs at workers x cores / "
+                "(workers "
+                "+ 1). Unknown (Kineto traces do not record it): the workers get free cores, and the result "
+                "gives the "
+                "range to the cores the trace shows busy. Needs data.workers. Typical: 8 to 32."));
     specs.push_back(factor("data.speedup", "Data loading", &SimKnobs::dataSpeedup, 1e6,
                            "Every batch loads this many times faster (a faster decode, cached data); with "
                            "data.workers, per worker. Typical: 2."));

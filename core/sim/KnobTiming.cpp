@@ -158,12 +158,17 @@ KnobTiming::KnobTiming(const ExecutionGraph& g, const SimKnobs& k, const SetupEd
     std::vector<std::regex> regexes;
     for (const auto& [re, s] : k.kernelSpeedup)
         regexes.emplace_back(re);
-    const CpuRegions regions(g, k.cpuRegionSpeedup, DataLoaderKnobs{k.dataWorkers, k.dataSpeedup},
+    const CpuRegions regions(g, k.cpuRegionSpeedup,
+                             DataLoaderKnobs{k.dataWorkers, k.dataSpeedup, k.dataCores},
                              HostFactors{1.0 / k.hostDispatch, 1.0 / k.hostCompute});
     if (k.hostCompute != 1.0 && regions.computeTime() == 0)
         warnings.addForKnob("host.compute", Warn::HostComputeNone,
                             "host.compute: no CPU compute found (every CPU op issues GPU work or is part of "
                             "a GPU op's dispatch): nothing was re-timed");
+    if (k.dataCores > 0 && k.dataWorkers == 0)
+        warnings.addForKnob("data.cores", Warn::KnobNoEffect,
+                            "data.cores without data.workers changes nothing: the cores are shared by worker "
+                            "processes only");
     if ((k.dataWorkers > 0 || k.dataSpeedup != 1.0) && regions.dataWaits() == 0)
         warnings.addForKnob(k.dataWorkers > 0 ? "data.workers" : "data.speedup", Warn::DataKnobsNoLoader,
                             "data.workers / data.speedup: the trace has no DataLoader iterator ops (such as "

@@ -76,6 +76,8 @@ struct SimKnobs {
     // per-batch load time / dataSpeedup.
     int dataWorkers = 0;
     double dataSpeedup = 1.0;
+    // The cores the workers and the main process share (0: unknown; sim/DataLoaderModel.h).
+    int dataCores = 0;
 
     // Peers missing from the rank set (GraphNode::phantomArrival): "follow" = they arrive the
     // measured skew after this rank's simulated arrival; "measured" = at their traced time.

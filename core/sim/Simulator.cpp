@@ -257,7 +257,9 @@ SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimO
 
 } // namespace
 
-SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOptions& options) {
+namespace {
+
+SimResult simulateKnobs(const ExecutionGraph& g, const SimKnobs& knobs, const SimOptions& options) {
     // Block edits (model.layers, pp.microbatches): the job runs on an edited copy of the graph and
     // its times are mapped back onto g (sim/BlockEdits.h).
     if (knobs.modelLayers > 0 || knobs.ppMicrobatches > 0) {
@@ -268,6 +270,35 @@ SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOpti
         return mapBlockEditResult(g, run, std::move(r), options);
     }
     return simulateJob(g, knobs, options);
+}
+
+} // namespace
+
+SimResult simulate(const ExecutionGraph& g, const SimKnobs& knobs, const SimOptions& options) {
+    SimResult res = simulateKnobs(g, knobs, options);
+    // data.workers without data.cores: the workers got free cores; the other end of the range is the
+    // pool on the cores the trace shows busy (sim/DataLoaderModel.h).
+    if (knobs.dataWorkers <= 0 || knobs.dataCores > 0 || !res.complete ||
+        res.warnings.has(Warn::DataKnobsNoLoader))
+        return res;
+    DataLoaderRange range;
+    range.workers = knobs.dataWorkers;
+    range.busyCores = busyCpuThreads(g);
+    range.freeCoresIteration = res.simulatedIteration;
+    range.busyCoresIteration = res.simulatedIteration;
+    if (workerParallelism(knobs.dataWorkers, range.busyCores) < knobs.dataWorkers) {
+        SimKnobs busy = knobs;
+        busy.dataCores = range.busyCores;
+        SimOptions quiet = options;
+        quiet.timeline = false;
+        const SimResult other = simulateKnobs(g, busy, quiet);
+        if (!other.complete) return res;
+        range.busyCoresIteration = other.simulatedIteration;
+    }
+    range.applies = true;
+    range.note = dataLoaderRangeNote(range);
+    res.dataLoader = std::move(range);
+    return res;
 }
 
 } // namespace sl

@@ -4,6 +4,7 @@
 // replays the trace from durations and dependencies alone.
 #include "base/Diagnostics.h"
 #include "graph/ExecutionGraph.h"
+#include "sim/DataLoaderModel.h"
 #include "sim/Knobs.h"
 #include "sim/SetupEdits.h"
 
@@ -168,6 +169,10 @@ struct SimResult {
     // gpu.target: the plan that re-timed the GPU ops (per class and kernel, measured vs predicted);
     // null without the knob or when the GPUs could not be identified (see warnings).
     std::shared_ptr<const GpuSwap> gpuSwap;
+    // data.workers with data.cores unknown (and DataLoader ops in the trace): the iteration on free
+    // cores (simulatedIteration) and on the cores the trace shows busy (sim/DataLoaderModel.h);
+    // applies is false otherwise.
+    DataLoaderRange dataLoader;
     // Edges a transform laid over the graph for this run (comm.overlap=false:
     // sim/NoOverlapTransform.h); null when none. startBoundBy / endBoundBy ids from
     // graph.edges.size() on are its edges: resolve any id with edge().

@@ -73,6 +73,12 @@ public:
                       true, 0);
                 p_.actions.back().cost =
                     usToNs(c_.dataWorkers > 0 ? kQueueFetchUs * host_ : c_.dataLoaderUs * compute_);
+                if (c_.dataWorkers > 0) batchWait();
+                if (c_.dataMainUs > 0) {
+                    begin("aten::pin_memory", false, 0);
+                    p_.actions.back().cost = usToNs(c_.dataMainUs * compute_);
+                    end();
+                }
                 end();
             }
             for (int item : order) {
@@ -160,6 +166,18 @@ private:
         p_.actions[open_.back()].shapes = static_cast<std::int32_t>(p_.shapes.size());
         p_.shapes.push_back(std::move(pendingShapes_));
         pendingShapes_.clear();
+    }
+    // The main thread waits for the worker pool's next batch (Timeline.cpp). The pool makes a batch
+    // every load / workers while the workers and the main thread fit in the cores; beyond that the
+    // scheduler shares the cores equally among them, so each worker runs at cores / (workers + 1).
+    void batchWait() {
+        Action a;
+        a.kind = ActKind::BatchWait;
+        a.thread = thread_;
+        p_.actions.push_back(a);
+        const double n = c_.dataWorkers;
+        const double cores = c_.dataCores > 0 && n + 1 > c_.dataCores ? n * c_.dataCores / (n + 1) : n;
+        p_.batchInterval = static_cast<Ns>(std::llround(c_.dataLoaderUs * compute_ * 1000.0 / cores));
     }
     Action& call(ActKind kind, const char* name, double costUs) {
         Action a;

@@ -17,9 +17,41 @@ namespace sl::synth {
 
 namespace {
 
+// The first batch of the window under a worker pool, in steady state: the pool delivered the one
+// before it a step earlier, so the main thread waits what a batch's time exceeds the main thread's
+// cycle (from one batch taken to the next ask), measured on a first pass that does not wait.
+std::vector<Ns> firstBatchWaits(const Job& pass) {
+    std::vector<Ns> waits;
+    for (const Program& p : pass.programs) {
+        std::vector<const Action*> takes;
+        Ns first = -1, last = 0;
+        for (const Action& a : p.actions) {
+            if (a.kind == ActKind::BatchWait) takes.push_back(&a);
+            if (a.start >= 0 && (first < 0 || a.start < first)) first = a.start;
+            last = std::max(last, a.end);
+        }
+        for (const GpuOp& op : p.ops)
+            last = std::max(last, op.end);
+        Ns cycle = 0;
+        if (takes.size() > 1)
+            cycle = takes[1]->start - takes[0]->end;
+        else if (!takes.empty()) // one step: the step after it as long as this one
+            cycle = (last - first) - (takes[0]->start - first);
+        waits.push_back(takes.empty() ? 0 : std::max<Ns>(0, p.batchInterval - cycle));
+    }
+    return waits;
+}
+
 Job makeJob(const SynthConfig& config) {
     Job job = buildJob(config);
     scheduleJob(job);
+    if (config.dataWorkers > 0 && config.dataLoaderUs > 0) {
+        const std::vector<Ns> waits = firstBatchWaits(job);
+        job = buildJob(config);
+        for (std::size_t r = 0; r < job.programs.size(); ++r)
+            job.programs[r].firstBatchWait = waits[r];
+        scheduleJob(job);
+    }
     return job;
 }
 

@@ -185,7 +185,9 @@ std::string kinetoJson(const Job& job, int rank) {
     };
     int syncEventId = 1;
     for (const Action& a : p.actions) {
-        if (a.kind == ActKind::End || a.kind == ActKind::Handoff || !inWindow(a)) continue;
+        if (a.kind == ActKind::End || a.kind == ActKind::Handoff || a.kind == ActKind::BatchWait ||
+            !inWindow(a))
+            continue;
         const std::string& name = p.names[a.name];
         const std::int64_t atid = tidOf(a);
         if (a.kind == ActKind::Begin) {

@@ -22,6 +22,7 @@ enum class ActKind : std::uint8_t {
     StreamWait,  // cudaStreamWaitEvent: stream waits for event (an EventRecord action index)
     StreamSync,  // cudaStreamSynchronize(stream): the CPU waits for the last op launched there
     Handoff,     // the running thread hands over to `thread` and waits (cost: its wake-up latency)
+    BatchWait,   // the main thread waits for the DataLoader worker pool's next batch (no event)
 };
 
 enum class StreamRole : std::uint8_t { Compute, Tp, Dp, PpSend, PpRecv, Count };
@@ -76,6 +77,10 @@ struct Program {
     std::vector<CommMeta> comms;
     std::vector<int> groups;         // process groups this rank belongs to
     std::vector<std::string> shapes; // "Input Dims": ..., "Input type": ... args of cpu_ops
+    // DataLoader workers (SynthConfig::dataWorkers): the pool's time per batch, and the wait for
+    // the first batch of the window (steady state: Generator.cpp measures the step in a first pass).
+    Ns batchInterval = 0;
+    Ns firstBatchWait = 0;
 
     std::uint32_t intern(const std::string& s) {
         auto [it, inserted] = nameIds.emplace(s, static_cast<std::uint32_t>(names.size()));

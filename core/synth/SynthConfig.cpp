@@ -79,6 +79,11 @@ void SynthConfig::validate() const {
             "item syncs per forward must be between 0 and the layers of a stage");
     require(dataLoaderUs >= 0 && dataLoaderUs <= 1e7, "the data-loader time must be between 0 and 10 s");
     require(dataWorkers >= 0 && dataWorkers <= 1024, "data-loader workers must be between 0 and 1024");
+    require(dataCores >= 0 && dataCores <= 4096, "data-loader cores must be between 0 and 4096");
+    require(dataCores == 0 || dataWorkers > 0, "data-loader cores need data-loader workers");
+    require(dataMainUs >= 0 && dataMainUs <= 1e7,
+            "the data-loader main-thread time must be between 0 and 10 s");
+    require(dataMainUs == 0 || dataLoaderUs > 0, "the data-loader main-thread time needs a data-loader time");
     require(prewindowOps >= 0 && prewindowOps <= 64, "pre-window ops must be between 0 and 64");
     gpuSpec(gpu); // validates the name
 }

@@ -82,9 +82,15 @@ struct SynthConfig {
     bool backwardThread = false;
     int itemSyncs = 0;
     double dataLoaderUs = 0;
-    // The loading runs in this many DataLoader worker processes that keep pace with the steps (a
-    // warm pool): the main thread's __next__ only takes a ready batch from the queue (20 us).
+    // The loading runs in this many DataLoader worker processes (a warm pool in steady state): the
+    // main thread's __next__ takes a batch from the queue (20 us), waiting while the pool has none
+    // ready; the pool makes a batch every dataLoaderUs / workers, slower when the workers and the
+    // main thread outnumber dataCores (0: cores enough for all).
     int dataWorkers = 0;
+    int dataCores = 0;
+    // Per batch, the main thread pins the batch it got (an aten::pin_memory op nested in __next__, in
+    // process or with workers): work that stays on the main thread.
+    double dataMainUs = 0;
     // The profiler window opens after the launches of the first prewindowOps GPU ops of the
     // first step: their launch calls (and all host events before them) are not in the file.
     int prewindowOps = 0;

@@ -20,6 +20,8 @@ struct RankState {
     std::array<std::vector<std::int32_t>, kStreamCount> queue;
     std::array<std::size_t, kStreamCount> head{};
     std::array<Ns, kStreamCount> freeAt{};
+    bool batchTaken = false; // the main thread took a batch from the worker pool
+    Ns lastBatch = 0;        // ... at this time
 };
 
 bool runCpu(Job& job, Program& p, RankState& st) {
@@ -44,6 +46,14 @@ bool runCpu(Job& job, Program& p, RankState& st) {
             st.t += a.cost;
             p.actions[st.open.back()].end = st.t;
             st.open.pop_back();
+            break;
+        case ActKind::BatchWait:
+            // The pool delivers a batch every batchInterval (it makes one only when there is room in
+            // the queue, so it never runs ahead of the step it prefetches for).
+            a.start = st.t;
+            st.t = st.batchTaken ? std::max(st.t, st.lastBatch + p.batchInterval) : st.t + p.firstBatchWait;
+            st.batchTaken = true;
+            st.lastBatch = a.end = st.t;
             break;
         case ActKind::StreamSync: {
             a.start = st.t;

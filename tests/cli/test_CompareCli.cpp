@@ -81,6 +81,49 @@ private slots:
                 15.0);
     }
 
+    // A GPU 1.25x as fast. compute.speedup=1.25 beats assuming no change; compute.speedup=4 overshoots
+    // so far that the prediction is further off than the run before was: the text, the iteration's
+    // JSON and the rows that overshoot say so, and nothing says so for the good prediction.
+    void predictionWorseThanNoChangeIsFlagged() {
+        QTemporaryDir dir;
+        const QString a = generate(dir, "a"), b = generate(dir, "b", {"--gpu-speedup", "1.25"});
+        auto good = runCli({"compare", a, b, "--set", "compute.speedup=1.25"});
+        QCOMPARE(good.code, 0);
+        QVERIFY2(good.out.contains("no change assumed"), good.out.constData());
+        QVERIFY2(!good.out.contains("WORSE than no change"), good.out.constData());
+        auto goodJson = runCli({"compare", a, b, "--json", "--set", "compute.speedup=1.25"});
+        QCOMPARE(goodJson.code, 0);
+        const QJsonObject gp = parse(goodJson.out)["prediction"].toObject();
+        QCOMPARE(gp["iteration"].toObject()["worse_than_no_change"].toBool(), false);
+        QVERIFY(gp["iteration"].toObject()["error_pct"].toDouble() <
+                gp["iteration"].toObject()["unchanged_error_pct"].toDouble());
+        for (const auto& r : gp["ranks"].toArray())
+            QCOMPARE(r.toObject()["worse_than_no_change"].toBool(), false);
+
+        auto bad = runCli({"compare", a, b, "--set", "compute.speedup=4"});
+        QCOMPARE(bad.code, 0);
+        const qsizetype line = bad.out.indexOf("prediction (before + compute.speedup=4.0)");
+        QVERIFY2(line >= 0, bad.out.constData());
+        const QByteArray iterationLine = bad.out.mid(line, bad.out.indexOf('\n', line) - line);
+        QVERIFY2(iterationLine.contains("WORSE than no change"), iterationLine.constData());
+        auto badJson = runCli({"compare", a, b, "--json", "--set", "compute.speedup=4"});
+        QCOMPARE(badJson.code, 0);
+        const QJsonObject bp = parse(badJson.out)["prediction"].toObject();
+        const QJsonObject it = bp["iteration"].toObject();
+        QCOMPARE(it["worse_than_no_change"].toBool(), true);
+        QVERIFY(it["error_pct"].toDouble() > it["unchanged_error_pct"].toDouble());
+        for (const auto& r : bp["ranks"].toArray())
+            QCOMPARE(r.toObject()["worse_than_no_change"].toBool(), true);
+        // The gemm class overshoots too; every row carries the flag.
+        bool gemmWorse = false;
+        for (const auto& r : bp["by_class"].toArray()) {
+            QVERIFY(r.toObject().contains("worse_than_no_change"));
+            if (r.toObject()["key"].toString() == "gemm")
+                gemmWorse = r.toObject()["worse_than_no_change"].toBool();
+        }
+        QVERIFY(gemmWorse);
+    }
+
     void writesHtmlCsvAndJson() {
         QTemporaryDir dir;
         const QString a = generate(dir, "a"), b = generate(dir, "b", {"--straggler-rank", "1"});

@@ -178,9 +178,9 @@ private slots:
     }
 
     // A step that loads two batches in the main process (4 ms each) around 1 ms of GPU work. With
-    // data.workers=2 a batch comes every 2 ms once the pool is busy: the first wait (steady state:
-    // the rest of the step is longer than 2 ms) vanishes, the second waits 2 ms minus the ~1 ms of
-    // GPU work since the first. data.workers=8: no wait at all. data.speedup=2 halves both.
+    // data.workers=2 a batch comes every 2 ms once the pool is busy: each wait is 2 ms minus the
+    // ~1 ms of GPU work between the waits (the first in steady state: the step before it as long as
+    // the one after it). data.workers=8: no wait at all. data.speedup=2 halves both.
     void dataWaitsFollowAWorkerPool() {
         const char* next = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__";
         Fixture f;
@@ -192,8 +192,8 @@ private slots:
         SimResult replay = run(f);
         QCOMPARE(replay.nodes[k2].end, us(10022));
         SimResult two = run(f, {"data.workers=2"});
-        // The second wait: 2000 us per batch minus the 1012 us since the first.
-        QCOMPARE(two.nodes[k2].end, us(10022 - 4000 - 4000 + 988));
+        // Each wait: 2000 us per batch minus the 1012 us between the two.
+        QCOMPARE(two.nodes[k2].end, us(10022 - 4000 + 988 - 4000 + 988));
         SimResult eight = run(f, {"data.workers=8"});
         QCOMPARE(eight.nodes[k2].end, us(10022 - 8000));
         SimResult faster = run(f, {"data.speedup=2"});

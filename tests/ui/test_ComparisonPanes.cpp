@@ -303,6 +303,16 @@ private slots:
             const QRegularExpressionMatch m = QRegularExpression("error (-?[0-9.]+)%").match(line);
             QVERIFY2(m.hasMatch(), qPrintable(line));
             QVERIFY2(std::abs(m.captured(1).toDouble()) < 1.0, qPrintable(line));
+            QVERIFY2(!line.contains("WORSE than no change"), qPrintable(line));
+        }
+        {
+            // A slower GPU predicted for the faster run: further off than assuming no change.
+            MainWindow w;
+            SimKnobs k;
+            k.computeSpeedup = 0.5;
+            open(w, k);
+            const QString line = w.sessions()->comparison()->predictionLine();
+            QVERIFY2(line.endsWith(": WORSE than no change"), qPrintable(line));
         }
         {
             // The replay (no knob) against the faster run: a large error.

@@ -326,11 +326,13 @@ QString ComparisonRun::predictionLine(const SimResult* simulation) const {
     const double unchanged = 100.0 *
                              static_cast<double>(std::abs(check.beforeIteration - check.actualIteration)) /
                              static_cast<double>(check.actualIteration);
-    return QObject::tr("Against %1 (measured): predicted %2, measured %3, error %4% (%5% assuming no change)")
+    return QObject::tr(
+               "Against %1 (measured): predicted %2, measured %3, error %4% (%5% assuming no change)%6")
         .arg(QFileInfo(paths.value(0)).fileName(), formatDuration(check.predictedIteration),
              formatDuration(check.actualIteration))
         .arg(check.iterationErrorPct(), 0, 'f', 1)
-        .arg(unchanged, 0, 'f', 1);
+        .arg(unchanged, 0, 'f', 1)
+        .arg(check.iterationWorseThanNoChange() ? QObject::tr(": WORSE than no change") : QString());
 }
 
 } // namespace sl::ui
