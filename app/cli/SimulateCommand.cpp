@@ -63,7 +63,11 @@ void printTable(const ExecutionGraph& g, const SimResult& res, const SimKnobs& k
         if (pins[r].sharePct() >= 5.0)
             std::printf("pinned: rank %d, %.1f%% of its critical path; largest: %s\n", pins[r].rank,
                         pins[r].sharePct(), describePin(g, pins[r].largest).c_str());
-    if (replay) std::printf("what-if: %s\n", explainKnobEffect(g, *replay, res, knobs).note.c_str());
+    if (replay) {
+        const KnobEffect effect = explainKnobEffect(g, *replay, res, knobs);
+        std::printf("what-if: %s\n", effect.note.c_str());
+        if (!effect.hostNote.empty()) std::printf("host: %s\n", effect.hostNote.c_str());
+    }
     if (res.dataLoader.applies) std::printf("data loader: %s\n", res.dataLoader.note.c_str());
     // Throughput (docs/Scaling.md): samples/s where batch.samples / batch.tokens give the batch, and
     // against the replay where the work per step differs.

@@ -75,6 +75,17 @@ KnobEffect explainKnobEffect(const ExecutionGraph& g, const SimResult& replay, c
             (i ? ", " : "") + std::string(pathLabelName(kinds[i].second)) + " " + fmt(kinds[i].first) + "%";
     e.note = "the knobs changed the iteration by " + fmt(e.iterationChangePct) + "%; what they act on is " +
              fmt(e.targetSharePct) + "% of the replay's critical path (" + bound + ")";
+    // gpu.target swaps the GPU, not the server: the host work it leaves as traced, named.
+    if (!knobs.gpuTarget.empty()) {
+        e.hostSharePct = share(PathLabel::Cpu);
+        const bool hostSet = knobs.hostDispatch != 1.0 || knobs.hostCompute != 1.0 || knobs.cpuSpeedup != 1.0;
+        if (!hostSet && e.hostSharePct >= 5.0)
+            e.hostNote =
+                std::to_string(static_cast<int>(std::lround(e.hostSharePct))) +
+                "% of this step's critical path is host CPU work on the traced machine, kept as traced "
+                "by gpu.target=" +
+                knobs.gpuTarget + ": set host.compute and host.dispatch for the target's CPU";
+    }
     const RankPinnedTime pins = pinsOnPath(g, replay, cp);
     e.pinnedSharePct = pins.sharePct();
     e.largestPin = describePin(g, pins.largest);

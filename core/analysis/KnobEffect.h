@@ -22,6 +22,11 @@ struct KnobEffect {
     double pinnedSharePct = 0;
     std::string largestPin;
     std::string note; // one sentence; empty when the knobs are the replay defaults
+    // gpu.target: the share of the replay's critical path that is host CPU work (-1 without the knob),
+    // and, when no host knob describes the target's server and the share is 5% or more, the sentence
+    // that says it is kept as traced (docs/ARCHITECTURE.md, "Host work").
+    double hostSharePct = -1;
+    std::string hostNote;
 };
 
 // The critical-path kinds the knobs set away from replay act on (a straggler: every kind).

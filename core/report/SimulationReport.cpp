@@ -323,21 +323,6 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
         warnings.append(rank.warnings, "rank " + std::to_string(rank.rank) + ": ");
     for (const Warnings* list : {&g.trace->warnings, &g.warnings, &res.warnings})
         warnings.append(*list);
-    // gpu.target swaps the GPU, not the server: the host work it leaves as traced, named.
-    if (res.gpuSwap && res.gpuSwap->active() && replay) {
-        const CriticalPath path = criticalPath(g, *replay, 1);
-        const double host = path.sharePct(path.byLabel[static_cast<std::size_t>(PathLabel::Cpu)]);
-        j["gpu_swap"]["host_share_of_critical_path_pct"] = pct(host);
-        const bool hostSet = knobs.hostDispatch != 1.0 || knobs.hostCompute != 1.0 || knobs.cpuSpeedup != 1.0;
-        j["gpu_swap"]["host_knobs_set"] = hostSet;
-        if (!hostSet && host >= 5.0)
-            warnings.addForKnob("gpu.target", Warn::GpuTargetHostAsTraced,
-                                std::to_string(static_cast<int>(std::lround(host))) +
-                                    "% of this step's critical path is host CPU work on the "
-                                    "traced machine, kept as traced by gpu.target=" +
-                                    knobs.gpuTarget +
-                                    ": set host.compute and host.dispatch for the target's CPU");
-    }
     if (replay && !knobs.isReplay()) {
         KnobEffect effect = explainKnobEffect(g, *replay, res, knobs);
         j["knob_effect"] = {{"iteration_change_pct", pct(effect.iterationChangePct)},
@@ -346,6 +331,13 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
                             {"largest_pin", effect.largestPin},
                             {"note", effect.note}};
         if (std::abs(effect.iterationChangePct) < 1.0) warnings.add(Warn::KnobEffectSmall, effect.note);
+        if (effect.hostSharePct >= 0 && j.contains("gpu_swap")) {
+            j["gpu_swap"]["host_share_of_critical_path_pct"] = pct(effect.hostSharePct);
+            j["gpu_swap"]["host_knobs_set"] =
+                knobs.hostDispatch != 1.0 || knobs.hostCompute != 1.0 || knobs.cpuSpeedup != 1.0;
+        }
+        if (!effect.hostNote.empty())
+            warnings.addForKnob("gpu.target", Warn::GpuTargetHostAsTraced, effect.hostNote);
     }
     j["warnings"] = warnings.lines();
     j["warning_stats"] = warningStatsJson(warnings);

@@ -225,7 +225,10 @@ private slots:
     // A source GPU whose table has no efficiency: the trace's own achieved efficiency stands for it,
     // and `info` reports the same figure.
     void traceStandsForAnUnmeasuredSource() {
-        auto job = generateAndLoad(smallJob());
+        // Enough GEMMs (20 above the floor) for the trace to stand for its GPU's family.
+        SynthConfig c = smallJob();
+        c.layers = 3;
+        auto job = generateAndLoad(c);
         // The source "Fast" without efficiency figures, the target "Slow" with them.
         const std::string json = R"({"gpus": [
           {"name": "Fast", "device_names": ["H100"], "vendor": "NVIDIA", "memory_GB": 80, "sms": 1,

@@ -1,5 +1,6 @@
 #include "ScenarioRunner.h"
 
+#include "analysis/KnobEffect.h"
 #include "analysis/PinnedTime.h"
 
 #include "analysis/LimitingCause.h"
@@ -59,6 +60,14 @@ void ScenarioRunner::explain(ScenarioResult& r, const ScenarioResult* baseline) 
                      ? QString()
                      : QString::fromStdString(noEffectReason(g, *baseline->output.result, res, r.knobs));
     r.knobNotes = knobNotes(res.warnings);
+    // gpu.target keeps the traced machine's host: its share of the path, said beside the knob.
+    if (!isBaseline && !r.knobs.gpuTarget.empty()) {
+        const std::string host = explainKnobEffect(g, *baseline->output.result, res, r.knobs).hostNote;
+        if (!host.empty()) {
+            std::string& note = r.knobNotes["gpu.target"];
+            note += (note.empty() ? "" : "; ") + host;
+        }
+    }
     // Samples/s where the batch is given (every scenario), then the ratio to the baseline where the
     // work per step differs (docs/Scaling.md).
     const auto it = r.json.find("iteration");
