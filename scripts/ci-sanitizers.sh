@@ -21,17 +21,12 @@ jobs="${SIGHTLINE_JOBS:-$(nproc)}"
 # shellcheck disable=SC2046
 cmake --preset asan $(sightline_launcher_args asan) -DCMAKE_CXX_FLAGS="-Wno-maybe-uninitialized" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" >/dev/null
-targets=(sightline-cli)
+# The grouped test programs of the core and the command line (tests/CMakeLists.txt).
 # test_PortableBinary runs the CLI under qemu-x86_64 with a pre-AVX CPU model. It checks the shipped
 # (unsanitized) binary, which ./test.sh already does; qemu-user cannot map ASan's shadow memory, so an
-# ASan build always fails there. It is left out of this stage only.
+# ASan build always fails there. It is left out of this stage only (and builds alone, so not here).
+targets=(sightline-cli core_tests cli_tests)
 portable_test=cli_test_PortableBinary
-for t in tests/core/test_*.cpp tests/cli/test_*.cpp; do
-  area="$(basename "$(dirname "$t")")"
-  target="${area}_$(basename "$t" .cpp)"
-  [[ "$target" == "$portable_test" ]] && continue
-  targets+=("$target")
-done
 # The fuzz entry points with a plain replay main() (tests/CMakeLists.txt): every file of
 # tests/data/bad and of tests/fuzz/corpus/<target> goes through each once, under both sanitizers.
 for t in tests/fuzz/fuzz_*.cpp; do

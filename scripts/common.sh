@@ -24,6 +24,10 @@ sightline_ensure_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# The grouped test programs use precompiled headers, which ccache caches only with this sloppiness
+# (docs/Testing.md, "Test programs and CTest"); exported for every build the scripts start.
+export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
+
 # The compiler cache, when the machine has one (not installed by us: a first build gains nothing
 # from it, a second one much). Said once per configure so a newcomer knows why a rebuild is quick.
 sightline_launcher_args() {

@@ -22,8 +22,12 @@ inline std::string tracePath(const char* relative) {
     return (tracesDir() + "/" + relative).toStdString();
 }
 // A bundled sample set under samples/ (always present: the project generates and ships them).
+// Built with append: GCC 12 reports a false -Warray-bounds on `std::string(...) + "..." + name`
+// once this header is inlined from a precompiled header.
 inline std::string samplePath(const char* name) {
-    return std::string(SIGHTLINE_SOURCE_DIR) + "/samples/" + name;
+    std::string path(SIGHTLINE_SOURCE_DIR);
+    path.append("/samples/").append(name);
+    return path;
 }
 
 // Writes text to name inside dir and returns the full path.

@@ -1,14 +1,23 @@
 // Frame time of the timeline renderer on a large synthetic trace (about 10 million events), drawn
-// into a 1600x1000 QImage at several zoom levels. Budget (docs/ARCHITECTURE.md): under 16 ms a frame.
+// into a 1600x1000 QImage at several zoom levels; of 64 ranks collapsed, expanded, compact and
+// grouped, whole and zoomed; and of the added-ranks strip of a 16,384-rank job (dp.degree=16384 on
+// the bundled 4-rank sample). Budget (docs/ARCHITECTURE.md): under 16 ms a frame.
 //   bench_ui_render [--events=N] [benchmark flags]
+#include "AddedRanksStrip.h"
 #include "RowLayout.h"
 #include "TimelineData.h"
 #include "TimelineRenderer.h"
 #include "TrackState.h"
+#include "ViewController.h"
 
 #include "../ui/SyntheticTrace.h"
 
-#include <QGuiApplication>
+#include "graph/ExecutionGraph.h"
+#include "io/KinetoLoader.h"
+#include "sim/Knobs.h"
+#include "sim/Simulator.h"
+
+#include <QApplication>
 #include <QImage>
 #include <QPainter>
 
@@ -83,10 +92,11 @@ BENCHMARK(BM_RenderFrame)
     ->Args({1, 600})
     ->Unit(benchmark::kMillisecond);
 
-// Many ranks: 64 ranks x (1 thread + 2 streams), about 1.3 M events, the whole trace in view.
+// Many ranks: 64 ranks x (1 thread + 2 streams), about 1.3 M events.
 // range(0): 1 = every rank collapsed (each header row shows its summary strip), 0 = expanded,
 // 2 = collapsed as compact 5 px strips (the default above 16 ranks: all 64 in the frame),
-// 3 = compact and grouped by node (8 group rows).
+// 3 = compact and grouped by node (8 group rows). range(1): 0 = the whole trace in view, 1 = a
+// 200 us window in its middle.
 Model& manyRanks() {
     static Model* m = [] {
         auto* mm = new Model;
@@ -106,7 +116,10 @@ void BM_RenderFrame64Ranks(benchmark::State& state) {
     m.layout.build(*m.set, m.state);
     QImage image(1600 - sl::ui::TimelineRenderer::kGutterWidth, 1000, QImage::Format_ARGB32_Premultiplied);
     sl::ui::TimelineRenderer renderer;
-    const auto mapping = sl::ui::TimeMapping::fromWindow(m.data->start(), m.data->end(), image.width());
+    const sl::TimeNs middle = m.data->start() + (m.data->end() - m.data->start()) / 2;
+    const auto mapping = state.range(1) == 0
+                             ? sl::ui::TimeMapping::fromWindow(m.data->start(), m.data->end(), image.width())
+                             : sl::ui::TimeMapping::fromWindow(middle, middle + 200'000, image.width());
     sl::ui::RenderStats stats;
     for (auto _ : state) {
         QPainter p(&image);
@@ -119,7 +132,57 @@ void BM_RenderFrame64Ranks(benchmark::State& state) {
     state.counters["events"] = static_cast<double>(m.data->eventCount());
     state.counters["rows"] = static_cast<double>(m.layout.rows().size());
 }
-BENCHMARK(BM_RenderFrame64Ranks)->Arg(1)->Arg(0)->Arg(2)->Arg(3)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RenderFrame64Ranks)
+    ->Args({1, 0})
+    ->Args({1, 1})
+    ->Args({0, 0})
+    ->Args({0, 1})
+    ->Args({2, 0})
+    ->Args({3, 0})
+    ->Unit(benchmark::kMillisecond);
+
+// 16,384 ranks: dp.degree=16384 on the bundled samples/02-dp4, every added rank simulated on its own;
+// the strip under the simulated pane sorts them slowest first and draws the visible rows.
+struct AddedRanksJob {
+    std::shared_ptr<const sl::TraceSet> set; // the graph refers to it
+    std::shared_ptr<const sl::SimResult> result;
+    std::shared_ptr<const sl::ExecutionGraph> graph;
+    double simulateSeconds = 0;
+};
+
+const AddedRanksJob& addedRanksJob() {
+    static const AddedRanksJob* job = [] {
+        auto* j = new AddedRanksJob;
+        const std::string sample = std::string(SIGHTLINE_SOURCE_DIR) + "/samples/02-dp4";
+        j->set = std::make_shared<const sl::TraceSet>(sl::loadTraceSet({sample}));
+        j->graph = std::make_shared<const sl::ExecutionGraph>(sl::buildExecutionGraph(*j->set));
+        sl::SimKnobs knobs;
+        knobs.dpDegree = 16384;
+        const auto t0 = std::chrono::steady_clock::now();
+        j->result = std::make_shared<const sl::SimResult>(sl::simulate(*j->graph, knobs));
+        j->simulateSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return j;
+    }();
+    return *job;
+}
+
+// range(0): 0 = a new result arrives (rows built and sorted, then one frame), 1 = a repaint only.
+void BM_AddedRanksStrip16384(benchmark::State& state) {
+    const AddedRanksJob& job = addedRanksJob();
+    sl::ui::ViewController controller;
+    sl::ui::AddedRanksStrip strip(&controller);
+    strip.resize(1600, strip.sizeHint().height());
+    strip.setSimulation(job.result, job.graph);
+    QImage image(strip.size(), QImage::Format_ARGB32_Premultiplied);
+    for (auto _ : state) {
+        if (state.range(0) == 0) strip.setSimulation(job.result, job.graph);
+        strip.render(&image);
+        benchmark::DoNotOptimize(image.constBits());
+    }
+    state.counters["added_ranks"] = strip.addedCount();
+    state.counters["simulate_s"] = job.simulateSeconds;
+}
+BENCHMARK(BM_AddedRanksStrip16384)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 } // namespace
 
@@ -127,7 +190,7 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i)
         if (std::strncmp(argv[i], "--events=", 9) == 0) gEvents = std::atoll(argv[i] + 9);
     if (!std::getenv("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QGuiApplication app(argc, argv);
+    QApplication app(argc, argv);
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

@@ -1,6 +1,6 @@
 // Many ranks: a collapsed rank's header row shows its GPU streams folded into a summary strip (not an
 // empty row), in the category colours, and in the critical-path colours when the path is shown.
-// Also prints frame times at 64 ranks, collapsed and expanded (a measurement, not a pass criterion).
+// (Frame times at 64 ranks are measured in tests/benchmarks/bench_ui_render.cpp.)
 #include "Palette.h"
 #include "RowLayout.h"
 #include "TimelineData.h"
@@ -9,7 +9,6 @@
 
 #include "SyntheticTrace.h"
 
-#include <QElapsedTimer>
 #include <QImage>
 #include <QPainter>
 #include <QtTest>
@@ -56,38 +55,6 @@ private slots:
         layout.build(*set, state);
         const RenderStats one = renderer.paintEvents(p, *data, layout, m, image.size(), 0, {});
         QVERIFY(one.summaryLanes < 64 * 2);
-    }
-
-    // Frame times at 64 ranks x 3 tracks (about 1.3 M events, as in the issue), all collapsed and all
-    // expanded, at full extent and zoomed in; printed for the record.
-    void frameTimes64Ranks() {
-        const auto set = sltest::makeSyntheticSet(64, 2, 6800);
-        const auto data = TimelineData::measured(set);
-        qInfo("events: %lld", static_cast<long long>(data->eventCount()));
-        TrackState state;
-        state.reset(*set);
-        RowLayout layout;
-        QImage image(1400, 900, QImage::Format_RGB32);
-        QPainter p(&image);
-        TimelineRenderer renderer;
-        const TimeMapping full = TimeMapping::fromWindow(data->start(), data->end(), image.width());
-        const TimeMapping zoom =
-            TimeMapping::fromWindow(data->start() + 5'000'000, data->start() + 5'200'000, image.width());
-        for (const bool expanded : {false, true}) {
-            state.setAllRanksExpanded(expanded);
-            layout.build(*set, state);
-            for (const auto* m : {&full, &zoom}) {
-                renderer.paintEvents(p, *data, layout, *m, image.size(), 0, {}); // warm the label cache
-                QElapsedTimer t;
-                t.start();
-                constexpr int kFrames = 10;
-                for (int i = 0; i < kFrames; ++i)
-                    renderer.paintEvents(p, *data, layout, *m, image.size(), 0, {});
-                qInfo("64 ranks %s, %s: %.2f ms per frame", expanded ? "expanded" : "collapsed",
-                      m == &full ? "whole trace" : "200 us window",
-                      static_cast<double>(t.nsecsElapsed()) / 1e6 / kFrames);
-            }
-        }
     }
 };
 
