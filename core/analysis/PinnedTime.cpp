@@ -92,7 +92,7 @@ std::vector<RankPinnedTime> pinnedTime(const ExecutionGraph& g, const SimResult&
 
 namespace {
 
-std::string duration(TimeNs t) {
+std::string roundedDuration(TimeNs t) {
     char b[32];
     if (t >= 1'000'000)
         std::snprintf(b, sizeof b, "%.1f ms", static_cast<double>(t) / 1e6);
@@ -110,17 +110,19 @@ std::string describePin(const ExecutionGraph& g, const Pin& pin) {
     if (name.size() > 60) name = name.substr(0, 57) + "...";
     switch (pin.kind) {
     case PinKind::LateStart:
-        return rank + " starts " + duration(pin.time) + " after the job's first event (a boundary condition)";
+        return rank + " starts " + roundedDuration(pin.time) +
+               " after the job's first event (a boundary condition)";
     case PinKind::UnexplainedWait:
-        return duration(pin.time) + " of CPU time that no profiled op covers before " + name + " on " + rank;
+        return roundedDuration(pin.time) + " of CPU time that no profiled op covers before " + name + " on " +
+               rank;
     case PinKind::QueueHead:
         return name + " on " + rank + ", queued before the profiler started, keeps its measured start (" +
-               duration(pin.time) + ")";
+               roundedDuration(pin.time) + ")";
     case PinKind::PhantomWait:
-        return duration(pin.time) + " waiting at " + name + " on " + rank +
+        return roundedDuration(pin.time) + " waiting at " + name + " on " + rank +
                " for peers missing from the trace (their measured skew)";
     case PinKind::LaunchWait:
-        return "a " + duration(pin.time) + " device wait with no cause before " + name + " on " + rank;
+        return "a " + roundedDuration(pin.time) + " device wait with no cause before " + name + " on " + rank;
     case PinKind::Count:
         break;
     }

@@ -11,9 +11,14 @@ inline double us(std::int64_t ns) {
     return std::round(static_cast<double>(ns) / 10.0) / 100.0;
 }
 
+// A number with 3 decimals (half away from zero).
+inline double round3(double v) {
+    return std::round(v * 1000.0) / 1000.0;
+}
+
 // A percentage or a ratio with 3 decimals.
 inline double pct(double v) {
-    return std::round(v * 1000.0) / 1000.0;
+    return round3(v);
 }
 
 } // namespace sl

@@ -1,5 +1,6 @@
 #include "models/CollectiveModel.h"
 
+#include "base/Rounding.h"
 #include "trace/AsciiText.h"
 
 #include <algorithm>
@@ -88,10 +89,6 @@ const CalibrationFit* Calibration::ofGroup(int group, bool inter) const {
 }
 
 namespace {
-
-double round3(double v) {
-    return std::round(v * 1000.0) / 1000.0;
-}
 
 CalibrationFit fitSamples(const std::vector<const CommSample*>& s, double fallbackLatencyNs) {
     CalibrationFit f;

@@ -1,5 +1,6 @@
 #include "models/Roofline.h"
 
+#include "base/Rounding.h"
 #include "models/KernelFamily.h"
 
 #include <algorithm>
@@ -35,10 +36,6 @@ Achieved achieved(const GpuSpec& gpu, const OpCost& cost, double measuredUs) {
 }
 
 namespace {
-
-double round3(double v) {
-    return static_cast<double>(static_cast<long long>(v * 1000.0 + (v >= 0 ? 0.5 : -0.5))) / 1000.0;
-}
 
 nlohmann::json peaksJson(const GpuSpec& g) {
     nlohmann::json p = nlohmann::json::object();

@@ -88,10 +88,6 @@ bool isLiteralAlternation(const std::string& p) {
     return true;
 }
 
-bool startsWith(std::string_view s, std::string_view prefix) {
-    return s.substr(0, prefix.size()) == prefix;
-}
-
 // True when name (lower case) has word as one of its '_'-separated parts
 // ("triton_tem_fused_mm_0").
 bool hasPart(std::string_view name, std::string_view word) {
@@ -150,7 +146,7 @@ const std::string& EventClassifier::pattern(EventClass c) const {
 }
 
 std::optional<EventClass> EventClassifier::tritonClass(std::string_view lowerName) const {
-    if (!startsWith(lowerName, "triton_")) return std::nullopt;
+    if (!lowerName.starts_with("triton_")) return std::nullopt;
     std::string_view kindPart = lowerName.substr(7, 4); // "poi_", "red_", "per_", "tem_", "for_"
     if (kindPart == "poi_" || kindPart == "for_") return EventClass::Elementwise;
     if (kindPart == "red_" || kindPart == "per_") return EventClass::Reduction;
@@ -169,7 +165,7 @@ std::optional<EventClass> EventClassifier::tritonClass(std::string_view lowerNam
 EventClass EventClassifier::computeKernelClass(std::string_view name) const {
     std::string l = asciiLower(name.substr(0, 512));
     std::string_view ln = l;
-    if (startsWith(ln, "void ")) ln.remove_prefix(5);
+    if (ln.starts_with("void ")) ln.remove_prefix(5);
     // 1. Triton (torch.compile / Inductor) names say what they are in their
     // prefix; the rule yields to
     //    a replaced pattern of the class it would pick.
@@ -186,7 +182,7 @@ EventClass EventClassifier::computeKernelClass(std::string_view name) const {
     //    Composable Kernel (ck::) and MIOpen is their GEMM / convolution work,
     //    except pooling, activation, LRN and tensor ops.
     if (isDefault_[idx(EventClass::Gemm)] &&
-        (startsWith(ln, "ck::") || l.find("miopen") != std::string::npos)) {
+        (ln.starts_with("ck::") || l.find("miopen") != std::string::npos)) {
         bool notGemm = false;
         for (std::string_view word : {"pool", "activ", "lrn", "tensorop"})
             notGemm = notGemm || l.find(word) != std::string::npos;

@@ -6,9 +6,6 @@ namespace sl {
 
 namespace {
 
-bool startsWith(std::string_view s, std::string_view prefix) {
-    return s.substr(0, prefix.size()) == prefix;
-}
 bool endsWith(std::string_view s, std::string_view suffix) {
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
@@ -21,12 +18,12 @@ bool contains(std::string_view s, std::string_view part) {
 RuntimeApiInfo runtimeApiInfo(std::string_view name) {
     RuntimeApiInfo info;
     std::string_view rest;
-    if (startsWith(name, "cuda")) {
+    if (name.starts_with("cuda")) {
         rest = name.substr(4);
-    } else if (startsWith(name, "hip")) {
+    } else if (name.starts_with("hip")) {
         rest = name.substr(3);
         info.hip = true;
-    } else if (startsWith(name, "cu")) {
+    } else if (name.starts_with("cu")) {
         rest = name.substr(2);
     } else {
         return info;
@@ -52,16 +49,16 @@ RuntimeApiInfo runtimeApiInfo(std::string_view name) {
         }
     }
     info.async = contains(rest, "Async");
-    if (startsWith(rest, "Memcpy")) {
+    if (rest.starts_with("Memcpy")) {
         info.api = RuntimeApi::Memcpy;
-    } else if (startsWith(rest, "Memset")) {
+    } else if (rest.starts_with("Memset")) {
         info.api = RuntimeApi::Memset;
-    } else if (startsWith(rest, "GraphLaunch")) {
+    } else if (rest.starts_with("GraphLaunch")) {
         info.api = RuntimeApi::GraphLaunch;
     } else if ((contains(rest, "Launch") && contains(rest, "Kernel")) || rest == "Launch" ||
                rest == "LaunchByPtr") {
         info.api = RuntimeApi::KernelLaunch;
-    } else if (startsWith(rest, "EventRecord")) {
+    } else if (rest.starts_with("EventRecord")) {
         info.api = RuntimeApi::EventRecord;
     } else if (rest == "StreamWaitEvent") {
         info.api = RuntimeApi::StreamWaitEvent;

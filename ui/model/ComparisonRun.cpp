@@ -1,5 +1,6 @@
 #include "ComparisonRun.h"
 
+#include "DependencyLinks.h"
 #include "TimeFormat.h"
 
 #include "graph/ChakraGraph.h"
@@ -47,11 +48,6 @@ T& cell(std::vector<std::vector<std::vector<T>>>& v, const TraceSet& set, std::u
     auto& track = v[rank][e.track];
     if (track.empty()) track.assign(set.ranks[rank].tracks[e.track].events.size(), fill);
     return track[e.index];
-}
-
-EventId eventOf(const ExecutionGraph& g, NodeId n) {
-    const GraphNode& node = g.nodes[n];
-    return {static_cast<int>(node.rank), node.event};
 }
 
 // The delta bins (and, given units, the unit of each op) of one run's events; open: the graph

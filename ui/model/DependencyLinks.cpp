@@ -2,12 +2,10 @@
 
 namespace sl::ui {
 
-namespace {
 EventId eventOf(const ExecutionGraph& g, NodeId n) {
     const GraphNode& node = g.nodes[n];
     return {static_cast<int>(node.rank), node.event};
 }
-} // namespace
 
 SelectionLinks selectionLinks(const ExecutionGraph& graph, EventId selected) {
     SelectionLinks links;

@@ -27,4 +27,7 @@ struct SelectionLinks {
 
 SelectionLinks selectionLinks(const ExecutionGraph& graph, EventId selected);
 
+// The event a graph node stands for.
+EventId eventOf(const ExecutionGraph& g, NodeId n);
+
 } // namespace sl::ui
