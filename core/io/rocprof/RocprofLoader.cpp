@@ -56,10 +56,17 @@ std::string_view text(element e, std::string_view key) {
     return e[key].get(s) ? std::string_view{} : s;
 }
 
-array arrayOr(element e, std::string_view key) {
+// Calls f on each element of e[key] when it is an array (a default dom::array must not be walked).
+template <typename F> void forEach(element e, std::string_view key, F&& f) {
     array a;
-    if (e[key].get(a)) return {};
-    return a;
+    if (e[key].get(a)) return;
+    for (element x : a)
+        f(x);
+}
+
+std::size_t arraySize(element e, std::string_view key) {
+    array a;
+    return e[key].get(a) ? 0 : a.size();
 }
 
 std::string dims(element e, std::string_view key, const std::int64_t* divideBy = nullptr) {
@@ -100,18 +107,13 @@ public:
         element records;
         if (entry_["buffer_records"].get(records) || !records.is_object())
             fail("the process entry has no \"buffer_records\" object");
-        for (element r : arrayOr(records, "kernel_dispatch"))
-            kernel(r);
-        for (element r : arrayOr(records, "memory_copy"))
-            copy(r);
-        for (element r : arrayOr(records, "hip_api"))
-            hostCall(r, EventKind::Runtime, "hip_api");
-        for (element r : arrayOr(records, "rccl_api"))
-            hostCall(r, EventKind::CpuOp, "rccl_api");
-        for (element r : arrayOr(records, "marker_api"))
-            marker(r);
+        forEach(records, "kernel_dispatch", [&](element r) { kernel(r); });
+        forEach(records, "memory_copy", [&](element r) { copy(r); });
+        forEach(records, "hip_api", [&](element r) { hostCall(r, EventKind::Runtime, "hip_api"); });
+        forEach(records, "rccl_api", [&](element r) { hostCall(r, EventKind::CpuOp, "rccl_api"); });
+        forEach(records, "marker_api", [&](element r) { marker(r); });
         for (std::string_view skipped : {"hsa_api", "memory_allocation", "scratch_memory"})
-            rank_.skippedEvents += static_cast<std::int64_t>(arrayOr(records, skipped).size());
+            rank_.skippedEvents += static_cast<std::int64_t>(arraySize(records, skipped));
     }
 
     bool hasGpuWork() const { return gpuOps_ > 0; }
@@ -127,27 +129,27 @@ private:
     void readStrings() {
         element strings;
         if (entry_["strings"].get(strings)) fail("the process entry has no \"strings\" table");
-        for (element kind : arrayOr(strings, "buffer_records")) {
+        forEach(strings, "buffer_records", [&](element kind) {
             std::vector<std::string> ops;
-            for (element op : arrayOr(kind, "operations")) {
+            forEach(kind, "operations", [&](element op) {
                 std::string_view s;
                 ops.emplace_back(op.get(s) ? std::string_view{} : s);
-            }
+            });
             kindNames_.emplace_back(text(kind, "kind"));
             operations_.push_back(std::move(ops));
-        }
+        });
         // ROCTx messages, by the correlation id of the marker call.
-        for (element m : arrayOr(strings, "marker_api")) {
+        forEach(strings, "marker_api", [&](element m) {
             std::int64_t key = -1;
             if (field(m, "key", key)) markerText_[key] = std::string(text(m, "value"));
-        }
+        });
     }
 
     void readAgents() {
         std::int64_t gpus = 0;
-        for (element a : arrayOr(entry_, "agents")) {
+        forEach(entry_, "agents", [&](element a) {
             std::int64_t handle = -1, type = 0;
-            if (!handleField(a, "id", handle)) continue;
+            if (!handleField(a, "id", handle)) return;
             field(a, "type", type);
             Agent agent;
             agent.gpu = type == 2; // ROCPROFILER_AGENT_TYPE_GPU
@@ -165,18 +167,18 @@ private:
                 devices_[agent.device] = std::move(d);
             }
             agents_[handle] = std::move(agent);
-        }
+        });
     }
 
     void readSymbols() {
-        for (element s : arrayOr(entry_, "kernel_symbols")) {
+        forEach(entry_, "kernel_symbols", [&](element s) {
             std::int64_t id = -1;
-            if (!field(s, "kernel_id", id)) continue;
+            if (!field(s, "kernel_id", id)) return;
             std::string_view name = text(s, "formatted_kernel_name");
             if (name.empty()) name = text(s, "demangled_kernel_name");
             if (name.empty()) name = text(s, "kernel_name");
             kernelNames_[id] = std::string(name);
-        }
+        });
     }
 
     std::string_view operationName(std::int64_t kind, std::int64_t op) const {
