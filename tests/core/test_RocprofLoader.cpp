@@ -253,7 +253,7 @@ private slots:
         p["buffer_records"]["kernel_dispatch"][0].erase("end_timestamp");
         QTest::newRow("no end") << QByteArray::fromStdString(
                                        nlohmann::json{{"rocprofiler-sdk-tool", {p}}}.dump())
-                                << "no start_timestamp / end_timestamp";
+                                << "lacks start_timestamp / end_timestamp";
         p = handMadeProcess();
         p["buffer_records"]["kernel_dispatch"][0]["end_timestamp"] = 5;
         QTest::newRow("ends before start")

@@ -206,7 +206,8 @@ private:
         Times t;
         std::int64_t end = 0;
         if (!field(r, "start_timestamp", t.start) || !field(r, "end_timestamp", end))
-            fail("a " + std::string(table) + " record has no start_timestamp / end_timestamp");
+            fail("a " + std::string(table) +
+                 " record lacks start_timestamp / end_timestamp, or one is not a whole number below 2^63");
         if (end < t.start) fail("a " + std::string(table) + " record ends before it starts");
         t.duration = end - t.start;
         element c;

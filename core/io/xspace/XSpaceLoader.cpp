@@ -340,7 +340,10 @@ bool looksLikeXSpace(std::string_view head) {
 }
 
 bool isXSpaceFile(const std::string& path) {
-    return xspaceName(path) && looksLikeXSpace(readFileHead(path, 64));
+    // By name: a file XLA's profiler named is read as XSpace, so that a damaged one is reported as
+    // such. By content: another protobuf file name (.pb) whose start is a plane.
+    if (xspaceName(path)) return true;
+    return (path.ends_with(".pb") || path.ends_with(".pb.gz")) && looksLikeXSpace(readFileHead(path, 64));
 }
 
 bool isXSpaceInput(const std::vector<std::string>& paths) {

@@ -22,7 +22,8 @@ namespace sl {
 // True when the start of a file looks like a serialized XSpace: its first field is a plane (field
 // 1, length-delimited) whose own first field is a plane id, name, line or metadata table.
 bool looksLikeXSpace(std::string_view head);
-// True for a file named *.xplane.pb (or .xplane.pb.gz) whose (inflated) start looks like an XSpace.
+// True for a file named *.xplane.pb (or .xplane.pb.gz), or named *.pb (.pb.gz) with a start that
+// looks like an XSpace.
 bool isXSpaceFile(const std::string& path);
 // True when every path is an XSpace file or a folder holding some (a jax.profiler log folder).
 bool isXSpaceInput(const std::vector<std::string>& paths);
