@@ -51,6 +51,19 @@ TraceSet loadProfilerFileSet(const std::vector<std::string>& files, const LoadOp
     return set;
 }
 
+namespace {
+
+// Calls f on each regular file directly inside folder (not in its subfolders: a path such as "/"
+// must not start a walk of the whole disk) until f returns false.
+template <typename F> void forFilesIn(const std::string& folder, F&& f) {
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec), end;
+         !ec && it != end; it.increment(ec))
+        if (it->is_regular_file(ec) && !f(it->path().string())) return;
+}
+
+} // namespace
+
 std::vector<std::string> expandProfilerFolders(const std::vector<std::string>& paths,
                                                const std::function<bool(const std::string&)>& accepts) {
     std::vector<std::string> out;
@@ -61,10 +74,10 @@ std::vector<std::string> expandProfilerFolders(const std::vector<std::string>& p
             continue;
         }
         std::vector<std::string> inside;
-        for (fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec), end;
-             !ec && it != end; it.increment(ec))
-            if (it->is_regular_file(ec) && accepts(it->path().string()))
-                inside.push_back(it->path().string());
+        forFilesIn(p, [&](const std::string& f) {
+            if (accepts(f)) inside.push_back(f);
+            return true;
+        });
         std::sort(inside.begin(), inside.end());
         out.insert(out.end(), inside.begin(), inside.end());
     }
@@ -77,7 +90,12 @@ bool allProfilerInputs(const std::vector<std::string>& paths,
     for (const auto& p : paths) {
         std::error_code ec;
         if (fs::is_directory(p, ec)) {
-            if (expandProfilerFolders({p}, accepts).empty()) return false;
+            bool any = false;
+            forFilesIn(p, [&](const std::string& f) {
+                any = accepts(f);
+                return !any;
+            });
+            if (!any) return false;
         } else if (!accepts(p)) {
             return false;
         }

@@ -20,10 +20,11 @@ TraceSet loadProfilerFileSet(const std::vector<std::string>& files, const LoadOp
                              const ProfilerFileLoader& loadFile);
 
 // True when every path is a file that satisfies `accepts`, or a folder holding at least one such
-// file (folders are expanded with expandProfilerFolders).
+// file directly inside it (folders are expanded with expandProfilerFolders).
 bool allProfilerInputs(const std::vector<std::string>& paths,
                        const std::function<bool(const std::string&)>& accepts);
-// Folders replaced by their files that satisfy `accepts` (sorted by name); files kept as given.
+// Folders replaced by the files directly inside them that satisfy `accepts` (sorted by name); files
+// kept as given.
 std::vector<std::string> expandProfilerFolders(const std::vector<std::string>& paths,
                                                const std::function<bool(const std::string&)>& accepts);
 
