@@ -11,7 +11,6 @@
 #include <io/xspace/xplane.pb.h>
 
 #include <google/protobuf/stubs/logging.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -144,9 +143,10 @@ public:
         }
         if (host) {
             std::size_t shared = 0;
+            const StatNames names(*host);
             for (const auto& line : host->lines()) {
-                const std::size_t owner = ownerOf(*host, line, shared);
-                readHostLine(*host, line, *builders[owner]);
+                const std::size_t owner = ownerOf(names, line, shared);
+                readHostLine(*host, names, line, *builders[owner]);
             }
             if (shared > 0 && gpus.size() > 1)
                 ranks.front().warnings.add(
@@ -180,7 +180,8 @@ private:
     DeviceProperties deviceOf(const pb::XPlane& plane, std::int64_t ordinal) const {
         DeviceProperties d;
         d.id = ordinal;
-        const XEventStats stats(plane, plane.stats(), nullptr);
+        const StatNames names(plane);
+        const XEventStats stats(names, plane.stats(), nullptr);
         d.name = stats.text("device_name");
         if (d.name.empty() && !stats.text("device_vendor").empty())
             d.name = stats.text("device_vendor") + " GPU";
@@ -216,6 +217,7 @@ private:
 
     void readGpuPlane(const pb::XPlane& plane, std::int64_t ordinal, TimelineRankBuilder& b,
                       std::size_t rankIndex) {
+        const StatNames names(plane);
         for (const auto& line : plane.lines()) {
             if (!isStreamLine(line)) continue; // derived lines repeat the stream events
             const std::uint32_t track = b.gpuStream(ordinal, line.id());
@@ -224,35 +226,35 @@ private:
                 TimeNs start = 0, duration = 0;
                 if (!times(line, e, start, duration)) continue;
                 const pb::XEventMetadata* m = metadataOf(plane, e);
-                const XEventStats stats(plane, e.stats(), m);
+                const XEventStats stats(names, e.stats(), m);
                 const std::string name = eventName(m, e);
                 const std::int64_t correlation = stats.integer("correlation_id", -1);
-                nlohmann::json args = nlohmann::json::object();
+                ArgsWriter args;
                 if (correlation >= 0) {
-                    args["correlation"] = correlation;
+                    args.number("correlation", correlation);
                     rankOfCorrelation_.emplace(correlation, rankIndex);
                 }
-                args["device"] = ordinal;
-                args["stream"] = line.id();
+                args.number("device", ordinal);
+                args.number("stream", line.id());
                 for (const char* key :
                      {"hlo_op", "hlo_module", "tf_op", "kernel_details", "memcpy_details", "name"})
-                    if (stats.has(key)) args[key] = stats.text(key);
+                    if (stats.has(key)) args.text(key, stats.text(key));
                 const std::string details = stats.text("kernel_details");
-                if (auto grid = dimsAfter(details, "grid:"); !grid.empty()) args["grid"] = grid;
-                if (auto block = dimsAfter(details, "block:"); !block.empty()) args["block"] = block;
+                if (auto grid = dimsAfter(details, "grid:"); !grid.empty()) args.numbers("grid", grid);
+                if (auto block = dimsAfter(details, "block:"); !block.empty()) args.numbers("block", block);
                 if (const std::string copy = stats.text("memcpy_details"); !copy.empty())
                     if (auto bytes = dimsAfter(copy, "num_bytes:"); !bytes.empty())
-                        args["bytes"] = bytes.front();
-                b.add(track, start, duration, name, gpuKind(line, name, stats), correlation, args.dump());
+                        args.number("bytes", bytes.front());
+                b.add(track, start, duration, name, gpuKind(line, name, stats), correlation, args.done());
             }
         }
     }
 
     // The rank whose GPU work most of the line's calls launched; the first rank when none.
-    std::size_t ownerOf(const pb::XPlane& host, const pb::XLine& line, std::size_t& shared) const {
+    std::size_t ownerOf(const StatNames& names, const pb::XLine& line, std::size_t& shared) const {
         std::map<std::size_t, std::int64_t> votes;
         for (const auto& e : line.events()) {
-            const XEventStats stats(host, e.stats(), nullptr);
+            const XEventStats stats(names, e.stats(), nullptr);
             auto it = rankOfCorrelation_.find(stats.integer("correlation_id", -1));
             if (it != rankOfCorrelation_.end()) ++votes[it->second];
         }
@@ -265,7 +267,8 @@ private:
             ->first;
     }
 
-    void readHostLine(const pb::XPlane& host, const pb::XLine& line, TimelineRankBuilder& b) {
+    void readHostLine(const pb::XPlane& host, const StatNames& names, const pb::XLine& line,
+                      TimelineRankBuilder& b) {
         const std::string& threadName = line.display_name().empty() ? line.name() : line.display_name();
         const std::uint32_t track = b.cpuThread(0, line.id(), threadName);
         for (const auto& e : line.events()) {
@@ -273,25 +276,25 @@ private:
             TimeNs start = 0, duration = 0;
             if (!times(line, e, start, duration)) continue;
             const pb::XEventMetadata* m = metadataOf(host, e);
-            const XEventStats stats(host, e.stats(), m);
+            const XEventStats stats(names, e.stats(), m);
             std::string name = eventName(m, e);
             EventKind kind = hostKind(name);
             const std::int64_t correlation = stats.integer("correlation_id", -1);
             // TensorFlow's collector names a launch call after the kernel or copy it launched.
             if (kind == EventKind::CpuOp && correlation >= 0 && rankOfCorrelation_.count(correlation))
                 kind = EventKind::Runtime;
-            nlohmann::json args = nlohmann::json::object();
-            if (correlation >= 0) args["correlation"] = correlation;
+            ArgsWriter args;
+            if (correlation >= 0) args.number("correlation", correlation);
             for (const char* key : {"hlo_op", "hlo_module", "tf_op", "program_id", "run_id", "group_id"})
-                if (stats.has(key)) args[key] = stats.text(key);
+                if (stats.has(key)) args.text(key, stats.text(key));
             if (isStepMarker(name, stats)) {
-                args["step_marker"] = name;
+                args.text("step_marker", name);
                 const std::int64_t step = stats.integer("step_num", steps_);
                 ++steps_;
                 name = "ProfilerStep#" + std::to_string(step);
                 kind = EventKind::UserAnnotation;
             }
-            b.add(track, start, duration, name, kind, isRuntimeCall(kind) ? correlation : -1, args.dump());
+            b.add(track, start, duration, name, kind, isRuntimeCall(kind) ? correlation : -1, args.done());
         }
     }
 

@@ -8,23 +8,26 @@ namespace sl {
 
 namespace pb = sightline::xspace;
 
-XEventStats::XEventStats(const pb::XPlane& plane, const Stats& own, const pb::XEventMetadata* metadata)
-    : plane_(plane) {
-    for (const auto& s : own)
-        stats_.push_back(&s);
-    if (metadata)
-        for (const auto& s : metadata->stats())
-            stats_.push_back(&s);
+StatNames::StatNames(const pb::XPlane& plane) {
+    names_.reserve(plane.stat_metadata().size());
+    for (const auto& [id, m] : plane.stat_metadata())
+        names_.emplace(id, m.name());
 }
 
-std::string_view XEventStats::statName(std::int64_t id) const {
-    auto it = plane_.stat_metadata().find(id);
-    return it == plane_.stat_metadata().end() ? std::string_view{} : std::string_view(it->second.name());
+XEventStats::XEventStats(const StatNames& names, const Stats& own, const pb::XEventMetadata* metadata)
+    : names_(names) {
+    stats_.reserve(static_cast<std::size_t>(own.size()) +
+                   (metadata ? static_cast<std::size_t>(metadata->stats_size()) : 0));
+    for (const auto& s : own)
+        stats_.emplace_back(names_(s.metadata_id()), &s);
+    if (metadata)
+        for (const auto& s : metadata->stats())
+            stats_.emplace_back(names_(s.metadata_id()), &s);
 }
 
 const pb::XStat* XEventStats::find(std::string_view name) const {
-    for (const pb::XStat* s : stats_)
-        if (statName(s->metadata_id()) == name) return s;
+    for (const auto& [n, s] : stats_)
+        if (n == name) return s;
     return nullptr;
 }
 
@@ -45,7 +48,7 @@ std::string XEventStats::text(std::string_view name) const {
         return s->str_value();
     case pb::XStat::kRefValue: {
         constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-        return s->ref_value() <= kMax ? std::string(statName(static_cast<std::int64_t>(s->ref_value())))
+        return s->ref_value() <= kMax ? std::string(names_(static_cast<std::int64_t>(s->ref_value())))
                                       : std::string();
     }
     default:
@@ -71,6 +74,45 @@ std::int64_t XEventStats::integer(std::string_view name, std::int64_t fallback) 
     default:
         return fallback;
     }
+}
+
+void ArgsWriter::key(std::string_view k) {
+    if (out_.size() > 1) out_ += ',';
+    out_ += '"';
+    out_ += k;
+    out_ += "\":";
+}
+
+void ArgsWriter::number(std::string_view k, std::int64_t v) {
+    key(k);
+    out_ += std::to_string(v);
+}
+
+void ArgsWriter::numbers(std::string_view k, const std::vector<std::int64_t>& v) {
+    key(k);
+    out_ += '[';
+    for (std::size_t i = 0; i < v.size(); ++i)
+        out_ += (i ? "," : "") + std::to_string(v[i]);
+    out_ += ']';
+}
+
+void ArgsWriter::text(std::string_view k, std::string_view v) {
+    key(k);
+    out_ += '"';
+    for (const char c : v) {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out_ += '\\';
+            out_ += c;
+        } else if (u < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", u);
+            out_ += buf;
+        } else {
+            out_ += c; // UTF-8 passes through; invalid bytes are the file's (the args are read leniently)
+        }
+    }
+    out_ += '"';
 }
 
 } // namespace sl
