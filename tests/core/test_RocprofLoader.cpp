@@ -1,6 +1,7 @@
 // rocprofv3 JSON (io/rocprof): the real file of tests/data/formats (AMD-AGI/TraceLens, one process of
 // an 8 x MI350X run, GPU side only) counted against its own records read here with nlohmann::json,
 // not through the loader; a hand-made file with HIP API records for the launch links; hostile inputs.
+#include "FormatsTestSupport.h"
 #include "TestSupport.h"
 
 #include "io/LoadError.h"
@@ -8,7 +9,6 @@
 #include "trace/RuntimeApi.h"
 
 #include <nlohmann/json.hpp>
-#include <zlib.h>
 
 #include <map>
 
@@ -16,21 +16,7 @@ using namespace sl;
 
 namespace {
 
-std::string formatsFile(const char* rel) {
-    return std::string(SIGHTLINE_SOURCE_DIR) + "/tests/data/formats/" + rel;
-}
-
-std::string gunzipFile(const std::string& path) {
-    gzFile f = gzopen(path.c_str(), "rb");
-    if (!f) return {};
-    std::string out;
-    char buf[1 << 16];
-    int n = 0;
-    while ((n = gzread(f, buf, sizeof buf)) > 0)
-        out.append(buf, static_cast<std::size_t>(n));
-    gzclose(f);
-    return out;
-}
+using sltest::formatsFile;
 
 bool hasWarning(const Rank& r, Warn w) {
     return r.warnings.has(w);
@@ -135,7 +121,7 @@ private slots:
     // Counts of the real file against its records read independently.
     void realFileCounts() {
         const std::string path = formatsFile("rocprof/908_results.json.gz");
-        const nlohmann::json doc = nlohmann::json::parse(gunzipFile(path));
+        const nlohmann::json doc = nlohmann::json::parse(sltest::readWholeFile(path));
         const auto& process = doc["rocprofiler-sdk-tool"][0];
         std::map<std::int64_t, std::string> symbols;
         for (const auto& s : process["kernel_symbols"])
@@ -273,15 +259,8 @@ private slots:
     void hostileInputs() {
         QFETCH(QByteArray, bytes);
         QFETCH(QString, says);
-        try {
-            loadRocprofBytes(bytes.toStdString(), "hostile.json");
-            QFAIL("loaded");
-        } catch (const LoadError& e) {
-            const QString what = QString::fromUtf8(e.what());
-            QVERIFY2(what.startsWith("hostile.json: "), qPrintable(what));
-            QVERIFY2(what.contains(says), qPrintable(what));
-            QVERIFY2(!what.contains('\n'), qPrintable(what));
-        }
+        sltest::verifyOneLineLoadError([&] { loadRocprofBytes(bytes.toStdString(), "hostile.json"); },
+                                       "hostile.json", says);
     }
 };
 

@@ -2,13 +2,13 @@
 // against a walk of the same protobuf with the generated classes (not through the loader): ranks,
 // GPU events per rank, host events, and every launch link equal to the file's correlation ids.
 // Hand-made spaces for the step markers and a GPU-only file; hostile inputs.
+#include "FormatsTestSupport.h"
 #include "TestSupport.h"
 
 #include "io/LoadError.h"
 #include "io/xspace/XSpaceLoader.h"
 
 #include <io/xspace/xplane.pb.h>
-#include <zlib.h>
 
 #include <map>
 #include <set>
@@ -19,19 +19,7 @@ namespace xpb = sightline::xspace;
 namespace {
 
 std::string xspaceFile(const char* name) {
-    return std::string(SIGHTLINE_SOURCE_DIR) + "/tests/data/formats/xspace/" + name;
-}
-
-std::string readAll(const std::string& path) {
-    gzFile f = gzopen(path.c_str(), "rb");
-    if (!f) return {};
-    std::string out;
-    char buf[1 << 16];
-    int n = 0;
-    while ((n = gzread(f, buf, sizeof buf)) > 0)
-        out.append(buf, static_cast<std::size_t>(n));
-    gzclose(f);
-    return out;
+    return sltest::formatsFile(std::string("xspace/") + name);
 }
 
 // What the file says, walked here.
@@ -58,7 +46,7 @@ std::int64_t correlationOf(const xpb::XEvent& e, std::int64_t id) {
 
 Walk walk(const std::string& path) {
     xpb::XSpace space;
-    const std::string bytes = readAll(path);
+    const std::string bytes = sltest::readWholeFile(path);
     if (!space.ParseFromString(bytes)) qFatal("cannot parse %s", path.c_str());
     Walk w;
     for (const auto& plane : space.planes()) {
@@ -174,7 +162,7 @@ class TestXSpaceLoader : public QObject {
     Q_OBJECT
 private slots:
     void detectsByContent() {
-        const std::string te = readAll(xspaceFile("jax_te_fused_attn.xplane.pb"));
+        const std::string te = sltest::readWholeFile(xspaceFile("jax_te_fused_attn.xplane.pb"));
         QVERIFY(looksLikeXSpace(te.substr(0, 64)));
         QVERIFY(looksLikeXSpace(handMadeSpace(true)));
         QVERIFY(!looksLikeXSpace(R"({"traceEvents":[]})"));
@@ -269,7 +257,8 @@ private slots:
     void hostileInputs_data() {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("says");
-        const QByteArray te = QByteArray::fromStdString(readAll(xspaceFile("jax_te_fused_attn.xplane.pb")));
+        const QByteArray te =
+            QByteArray::fromStdString(sltest::readWholeFile(xspaceFile("jax_te_fused_attn.xplane.pb")));
         QTest::newRow("truncated") << te.left(te.size() / 2) << "does not parse";
         QTest::newRow("garbage") << QByteArray(4096, '\x5a') << "not an XSpace";
         QTest::newRow("json") << QByteArray(R"({"traceEvents":[]})") << "not an XSpace";
@@ -286,15 +275,8 @@ private slots:
     void hostileInputs() {
         QFETCH(QByteArray, bytes);
         QFETCH(QString, says);
-        try {
-            loadXSpaceBytes(bytes.toStdString(), "hostile.xplane.pb");
-            QFAIL("loaded");
-        } catch (const LoadError& e) {
-            const QString what = QString::fromUtf8(e.what());
-            QVERIFY2(what.startsWith("hostile.xplane.pb: "), qPrintable(what));
-            QVERIFY2(what.contains(says), qPrintable(what));
-            QVERIFY2(!what.contains('\n'), qPrintable(what));
-        }
+        sltest::verifyOneLineLoadError([&] { loadXSpaceBytes(bytes.toStdString(), "hostile.xplane.pb"); },
+                                       "hostile.xplane.pb", says);
     }
 };
 

@@ -6,7 +6,6 @@
 // linked to their GPU work by correlation_id.internal), marker_api records (ROCTx ranges as user
 // annotations), rccl_api records (RCCL calls as CPU ops) and the agents (GPU names and CU counts).
 // A file without host records (no --hip-trace / --runtime-trace) loads GPU-only, with a warning.
-// docs/Formats.md, "rocprofv3".
 #include "io/KinetoLoader.h"
 #include "trace/TraceSet.h"
 

@@ -9,7 +9,6 @@
 // id), the other threads with the first GPU's rank. Step markers (events named "StepMarker" or
 // "train_step", or carrying a "step_num" stat, as jax.profiler.StepTraceAnnotation writes) become
 // ProfilerStep#N annotations. A file without a host plane loads GPU-only, with a warning.
-// docs/Formats.md, "XSpace".
 #include "io/KinetoLoader.h"
 #include "trace/TraceSet.h"
 
