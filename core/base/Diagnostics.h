@@ -46,6 +46,8 @@ enum class Warn : std::uint16_t {
     ChakraCpuBlocked,
     ChakraCommNoSize,
     ChakraNodeNoDuration,
+    ProfilerGpuOnly,
+    XSpaceHostLinesShared,
     // Calibration (core/models)
     CalibrationNoSize,
     CalibrationNoSamples,

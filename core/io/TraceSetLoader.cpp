@@ -8,6 +8,8 @@
 #include "io/PathExpand.h"
 #include "io/RankFinalizer.h"
 #include "io/chakra/ChakraTraceSet.h"
+#include "io/rocprof/RocprofLoader.h"
+#include "io/xspace/XSpaceLoader.h"
 
 #include <algorithm>
 #include <atomic>
@@ -41,6 +43,8 @@ std::vector<std::string> expandTracePaths(const std::vector<std::string>& paths)
 TraceSet loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& options) {
     // Chakra execution traces (.et files or folders of them) load through their own reader.
     if (isChakraInput(paths)) return loadChakraTraceSet(paths, options);
+    if (isRocprofInput(paths)) return loadRocprofTraceSet(paths, options);
+    if (isXSpaceInput(paths)) return loadXSpaceTraceSet(paths, options);
     std::vector<std::string> files = expandTracePaths(paths);
     checkMemoryForLoad(files, paths.front(), memoryBudgetBytes(options.memoryLimitBytes));
     std::vector<std::int64_t> disk(files.size());

@@ -1,0 +1,2 @@
+
+#	/host:CPU*correlation_id

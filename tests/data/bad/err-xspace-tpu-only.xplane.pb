@@ -1,0 +1,2 @@
+
+'/device:TPU:0*correlation_id
