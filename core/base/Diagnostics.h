@@ -46,6 +46,8 @@ enum class Warn : std::uint16_t {
     ChakraCpuBlocked,
     ChakraCommNoSize,
     ChakraNodeNoDuration,
+    RanksByProcessOrder,
+    GpuOnlyRank,
     // Calibration (core/models)
     CalibrationNoSize,
     CalibrationNoSamples,
