@@ -86,15 +86,15 @@ TraceFormat detectTraceFile(const std::string& path) {
 
 bool isTraceFileName(std::string_view name) {
     if (name.ends_with(".et.json") || name.ends_with(".et.json.gz")) return false; // execution traces: --et
-    for (std::string_view ext : {".json", ".json.gz", ".sqlite"})
+    for (std::string_view ext : {".json", ".json.gz", ".sqlite", ".sqlite.gz"})
         if (name.ends_with(ext)) return true;
     return false;
 }
 
 std::string traceOpenDialogFilter() {
-    return "Traces (*.json *.json.gz *.sqlite *.et);;"
+    return "Traces (*.json *.json.gz *.sqlite *.sqlite.gz *.et);;"
            "PyTorch profiler (Kineto) JSON (*.json *.json.gz);;"
-           "Nsight Systems SQLite export (*.sqlite);;"
+           "Nsight Systems SQLite export (*.sqlite *.sqlite.gz);;"
            "Chakra execution traces (*.et);;"
            "All files (*)";
 }

@@ -4,9 +4,11 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <vector>
 
 namespace sl::nsys {
@@ -36,6 +38,27 @@ std::string describe(sqlite3* db, int code) {
     if (code == SQLITE_CORRUPT) return "the SQLite database is malformed or truncated";
     const char* msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(code);
     return std::string("SQLite: ") + (msg ? msg : sqlite3_errstr(code));
+}
+
+// A database shorter than its header says (the header's page count is trusted when its
+// "version-valid-for" number equals the change counter, as SQLite itself does): a truncated copy
+// whose missing pages SQLite would only notice when a query reaches them.
+void checkWhole(std::string_view header, std::int64_t size, const std::string& name) {
+    if (header.size() < 100 || !header.starts_with(std::string_view("SQLite format 3\0", 16))) return;
+    auto u = [&](std::size_t at, int n) {
+        std::uint64_t v = 0;
+        for (int i = 0; i < n; ++i)
+            v = (v << 8) | static_cast<unsigned char>(header[at + static_cast<std::size_t>(i)]);
+        return v;
+    };
+    const std::uint64_t pageSize = u(16, 2) == 1 ? 65536 : u(16, 2);
+    const std::uint64_t pages = u(28, 4);
+    if (u(92, 4) != u(24, 4) || pages == 0) return;
+    const std::uint64_t expected = pageSize * pages;
+    if (static_cast<std::uint64_t>(size) < expected)
+        throw LoadError(ErrorKind::Parse, name,
+                        "truncated SQLite database: its header says " + std::to_string(expected) +
+                            " bytes, the file has " + std::to_string(size));
 }
 
 } // namespace
@@ -95,6 +118,13 @@ Database Database::openFile(const std::string& path) {
     if (!std::filesystem::exists(path, ec)) throw LoadError(ErrorKind::Read, path, "no such file");
     if (std::filesystem::is_directory(path, ec))
         throw LoadError(ErrorKind::Read, path, "is a folder, not a file");
+    {
+        std::ifstream in(path, std::ios::binary);
+        std::string header(100, '\0');
+        in.read(header.data(), 100);
+        header.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
+        checkWhole(header, static_cast<std::int64_t>(std::filesystem::file_size(path, ec)), path);
+    }
     sqlite3* db = nullptr;
     const std::string uri = "file:" + uriPath(path) + "?immutable=1";
     const int rc = sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
@@ -105,6 +135,7 @@ Database Database::openFile(const std::string& path) {
 }
 
 Database Database::openBytes(std::string_view bytes, const std::string& name) {
+    checkWhole(bytes.substr(0, 100), static_cast<std::int64_t>(bytes.size()), name);
     sqlite3* db = nullptr;
     int rc = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE, nullptr);
     Database out(db, name);

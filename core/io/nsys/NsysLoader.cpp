@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <fstream>
 #include <set>
 
 // One Nsight Systems export -> one rank per process with GPU work (docs/Formats.md, "Nsight
@@ -228,14 +229,25 @@ std::vector<Rank> loadNsys(Database db, std::int64_t fileBytes, int loadOrder, c
 } // namespace
 
 std::vector<Rank> loadNsysFile(const std::string& path, int loadOrder, const LoadOptions& options) {
+    // A compressed export (.sqlite.gz) is inflated into memory; a plain one is read where it lies.
+    if (std::ifstream in(path, std::ios::binary); in) {
+        char magic[2] = {};
+        in.read(magic, 2);
+        if (in.gcount() == 2 && magic[0] == '\x1f' && magic[1] == '\x8b') {
+            const TraceBuffer bytes = readTraceFile(path);
+            return loadNsys(Database::openBytes({bytes.data(), bytes.size()}, path),
+                            static_cast<std::int64_t>(bytes.size()), loadOrder, options);
+        }
+    }
     return loadNsys(Database::openFile(path), std::max<std::int64_t>(0, fileSizeOnDisk(path)), loadOrder,
                     options);
 }
 
 std::vector<Rank> loadNsysBytes(std::string_view bytes, const std::string& name, int loadOrder,
                                 const LoadOptions& options) {
-    return loadNsys(Database::openBytes(bytes, name), static_cast<std::int64_t>(bytes.size()), loadOrder,
-                    options);
+    const TraceBuffer plain = decodeTraceBytes(name, bytes);
+    return loadNsys(Database::openBytes({plain.data(), plain.size()}, name),
+                    static_cast<std::int64_t>(plain.size()), loadOrder, options);
 }
 
 } // namespace sl
