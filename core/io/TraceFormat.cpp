@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 namespace sl {
@@ -75,6 +76,9 @@ TraceFormat detectTraceFormat(std::string_view head, std::string_view fileName) 
 }
 
 TraceFormat detectTraceFile(const std::string& path) {
+    // Only a regular file is read here: opening a FIFO or a device would block or never end.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) return TraceFormat::Unknown;
     std::ifstream in(path, std::ios::binary);
     if (!in) return TraceFormat::Unknown;
     std::string head(kHeadBytes, '\0');
