@@ -23,7 +23,7 @@ std::string_view traceFormatTitle(TraceFormat format);
 // The format of a file from its first bytes (gzip already inflated: see detectTraceFile) and name.
 TraceFormat detectTraceFormat(std::string_view head, std::string_view fileName);
 // Reads the first bytes of a file (inflating a gzip stream) and detects its format; Unknown when
-// the file cannot be read (the loader then reports why).
+// it is not a regular file (a FIFO would block) or cannot be read: the reader then says why.
 TraceFormat detectTraceFile(const std::string& path);
 
 // Whether a file inside a folder of traces is one to load, by name (a folder holds logs and other

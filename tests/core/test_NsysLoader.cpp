@@ -59,15 +59,8 @@ public:
         return integer("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '" + t + "'") > 0;
     }
     std::int64_t integer(const std::string& sql) const {
-        std::int64_t v = 0;
-        sqlite3_exec(
-            db_, sql.c_str(),
-            [](void* out, int, char** values, char**) {
-                *static_cast<std::int64_t*>(out) = values[0] ? std::stoll(values[0]) : 0;
-                return 0;
-            },
-            &v, nullptr);
-        return v;
+        const std::string v = text(sql);
+        return v.empty() ? 0 : std::stoll(v);
     }
     std::string text(const std::string& sql) const {
         std::string v;
@@ -174,6 +167,27 @@ constexpr const char* kGpuOnlySql =
     " (1000000, 2000000, 0, 7, 1, 4278190080, 1), (2000000, 3000000, 0, 7, 2, 4278190080, 2),"
     " (3000000, 4000000, 0, 7, 3, 4278190080, 1), (1500000, 1800000, 0, 8, 4, 4278190080, 2),"
     " (3500000, 3600000, 0, 8, 5, 4278190080, 2);";
+
+// Two processes with GPU work in one export (pids 100 and 200, one launch and kernel each) and a
+// third with none; env: rows of a (globalPid, name, value) table, or "" for an export without one.
+std::string twoProcessSql(const std::string& env) {
+    std::string sql =
+        "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);"
+        "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'), (2, 'k');"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, globalTid INTEGER,"
+        " correlationId INTEGER, nameId INTEGER);"
+        "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (100, 200, 1677721601, 1, 1),"
+        " (100, 200, 3355443201, 1, 1), (100, 200, 5033164801, 1, 1);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER,"
+        " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, shortName INTEGER);"
+        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (300, 900, 0, 7, 1, 1677721600, 2),"
+        " (300, 700, 1, 7, 1, 3355443200, 2);";
+    if (!env.empty())
+        sql += "CREATE TABLE PROCESS_ENV (globalPid INTEGER, name TEXT, value TEXT); INSERT INTO PROCESS_ENV "
+               "VALUES " +
+               env + ";";
+    return sql;
+}
 
 // The one-line contract of bad input: a LoadError whose line names the file.
 void expectNsysLoadError(const std::string& path, const char* about) {
@@ -304,6 +318,29 @@ private slots:
         for (const Warning& w : replay.warnings)
             quiet = quiet && w.kind != Warn::KnobNoEffect;
         QVERIFY(quiet);
+    }
+
+    // Each process with GPU work is a rank: by RANK in its recorded environment, else in process order
+    // (said); a process without GPU work is none; launches link within their own process only.
+    void processesAreRanks() {
+        const TraceSet byOrder = loadTraceSet({writeNsysDatabase(tmp_, "two.sqlite", twoProcessSql(""))});
+        QCOMPARE(byOrder.ranks.size(), std::size_t{2});
+        QVERIFY(byOrder.ranks[0].warnings.has(Warn::RanksByProcessOrder));
+        QCOMPARE(byOrder.ranks[0].tracks.front().pid, std::int64_t{100});
+        for (const Rank& r : byOrder.ranks) {
+            QCOMPARE(r.eventsByKind[static_cast<std::size_t>(EventKind::Runtime)], std::int64_t{1});
+            QCOMPARE(r.gpuOpsWithoutLaunch, std::int64_t{0});
+        }
+        const TraceSet byEnv = loadTraceSet({writeNsysDatabase(
+            tmp_, "two-env.sqlite",
+            twoProcessSql(
+                "(1677721600, 'RANK', '1'), (3355443200, 'RANK', '0'), (3355443200, 'WORLD_SIZE', '2'),"
+                " (1677721600, 'WORLD_SIZE', '2'), (1677721600, 'LOCAL_RANK', '5')"))});
+        QCOMPARE(byEnv.ranks.size(), std::size_t{2});
+        QCOMPARE(byEnv.ranks[0].rank, 0);
+        QCOMPARE(byEnv.ranks[0].tracks.front().pid, std::int64_t{200}); // RANK=0 is pid 200
+        QCOMPARE(byEnv.ranks[1].worldSize, 2);
+        QVERIFY(!byEnv.ranks[0].warnings.has(Warn::RanksByProcessOrder));
     }
 
     // Hostile inputs: each a LoadError of one line that names the file.

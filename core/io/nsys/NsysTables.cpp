@@ -72,111 +72,88 @@ std::string inputDimsArgs(std::string_view text) {
     return {};
 }
 
-void readKernels(TableReader& r) {
-    if (!r.db.hasTable(kKernels)) return;
-    r.require(kKernels, {"start", "end", "deviceId", "streamId", "globalPid"});
-    const std::string name = r.column(kKernels, {"demangledName", "shortName", "name"});
-    std::string sql = "SELECT start, end, deviceId, streamId, globalPid, " +
-                      columnOrNull(r.db, kKernels, "correlationId") + ", " + (name.empty() ? "NULL" : name);
-    for (std::string_view c : {"gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ"})
-        sql += ", " + columnOrNull(r.db, kKernels, c);
-    Query q(r.db, sql + " FROM " + std::string(kKernels));
+// What a GPU activity row becomes besides its times, stream and correlation.
+struct GpuRow {
+    std::string name;
     std::string args;
+    std::uint32_t extra = kNoExtra;
+};
+
+// One GPU activity table: each row with a time span becomes an op on its process's (device,
+// stream), named and given args by describe(query, process) from the extra columns, which follow
+// the fixed five (start, end, deviceId, streamId, globalPid) and the correlation id (index 5).
+// Columns the table lacks read as NULL.
+template <typename Describe>
+void readGpuTable(TableReader& r, std::string_view table, EventKind kind,
+                  std::initializer_list<std::string_view> extraColumns, Describe describe) {
+    if (!r.db.hasTable(table)) return;
+    r.require(table, {"start", "end", "deviceId", "streamId", "globalPid"});
+    std::string sql =
+        "SELECT start, end, deviceId, streamId, globalPid, " + columnOrNull(r.db, table, "correlationId");
+    for (std::string_view c : extraColumns)
+        sql += ", " + (c.starts_with("name:") ? std::string(c.substr(5)) : columnOrNull(r.db, table, c));
+    Query q(r.db, sql + " FROM " + std::string(table));
     while (q.step()) {
         if (q.isNull(0) || q.isNull(1) || q.integer(1) < q.integer(0)) {
             ++r.skipped;
             continue;
         }
         ProcessBuild& p = r.process(q.integer(4));
-        std::string_view kernel = name.empty() ? std::string_view("kernel") : r.name(q, 6);
-        args.clear();
-        if (!q.isNull(7))
-            args = "{\"grid\": [" + std::to_string(q.integer(7)) + ", " + std::to_string(q.integer(8)) +
-                   ", " + std::to_string(q.integer(9)) + "], \"block\": [" + std::to_string(q.integer(10)) +
-                   ", " + std::to_string(q.integer(11)) + ", " + std::to_string(q.integer(12)) + "]}";
-        std::uint32_t extra = kNoExtra;
-        if (isCollectiveKernelName(kernel)) {
-            CollectiveMeta meta;
-            meta.type = collectiveTypeFromKernelName(kernel);
-            extra = static_cast<std::uint32_t>(p.rank.collectives.size());
-            p.rank.collectives.push_back(std::move(meta));
-        }
-        p.add({true, q.integer(2), idOrNone(q, 3)}, q.integer(0), q.integer(1), kernel, EventKind::Kernel,
-              q.isNull(5) ? -1 : q.integer(5), args, extra);
+        const GpuRow row = describe(q, p);
+        p.add({true, q.integer(2), idOrNone(q, 3)}, q.integer(0), q.integer(1), row.name, kind,
+              q.isNull(5) ? -1 : q.integer(5), row.args, row.extra);
         ++p.gpuOps;
         r.count();
     }
 }
 
-void readCopies(TableReader& r) {
-    if (!r.db.hasTable(kMemcpy)) return;
-    r.require(kMemcpy, {"start", "end", "deviceId", "streamId", "globalPid"});
-    Query q(r.db, "SELECT start, end, deviceId, streamId, globalPid, " +
-                      columnOrNull(r.db, kMemcpy, "correlationId") + ", " +
-                      columnOrNull(r.db, kMemcpy, "bytes") + ", " + columnOrNull(r.db, kMemcpy, "copyKind") +
-                      ", " + columnOrNull(r.db, kMemcpy, "srcKind") + ", " +
-                      columnOrNull(r.db, kMemcpy, "dstKind") + " FROM " + std::string(kMemcpy));
-    while (q.step()) {
-        if (q.isNull(0) || q.isNull(1) || q.integer(1) < q.integer(0)) {
-            ++r.skipped;
-            continue;
-        }
-        ProcessBuild& p = r.process(q.integer(4));
-        const std::string name = "Memcpy " + std::string(copyKindName(q.integer(7))) + " (" +
-                                 std::string(memoryKindName(q.integer(8))) + " -> " +
-                                 std::string(memoryKindName(q.integer(9))) + ")";
-        const std::string args =
-            q.isNull(6) ? std::string() : "{\"bytes\": " + std::to_string(q.integer(6)) + "}";
-        p.add({true, q.integer(2), idOrNone(q, 3)}, q.integer(0), q.integer(1), name, EventKind::GpuMemcpy,
-              q.isNull(5) ? -1 : q.integer(5), args);
-        ++p.gpuOps;
-        r.count();
-    }
+std::string bytesArgs(const Query& q, int column) {
+    return q.isNull(column) ? std::string() : "{\"bytes\": " + std::to_string(q.integer(column)) + "}";
 }
 
-void readSets(TableReader& r) {
-    if (!r.db.hasTable(kMemset)) return;
-    r.require(kMemset, {"start", "end", "deviceId", "streamId", "globalPid"});
-    Query q(r.db, "SELECT start, end, deviceId, streamId, globalPid, " +
-                      columnOrNull(r.db, kMemset, "correlationId") + ", " +
-                      columnOrNull(r.db, kMemset, "bytes") + ", " + columnOrNull(r.db, kMemset, "memKind") +
-                      " FROM " + std::string(kMemset));
-    while (q.step()) {
-        if (q.isNull(0) || q.isNull(1) || q.integer(1) < q.integer(0)) {
-            ++r.skipped;
-            continue;
-        }
-        ProcessBuild& p = r.process(q.integer(4));
-        const std::string name = "Memset (" + std::string(memoryKindName(q.integer(7))) + ")";
-        const std::string args =
-            q.isNull(6) ? std::string() : "{\"bytes\": " + std::to_string(q.integer(6)) + "}";
-        p.add({true, q.integer(2), idOrNone(q, 3)}, q.integer(0), q.integer(1), name, EventKind::GpuMemset,
-              q.isNull(5) ? -1 : q.integer(5), args);
-        ++p.gpuOps;
-        r.count();
-    }
+void readKernels(TableReader& r) {
+    const std::string name = r.column(kKernels, {"demangledName", "shortName", "name"});
+    const std::string nameColumn = "name:" + (name.empty() ? std::string("NULL") : name);
+    readGpuTable(r, kKernels, EventKind::Kernel,
+                 {nameColumn, "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ"},
+                 [&](const Query& q, ProcessBuild& p) {
+                     GpuRow row;
+                     row.name = name.empty() ? std::string("kernel") : std::string(r.name(q, 6));
+                     if (!q.isNull(7))
+                         row.args = "{\"grid\": [" + std::to_string(q.integer(7)) + ", " +
+                                    std::to_string(q.integer(8)) + ", " + std::to_string(q.integer(9)) +
+                                    "], \"block\": [" + std::to_string(q.integer(10)) + ", " +
+                                    std::to_string(q.integer(11)) + ", " + std::to_string(q.integer(12)) +
+                                    "]}";
+                     if (isCollectiveKernelName(row.name)) {
+                         CollectiveMeta meta;
+                         meta.type = collectiveTypeFromKernelName(row.name);
+                         row.extra = static_cast<std::uint32_t>(p.rank.collectives.size());
+                         p.rank.collectives.push_back(std::move(meta));
+                     }
+                     return row;
+                 });
+}
+
+void readCopiesAndSets(TableReader& r) {
+    readGpuTable(r, kMemcpy, EventKind::GpuMemcpy, {"bytes", "copyKind", "srcKind", "dstKind"},
+                 [](const Query& q, ProcessBuild&) {
+                     return GpuRow{"Memcpy " + std::string(copyKindName(q.integer(7))) + " (" +
+                                       std::string(memoryKindName(q.integer(8))) + " -> " +
+                                       std::string(memoryKindName(q.integer(9))) + ")",
+                                   bytesArgs(q, 6)};
+                 });
+    readGpuTable(r, kMemset, EventKind::GpuMemset, {"bytes", "memKind"}, [](const Query& q, ProcessBuild&) {
+        return GpuRow{"Memset (" + std::string(memoryKindName(q.integer(7))) + ")", bytesArgs(q, 6)};
+    });
 }
 
 // With graph-level tracing (--cuda-graph-trace=graph) a whole CUDA graph is one record, an op on
 // its stream linked to its cudaGraphLaunch.
 void readGraphs(TableReader& r) {
-    if (!r.db.hasTable(kGraphs)) return;
-    r.require(kGraphs, {"start", "end", "deviceId", "streamId", "globalPid"});
-    Query q(r.db, "SELECT start, end, deviceId, streamId, globalPid, " +
-                      columnOrNull(r.db, kGraphs, "correlationId") + ", " +
-                      columnOrNull(r.db, kGraphs, "graphId") + " FROM " + std::string(kGraphs));
-    while (q.step()) {
-        if (q.isNull(0) || q.isNull(1) || q.integer(1) < q.integer(0)) {
-            ++r.skipped;
-            continue;
-        }
-        ProcessBuild& p = r.process(q.integer(4));
-        const std::string name = q.isNull(6) ? "CUDA graph" : "CUDA graph " + std::to_string(q.integer(6));
-        p.add({true, q.integer(2), idOrNone(q, 3)}, q.integer(0), q.integer(1), name, EventKind::Kernel,
-              q.isNull(5) ? -1 : q.integer(5));
-        ++p.gpuOps;
-        r.count();
-    }
+    readGpuTable(r, kGraphs, EventKind::Kernel, {"graphId"}, [](const Query& q, ProcessBuild&) {
+        return GpuRow{q.isNull(6) ? "CUDA graph" : "CUDA graph " + std::to_string(q.integer(6)), {}};
+    });
 }
 
 // Event records by event id, in correlation order: a wait on an event waits on its latest record
@@ -204,8 +181,7 @@ EventRecords readEventRecords(const TableReader& r) {
 
 void readGpuWork(TableReader& r) {
     readKernels(r);
-    readCopies(r);
-    readSets(r);
+    readCopiesAndSets(r);
     readGraphs(r);
 }
 
