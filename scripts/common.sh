@@ -7,6 +7,7 @@ SIGHTLINE_PACKAGES=(
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev libgl-dev qt6-qpa-plugins
   xvfb xauth
   libprotobuf-dev protobuf-compiler python3-protobuf
+  libsqlite3-dev
   qemu-user
   clang-format
 )

@@ -484,5 +484,67 @@ put("err-gzip-bomb-32MB-brackets.json.gz", gz(b"[" * (32 << 20)))
 put("plain-json-named-gz.json.gz", dumps(minimal()))
 put("ok-gzip-named-json.json", gz(dumps(minimal())))
 
+# 12. Nsight Systems SQLite exports (io/nsys): a minimal valid one, then broken and foreign databases.
+def sqlite_bytes(statements):
+    """The bytes of a new SQLite database made by statements (a temporary file, then read back)."""
+    import sqlite3
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "db.sqlite")
+        con = sqlite3.connect(path)
+        con.executescript(statements)
+        con.commit()
+        con.close()
+        with open(path, "rb") as f:
+            return f.read()
+
+
+NSYS_PID = 4242 << 24  # globalPid: the process id above the 24 thread bits
+nsys_ok = sqlite_bytes("""
+CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);
+INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'), (2, 'gemm_kernel'), (3, 'cudaDeviceSynchronize_v3020');
+CREATE TABLE META_DATA_EXPORT (name TEXT, value TEXT);
+INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_PRODUCT_VERSION', '2025.1.1.110'), ('EXPORT_SCHEMA_VERSION', '3.17.1');
+CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, eventClass INTEGER, globalTid INTEGER,
+  correlationId INTEGER, nameId INTEGER, returnValue INTEGER, callchainId INTEGER);
+INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1000, 6000, 1, %(tid)d, 1, 1, 0, NULL),
+  (7000, 12000, 1, %(tid)d, 2, 1, 0, NULL), (13000, 40000, 1, %(tid)d, 3, 3, 0, NULL);
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, streamId INTEGER,
+  correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, gridX INTEGER, gridY INTEGER, gridZ INTEGER,
+  blockX INTEGER, blockY INTEGER, blockZ INTEGER);
+INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (8000, 20000, 0, 7, 1, %(pid)d, 2, 108, 1, 1, 256, 1, 1),
+  (20000, 38000, 0, 7, 2, %(pid)d, 2, 108, 1, 1, 256, 1, 1);
+CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, rangeId INTEGER, category INTEGER,
+  color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER);
+INSERT INTO NVTX_EVENTS VALUES (500, 41000, 59, NULL, NULL, NULL, 'train_step', %(tid)d, NULL, NULL, 0),
+  (900, 13000, 59, NULL, NULL, NULL, 'aten::mm, seq = 1, sizes = [[64, 64], [64, 64]]', %(tid)d, NULL, NULL, 0);
+CREATE TABLE TARGET_INFO_GPU (id INTEGER, name TEXT, smCount INTEGER);
+INSERT INTO TARGET_INFO_GPU VALUES (0, 'NVIDIA H100 80GB HBM3', 132);
+""" % {"pid": NSYS_PID, "tid": NSYS_PID + 17})
+put("ok-nsys-minimal.sqlite", nsys_ok)
+put("ok-nsys-minimal-named-json.json", nsys_ok)  # detected by content, not by name
+put("ok-nsys-minimal.sqlite.gz", gz(nsys_ok))
+put("err-nsys-truncated-half.sqlite", nsys_ok[:len(nsys_ok) // 2])
+put("err-nsys-truncated-header.sqlite", nsys_ok[:100])
+put("err-nsys-truncated-half.sqlite.gz", gz(nsys_ok[:len(nsys_ok) // 2]))
+put("err-nsys-magic-then-garbage.sqlite", nsys_ok[:16] + bytes(rng.randrange(256) for _ in range(3000)))
+flipped = bytearray(nsys_ok)
+for at in range(len(flipped) // 3, len(flipped), 977):
+    flipped[at] ^= 0x5A
+put("nsys-flipped-bytes.sqlite", bytes(flipped))
+put("err-nsys-foreign-database.sqlite", sqlite_bytes(
+    "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users VALUES (1, 'ada');"))
+put("err-nsys-no-gpu-work.sqlite", sqlite_bytes("""
+CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);
+CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, globalTid INTEGER, correlationId INTEGER,
+  nameId INTEGER);
+INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1, 2, 16777217, 1, 1);
+"""))
+put("err-nsys-kernel-table-without-columns.sqlite", sqlite_bytes("""
+CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (finish INTEGER);
+INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1);
+"""))
+
 total = sum(os.path.getsize(p) for p in written)
 print("wrote %d entries, %d bytes, to %s" % (len(written), total, os.path.relpath(OUT, ROOT)))

@@ -21,6 +21,7 @@
 #include "TimelineView.h"
 #include "TrackState.h"
 #include "ViewController.h"
+#include "io/TraceFormat.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -292,8 +293,8 @@ void MainMenus::buildNavigationActions() {
 }
 
 void MainMenus::openFilesDialog() {
-    const QStringList files = QFileDialog::getOpenFileNames(
-        window_, tr("Open traces"), dialogDir(), tr("Kineto traces (*.json *.json.gz);;All files (*)"));
+    const QStringList files = QFileDialog::getOpenFileNames(window_, tr("Open traces"), dialogDir(),
+                                                            QString::fromStdString(traceOpenDialogFilter()));
     if (files.isEmpty()) return;
     rememberDir(files.front());
     p_.session->openTraces(files);

@@ -18,8 +18,10 @@ Command makeInfoCommand() {
     return {"info", "JSON summary of a trace or rank set",
             "usage: sightline-cli info PATH... [--et ET_PATH]... [--compact | --stats]\n"
             "\n"
-            "Loads Kineto traces (.json or .json.gz; files, or folders of per-rank files) and prints one\n"
-            "JSON object: per rank its id, device, world size, events by kind, CPU threads and GPU\n"
+            "Loads traces (files, or folders of per-rank files; the format is read from the content:\n"
+            "Kineto .json / .json.gz, Nsight Systems .sqlite exports, Chakra .et; docs/Formats.md) and\n"
+            "prints one JSON object: per rank its id, format and profiler (with the version the file\n"
+            "records), device, world size, events by kind, CPU threads and GPU\n"
             "streams with event counts, time span (us), collective kernels by type, GPU ops without a\n"
             "launch call, what the replay keeps as measured (prewindow_ops: GPU ops launched before the\n"
             "window; threads_released_at_measured; unexplained_wait_us and unexplained_gpu_wait_us), a\n"

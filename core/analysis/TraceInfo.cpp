@@ -13,6 +13,8 @@ nlohmann::json rankJson(const Rank& rank) {
     nlohmann::json j;
     j["rank"] = rank.rank;
     j["file"] = rank.sourcePath;
+    if (!rank.format.empty()) j["format"] = rank.format; // io/TraceFormat.h
+    if (!rank.profiler.empty()) j["profiler"] = rank.profiler;
     j["json_bytes"] = rank.fileBytes;
     j["device"] = rank.deviceName();
     j["world_size"] = rank.worldSize;

@@ -54,10 +54,13 @@ const std::vector<WarnInfo> kWarnTable = {
      "Chakra communication nodes have no comm_size: replayed as plain ops"},
     {Warn::ChakraNodeNoDuration, "chakra_node_no_duration", S::Warning,
      "Chakra nodes (not collectives) have no duration: they take no time"},
-    {Warn::ProfilerGpuOnly, "profiler_gpu_only", S::DataLoss,
-     "a profiler file has no host records: loaded GPU-only, without launch calls"},
     {Warn::XSpaceHostLinesShared, "xspace_host_lines_shared", S::Info,
      "host threads of an XSpace file that launch nothing are shown with its first GPU's rank"},
+    {Warn::RanksByProcessOrder, "ranks_by_process_order", S::Warning,
+     "a file holds several processes with GPU work and no rank in their environment: ranks follow process "
+     "order"},
+    {Warn::GpuOnlyRank, "gpu_only_rank", S::DataLoss,
+     "a rank has no CPU-side records: GPU queues replay in stream order and host knobs cannot act"},
     // Calibration
     {Warn::CalibrationNoSize, "calibration_no_size", S::Info,
      "collective kernels have no size metadata and are not used for the alpha-beta fit"},

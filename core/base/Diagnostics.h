@@ -46,8 +46,9 @@ enum class Warn : std::uint16_t {
     ChakraCpuBlocked,
     ChakraCommNoSize,
     ChakraNodeNoDuration,
-    ProfilerGpuOnly,
     XSpaceHostLinesShared,
+    RanksByProcessOrder,
+    GpuOnlyRank,
     // Calibration (core/models)
     CalibrationNoSize,
     CalibrationNoSamples,

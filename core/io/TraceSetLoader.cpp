@@ -7,7 +7,9 @@
 #include "io/MemoryLimits.h"
 #include "io/PathExpand.h"
 #include "io/RankFinalizer.h"
+#include "io/TraceFormat.h"
 #include "io/chakra/ChakraTraceSet.h"
+#include "io/nsys/NsysLoader.h"
 #include "io/rocprof/RocprofLoader.h"
 #include "io/xspace/XSpaceLoader.h"
 
@@ -17,9 +19,38 @@
 #include <mutex>
 #include <thread>
 
-// A set of trace files (docs/Loader.md): paths and folders expanded, files loaded in parallel on
-// a pool of threads (the threads left over parse pieces of a file), ranks ordered and checked.
+// A set of trace files (docs/Loader.md): paths and folders expanded, each file's format detected
+// by its content and the file given to its reader (docs/Formats.md, "Detection"), files loaded in
+// parallel on a pool of threads (the threads left over parse pieces of a file), ranks ordered and
+// checked.
 namespace sl {
+
+namespace {
+
+// The one dispatch point from a detected format to its reader: a file gives one rank (Kineto) or
+// several (an Nsight Systems export holds every process of a run).
+std::vector<Rank> loadTraceFile(const std::string& path, TraceFormat format, int loadOrder,
+                                const LoadOptions& options) {
+    switch (format) {
+    case TraceFormat::NsysSqlite:
+        return loadNsysFile(path, loadOrder, options);
+    case TraceFormat::RocprofJson:
+        return loadRocprofFile(path, loadOrder, options);
+    case TraceFormat::XSpace:
+        return loadXSpaceFile(path, loadOrder, options);
+    case TraceFormat::Kineto:
+    case TraceFormat::Chakra: // only in a set with other formats: the Kineto reader says why it is not one
+    case TraceFormat::Unknown:
+        break;
+    }
+    std::vector<Rank> ranks;
+    ranks.push_back(loadKinetoFile(path, loadOrder, options));
+    ranks.back().format = traceFormatName(TraceFormat::Kineto);
+    ranks.back().profiler = "PyTorch profiler (Kineto)";
+    return ranks;
+}
+
+} // namespace
 
 std::vector<std::string> expandTracePaths(const std::vector<std::string>& paths) {
     // A run folder (kineto/ and et/ inside, as ../shared/traces/dlrm-8rank-v100): its Kineto traces.
@@ -29,12 +60,9 @@ std::vector<std::string> expandTracePaths(const std::vector<std::string>& paths)
             p = (std::filesystem::path(p) / "kineto").string();
         folders.push_back(std::move(p));
     }
-    auto isKinetoTrace = [](const std::string& name) {
-        return (name.ends_with(".json") || name.ends_with(".json.gz")) && !name.ends_with(".et.json") &&
-               !name.ends_with(".et.json.gz");
-    };
+    auto isTrace = [](const std::string& name) { return isTraceFileName(name); };
     std::vector<std::string> files =
-        expandFolders(folders, isKinetoTrace, "folder contains no trace files (*.json, *.json.gz)",
+        expandFolders(folders, isTrace, "folder contains no trace files (*.json, *.json.gz, *.sqlite)",
                       "no such file or folder");
     if (files.empty()) throw LoadError(ErrorKind::Read, "(no input)", "no trace files given");
     return files;
@@ -54,7 +82,7 @@ TraceSet loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& 
         total += 2 * disk[i];
     }
 
-    std::vector<Rank> ranks(files.size());
+    std::vector<std::vector<Rank>> ranksOf(files.size());
     std::vector<std::exception_ptr> errors(files.size());
     std::vector<std::atomic<std::int64_t>> done(files.size());
     std::atomic<std::int64_t> doneSum{0};
@@ -82,7 +110,7 @@ TraceSet loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& 
             };
         }
         try {
-            ranks[i] = loadKinetoFile(files[i], static_cast<int>(i), fileOptions);
+            ranksOf[i] = loadTraceFile(files[i], detectTraceFile(files[i]), static_cast<int>(i), fileOptions);
         } catch (...) {
             errors[i] = std::current_exception();
             // Stop the others early, the set fails anyway (unless bad files are left out).
@@ -90,11 +118,13 @@ TraceSet loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& 
         }
     });
     Warnings leftOut;
+    std::vector<Rank> ranks;
     if (options.skipBadFiles && !cancelled) {
         std::vector<Rank> good;
         for (std::size_t i = 0; i < files.size(); ++i) {
             if (!errors[i]) {
-                good.push_back(std::move(ranks[i]));
+                for (Rank& r : ranksOf[i])
+                    good.push_back(std::move(r));
                 continue;
             }
             try {
@@ -120,6 +150,10 @@ TraceSet loadTraceSet(const std::vector<std::string>& paths, const LoadOptions& 
         }
     }
     if (cancelled) throw LoadCancelled();
+    if (ranks.empty())
+        for (auto& fileRanks : ranksOf)
+            for (Rank& r : fileRanks)
+                ranks.push_back(std::move(r));
 
     TraceSet set;
     set.ranks = std::move(ranks);

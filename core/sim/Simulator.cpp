@@ -1,6 +1,7 @@
 #include "sim/Simulator.h"
 
 #include "sim/BlockEdits.h"
+#include "sim/GpuOnlyKnobs.h"
 #include "sim/JobLayout.h"
 #include "sim/KnobTiming.h"
 #include "sim/NoOverlapTransform.h"
@@ -192,6 +193,7 @@ SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimO
     for (const auto& u : knobs.unsupported())
         res.warnings.addForKnob(u, Warn::KnobNotSimulated,
                                 "knob " + u + " is not simulated yet; it was ignored");
+    warnHostKnobsOnGpuOnlyRanks(g, knobs, res.warnings);
     const std::size_t R = g.trace->ranks.size();
     const int gpusPerNode = gpusPerNodeOf(*g.trace, knobs.commGpusPerNode);
     // Setup edits (dp.degree, dp.strong): the plan of the new job (sim/SetupEdits.h).

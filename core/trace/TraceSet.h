@@ -42,6 +42,10 @@ struct Rank {
     bool rankFromFile = false; // true when distributedInfo.rank was present
     std::string sourcePath;
     std::int64_t fileBytes = 0; // uncompressed JSON size
+    // The reader that made the rank and the profiler that wrote its file, for `info` and the welcome
+    // page (io/TraceFormat.h): "kineto", "nsys-sqlite", ...; empty for ranks built in memory.
+    std::string format;
+    std::string profiler; // "NVIDIA Nsight Systems 2025.1.1.110 (export schema 3.17.1)"
     int worldSize = -1;
     std::string backend;
     std::vector<DeviceProperties> devices;

@@ -166,7 +166,7 @@ private slots:
                      symbols[first["dispatch_info"]["kernel_id"].get<std::int64_t>()]);
         }
         QCOMPARE(r.gpuOpsWithoutLaunch, static_cast<std::int64_t>(dispatches.size()));
-        QVERIFY(hasWarning(r, Warn::ProfilerGpuOnly));
+        QVERIFY(hasWarning(r, Warn::GpuOnlyRank));
     }
 
     // HIP API records: every GPU op links to the call with its correlation id, and back.
@@ -174,7 +174,7 @@ private slots:
         const std::vector<Rank> ranks = loadRocprofBytes(handMadeFile(), "hand-made.json");
         QCOMPARE(ranks.size(), std::size_t{1});
         const Rank& r = ranks.front();
-        QVERIFY(!hasWarning(r, Warn::ProfilerGpuOnly));
+        QVERIFY(!hasWarning(r, Warn::GpuOnlyRank));
         QCOMPARE(r.gpuOpsWithoutLaunch, std::int64_t{0});
         int linked = 0;
         for (std::uint32_t ti = 0; ti < r.tracks.size(); ++ti) {

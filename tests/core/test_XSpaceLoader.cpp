@@ -229,7 +229,7 @@ private slots:
         QCOMPARE(ranks.size(), std::size_t{1});
         const Rank& r = ranks.front();
         QCOMPARE(r.rank, 2);
-        QVERIFY(!r.warnings.has(Warn::ProfilerGpuOnly));
+        QVERIFY(!r.warnings.has(Warn::GpuOnlyRank));
         bool step = false;
         for (const Track& t : r.tracks)
             for (std::size_t i = 0; i < t.events.size(); ++i)
@@ -250,7 +250,7 @@ private slots:
 
     void withoutHostPlaneLoadsGpuOnly() {
         const std::vector<Rank> ranks = loadXSpaceBytes(handMadeSpace(false), "gpu-only.xplane.pb");
-        QVERIFY(ranks.front().warnings.has(Warn::ProfilerGpuOnly));
+        QVERIFY(ranks.front().warnings.has(Warn::GpuOnlyRank));
         QCOMPARE(ranks.front().gpuOpsWithoutLaunch, std::int64_t{2});
     }
 

@@ -5,10 +5,11 @@
 namespace sl::ui {
 
 CommandLine::CommandLine() : help(parser.addHelpOption()), version(parser.addVersionOption()) {
-    parser.setApplicationDescription(
-        QStringLiteral("Measured and simulated timelines of distributed training traces (PyTorch Kineto).\n"
-                       "Opens trace files (.json, .json.gz), folders of per-rank files, or a saved session.\n"
-                       "In the window, press ? for the keys."));
+    parser.setApplicationDescription(QStringLiteral(
+        "Measured and simulated timelines of distributed training traces (PyTorch Kineto,\n"
+        "Nsight Systems SQLite exports, Chakra). Opens trace files (.json, .json.gz, .sqlite,\n"
+        ".et; the format is read from the content), folders of per-rank files, or a saved session.\n"
+        "In the window, press ? for the keys."));
     parser.addOption(screenshot);
     parser.addOption(set);
     parser.addOption(criticalPath);

@@ -4,6 +4,7 @@
 #include "SimRunner.h"
 
 #include "base/Error.h"
+#include "io/TraceFormat.h"
 #include "report/ComparisonReport.h"
 #include "report/ReportWriter.h"
 
@@ -203,7 +204,7 @@ QStringList ComparisonWindow::askPaths(QWidget* parent, bool ready) {
     }
     const QStringList files =
         QFileDialog::getOpenFileNames(parent, tr("Open a comparison run (the same program, measured again)"),
-                                      dialogDir(), tr("Kineto traces (*.json *.json.gz);;All files (*)"));
+                                      dialogDir(), QString::fromStdString(traceOpenDialogFilter()));
     if (!files.isEmpty()) rememberDir(files.front());
     return files;
 }

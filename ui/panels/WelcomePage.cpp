@@ -57,9 +57,11 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent), samples_(bundledSam
     buttons->addWidget(openFolder);
     buttons->addStretch(1);
     column->addLayout(buttons);
-    auto* drop = new QLabel(tr("... or drop trace files (.json, .json.gz) or a folder of per-rank files "
-                               "anywhere in this window."),
-                            content);
+    auto* drop =
+        new QLabel(tr("... or drop trace files (PyTorch profiler .json / .json.gz, Nsight Systems .sqlite, "
+                      "Chakra .et; told apart by their content) or a folder of per-rank files "
+                      "anywhere in this window."),
+                   content);
     drop->setStyleSheet(QStringLiteral("color:#6c757d"));
     column->addWidget(drop);
 

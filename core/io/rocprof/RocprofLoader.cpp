@@ -359,6 +359,8 @@ std::vector<Rank> ranksOf(const std::string& name, const TraceBuffer& buffer, in
         rank.sourcePath = name;
         rank.fileBytes = static_cast<std::int64_t>(buffer.size());
         rank.backend = "rocprofv3";
+        rank.format = "rocprofv3";
+        rank.profiler = "rocprofv3 (rocprofiler-sdk)";
         ProcessReader reader(name, entry, rank, options.maxEventsPerFile);
         reader.read();
         if (!reader.hasGpuWork()) continue; // a process that never touched a GPU is no rank
@@ -368,7 +370,7 @@ std::vector<Rank> ranksOf(const std::string& name, const TraceBuffer& buffer, in
         reader.finish();
         if (!reader.hasHostCalls())
             rank.warnings.add(
-                Warn::ProfilerGpuOnly,
+                Warn::GpuOnlyRank,
                 name + ": no HIP API records (rocprofv3 ran without --hip-trace / --runtime-trace): "
                        "loaded GPU-only, without launch calls; GPU queues replay in stream order "
                        "and host-side knobs cannot act");

@@ -137,6 +137,8 @@ public:
             r.sourcePath = name_;
             r.fileBytes = static_cast<std::int64_t>(space_.ByteSizeLong());
             r.backend = "xspace";
+            r.format = "xspace";
+            r.profiler = "JAX / TensorFlow profiler (XSpace)";
             r.devices.push_back(deviceOf(*gpus[i].plane, gpus[i].ordinal));
             builders.push_back(std::make_unique<TimelineRankBuilder>(r));
             readGpuPlane(*gpus[i].plane, gpus[i].ordinal, *builders.back(), i);
@@ -159,7 +161,7 @@ public:
             builders[i]->finish();
             if (!host)
                 ranks[i].warnings.add(
-                    Warn::ProfilerGpuOnly,
+                    Warn::GpuOnlyRank,
                     name_ + ": no \"/host:CPU\" plane: loaded GPU-only, without launch calls; "
                             "GPU streams replay in stream order and host-side knobs cannot act");
         }
