@@ -9,12 +9,12 @@
 namespace sl {
 
 enum class TraceFormat {
-    Kineto,     // PyTorch profiler JSON (.json, .json.gz): an object or array of trace events
-    NsysSqlite, // an SQLite database: Nsight Systems' `nsys export --type sqlite` (io/nsys)
+    Kineto,      // PyTorch profiler JSON (.json, .json.gz): an object or array of trace events
+    NsysSqlite,  // an SQLite database: Nsight Systems' `nsys export --type sqlite` (io/nsys)
     RocprofJson, // rocprofv3's JSON: an object whose first key is "rocprofiler-sdk-tool" (io/rocprof)
     XSpace,      // the JAX / TensorFlow profiler's *.xplane.pb protobuf (io/xspace)
-    Chakra,     // a Chakra execution trace (.et, length-delimited protobuf)
-    Unknown,    // none of these: the Kineto reader, the oldest, says what is wrong with it
+    Chakra,      // a Chakra execution trace (.et, length-delimited protobuf)
+    Unknown,     // none of these: the Kineto reader, the oldest, says what is wrong with it
 };
 
 // Stable lower-case name for `info` and logs: "kineto", "nsys-sqlite", "rocprofv3", "xspace",
