@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <map>
 #include <set>
+#include <utility>
 #include <vector>
 
 namespace sl::nsys {
@@ -161,7 +163,8 @@ void readGraphs(TableReader& r) {
 struct EventRecord {
     std::int64_t correlation, stream;
 };
-using EventRecords = std::map<std::int64_t, std::vector<EventRecord>>; // by processKey * 2^32 + eventId
+// By (processKey, eventId): a process key can exceed 32 bits, so the two are never packed into one number.
+using EventRecords = std::map<std::pair<std::int64_t, std::int64_t>, std::vector<EventRecord>>;
 
 EventRecords readEventRecords(const TableReader& r) {
     EventRecords out;
@@ -172,8 +175,7 @@ EventRecords readEventRecords(const TableReader& r) {
     Query q(r.db, "SELECT globalPid, eventId, correlationId, streamId FROM " + std::string(kEvents) +
                       " ORDER BY correlationId");
     while (q.step())
-        out[processKey(q.integer(0)) * (std::int64_t{1} << 32) + q.integer(1)].push_back(
-            {q.integer(2), idOrNone(q, 3)});
+        out[{processKey(q.integer(0)), q.integer(1)}].push_back({q.integer(2), idOrNone(q, 3)});
     return out;
 }
 
@@ -209,7 +211,7 @@ void readSyncs(TableReader& r) {
         meta.device = device;
         const EventRecord* record = nullptr;
         if (event >= 0) {
-            auto rec = records.find(processKey(q.integer(4)) * (std::int64_t{1} << 32) + event);
+            auto rec = records.find({processKey(q.integer(4)), event});
             if (rec != records.end())
                 for (const EventRecord& e : rec->second)
                     if (e.correlation < correlation) record = &e;
