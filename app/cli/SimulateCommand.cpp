@@ -156,7 +156,9 @@ Command makeSimulateCommand() {
             const SimKnobs& knobs = setup.knobs;
             TraceSet set = loadWithProgress(setup.paths);
             ExecutionGraph graph = buildGraphForCli(set, setup);
-            SimResult res = simulate(graph, knobs);
+            SimOptions options;
+            options.timeline = json || exportPath; // the report's simulated breakdown, the export
+            SimResult res = simulate(graph, knobs, options);
             if (exportPath) writeSimulatedChromeTraceFile(*exportPath, *graph.trace, res.timeline);
             // The replay too, so that a what-if can say how much it moved the answer, and why.
             SimResult replay;

@@ -155,17 +155,21 @@ NodeId lastNodeOfRank(const ExecutionGraph& g, const SimResult& r, std::uint32_t
     return best;
 }
 
-CriticalPath criticalPathFrom(const ExecutionGraph& g, const SimResult& r, SimNodeRef end,
-                              std::size_t topCount) {
-    CriticalPath cp;
-    if (end.node == kNoNode || end.node >= g.nodes.size() || r.nodes.size() != g.nodes.size()) return cp;
-    if (end.added >= 0 && static_cast<std::size_t>(end.added) >= r.addedRanks.count()) return cp;
+namespace {
+
+// The walk behind every critical-path function: hands each segment of the path that ends at `end`
+// to `sink`, last first. Summaries fold the segments as they come, so only the callers that keep
+// them pay for the vector (on a long trace the largest allocation of a run).
+template <class Sink>
+void walkBackwards(const ExecutionGraph& g, const SimResult& r, SimNodeRef end, Sink&& sink) {
+    if (end.node == kNoNode || end.node >= g.nodes.size() || r.nodes.size() != g.nodes.size()) return;
+    if (end.added >= 0 && static_cast<std::size_t>(end.added) >= r.addedRanks.count()) return;
     std::int32_t onAdded = end.added; // the added rank of the node being walked (segments carry it)
     auto add = [&](NodeId n, EdgeId e, TimeNs s, TimeNs t, PathLabel l, EventRef op = {}) {
         if (t <= s) return;
-        cp.segments.push_back({n, e, s, t, l, op, onAdded});
+        sink(PathSegment{n, e, s, t, l, op, onAdded});
     };
-    // The segments are collected backwards (reversed at the end), so pieces go in from the last.
+    // The segments go out backwards, so pieces go in from the last.
     auto addPieces = [&](NodeId n, EdgeId e, const std::vector<PathSegment>& pieces) {
         for (auto it = pieces.rbegin(); it != pieces.rend(); ++it)
             add(n, e, it->start, it->end, it->label, it->op);
@@ -305,21 +309,63 @@ CriticalPath criticalPathFrom(const ExecutionGraph& g, const SimResult& r, SimNo
         cur = fromOf(edge);
         atStart = edge.triggeredByStart();
     }
-    std::reverse(cp.segments.begin(), cp.segments.end());
-    std::unordered_map<std::uint64_t, TimeNs> perNode; // by AddedRankTimes::key
-    for (const auto& s : cp.segments) {
-        cp.length += s.end - s.start;
-        cp.byLabel[static_cast<int>(s.label)] += s.end - s.start;
-        if (s.edge == kNoEdge) perNode[AddedRankTimes::key(s.ref())] += s.end - s.start;
+}
+
+// Length, time per label and the nodes that hold the path longest, folded segment by segment.
+class PathTotals {
+public:
+    explicit PathTotals(std::size_t topCount) : topCount_(topCount) {}
+    void add(const PathSegment& s) {
+        cp_.length += s.end - s.start;
+        cp_.byLabel[static_cast<int>(s.label)] += s.end - s.start;
+        if (topCount_ > 0 && s.edge == kNoEdge) perNode_[AddedRankTimes::key(s.ref())] += s.end - s.start;
     }
-    for (const auto& [key, t] : perNode)
-        cp.topNodes.push_back({AddedRankTimes::unkey(key), t});
-    std::sort(cp.topNodes.begin(), cp.topNodes.end(), [](const auto& a, const auto& b) {
-        if (a.second != b.second) return a.second > b.second;
-        return a.first.node != b.first.node ? a.first.node < b.first.node : a.first.added < b.first.added;
+    CriticalPath finish(std::vector<PathSegment> segments = {}) {
+        cp_.segments = std::move(segments);
+        for (const auto& [key, t] : perNode_)
+            cp_.topNodes.push_back({AddedRankTimes::unkey(key), t});
+        std::sort(cp_.topNodes.begin(), cp_.topNodes.end(), [](const auto& a, const auto& b) {
+            if (a.second != b.second) return a.second > b.second;
+            return a.first.node != b.first.node ? a.first.node < b.first.node : a.first.added < b.first.added;
+        });
+        if (cp_.topNodes.size() > topCount_) cp_.topNodes.resize(topCount_);
+        return std::move(cp_);
+    }
+
+private:
+    std::size_t topCount_;
+    CriticalPath cp_;
+    std::unordered_map<std::uint64_t, TimeNs> perNode_; // by AddedRankTimes::key
+};
+
+} // namespace
+
+CriticalPath criticalPathFrom(const ExecutionGraph& g, const SimResult& r, SimNodeRef end,
+                              std::size_t topCount) {
+    PathTotals totals(topCount);
+    std::vector<PathSegment> segments;
+    walkBackwards(g, r, end, [&](const PathSegment& s) {
+        totals.add(s);
+        segments.push_back(s);
     });
-    if (cp.topNodes.size() > topCount) cp.topNodes.resize(topCount);
-    return cp;
+    std::reverse(segments.begin(), segments.end());
+    return totals.finish(std::move(segments));
+}
+
+CriticalPath criticalPathTotalsFrom(const ExecutionGraph& g, const SimResult& r, SimNodeRef end,
+                                    std::size_t topCount) {
+    PathTotals totals(topCount);
+    walkBackwards(g, r, end, [&](const PathSegment& s) { totals.add(s); });
+    return totals.finish();
+}
+
+CriticalPath criticalPathTotals(const ExecutionGraph& g, const SimResult& r, std::size_t topCount) {
+    return criticalPathTotalsFrom(g, r, r.last(), topCount);
+}
+
+void forEachPathSegmentBackwards(const ExecutionGraph& g, const SimResult& r, SimNodeRef end,
+                                 const std::function<void(const PathSegment&)>& visit) {
+    walkBackwards(g, r, end, visit);
 }
 
 } // namespace sl

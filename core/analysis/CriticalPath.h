@@ -5,6 +5,7 @@
 #include "sim/Simulator.h"
 
 #include <array>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -80,6 +81,18 @@ inline CriticalPath criticalPathFrom(const ExecutionGraph& graph, const SimResul
                                      std::size_t topCount = 10) {
     return criticalPathFrom(graph, result, SimNodeRef{end, -1}, topCount);
 }
+
+// The totals of the path without its segments (`segments` stays empty): length, time per label,
+// the top nodes, with the memory of the totals only. For summaries; the segments of a long trace
+// run to millions.
+CriticalPath criticalPathTotals(const ExecutionGraph& graph, const SimResult& result,
+                                std::size_t topCount = 10);
+CriticalPath criticalPathTotalsFrom(const ExecutionGraph& graph, const SimResult& result, SimNodeRef end,
+                                    std::size_t topCount = 10);
+
+// Each segment of the path that ends at `end`, last first, none kept.
+void forEachPathSegmentBackwards(const ExecutionGraph& graph, const SimResult& result, SimNodeRef end,
+                                 const std::function<void(const PathSegment&)>& visit);
 
 // The path summed by pathSegmentName (CPU time between calls under the op that ran, uncovered time
 // as unexplained_wait, other gaps under the node that waited), longest first: which ops bound the step.

@@ -57,7 +57,7 @@ KnobEffect explainKnobEffect(const ExecutionGraph& g, const SimResult& replay, c
     e.iterationChangePct = 100.0 *
                            static_cast<double>(whatIf.simulatedIteration - replay.simulatedIteration) /
                            static_cast<double>(replay.simulatedIteration);
-    CriticalPath cp = criticalPath(g, replay);
+    CriticalPath cp = criticalPathTotals(g, replay);
     if (cp.length <= 0) return e;
     auto share = [&](PathLabel l) { return cp.sharePct(cp.byLabel[static_cast<std::size_t>(l)]); };
     const std::set<PathLabel> targets = knobTargets(knobs);
@@ -86,7 +86,7 @@ KnobEffect explainKnobEffect(const ExecutionGraph& g, const SimResult& replay, c
                 "by gpu.target=" +
                 knobs.gpuTarget + ": set host.compute and host.dispatch for the target's CPU";
     }
-    const RankPinnedTime pins = pinsOnPath(g, replay, cp);
+    const RankPinnedTime pins = pinsOnPathTo(g, replay, replay.last());
     e.pinnedSharePct = pins.sharePct();
     e.largestPin = describePin(g, pins.largest);
     if (std::abs(e.iterationChangePct) < 1.0) {

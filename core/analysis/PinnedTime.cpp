@@ -35,42 +35,72 @@ double RankPinnedTime::sharePct() const {
     return pathLength > 0 ? 100.0 * static_cast<double>(total()) / static_cast<double>(pathLength) : 0.0;
 }
 
-RankPinnedTime pinsOnPath(const ExecutionGraph& g, const SimResult& res, const CriticalPath& cp) {
-    RankPinnedTime out;
-    out.pathLength = cp.length;
-    std::map<std::pair<int, NodeId>, TimeNs> perPin;
-    auto add = [&](PinKind k, NodeId n, TimeNs t) {
-        if (t <= 0) return;
-        out.byKind[static_cast<std::size_t>(k)] += t;
-        perPin[{static_cast<int>(k), n}] += t;
-    };
-    for (const PathSegment& s : cp.segments) {
+namespace {
+
+// The pins of a path folded segment by segment (in any order: the largest pin is chosen by kind
+// and node, not by arrival).
+class PinFold {
+public:
+    PinFold(const ExecutionGraph& g, const SimResult& res) : g_(g), res_(res) {}
+
+    void add(const PathSegment& s) {
         const TimeNs len = s.end - s.start;
-        const GraphNode& node = g.nodes[s.node];
+        out_.pathLength += len;
+        const GraphNode& node = g_.nodes[s.node];
         switch (s.label) {
         case PathLabel::LateStart:
-            add(node.prewindow ? PinKind::QueueHead : PinKind::LateStart, s.node, len);
-            continue;
+            pin(node.prewindow ? PinKind::QueueHead : PinKind::LateStart, s.node, len);
+            return;
         case PathLabel::UnexplainedWait:
-            add(PinKind::UnexplainedWait, s.node, len);
-            continue;
+            pin(PinKind::UnexplainedWait, s.node, len);
+            return;
         case PathLabel::CollectiveWait:
             if (s.edge == kNoEdge && node.phantomArrival >= 0) {
-                add(PinKind::PhantomWait, s.node, len);
-                continue;
+                pin(PinKind::PhantomWait, s.node, len);
+                return;
             }
             break;
         default:
             break;
         }
         if (s.edge != kNoEdge) {
-            const GraphEdge& e = res.edge(g, s.edge);
-            if (e.wait > 0) add(PinKind::LaunchWait, s.node, std::min(len, e.wait));
+            const GraphEdge& e = res_.edge(g_, s.edge);
+            if (e.wait > 0) pin(PinKind::LaunchWait, s.node, std::min(len, e.wait));
         }
     }
-    for (const auto& [key, t] : perPin)
-        if (t > out.largest.time) out.largest = {static_cast<PinKind>(key.first), key.second, t};
-    return out;
+
+    RankPinnedTime finish() {
+        for (const auto& [key, t] : perPin_)
+            if (t > out_.largest.time) out_.largest = {static_cast<PinKind>(key.first), key.second, t};
+        return out_;
+    }
+
+private:
+    void pin(PinKind k, NodeId n, TimeNs t) {
+        if (t <= 0) return;
+        out_.byKind[static_cast<std::size_t>(k)] += t;
+        perPin_[{static_cast<int>(k), n}] += t;
+    }
+
+    const ExecutionGraph& g_;
+    const SimResult& res_;
+    RankPinnedTime out_;
+    std::map<std::pair<int, NodeId>, TimeNs> perPin_;
+};
+
+} // namespace
+
+RankPinnedTime pinsOnPath(const ExecutionGraph& g, const SimResult& res, const CriticalPath& cp) {
+    PinFold fold(g, res);
+    for (const PathSegment& s : cp.segments)
+        fold.add(s);
+    return fold.finish();
+}
+
+RankPinnedTime pinsOnPathTo(const ExecutionGraph& g, const SimResult& res, SimNodeRef end) {
+    PinFold fold(g, res);
+    forEachPathSegmentBackwards(g, res, end, [&](const PathSegment& s) { fold.add(s); });
+    return fold.finish();
 }
 
 std::vector<RankPinnedTime> pinnedTime(const ExecutionGraph& g, const SimResult& res) {
@@ -84,7 +114,7 @@ std::vector<RankPinnedTime> pinnedTime(const ExecutionGraph& g, const SimResult&
             last[r] = n;
     }
     for (std::size_t r = 0; r < rankCount; ++r) {
-        if (last[r] != kNoNode) out[r] = pinsOnPath(g, res, criticalPathFrom(g, res, last[r], 0));
+        if (last[r] != kNoNode) out[r] = pinsOnPathTo(g, res, SimNodeRef{last[r], -1});
         out[r].rank = g.trace->ranks[r].rank;
     }
     return out;

@@ -47,6 +47,8 @@ std::vector<RankPinnedTime> pinnedTime(const ExecutionGraph& graph, const SimRes
 
 // The pins of one critical path.
 RankPinnedTime pinsOnPath(const ExecutionGraph& graph, const SimResult& result, const CriticalPath& path);
+// The pins of the critical path that ends at `end`, walked without keeping its segments.
+RankPinnedTime pinsOnPathTo(const ExecutionGraph& graph, const SimResult& result, SimNodeRef end);
 
 // One sentence naming a pin ("a 57.0 ms device wait with no cause before Memcpy DtoH on rank 0").
 std::string describePin(const ExecutionGraph& graph, const Pin& pin);

@@ -13,6 +13,19 @@ namespace sl::graph_build {
 void Builder::makeNodes() {
     callOwner.resize(set.ranks.size());
     trackProcessor.resize(set.ranks.size());
+    // The node array sized once: grown by doubling it ended up to twice the nodes' memory, for the
+    // whole life of the graph. Nested calls make no node, so this counts a few too many at most.
+    std::size_t nodeCount = 0;
+    for (std::uint32_t r = 0; r < set.ranks.size(); ++r)
+        for (std::uint32_t ti = 0; ti < set.ranks[r].tracks.size(); ++ti) {
+            const Track& t = set.ranks[r].tracks[ti];
+            const auto& idx = g.nodeIndex[r][ti];
+            for (std::uint32_t i = 0; i < t.events.size(); ++i)
+                if (idx[i] != kOutsideWindow &&
+                    (t.isGpu() ? isGpuOp(t.events.kind[i]) : isRuntimeCall(t.events.kind[i])))
+                    ++nodeCount;
+        }
+    g.nodes.reserve(g.nodes.size() + nodeCount);
     for (std::uint32_t r = 0; r < set.ranks.size(); ++r) {
         const Rank& rank = set.ranks[r];
         callOwner[r].resize(rank.tracks.size());

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 namespace sl::graph_build {
 
@@ -30,12 +31,20 @@ bool Builder::fillsDevice(NodeId n) const {
 void Builder::smContentionEdges() {
     // Per (rank, device): full-device kernels by measured start.
     std::map<std::pair<std::uint32_t, std::int64_t>, std::vector<NodeId>> full;
+    // Kernel names repeat by the thousand: each is classified once per rank (by its string id).
+    std::unordered_map<StringId, bool> communication;
     for (const auto& p : g.processors) {
         if (!p.gpu) continue;
-        const std::int64_t device = set.ranks[p.rank].tracks[p.track].device();
-        for (NodeId n : p.nodes)
-            if (!isCommunicationKernelName(g.nodeName(n)) && fillsDevice(n))
-                full[{p.rank, device}].push_back(n);
+        const Track& track = set.ranks[p.rank].tracks[p.track];
+        const std::int64_t device = track.device();
+        communication.clear();
+        for (NodeId n : p.nodes) {
+            if (!fillsDevice(n)) continue;
+            const StringId name = track.events.name[g.nodes[n].event.index];
+            auto [it, added] = communication.try_emplace(name, false);
+            if (added) it->second = isCommunicationKernelName(g.nodeName(n));
+            if (!it->second) full[{p.rank, device}].push_back(n);
+        }
     }
     for (auto& [key, v] : full) {
         std::sort(v.begin(), v.end(), [&](NodeId a, NodeId b) { return effStart[a] < effStart[b]; });

@@ -232,7 +232,7 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
     nlohmann::json edges = nlohmann::json::object();
     for (int k = 0; k < kEdgeKindCount; ++k)
         edges[std::string(edgeKindName(static_cast<EdgeKind>(k)))] = g.stats.edgesByKind[k];
-    CriticalPath cp = criticalPath(g, res);
+    CriticalPath cp = criticalPathTotals(g, res);
     nlohmann::json byKind = nlohmann::json::object();
     for (int l = 0; l < kPathLabelCount; ++l) {
         const double share = cp.sharePct(cp.byLabel[static_cast<std::size_t>(l)]);

@@ -249,10 +249,11 @@ SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimO
                          "nodes have no simulated time");
     }
     collectTimes(g, plan.setup, L, s, res);
-    fillTimeline(g, res);
+    // The timeline holds every event of the trace (what the views and exports draw): only built
+    // for callers that ask for it.
+    if (options.timeline) fillTimeline(g, res);
     summarizeRanks(g, plan.setup, res);
     res.kernelStartError = kernelStartError(g, res);
-    if (!options.timeline) res.timeline = {};
     res.setup = std::move(plan.setup);
     return res;
 }
