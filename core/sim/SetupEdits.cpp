@@ -70,13 +70,34 @@ struct Coord {
     }
 };
 
+// Rank ids of the job's places, dense by (pp, dp, tp): looked up once per member of every
+// collective call, so at 131,072 replicas a tree of places was most of the setup's time.
+class JobIds {
+public:
+    JobIds(int pp, int dp, int tp) : dp_(dp), tp_(tp), ids_(index({pp, 0, 0}), -1) {}
+    int at(Coord c) const { // -1: not a place of the job
+        if (c.pp < 0 || c.dp < 0 || c.tp < 0 || c.dp >= dp_ || c.tp >= tp_) return -1;
+        return index(c) < ids_.size() ? ids_[index(c)] : -1;
+    }
+    void set(Coord c, int id) { ids_[index(c)] = id; }
+    const std::vector<int>& all() const { return ids_; }
+
+private:
+    std::size_t index(Coord c) const {
+        auto z = [](int v) { return static_cast<std::size_t>(v); };
+        return (z(c.pp) * z(dp_) + z(c.dp)) * z(tp_) + z(c.tp);
+    }
+    int dp_, tp_;
+    std::vector<int> ids_;
+};
+
 // Rank ids in the job of n replicas: Megatron order when the trace follows it, else loaded ranks
 // keep their ids and new replicas take the ids after the traced world.
-std::map<Coord, int> jobRankIds(const ParallelStructure& s, int n) {
+JobIds jobRankIds(const ParallelStructure& s, int n) {
     std::map<Coord, std::uint32_t> loaded; // coordinate -> trace rank index
     for (std::uint32_t i = 0; i < s.places.size(); ++i)
         loaded[{s.places[i].pp, s.places[i].dp, s.places[i].tp}] = i;
-    std::map<Coord, int> newIds;
+    JobIds newIds(s.pp, n, s.tp);
     int nextId = s.world;
     for (int p = 0; p < s.pp; ++p)
         for (int d = 0; d < n; ++d)
@@ -90,7 +111,7 @@ std::map<Coord, int> jobRankIds(const ParallelStructure& s, int n) {
                                             : ParallelStructure::megatronRank(p, d, t, s.dp, s.tp);
                 } else
                     id = nextId++;
-                newIds[{p, d, t}] = id;
+                newIds.set({p, d, t}, id);
             }
     return newIds;
 }
@@ -129,11 +150,8 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
     std::map<Coord, std::uint32_t> loaded; // coordinate -> trace rank index
     for (std::uint32_t i = 0; i < s.places.size(); ++i)
         loaded[{s.places[i].pp, s.places[i].dp, s.places[i].tp}] = i;
-    const std::map<Coord, int> newIds = jobRankIds(s, n);
-    auto idOf = [&](Coord c) {
-        auto it = newIds.find(c);
-        return it != newIds.end() ? it->second : -1;
-    };
+    const JobIds newIds = jobRankIds(s, n);
+    auto idOf = [&](Coord c) { return newIds.at(c); };
 
     // The ranks of the new job: loaded ranks of replicas below n, then clones.
     std::vector<int> dropped, renumbered, cloneIds, cloneSources, missing;
@@ -221,6 +239,11 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
         placeById.emplace(p.rank, p);
     std::int64_t resized = 0, unplaced = 0;
     std::map<std::string, std::int64_t> byType;
+    struct Group {
+        int members = 0;
+        bool spansNodes = false;
+    };
+    std::map<std::pair<std::set<std::pair<int, int>>, std::set<int>>, Group> groups;
     for (std::size_t i = 0; i < calls.size(); ++i) {
         const auto& c = calls[i];
         auto& r = plan.calls[i];
@@ -251,13 +274,19 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
             else
                 for (int d : dps)
                     if (d < n || !replicated) ds.push_back(d);
-            std::vector<int> ids;
-            for (const auto& [p, t] : slots)
-                for (int d : ds)
-                    ids.push_back(d < n ? idOf({p, d, t}) : -1);
-            ids.erase(std::remove(ids.begin(), ids.end(), -1), ids.end());
-            if (replicated) r.groupSize = static_cast<int>(ids.size());
-            if (!ids.empty()) r.spansNodes = spans(ids, gpusPerNode);
+            // Calls of one group repeat (every gradient bucket): the group's members are listed
+            // once per (places, replicas), which at 131,072 replicas is the setup's cost.
+            auto [group, fresh] = groups.try_emplace({slots, dps});
+            if (fresh) {
+                std::vector<int> ids;
+                for (const auto& [p, t] : slots)
+                    for (int d : ds)
+                        ids.push_back(d < n ? idOf({p, d, t}) : -1);
+                ids.erase(std::remove(ids.begin(), ids.end(), -1), ids.end());
+                group->second = {static_cast<int>(ids.size()), !ids.empty() && spans(ids, gpusPerNode)};
+            }
+            if (replicated) r.groupSize = group->second.members;
+            if (group->second.members > 0) r.spansNodes = group->second.spansNodes;
         } else if (replicated) {
             r.groupSize = std::max(1, static_cast<int>(std::llround(c.groupSize / factor)));
             r.spansNodes = r.spansNodes || r.groupSize > gpusPerNode;
@@ -333,7 +362,8 @@ int largestJobRankId(const ParallelStructure& s, int dpDegree) {
         most = std::max(most, p.rank);
     if (dpDegree <= 0 || !s.recognised || dpDegree == s.dp) return most;
     most = -1; // the replicas from dpDegree on are dropped
-    for (const auto& [coord, id] : jobRankIds(s, dpDegree))
+    const JobIds ids = jobRankIds(s, dpDegree);
+    for (int id : ids.all())
         most = std::max(most, id);
     return most;
 }
