@@ -54,18 +54,18 @@ Schedule scheduleJob(const ScheduleInputs& in) {
         return timing.duration(nodeOf(u, a), addedVar[a]);
     };
 
-    // Times are relative to each rank's origin during the run ("simulated clock").
-    std::vector<TimeNs> tS, edgeEnd;
-    std::vector<TimeNs>& start = out.start;
-    std::vector<TimeNs>& end = out.end;
+    // Times are relative to each rank's origin during the run ("simulated clock"). A node's start
+    // is the latest release of its start edges, final once the last of them arrived; its end likewise
+    // from its end edges and its own time: so each array holds the bound while it is pending and
+    // the time once decided (8 bytes a node less each; a node never decided is -1 at the end).
+    std::vector<TimeNs>& tS = out.start;
+    std::vector<TimeNs>& edgeEnd = out.end;
     std::vector<std::uint32_t> pendS, pendE;
     std::vector<EdgeId>& startBy = out.startBy;
     std::vector<EdgeId>& endBy = out.endBy;
     const std::atomic<bool>* cancel = in.cancel;
     if (!fillUnlessCancelled(tS, N, TimeNs{0}, cancel) ||
         !fillUnlessCancelled(edgeEnd, N, kMinTime, cancel) ||
-        !fillUnlessCancelled(start, N, TimeNs{-1}, cancel) ||
-        !fillUnlessCancelled(end, N, TimeNs{-1}, cancel) ||
         !fillUnlessCancelled(pendS, N, std::uint32_t{0}, cancel) ||
         !fillUnlessCancelled(pendE, N, std::uint32_t{1}, cancel) ||
         !fillUnlessCancelled(startBy, N, kNoEdge, cancel) ||
@@ -176,7 +176,7 @@ Schedule scheduleJob(const ScheduleInputs& in) {
         }
         TimeNs at;
         if (!isEnd) {
-            start[u] = at = tS[u];
+            at = tS[u];
             if (!followsPeers.empty() && followsPeers[u]) {
                 const TimeNs peersDone = at + phantomSkew(node) + durationOf(u);
                 if (peersDone > edgeEnd[u]) {
@@ -204,14 +204,12 @@ Schedule scheduleJob(const ScheduleInputs& in) {
                 }
             }
         } else {
-            const TimeNs own = start[u] + durationOf(u);
+            const TimeNs own = tS[u] + durationOf(u);
             if (own >= edgeEnd[u]) {
-                end[u] = own;
+                edgeEnd[u] = own;
                 endBy[u] = kNoEdge;
-            } else {
-                end[u] = edgeEnd[u];
             }
-            at = end[u];
+            at = edgeEnd[u];
         }
         auto relax = [&](const GraphEdge& e, EdgeId id, TimeNs d) {
             if (e.triggeredByStart() == isEnd) return;
@@ -246,6 +244,11 @@ Schedule scheduleJob(const ScheduleInputs& in) {
         if (!isEnd && --pendE[u] == 0) work.push_back(2 * u + 1);
     }
     out.complete = processed == 2 * N;
+    if (!out.complete)
+        for (std::size_t u = 0; u < N; ++u) {
+            if (pendS[u] != 0) tS[u] = -1;
+            if (pendE[u] != 0) edgeEnd[u] = -1;
+        }
     return out;
 }
 
