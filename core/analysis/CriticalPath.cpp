@@ -80,9 +80,13 @@ std::vector<OpPiece> innermostOps(const Rank& rank, const Track& track, TimeNs a
     const EventColumns& ev = track.events;
     const bool hasParents = ev.parent.size() == ev.size();
     std::vector<OpPiece> out;
+    // The first event starting after t: one binary search, then t only moves up to the next
+    // event's start, so the index moves on by a step at a time.
+    std::size_t next =
+        static_cast<std::size_t>(std::upper_bound(ev.start.begin(), ev.start.end(), a) - ev.start.begin());
     for (TimeNs t = a; t < b;) {
-        const std::size_t next = static_cast<std::size_t>(
-            std::upper_bound(ev.start.begin(), ev.start.end(), t) - ev.start.begin());
+        while (next < ev.size() && ev.start[next] <= t)
+            ++next;
         std::int64_t c = static_cast<std::int64_t>(next) - 1;
         while (c >= 0 && !(ev.end(static_cast<std::size_t>(c)) > t &&
                            isCpuWorkEvent(rank, track, static_cast<std::size_t>(c)))) {

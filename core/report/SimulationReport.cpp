@@ -17,6 +17,7 @@
 #include <limits>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 #include <cmath>
 
@@ -64,14 +65,24 @@ ClassTimes classTimes(const ExecutionGraph& g, const SimResult& res) {
     c.measured.assign(g.trace->ranks.size(), {});
     c.simulated.assign(g.trace->ranks.size(), {});
     KernelClassifier classifier;
+    // The class of each (rank, name, event kind), found once: kernel names repeat by the thousand
+    // and classifying one runs the class patterns.
+    std::unordered_map<std::uint64_t, std::size_t> known;
     for (NodeId n = 0; n < g.nodes.size(); ++n) {
         const auto& node = g.nodes[n];
         if (node.kind != NodeKind::GpuOp && node.kind != NodeKind::Collective) continue;
-        std::string_view name = g.nodeName(n);
         std::size_t cls = kKernelClassCount; // communication
-        if (node.kind != NodeKind::Collective && !isCommunicationKernelName(name))
-            cls = static_cast<std::size_t>(classifier.classify(
-                name, g.rankOf(n).tracks[node.event.track].events.kind[node.event.index]));
+        if (node.kind != NodeKind::Collective) {
+            const EventColumns& ev = g.rankOf(n).tracks[node.event.track].events;
+            const EventKind kind = ev.kind[node.event.index];
+            const std::uint64_t key = (std::uint64_t{node.rank} << 40) |
+                                      (std::uint64_t{static_cast<std::uint8_t>(kind)} << 32) |
+                                      ev.name[node.event.index];
+            auto [it, fresh] = known.try_emplace(key, kKernelClassCount);
+            if (fresh && !isCommunicationKernelName(g.nodeName(n)))
+                it->second = static_cast<std::size_t>(classifier.classify(g.nodeName(n), kind));
+            cls = it->second;
+        }
         c.measured[node.rank][cls] += g.measuredEnd(n) - g.measuredStart(n);
         if (n < res.nodes.size() && res.nodes[n].start >= 0)
             c.simulated[node.rank][cls] += res.nodes[n].end - res.nodes[n].start;

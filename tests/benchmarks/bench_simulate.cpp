@@ -1,13 +1,20 @@
-// Graph build and replay simulation: on the 8-rank DLRM sample and on a synthetic 64-rank set.
+// Graph build and replay simulation: on the 8-rank DLRM sample and on a synthetic 64-rank set; the
+// whole answer of `sightline-cli simulate --json` stage by stage on the large trace and on the DLRM
+// set, against Python's json.load of the same files.
 // Budget (docs/ARCHITECTURE.md): simulation >= 5 million graph nodes per second on one core.
+#include "LargeTrace.h"
+
+#include "analysis/PinnedTime.h"
 #include "graph/ExecutionGraph.h"
 #include "io/KinetoLoader.h"
+#include "report/SimulationReport.h"
 #include "sim/Knobs.h"
 #include "sim/NoOverlapTransform.h"
 #include "sim/Simulator.h"
 
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -187,6 +194,120 @@ BENCHMARK(BM_BuildGraph_Synthetic64)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Simulate_Synthetic64)->Arg(0)->Arg(1)->ArgName("timeline")->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_NoOverlap_Synthetic64)->Arg(0)->Arg(1)->ArgName("whole")->Unit(benchmark::kMillisecond);
 
+// The whole answer, as `sightline-cli simulate --json PATH` gives it, by stage: load (files to the
+// model), graph (the execution graph), simulate (the replay), report (critical path, breakdowns,
+// pinned time: the JSON object) and output (its text). Seconds per stage are counters.
+struct StageTimes {
+    double load = 0, graph = 0, simulate = 0, report = 0, output = 0;
+    double total() const { return load + graph + simulate + report + output; }
+    StageTimes& operator+=(const StageTimes& t) {
+        load += t.load;
+        graph += t.graph;
+        simulate += t.simulate;
+        report += t.report;
+        output += t.output;
+        return *this;
+    }
+};
+
+StageTimes wholeAnswer(const std::vector<std::string>& paths) {
+    StageTimes t;
+    auto clock = std::chrono::steady_clock::now();
+    auto lap = [&] {
+        const auto now = std::chrono::steady_clock::now();
+        const double s = std::chrono::duration<double>(now - clock).count();
+        clock = now;
+        return s;
+    };
+    TraceSet set = loadTraceSet(paths);
+    t.load = lap();
+    ExecutionGraph g = buildExecutionGraph(set);
+    t.graph = lap();
+    SimResult res = simulate(g, {});
+    t.simulate = lap();
+    nlohmann::json j = simulationResultJson(g, res, {}, nullptr);
+    pinnedTime(g, res); // the text output's pins (the JSON has the critical path's own)
+    t.report = lap();
+    std::string text = j.dump(2);
+    benchmark::DoNotOptimize(text.data());
+    t.output = lap();
+    return t;
+}
+
+// One whole answer in a fresh process (this program run with --whole-once): the peak resident
+// memory is the answer's alone.
+struct ChildAnswer {
+    double seconds = -1, peakMb = -1;
+};
+ChildAnswer wholeAnswerInChild(const std::string& path) {
+    std::string command = "/proc/" + std::to_string(getpid()) + "/exe --whole-once '" + path + "'";
+    ChildAnswer out;
+    if (FILE* pipe = popen(command.c_str(), "r")) {
+        if (std::fscanf(pipe, "%lf %lf", &out.seconds, &out.peakMb) != 2) out = {};
+        pclose(pipe);
+    }
+    return out;
+}
+
+int wholeAnswerOnce(const char* path) {
+    const std::int64_t before = bench::procStatusKb("VmRSS:");
+    const StageTimes t = wholeAnswer({path});
+    std::printf("%.4f %.1f\n", t.total(), static_cast<double>(bench::procStatusKb("VmHWM:") - before) / 1e3);
+    return 0;
+}
+
+void reportStages(benchmark::State& state, const StageTimes& sum, double python, double bytes) {
+    const double n = static_cast<double>(state.iterations());
+    state.counters["load_s"] = sum.load / n;
+    state.counters["graph_s"] = sum.graph / n;
+    state.counters["simulate_s"] = sum.simulate / n;
+    state.counters["report_s"] = sum.report / n;
+    state.counters["output_s"] = sum.output / n;
+    state.counters["total_s"] = sum.total() / n;
+    state.counters["file_MB"] = bytes / 1e6;
+    if (python > 0) {
+        state.counters["python_s"] = python;
+        state.counters["x_python"] = python / (sum.total() / n); // the goal: >= 20
+    }
+}
+
+void BM_WholeAnswer_LargeTrace(benchmark::State& state) {
+    const std::string& path = bench::largeTracePath();
+    if (path.empty()) return state.SkipWithError("real traces not found (../shared/traces)");
+    StageTimes sum;
+    for (auto _ : state)
+        sum += wholeAnswer({path});
+    const double bytes = static_cast<double>(fileSizeOnDisk(path));
+    reportStages(state, sum, bench::pythonJsonLoadSeconds(path), bytes);
+    const ChildAnswer child = wholeAnswerInChild(path);
+    state.counters["fresh_s"] = child.seconds;
+    state.counters["peak_MB"] = child.peakMb;
+    state.counters["peak/file"] = child.peakMb * 1e6 / bytes; // the goal: < 0.5
+}
+BENCHMARK(BM_WholeAnswer_LargeTrace)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+
+void BM_WholeAnswer_Dlrm8(benchmark::State& state) {
+    const std::string dir = std::string(SIGHTLINE_TRACES_DIR) + "/dlrm-8rank-v100/kineto";
+    if (!std::filesystem::exists(dir)) return state.SkipWithError("dlrm-8rank-v100 traces not found");
+    StageTimes sum;
+    for (auto _ : state)
+        sum += wholeAnswer({dir});
+    double python = 0, bytes = 0;
+    for (const auto& f : expandTracePaths({dir})) {
+        python += bench::pythonJsonLoadSeconds(f);
+        bytes += static_cast<double>(fileSizeOnDisk(f));
+    }
+    reportStages(state, sum, python, bytes);
+}
+BENCHMARK(BM_WholeAnswer_Dlrm8)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 } // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+    if (argc == 3 && std::string(argv[1]) == "--whole-once") return wholeAnswerOnce(argv[2]);
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    if (!bench::largeTracePath().empty()) std::filesystem::remove(bench::largeTracePath());
+    return 0;
+}
