@@ -357,9 +357,13 @@ CriticalPath criticalPathFrom(const ExecutionGraph& g, const SimResult& r, SimNo
 }
 
 CriticalPath criticalPathTotalsFrom(const ExecutionGraph& g, const SimResult& r, SimNodeRef end,
-                                    std::size_t topCount) {
+                                    std::size_t topCount,
+                                    const std::function<void(const PathSegment&)>& visit) {
     PathTotals totals(topCount);
-    walkBackwards(g, r, end, [&](const PathSegment& s) { totals.add(s); });
+    walkBackwards(g, r, end, [&](const PathSegment& s) {
+        totals.add(s);
+        if (visit) visit(s);
+    });
     return totals.finish();
 }
 

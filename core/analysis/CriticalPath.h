@@ -87,8 +87,10 @@ inline CriticalPath criticalPathFrom(const ExecutionGraph& graph, const SimResul
 // run to millions.
 CriticalPath criticalPathTotals(const ExecutionGraph& graph, const SimResult& result,
                                 std::size_t topCount = 10);
+// `visit`, where given, also sees each segment (last first): another summary from the same walk.
 CriticalPath criticalPathTotalsFrom(const ExecutionGraph& graph, const SimResult& result, SimNodeRef end,
-                                    std::size_t topCount = 10);
+                                    std::size_t topCount = 10,
+                                    const std::function<void(const PathSegment&)>& visit = {});
 
 // Each segment of the path that ends at `end`, last first, none kept.
 void forEachPathSegmentBackwards(const ExecutionGraph& graph, const SimResult& result, SimNodeRef end,

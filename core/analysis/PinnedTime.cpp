@@ -103,20 +103,38 @@ RankPinnedTime pinsOnPathTo(const ExecutionGraph& g, const SimResult& res, SimNo
     return fold.finish();
 }
 
-std::vector<RankPinnedTime> pinnedTime(const ExecutionGraph& g, const SimResult& res) {
+std::vector<RankPinnedTime> pinnedTime(const ExecutionGraph& g, const SimResult& res, CriticalPath* jobPath) {
     const std::size_t rankCount = g.trace ? g.trace->ranks.size() : 0;
     std::vector<RankPinnedTime> out(rankCount);
-    if (res.nodes.size() != g.nodes.size()) return out;
+    if (res.nodes.size() != g.nodes.size()) {
+        if (jobPath) *jobPath = criticalPathTotals(g, res);
+        return out;
+    }
     std::vector<NodeId> last(rankCount, kNoNode);
     for (NodeId n = 0; n < g.nodes.size(); ++n) {
         const std::uint32_t r = g.nodes[n].rank;
         if (res.nodes[n].end >= 0 && (last[r] == kNoNode || res.nodes[n].end > res.nodes[last[r]].end))
             last[r] = n;
     }
+    // The job's path is the path of the rank that ends last (unless an added rank ends the job):
+    // its totals come from that rank's walk.
+    bool jobWalked = false;
     for (std::size_t r = 0; r < rankCount; ++r) {
-        if (last[r] != kNoNode) out[r] = pinsOnPathTo(g, res, SimNodeRef{last[r], -1});
+        if (last[r] != kNoNode) {
+            const SimNodeRef end{last[r], -1};
+            if (jobPath && !jobWalked && end == res.last()) {
+                PinFold fold(g, res);
+                *jobPath =
+                    criticalPathTotalsFrom(g, res, end, 10, [&](const PathSegment& s) { fold.add(s); });
+                out[r] = fold.finish();
+                jobWalked = true;
+            } else {
+                out[r] = pinsOnPathTo(g, res, end);
+            }
+        }
         out[r].rank = g.trace->ranks[r].rank;
     }
+    if (jobPath && !jobWalked) *jobPath = criticalPathTotals(g, res);
     return out;
 }
 

@@ -43,7 +43,10 @@ struct RankPinnedTime {
 
 // Per loaded rank (parallel to TraceSet::ranks): the pins on the critical path that ends at the
 // rank's last node in `replay`.
-std::vector<RankPinnedTime> pinnedTime(const ExecutionGraph& graph, const SimResult& replay);
+// With `jobPath`, also the totals of the job's critical path (criticalPathTotals), from the same
+// walk where the job ends on a loaded rank's last node.
+std::vector<RankPinnedTime> pinnedTime(const ExecutionGraph& graph, const SimResult& replay,
+                                       CriticalPath* jobPath = nullptr);
 
 // The pins of one critical path.
 RankPinnedTime pinsOnPath(const ExecutionGraph& graph, const SimResult& result, const CriticalPath& path);

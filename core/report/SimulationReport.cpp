@@ -167,7 +167,8 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
     };
     // Pinned time per rank: measured time without a cause on the critical path that ends on the
     // rank (analysis/PinnedTime.h); the path of this run, so a what-if says what still holds it.
-    const std::vector<RankPinnedTime> pins = pinnedTime(g, res);
+    CriticalPath cp; // the job's critical path (totals), walked with the ranks' pins
+    const std::vector<RankPinnedTime> pins = pinnedTime(g, res, &cp);
     nlohmann::json ranks = nlohmann::json::array();
     for (std::size_t r = 0; r < res.ranks.size(); ++r) {
         const auto& s = res.ranks[r];
@@ -243,7 +244,6 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
     nlohmann::json edges = nlohmann::json::object();
     for (int k = 0; k < kEdgeKindCount; ++k)
         edges[std::string(edgeKindName(static_cast<EdgeKind>(k)))] = g.stats.edgesByKind[k];
-    CriticalPath cp = criticalPathTotals(g, res);
     nlohmann::json byKind = nlohmann::json::object();
     for (int l = 0; l < kPathLabelCount; ++l) {
         const double share = cp.sharePct(cp.byLabel[static_cast<std::size_t>(l)]);
