@@ -5,6 +5,7 @@
 #include "base/ParallelFor.h"
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -68,11 +69,14 @@ private slots:
         }
         QVERIFY(caught);
         QCOMPARE(ran.load(), 11);
-        // With several threads, the items in flight finish; far fewer than all run.
+        // With several threads, the items in flight finish; far fewer than all run. The other items
+        // take 50 us each (all of them: over a second), so the thread of item 0 being descheduled on
+        // a busy machine between its throw and the stop cannot let every item run.
         ran = 0;
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, parallelFor(100000, 4, [&](std::size_t i) {
                                      ++ran;
                                      if (i == 0) throw std::runtime_error("first");
+                                     std::this_thread::sleep_for(std::chrono::microseconds(50));
                                  }));
         QVERIFY(ran.load() < 100000);
     }
