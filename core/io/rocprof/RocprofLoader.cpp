@@ -337,7 +337,7 @@ private:
     std::unordered_map<std::int64_t, std::string> kernelNames_;
 };
 
-std::vector<Rank> ranksOf(const std::string& name, const TraceBuffer& buffer, int firstRank,
+std::vector<Rank> rocprofRanks(const std::string& name, const TraceBuffer& buffer, int firstRank,
                           const LoadOptions& options) {
     if (!looksLikeRocprofJson(std::string_view(buffer.data(), std::min<std::size_t>(buffer.size(), 4096))))
         throw LoadError(name, "not rocprofv3 JSON (no \"rocprofiler-sdk-tool\" object at the start)", -1,
@@ -412,13 +412,13 @@ std::vector<Rank> loadRocprofFile(const std::string& path, int firstRank, const 
     checkMemoryForWholeParse(path, estimateUncompressedBytes(path),
                              memoryBudgetBytes(options.memoryLimitBytes));
     TraceBuffer buffer = readTraceFile(path, {}, wholeFileByteLimit(options));
-    return ranksOf(path, buffer, firstRank, options);
+    return rocprofRanks(path, buffer, firstRank, options);
 }
 
 std::vector<Rank> loadRocprofBytes(std::string_view bytes, const std::string& name, int firstRank,
                                    const LoadOptions& options) {
     TraceBuffer buffer = decodeTraceBytes(name, bytes, wholeFileByteLimit(options));
-    return ranksOf(name, buffer, firstRank, options);
+    return rocprofRanks(name, buffer, firstRank, options);
 }
 
 TraceSet loadRocprofTraceSet(const std::vector<std::string>& paths, const LoadOptions& options) {

@@ -309,7 +309,7 @@ private:
     std::unordered_map<std::int64_t, std::size_t> rankOfCorrelation_;
 };
 
-std::vector<Rank> ranksOf(const std::string& name, const TraceBuffer& buffer, int firstRank,
+std::vector<Rank> xspaceRanks(const std::string& name, const TraceBuffer& buffer, int firstRank,
                           const LoadOptions& options) {
     silenceProtobufLog();
     if (buffer.size() == 0) throw LoadError(name, "empty file", -1, ErrorKind::Format);
@@ -359,13 +359,13 @@ std::vector<Rank> loadXSpaceFile(const std::string& path, int firstRank, const L
     checkMemoryForWholeParse(path, estimateUncompressedBytes(path),
                              memoryBudgetBytes(options.memoryLimitBytes));
     TraceBuffer buffer = readTraceFile(path, {}, wholeFileByteLimit(options));
-    return ranksOf(path, buffer, firstRank, options);
+    return xspaceRanks(path, buffer, firstRank, options);
 }
 
 std::vector<Rank> loadXSpaceBytes(std::string_view bytes, const std::string& name, int firstRank,
                                   const LoadOptions& options) {
     TraceBuffer buffer = decodeTraceBytes(name, bytes, wholeFileByteLimit(options));
-    return ranksOf(name, buffer, firstRank, options);
+    return xspaceRanks(name, buffer, firstRank, options);
 }
 
 TraceSet loadXSpaceTraceSet(const std::vector<std::string>& paths, const LoadOptions& options) {
