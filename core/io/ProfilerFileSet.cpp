@@ -110,6 +110,17 @@ std::int64_t wholeFileByteLimit(const LoadOptions& options) {
                     static_cast<std::int64_t>(static_cast<double>(budget) / kWholeParseMemoryPerJsonByte));
 }
 
+TraceBuffer readWholeProfilerFile(const std::string& path, const LoadOptions& options) {
+    checkMemoryForWholeParse(path, estimateUncompressedBytes(path),
+                             memoryBudgetBytes(options.memoryLimitBytes));
+    return readTraceFile(path, {}, wholeFileByteLimit(options));
+}
+
+TraceBuffer decodeWholeProfilerBytes(std::string_view bytes, const std::string& name,
+                                     const LoadOptions& options) {
+    return decodeTraceBytes(name, bytes, wholeFileByteLimit(options));
+}
+
 std::string readFileHead(const std::string& path, std::size_t maxBytes) {
     std::error_code ec;
     if (!fs::is_regular_file(path, ec)) return {};

@@ -338,7 +338,7 @@ private:
 };
 
 std::vector<Rank> rocprofRanks(const std::string& name, const TraceBuffer& buffer, int firstRank,
-                          const LoadOptions& options) {
+                               const LoadOptions& options) {
     if (!looksLikeRocprofJson(std::string_view(buffer.data(), std::min<std::size_t>(buffer.size(), 4096))))
         throw LoadError(name, "not rocprofv3 JSON (no \"rocprofiler-sdk-tool\" object at the start)", -1,
                         ErrorKind::Format);
@@ -402,30 +402,30 @@ bool isRocprofFile(const std::string& path) {
     return looksLikeRocprofJson(readFileHead(path, 256));
 }
 
+namespace {
+
+// A JSON file (plain or gzip) that is rocprofv3's: what a folder of them is made of.
+bool isRocprofJsonFile(const std::string& p) {
+    return (p.ends_with(".json") || p.ends_with(".json.gz")) && isRocprofFile(p);
+}
+
+} // namespace
+
 bool isRocprofInput(const std::vector<std::string>& paths) {
-    return allProfilerInputs(paths, [](const std::string& p) {
-        return (p.ends_with(".json") || p.ends_with(".json.gz")) && isRocprofFile(p);
-    });
+    return allProfilerInputs(paths, isRocprofJsonFile);
 }
 
 std::vector<Rank> loadRocprofFile(const std::string& path, int firstRank, const LoadOptions& options) {
-    checkMemoryForWholeParse(path, estimateUncompressedBytes(path),
-                             memoryBudgetBytes(options.memoryLimitBytes));
-    TraceBuffer buffer = readTraceFile(path, {}, wholeFileByteLimit(options));
-    return rocprofRanks(path, buffer, firstRank, options);
+    return rocprofRanks(path, readWholeProfilerFile(path, options), firstRank, options);
 }
 
 std::vector<Rank> loadRocprofBytes(std::string_view bytes, const std::string& name, int firstRank,
                                    const LoadOptions& options) {
-    TraceBuffer buffer = decodeTraceBytes(name, bytes, wholeFileByteLimit(options));
-    return rocprofRanks(name, buffer, firstRank, options);
+    return rocprofRanks(name, decodeWholeProfilerBytes(bytes, name, options), firstRank, options);
 }
 
 TraceSet loadRocprofTraceSet(const std::vector<std::string>& paths, const LoadOptions& options) {
-    const std::vector<std::string> files = expandProfilerFolders(paths, [](const std::string& p) {
-        return (p.ends_with(".json") || p.ends_with(".json.gz")) && isRocprofFile(p);
-    });
-    return loadProfilerFileSet(files, options, loadRocprofFile);
+    return loadProfilerFileSet(expandProfilerFolders(paths, isRocprofJsonFile), options, loadRocprofFile);
 }
 
 } // namespace sl

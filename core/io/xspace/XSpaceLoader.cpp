@@ -310,7 +310,7 @@ private:
 };
 
 std::vector<Rank> xspaceRanks(const std::string& name, const TraceBuffer& buffer, int firstRank,
-                          const LoadOptions& options) {
+                              const LoadOptions& options) {
     silenceProtobufLog();
     if (buffer.size() == 0) throw LoadError(name, "empty file", -1, ErrorKind::Format);
     if (buffer.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
@@ -356,16 +356,12 @@ bool isXSpaceInput(const std::vector<std::string>& paths) {
 }
 
 std::vector<Rank> loadXSpaceFile(const std::string& path, int firstRank, const LoadOptions& options) {
-    checkMemoryForWholeParse(path, estimateUncompressedBytes(path),
-                             memoryBudgetBytes(options.memoryLimitBytes));
-    TraceBuffer buffer = readTraceFile(path, {}, wholeFileByteLimit(options));
-    return xspaceRanks(path, buffer, firstRank, options);
+    return xspaceRanks(path, readWholeProfilerFile(path, options), firstRank, options);
 }
 
 std::vector<Rank> loadXSpaceBytes(std::string_view bytes, const std::string& name, int firstRank,
                                   const LoadOptions& options) {
-    TraceBuffer buffer = decodeTraceBytes(name, bytes, wholeFileByteLimit(options));
-    return xspaceRanks(name, buffer, firstRank, options);
+    return xspaceRanks(name, decodeWholeProfilerBytes(bytes, name, options), firstRank, options);
 }
 
 TraceSet loadXSpaceTraceSet(const std::vector<std::string>& paths, const LoadOptions& options) {
