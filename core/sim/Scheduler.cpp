@@ -146,11 +146,20 @@ Schedule scheduleJob(const ScheduleInputs& in) {
         return kAddedRankPeer;
     };
 
-    // Worklist of vertices: 2u = start of u ready, 2u+1 = end of u ready.
-    std::vector<std::uint64_t> work;
+    // Worklist of vertices: 2u = start of u ready, 2u+1 = end of u ready, with the added rank u
+    // runs on (0 for a loaded rank's node): a vertex's successors are on its rank, so the rank is
+    // looked up only for the members a rendezvous releases.
+    struct Ready {
+        std::uint64_t vtx;
+        std::size_t added;
+    };
+    std::vector<Ready> work;
     work.reserve(1024);
-    for (std::size_t u = 0; u < N; ++u)
-        if (pendS[u] == 0) work.push_back(2 * u);
+    for (std::size_t u = 0; u < n; ++u)
+        if (pendS[u] == 0) work.push_back({2 * u, 0});
+    for (std::size_t a = 0; a < added.count(); ++a)
+        for (std::size_t u = n + added.offset[a]; u < n + added.offset[a + 1]; ++u)
+            if (pendS[u] == 0) work.push_back({2 * u, a});
     std::size_t processed = 0;
     const auto* edges = g.edges.data();
     const auto* outOff = g.outOffsets.data();
@@ -160,7 +169,8 @@ Schedule scheduleJob(const ScheduleInputs& in) {
             out.cancelled = true;
             return out;
         }
-        const std::uint64_t vtx = work.back();
+        const std::uint64_t vtx = work.back().vtx;
+        const std::size_t onAdded = work.back().added;
         work.pop_back();
         ++processed;
         const std::size_t u = vtx >> 1;
@@ -170,7 +180,7 @@ Schedule scheduleJob(const ScheduleInputs& in) {
         NodeId node = static_cast<NodeId>(u);
         std::size_t base = 0; // an added rank: the virtual id of its slot 0
         if (u >= n) {
-            a = addedOf(u);
+            a = onAdded;
             node = nodeOf(u, a);
             base = n + added.offset[a];
         }
@@ -199,7 +209,7 @@ Schedule scheduleJob(const ScheduleInputs& in) {
                                 edgeEnd[m] = val;
                                 endBy[m] = peerEdge(rdvWinner[r], m);
                             }
-                            if (--pendE[m] == 0) work.push_back(2 * m + 1);
+                            if (--pendE[m] == 0) work.push_back({2 * m + 1, m < n ? 0 : addedOf(m)});
                         }
                 }
             }
@@ -221,13 +231,13 @@ Schedule scheduleJob(const ScheduleInputs& in) {
                     edgeEnd[to] = val;
                     endBy[to] = id;
                 }
-                if (--pendE[to] == 0) work.push_back(2 * to + 1);
+                if (--pendE[to] == 0) work.push_back({2 * to + 1, a});
             } else {
                 if (val > tS[to] || (val == tS[to] && startBy[to] == kNoEdge)) {
                     tS[to] = val;
                     startBy[to] = id;
                 }
-                if (--pendS[to] == 0) work.push_back(2 * to);
+                if (--pendS[to] == 0) work.push_back({2 * to, a});
             }
         };
         if (u < n)
@@ -241,7 +251,7 @@ Schedule scheduleJob(const ScheduleInputs& in) {
                 const GraphEdge& e = overlay->edges[overlay->outIds[k]];
                 relax(e, static_cast<EdgeId>(g.edges.size() + overlay->outIds[k]), e.delay);
             }
-        if (!isEnd && --pendE[u] == 0) work.push_back(2 * u + 1);
+        if (!isEnd && --pendE[u] == 0) work.push_back({2 * u + 1, a});
     }
     out.complete = processed == 2 * N;
     if (!out.complete)
