@@ -48,10 +48,9 @@ Schedule scheduleJob(const ScheduleInputs& in) {
     auto nodeOf = [&](std::size_t u, std::size_t a) {
         return added.rankNodes[added.source[a]][u - n - added.offset[a]];
     };
-    auto durationOf = [&](std::size_t u) {
-        if (u < n) return duration[u];
-        const std::size_t a = addedOf(u);
-        return timing.duration(nodeOf(u, a), addedVar[a]);
+    // Own time of virtual node u, which runs graph node `node` on added rank a (u >= n).
+    auto durationOn = [&](std::size_t u, NodeId node, std::size_t a) {
+        return u < n ? duration[u] : timing.duration(node, addedVar[a]);
     };
 
     // Times are relative to each rank's origin during the run ("simulated clock"). A node's start
@@ -188,7 +187,7 @@ Schedule scheduleJob(const ScheduleInputs& in) {
         if (!isEnd) {
             at = tS[u];
             if (!followsPeers.empty() && followsPeers[u]) {
-                const TimeNs peersDone = at + phantomSkew(node) + durationOf(u);
+                const TimeNs peersDone = at + phantomSkew(node) + durationOn(u, node, a);
                 if (peersDone > edgeEnd[u]) {
                     edgeEnd[u] = peersDone;
                     endBy[u] = kPhantomPeers;
@@ -204,17 +203,20 @@ Schedule scheduleJob(const ScheduleInputs& in) {
                     if (--rdvLeft[r] == 0) // everyone arrived: transfers end together
                         for (std::size_t k = L.rdvOffsets[r]; k < L.rdvOffsets[r + 1]; ++k) {
                             const std::size_t m = L.rdvMembers[k];
-                            const TimeNs val = rdvLatest[r] + durationOf(m);
+                            const std::size_t am = m < n ? 0 : addedOf(m);
+                            const TimeNs val =
+                                rdvLatest[r] +
+                                durationOn(m, m < n ? static_cast<NodeId>(m) : nodeOf(m, am), am);
                             if (val > edgeEnd[m]) {
                                 edgeEnd[m] = val;
                                 endBy[m] = peerEdge(rdvWinner[r], m);
                             }
-                            if (--pendE[m] == 0) work.push_back({2 * m + 1, m < n ? 0 : addedOf(m)});
+                            if (--pendE[m] == 0) work.push_back({2 * m + 1, am});
                         }
                 }
             }
         } else {
-            const TimeNs own = tS[u] + durationOf(u);
+            const TimeNs own = tS[u] + durationOn(u, node, a);
             if (own >= edgeEnd[u]) {
                 edgeEnd[u] = own;
                 endBy[u] = kNoEdge;
