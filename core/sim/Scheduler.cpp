@@ -223,9 +223,13 @@ Schedule scheduleJob(const ScheduleInputs& in) {
             }
             at = edgeEnd[u];
         }
+        // Whether edge e fires now: from this vertex's kind, and not a collective edge where
+        // collectives meet in rendezvous.
+        auto fires = [&](const GraphEdge& e) {
+            return e.triggeredByStart() != isEnd && !(meet && e.kind == EdgeKind::Collective);
+        };
         auto relax = [&](const GraphEdge& e, EdgeId id, TimeNs d) {
-            if (e.triggeredByStart() == isEnd) return;
-            if (meet && e.kind == EdgeKind::Collective) return;
+            if (!fires(e)) return;
             const TimeNs val = at + d;
             const std::size_t to = u < n ? e.to : base + added.slotOf[e.to];
             if (e.gatesEnd()) {
@@ -246,8 +250,11 @@ Schedule scheduleJob(const ScheduleInputs& in) {
             for (std::uint32_t k = outOff[node]; k < outOff[node + 1]; ++k)
                 relax(edges[outIds[k]], outIds[k], delay[outIds[k]]);
         else
-            for (std::uint32_t k = outOff[node]; k < outOff[node + 1]; ++k)
-                relax(edges[outIds[k]], outIds[k], timing.delay(outIds[k], addedVar[a]));
+            for (std::uint32_t k = outOff[node]; k < outOff[node + 1]; ++k) {
+                const GraphEdge& e = edges[outIds[k]];
+                if (fires(e))
+                    relax(e, outIds[k], timing.delay(outIds[k], addedVar[a])); // delay only if it fires
+            }
         if (overlay) // overlay edges keep their delay under every knob
             for (std::uint32_t k = overlay->outOffsets[node]; k < overlay->outOffsets[node + 1]; ++k) {
                 const GraphEdge& e = overlay->edges[overlay->outIds[k]];
