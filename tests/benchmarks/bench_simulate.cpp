@@ -11,8 +11,10 @@
 #include "sim/Knobs.h"
 #include "sim/NoOverlapTransform.h"
 #include "sim/Simulator.h"
+#include "synth/Generator.h"
 
 #include <benchmark/benchmark.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <filesystem>
@@ -193,6 +195,58 @@ BENCHMARK(BM_KnobChange_Dlrm8)->DenseRange(0, 5)->ArgName("knob")->Unit(benchmar
 BENCHMARK(BM_BuildGraph_Synthetic64)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Simulate_Synthetic64)->Arg(0)->Arg(1)->ArgName("timeline")->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_NoOverlap_Synthetic64)->Arg(0)->Arg(1)->ArgName("whole")->Unit(benchmark::kMillisecond);
+
+// A knob change on a job grown by dp.degree, as the GUI re-simulates it: the graph of a generated
+// 64-rank data-parallel set (4 layers, 2 steps) built once, each iteration simulates
+// dp.degree=range(0) with a straggler at rank 3/4 of the job (x1.5) and jitter.pct=2 on every rank.
+// The goal: 131,072 ranks under 60 s and 8 GB, the GUI's answer within 5 s.
+const ExecutionGraph& generatedDp64() {
+    static std::unique_ptr<TraceSet> set;
+    static std::unique_ptr<ExecutionGraph> graph;
+    if (!graph) {
+        synth::SynthConfig c;
+        c.dp = 64;
+        c.layers = 4;
+        c.steps = 2;
+        const std::string dir =
+            (std::filesystem::temp_directory_path() / ("sightline-bench-dp64-" + std::to_string(getpid())))
+                .string();
+        synth::generate(c, dir);
+        set = std::make_unique<TraceSet>(loadTraceSet({dir}));
+        std::filesystem::remove_all(dir);
+        graph = std::make_unique<ExecutionGraph>(buildExecutionGraph(*set));
+    }
+    return *graph;
+}
+
+void BM_KnobChange_AddedRanks(benchmark::State& state) {
+    const ExecutionGraph& g = generatedDp64();
+    const auto ranks = static_cast<int>(state.range(0));
+    SimKnobs k;
+    setKnob(k, "dp.degree", std::to_string(ranks));
+    setKnob(k, "straggler.rank", std::to_string(ranks / 4 * 3));
+    setKnob(k, "straggler.slowdown", "1.5");
+    setKnob(k, "jitter.pct", "2");
+    double slowest = 0;
+    for (auto _ : state) {
+        SimResult r = simulate(g, k);
+        slowest = static_cast<double>(r.simulatedIteration) / 1e3;
+        benchmark::DoNotOptimize(r.nodes.data());
+    }
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    state.counters["ranks"] = ranks;
+    state.counters["virtual_nodes"] = static_cast<double>(g.nodes.size()) / 64.0 * ranks;
+    state.counters["iteration_us"] = slowest;
+    state.counters["peak_rss_MB"] = static_cast<double>(u.ru_maxrss) / 1024.0; // of the whole program
+}
+BENCHMARK(BM_KnobChange_AddedRanks)
+    ->ArgName("ranks")
+    ->Arg(16384)
+    ->Arg(131072)
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1)
+    ->UseRealTime();
 
 // The whole answer, as `sightline-cli simulate --json PATH` gives it, by stage: load (files to the
 // model), graph (the execution graph), simulate (the replay), report (critical path, breakdowns,
