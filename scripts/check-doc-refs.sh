@@ -33,7 +33,7 @@ done < <(grep -rnoE 'docs/[A-Za-z]+\.md(, "[^"]+")?' "${sources[@]}" --include='
            --include='*.in' --include='*.sh' --include='CMakeLists.txt' | grep -v '^scripts/check-doc-refs.sh' || true)
 
 # Pointers that only meant something to the people who wrote them.
-if grep -rnE '(issue|Issue) #?[0-9]+|\.\./shared/DESIGN\.md|[^/]DESIGN\.md' core ui app --include='*.h' --include='*.cpp' --include='*.md'; then
+if grep -rnE '(issue|Issue) #?[0-9]+|\.\./shared/DESIGN\.md|[^/]DESIGN\.md' core ui app tests --include='*.h' --include='*.cpp' --include='*.md'; then
   echo "comments above point at issue numbers or a DESIGN.md outside the repository"
   bad=1
 fi

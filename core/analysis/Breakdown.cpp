@@ -1,6 +1,5 @@
 #include "analysis/Breakdown.h"
 
-#include "io/chakra/ChakraReader.h"
 #include "trace/AsciiText.h"
 
 #include <algorithm>
@@ -189,8 +188,7 @@ OpClass opClassOf(const Rank& rank, EventRef event) {
     // A Chakra node is communication by its node type, whatever its name (docs/Chakra.md): typed
     // by the Chakra reader (Rank::chakraNodes), not read from the args it wrote.
     if (!rank.hasMeasuredTimes && k == EventKind::Kernel)
-        if (const ChakraNodeMeta* node = rank.chakraNode(event);
-            node && isChakraCommType(static_cast<ChakraNodeType>(node->type)))
+        if (const ChakraNodeMeta* node = rank.chakraNode(event); node && isChakraCommType(node->type))
             return OpClass::Communication;
     return opClassOf(
         eventClassByKind(k, k == EventKind::Kernel && isCommunicationKernelName(rank.name(event))));

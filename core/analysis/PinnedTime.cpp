@@ -1,5 +1,7 @@
 #include "analysis/PinnedTime.h"
 
+#include "base/DurationText.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -140,13 +142,9 @@ std::vector<RankPinnedTime> pinnedTime(const ExecutionGraph& g, const SimResult&
 
 namespace {
 
+// "22.1 ms", or "812 us" under a millisecond.
 std::string roundedDuration(TimeNs t) {
-    char b[32];
-    if (t >= 1'000'000)
-        std::snprintf(b, sizeof b, "%.1f ms", static_cast<double>(t) / 1e6);
-    else
-        std::snprintf(b, sizeof b, "%.0f us", static_cast<double>(t) / 1e3);
-    return b;
+    return durationText(static_cast<double>(t), true, {.ms = 1, .us = 0});
 }
 
 } // namespace

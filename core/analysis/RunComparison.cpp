@@ -1,5 +1,7 @@
 #include "analysis/RunComparison.h"
 
+#include "base/DurationText.h"
+
 #include "analysis/Breakdown.h"
 #include "trace/Collective.h"
 
@@ -191,12 +193,7 @@ std::vector<TimeNs> iterations(const ExecutionGraph& g) {
 
 // "22.132 ms", or "812.40 us" under a millisecond.
 std::string duration(TimeNs ns) {
-    char buf[32];
-    if (ns >= 1'000'000)
-        std::snprintf(buf, sizeof buf, "%.3f ms", static_cast<double>(ns) / 1e6);
-    else
-        std::snprintf(buf, sizeof buf, "%.2f us", static_cast<double>(ns) / 1e3);
-    return buf;
+    return durationText(static_cast<double>(ns), true, {.ms = 3, .us = 2});
 }
 
 std::string signedPct(double v) {
@@ -206,18 +203,6 @@ std::string signedPct(double v) {
 }
 
 } // namespace
-
-std::string_view alignedByName(AlignedBy by) {
-    switch (by) {
-    case AlignedBy::NameShapes:
-        return "name_shapes";
-    case AlignedBy::Name:
-        return "name";
-    case AlignedBy::CpuOp:
-        return "cpu_op";
-    }
-    return "name";
-}
 
 double TimeRow::deltaPct() const {
     return before > 0 ? 100.0 * static_cast<double>(delta()) / static_cast<double>(before) : 0.0;

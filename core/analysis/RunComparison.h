@@ -31,7 +31,6 @@ constexpr double kMinAlignedSharePct = 50.0;
 constexpr double kMinChangePct = 0.5;
 
 enum class AlignedBy : std::uint8_t { NameShapes, Name, CpuOp };
-std::string_view alignedByName(AlignedBy by); // "name_shapes", "name", "cpu_op"
 
 // Ops of the two runs that correspond: one each (by name), or the kernels one CPU op instance
 // launched on each side (through the CPU op). Node ids of the respective graphs.

@@ -1,5 +1,7 @@
 #include "analysis/StepExplanation.h"
 
+#include "base/DurationText.h"
+
 #include "analysis/KnobEffect.h"
 #include "analysis/PinnedTime.h"
 
@@ -25,12 +27,7 @@ double pct(TimeNs part, TimeNs whole) {
 } // namespace
 
 std::string formatStepTime(TimeNs t) {
-    const double ns = static_cast<double>(t);
-    const double a = std::abs(ns);
-    if (a >= 1e9) return printf1("%.3f s", ns / 1e9);
-    if (a >= 1e6) return printf1("%.2f ms", ns / 1e6);
-    if (a >= 1e3) return printf1("%.1f us", ns / 1e3);
-    return printf1("%.0f ns", ns);
+    return durationText(static_cast<double>(t), true, {.s = 3, .ms = 2, .us = 1, .ns = 0});
 }
 
 std::string resultHeadline(TimeNs before, TimeNs after) {

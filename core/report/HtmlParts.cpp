@@ -1,5 +1,7 @@
 #include "report/HtmlParts.h"
 
+#include "base/DurationText.h"
+
 #include "report/Colours.h"
 #include "report/SimulationReport.h"
 
@@ -138,9 +140,8 @@ std::string fmt(double v, int decimals) {
 
 // A duration in microseconds for cards: "19.95 ms" or "812.40 us".
 std::string duration(double us) {
-    if (std::abs(us) >= 1e6) return fmt(us / 1e6, 3) + " s";
-    if (std::abs(us) >= 1e3) return fmt(us / 1e3, 2) + " ms";
-    return fmt(us, 2) + " µs";
+    const DurationUnit u = durationUnit(us, false, {.s = 3, .ms = 2, .us = 2, .usName = "µs"});
+    return fmt(u.value, u.decimals) + " " + u.unit;
 }
 
 std::string svgNum(double v) {

@@ -1,6 +1,6 @@
 #pragma once
 // Synthetic multi-rank Kineto traces of a transformer training job (see core/synth/README.md).
-#include "structure/PipelineSchedule.h"
+#include "models/PipelineSchedule.h"
 #include "synth/SynthConfig.h"
 
 #include <cstdint>
@@ -34,7 +34,7 @@ struct ExpectedComms {
 };
 ExpectedComms expectedComms(const SynthConfig& config, int rank);
 
-// The micro-batch order of one pipeline stage (structure/PipelineSchedule.h).
+// The micro-batch order of one pipeline stage (models/PipelineSchedule.h).
 using ::sl::oneFOneBSchedule;
 
 } // namespace sl::synth

@@ -8,9 +8,26 @@
 
 namespace sl {
 
+// Values of the schema's NodeType enum.
+enum class ChakraNodeType : std::uint8_t {
+    Invalid = 0,
+    Metadata = 1,
+    MemLoad = 2,
+    MemStore = 3,
+    Comp = 4,
+    CommSend = 5,
+    CommRecv = 6,
+    CommColl = 7,
+};
+constexpr int kChakraNodeTypeCount = 8;
+// Send, receive and collective nodes: communication, whatever their name.
+inline bool isChakraCommType(ChakraNodeType t) {
+    return t == ChakraNodeType::CommColl || t == ChakraNodeType::CommSend || t == ChakraNodeType::CommRecv;
+}
+
 struct ChakraNodeMeta {
     std::uint64_t id = 0;
-    int type = 0; // io/chakra's ChakraNodeType, as its integer
+    ChakraNodeType type = ChakraNodeType::Invalid;
     std::vector<std::uint64_t> dataDeps;
     std::vector<std::uint64_t> ctrlDeps;
     bool durationInFile = true; // false: the duration is a placeholder (0)

@@ -1,4 +1,4 @@
-// The scenario traps of issue 25 (docs/WhatIfWorkbench.md) on the bundled sample samples/02-dp4
+// The scenario traps (docs/WhatIfWorkbench.md) on the bundled sample samples/02-dp4
 // (always present, so nothing here skips): Add starts from the baseline and Duplicate copies the
 // selected scenario; a knob edit on the baseline makes a new scenario named after what changed and
 // says so; the panes' labels follow renames (without Qt's closeEditor warning); the result card

@@ -1,4 +1,4 @@
-// Sessions (issue 8 item 4): JSON round trip, rejected bad files, atomic writes, the crash-safe
+// Sessions: JSON round trip, rejected bad files, atomic writes, the crash-safe
 // autosave; track pin and reorder in TrackState, the row layout and the track tree; knob presets;
 // range statistics in a worker where a newer request drops older results.
 #include "Autosave.h"

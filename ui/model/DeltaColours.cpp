@@ -24,28 +24,6 @@ QColor deltaColour(int bin) {
     return colours[std::clamp(bin, 0, kDeltaBins - 1)];
 }
 
-QString deltaLabel(int bin) {
-    const QString lo = QString::number(kDeltaSteps[0]), hi = QString::number(kDeltaSteps[1]);
-    switch (bin) {
-    case 0:
-        return QStringLiteral("≥%1% faster").arg(hi);
-    case 1:
-        return QStringLiteral("%1–%2% faster").arg(lo, hi);
-    case 2:
-        return QStringLiteral("<%1% faster").arg(lo);
-    case kDeltaSame:
-        return QStringLiteral("same (noise)");
-    case 4:
-        return QStringLiteral("<%1% slower").arg(lo);
-    case 5:
-        return QStringLiteral("%1–%2% slower").arg(lo, hi);
-    case 6:
-        return QStringLiteral("≥%1% slower").arg(hi);
-    default:
-        return QStringLiteral("only in this run");
-    }
-}
-
 const std::int8_t* EventDeltas::track(std::size_t rank, std::size_t track) const {
     if (rank >= bins.size() || track >= bins[rank].size() || bins[rank][track].empty()) return nullptr;
     return bins[rank][track].data();

@@ -30,7 +30,6 @@ constexpr double kDeltaSteps[] = {10.0, 25.0};
 // percent are "same".
 int deltaBin(TimeNs mine, TimeNs other, double samePct);
 QColor deltaColour(int bin);
-QString deltaLabel(int bin);
 
 // A bin per event of a trace set: bins[rank][track][event], kNotCompared when not compared.
 struct EventDeltas {

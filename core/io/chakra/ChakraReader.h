@@ -14,24 +14,9 @@
 
 namespace sl {
 
-// Values of the schema's NodeType enum.
-enum class ChakraNodeType : std::uint8_t {
-    Invalid = 0,
-    Metadata = 1,
-    MemLoad = 2,
-    MemStore = 3,
-    Comp = 4,
-    CommSend = 5,
-    CommRecv = 6,
-    CommColl = 7,
-};
-constexpr int kChakraNodeTypeCount = 8;
+// ChakraNodeType (the schema's NodeType) is in trace/ChakraNodeMeta.h, with the events it types.
 // "COMP_NODE", "COMM_COLL_NODE", ... (the schema's enum names).
 std::string_view chakraNodeTypeName(ChakraNodeType t);
-// Send, receive and collective nodes: communication, whatever their name.
-inline bool isChakraCommType(ChakraNodeType t) {
-    return t == ChakraNodeType::CommColl || t == ChakraNodeType::CommSend || t == ChakraNodeType::CommRecv;
-}
 
 // Values of the schema's CollectiveCommType enum ("comm_type" attribute).
 enum class ChakraCommType : std::int32_t {

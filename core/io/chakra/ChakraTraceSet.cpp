@@ -161,7 +161,7 @@ Rank chakraRank(const ChakraFile& file, int rankId, int worldSize) {
         if (rank.chakraNodes.size() <= it->second) rank.chakraNodes.resize(it->second + 1);
         ChakraNodeMeta meta;
         meta.id = n.id;
-        meta.type = static_cast<int>(n.type);
+        meta.type = n.type;
         meta.dataDeps = n.dataDeps;
         meta.ctrlDeps = n.ctrlDeps;
         meta.durationInFile = n.durationNs >= 0;
@@ -303,10 +303,10 @@ ChakraRankSummary chakraRankSummary(const Rank& rank) {
     if (rank.hasMeasuredTimes) return s;
     for (const auto& track : rank.chakraNodes)
         for (const ChakraNodeMeta& n : track) {
-            if (n.type >= 0 && n.type < kChakraNodeTypeCount) ++s.nodesByType[n.type];
+            if (const auto t = static_cast<std::size_t>(n.type); t < kChakraNodeTypeCount) ++s.nodesByType[t];
             s.dataDeps += static_cast<std::int64_t>(n.dataDeps.size());
             s.ctrlDeps += static_cast<std::int64_t>(n.ctrlDeps.size());
-            const bool comm = isChakraCommType(static_cast<ChakraNodeType>(n.type));
+            const bool comm = isChakraCommType(n.type);
             const bool sized = n.commSize >= 0;
             if (comm) ++(sized ? s.commNodesSized : s.commNodesUnsized);
             if (!n.durationInFile && !(comm && sized)) ++s.nodesWithoutDuration;

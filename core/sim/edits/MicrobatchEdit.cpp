@@ -1,7 +1,7 @@
 #include "sim/BlockEdits.h"
 #include "sim/edits/GraphSplice.h"
 
-#include "structure/PipelineSchedule.h"
+#include "models/PipelineSchedule.h"
 #include "structure/Structure.h"
 
 #include <algorithm>

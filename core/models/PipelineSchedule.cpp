@@ -1,4 +1,4 @@
-#include "structure/PipelineSchedule.h"
+#include "models/PipelineSchedule.h"
 
 #include <algorithm>
 
