@@ -481,7 +481,7 @@ void MainMenus::buildFileMenu() {
                         const QString path =
                             askSave(tr("Export report"), dialogDir(QStringLiteral("report.html")),
                                     tr("HTML report (*.html);;JSON (*.json);;CSV (*.csv)"));
-                        if (!path.isEmpty()) session->exportReport(path);
+                        if (!path.isEmpty()) session->startReportExport(path);
                     });
     file->addSeparator();
     // Through the window's close, which asks when the session is modified.

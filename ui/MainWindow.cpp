@@ -142,13 +142,12 @@ void MainWindow::buildCentral() {
     panes_->measured()->setAnnotations(sessions_->annotations());
     // The sweep's plot in the HTML report when a sweep ran (docs/Exports.md, "In the report").
     sessions_->setExtraFigures([this] {
-        nlohmann::json out = nlohmann::json::array();
+        std::vector<ReportFigure> out;
         if (!sweep_ || sweep_->points().empty()) return out;
         const QByteArray svg = chartSvg(sweep_->chart(), {1600, 900});
         if (!svg.isEmpty())
-            out.push_back({{"name", tr("Sweep").toStdString()},
-                           {"caption", sweep_->chart()->chart()->title().toStdString()},
-                           {"svg", svg.toStdString()}});
+            out.push_back({tr("Sweep").toStdString(), sweep_->chart()->chart()->title().toStdString(),
+                           svg.toStdString()});
         return out;
     });
     panes_->simulated()->setAnnotations(sessions_->annotations());

@@ -2,10 +2,8 @@
 #include "RenderCommand.h"
 #include "SimSetup.h"
 
-#include "analysis/CriticalPath.h"
-#include "analysis/LimitingCause.h"
 #include "base/Error.h"
-#include "report/ReportWriter.h"
+#include "report/Report.h"
 #include "report/SimulationReport.h"
 #include "sim/KnobRegistry.h"
 #include "sim/Simulator.h"
@@ -73,8 +71,8 @@ std::vector<std::string> knobAssignments(const SimKnobs& knobs) {
 // them (report/HtmlReport.h, "figures"): the replay, and the knobs' what-if when knobs are set.
 // Painted by the desktop program (RenderCommand.h); without it, or when it fails, one note on
 // stderr and a report without pictures.
-nlohmann::json scenarioFigures(const SimSetup& setup, const std::string& out) {
-    nlohmann::json figures = nlohmann::json::array();
+std::vector<ReportFigure> scenarioFigures(const SimSetup& setup, const std::string& out) {
+    std::vector<ReportFigure> figures;
     const std::string gui = guiProgram();
     if (gui.empty()) {
         std::fprintf(stderr,
@@ -116,7 +114,7 @@ nlohmann::json scenarioFigures(const SimSetup& setup, const std::string& out) {
         if (rc != 0 || text.str().find("<svg") == std::string::npos) {
             std::fprintf(stderr, "note: %s: no timeline pictures: %s\n", out.c_str(),
                          error.empty() ? "the renderer wrote no figure" : error.c_str());
-            return nlohmann::json::array();
+            return {};
         }
         std::string caption;
         for (const auto& a : scenarios[i].sets)
@@ -125,7 +123,7 @@ nlohmann::json scenarioFigures(const SimSetup& setup, const std::string& out) {
         if (setup.step >= 0)
             caption +=
                 " (whole trace; the numbers above are of ProfilerStep#" + std::to_string(setup.step) + ")";
-        figures.push_back({{"name", scenarios[i].name}, {"caption", caption}, {"svg", text.str()}});
+        figures.push_back({scenarios[i].name, caption, text.str()});
     }
     return figures;
 }
@@ -181,32 +179,19 @@ Command makeReportCommand() {
                 TraceSet set = loadWithProgress(setup.paths);
                 ExecutionGraph graph = buildGraphForCli(set, setup);
                 SimResult res = simulate(graph, setup.knobs);
-                SimResult replay;
-                if (!setup.knobs.isReplay()) {
-                    SimOptions so;
-                    so.timeline = false;
-                    replay = simulate(graph, SimKnobs{}, so);
-                }
-                nlohmann::json report = simulationReportJson(graph, res, setup.knobs, setup.paths, setup.step,
-                                                             setup.knobs.isReplay() ? nullptr : &replay);
-                // The report's headline says what limits the step, as the GUI's result card does.
-                report["limit"] = limitingCause(graph, criticalPath(graph, res), res).sentence;
-                report["generator"] = "sightline-cli report";
+                ReportInputs inputs;
+                inputs.graph = &graph;
+                inputs.result = &res;
+                inputs.knobs = setup.knobs;
+                inputs.source = ReportSource{setup.paths, setup.step};
+                inputs.generator = "sightline-cli report";
+                Report report = buildReport(inputs);
                 // Timeline pictures for the HTML page only (the JSON and CSV stay numbers).
                 for (const auto& o : outputs)
-                    if (o.format == ReportFormat::Html && !noPictures) {
-                        nlohmann::json figures = scenarioFigures(setup, o.path);
-                        if (!figures.empty()) {
-                            nlohmann::json html = report;
-                            html["figures"] = std::move(figures);
-                            writeReportFile(o.path, html, o.format);
-                        } else {
-                            writeReportFile(o.path, report, o.format);
-                        }
-                    }
+                    if (o.format == ReportFormat::Html && !noPictures)
+                        report.figures = scenarioFigures(setup, o.path);
                 for (const auto& o : outputs)
-                    if (o.format != ReportFormat::Html || noPictures)
-                        writeReportFile(o.path, report, o.format);
+                    writeReportFile(o.path, report, o.format);
                 return kExitOk;
             }};
 }

@@ -8,7 +8,7 @@
 #include "base/Rounding.h"
 #include "graph/ChakraGraph.h"
 #include "graph/ExecutionGraph.h"
-#include "report/SimulationReport.h"
+#include "report/Report.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
 
@@ -168,9 +168,12 @@ Command makeSimulateCommand() {
                 replay = simulate(graph, SimKnobs{}, so);
             }
             if (json) {
-                nlohmann::json j =
-                    simulationResultJson(graph, res, knobs, knobs.isReplay() ? nullptr : &replay);
-                std::cout << j.dump(2) << "\n";
+                ReportInputs inputs;
+                inputs.graph = &graph;
+                inputs.result = &res;
+                inputs.knobs = knobs;
+                inputs.replay = knobs.isReplay() ? nullptr : &replay;
+                std::cout << buildReport(inputs).numbers.dump(2) << "\n";
             } else
                 printTable(graph, res, knobs, knobs.isReplay() ? nullptr : &replay);
             return kExitOk;

@@ -100,6 +100,17 @@ nlohmann::json classJson(const std::array<TimeNs, kKernelClassCount + 1>& t) {
 
 } // namespace
 
+Rate runRate(const ExecutionGraph& g, const SimResult& res, const SimKnobs& knobs,
+             const SimKnobs* baselineKnobs) {
+    SimKnobs batch = knobs;
+    if (baselineKnobs && batch.batchSamples <= 0 && batch.batchTokens <= 0) {
+        batch.batchSamples = baselineKnobs->batchSamples;
+        batch.batchTokens = baselineKnobs->batchTokens;
+    }
+    if (batch.batchSamples <= 0 && batch.batchTokens <= 0) return {};
+    return rateOf(batch, stepWork(g, knobs, res).samples, res.simulatedIteration);
+}
+
 nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& res, const SimKnobs& knobs,
                                     const SimResult* replay, const SimKnobs* replayKnobs) {
     nlohmann::json j;
@@ -112,16 +123,7 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
             throughputVsBaseline(g, *replay, replayKnobs ? *replayKnobs : SimKnobs{}, res, knobs));
     // Samples and tokens per second where the batch is given: the what-if's own batch.* knobs,
     // else the baseline's (the batch describes the trace, docs/Scaling.md).
-    {
-        SimKnobs batch = knobs;
-        if (replayKnobs && batch.batchSamples <= 0 && batch.batchTokens <= 0) {
-            batch.batchSamples = replayKnobs->batchSamples;
-            batch.batchTokens = replayKnobs->batchTokens;
-        }
-        if (batch.batchSamples > 0 || batch.batchTokens > 0)
-            addRateJson(j["iteration"],
-                        rateOf(batch, stepWork(g, knobs, res).samples, res.simulatedIteration));
-    }
+    addRateJson(j["iteration"], runRate(g, res, knobs, replayKnobs));
     // Breakdown (HTA definitions): simulated at the top level of each rank, measured in `measured`.
     std::vector<RankBreakdown> sim = simulatedBreakdown(*g.trace, res.timeline);
     std::vector<RankBreakdown> meas = measuredBreakdown(*g.trace, &g);

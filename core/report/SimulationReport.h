@@ -1,6 +1,7 @@
 #pragma once
 // The numbers of a simulation run as one JSON object: what `simulate --json` prints, and the data
 // behind `report` (HTML, JSON and CSV are all written from this object, so they agree).
+#include "analysis/Throughput.h"
 #include "graph/ExecutionGraph.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
@@ -24,6 +25,11 @@ namespace sl {
 nlohmann::json simulationResultJson(const ExecutionGraph& graph, const SimResult& result,
                                     const SimKnobs& knobs, const SimResult* replay = nullptr,
                                     const SimKnobs* replayKnobs = nullptr);
+
+// Samples and tokens per second of a run where the batch is given: the run's own batch.* knobs, else
+// the baseline's (the batch describes the trace, docs/Scaling.md); unknown (Rate{}) otherwise.
+Rate runRate(const ExecutionGraph& graph, const SimResult& result, const SimKnobs& knobs,
+             const SimKnobs* baselineKnobs);
 
 // simulationResultJson plus "source": {"paths": [...], "step": N or null} and "changed_knobs":
 // the knob keys that differ from their replay defaults (in knobs' key order).

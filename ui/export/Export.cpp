@@ -1,19 +1,13 @@
 #include "Export.h"
 
-#include "analysis/CriticalPath.h"
-#include "analysis/LimitingCause.h"
 #include "analysis/SimulatedTraceExport.h"
 #include "base/Error.h"
-#include "report/ReportWriter.h"
-#include "report/SimulationReport.h"
 
 #include <QFileInfo>
 #include <QPainter>
 #include <QPixmap>
 #include <QSvgGenerator>
 #include <QWidget>
-
-#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -29,31 +23,26 @@ QString writeSimulatedTrace(const QString& path, const TraceSet& set, const Simu
     return {};
 }
 
-QString writeReport(const QString& path, const ExecutionGraph& graph, const SimResult& result,
-                    const SimKnobs& knobs, const QStringList& paths, int step,
-                    const nlohmann::json& scenarios, const nlohmann::json& figures) {
-    SimResult replay;
-    if (!knobs.isReplay()) {
-        SimOptions options;
-        options.timeline = false;
-        replay = simulate(graph, SimKnobs{}, options);
-    }
-    std::vector<std::string> sources;
-    for (const QString& p : paths)
-        sources.push_back(p.toStdString());
-    nlohmann::json report =
-        simulationReportJson(graph, result, knobs, sources, step, knobs.isReplay() ? nullptr : &replay);
-    if (scenarios.is_array() && !scenarios.empty()) report["scenarios"] = scenarios;
-    // The headline's "what limits the step" and the footer's "written by" (report/HtmlReport.h).
-    report["limit"] = limitingCause(graph, criticalPath(graph, result), result).sentence;
-    report["generator"] = "the Sightline window, File > Export Report";
+QString writeReport(const QString& path, const ReportSnapshot& snapshot) {
+    ReportInputs inputs;
+    inputs.graph = snapshot.graph.get();
+    inputs.result = snapshot.result.get();
+    inputs.knobs = snapshot.knobs;
+    inputs.replay = snapshot.replay.get();
+    inputs.path = snapshot.analysis ? &snapshot.analysis->path : nullptr;
+    ReportSource source;
+    for (const QString& p : snapshot.paths)
+        source.paths.push_back(p.toStdString());
+    inputs.source = std::move(source);
+    inputs.generator = "the Sightline window, File > Export Report";
+    for (const auto& s : snapshot.scenarios)
+        inputs.scenarios.push_back({s.name, s.knobs, s.result.get(), s.limit});
+    inputs.baselineScenario = snapshot.baselineScenario;
+    inputs.figures = snapshot.figures;
     const std::string target = path.toStdString();
-    const ReportFormat format = reportFormatOf(target).value_or(ReportFormat::Json);
-    // Pictures are for people: the HTML gets them, the JSON and CSV keep the numbers alone.
-    if (format == ReportFormat::Html && figures.is_array() && !figures.empty()) report["figures"] = figures;
     try {
-        writeReportFile(target, report, format);
-    } catch (const Error& e) {
+        writeReportFile(target, buildReport(inputs), reportFormatOf(target).value_or(ReportFormat::Json));
+    } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
     return {};

@@ -1,5 +1,7 @@
 #pragma once
+#include "SimAnalysis.h"
 #include "graph/ExecutionGraph.h"
+#include "report/Report.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
 #include "trace/TraceSet.h"
@@ -7,7 +9,10 @@
 #include <QString>
 
 #include <QStringList>
-#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
 
 class QWidget;
 
@@ -20,17 +25,32 @@ namespace sl::ui {
 // a simulated time (args: measured_ts, correlation).
 QString writeSimulatedTrace(const QString& path, const TraceSet& set, const SimulatedTimeline& timeline);
 
-// The report of a simulation, written by the same core code as `sightline-cli report`
-// (report/SimulationReport + report/ReportWriter): HTML, JSON or CSV by the path's suffix
-// (.html/.htm, .json, .csv; any other suffix writes JSON). With knobs away from replay, the graph is
-// also simulated at the default knobs so the report says what the knobs changed (knob_effect).
-// `paths` name the traces in the report's header; step -1 is the whole trace.
-// `scenarios` (a JSON array, see report/HtmlReport.h) adds the session's scenario table; `figures`
-// (an array of {name, caption, svg}) timeline pictures, in the HTML only.
-QString writeReport(const QString& path, const ExecutionGraph& graph, const SimResult& result,
-                    const SimKnobs& knobs, const QStringList& paths, int step = -1,
-                    const nlohmann::json& scenarios = nlohmann::json(),
-                    const nlohmann::json& figures = nlohmann::json());
+// What File > Export Report writes, taken from what the window already holds (the simulation shown,
+// its critical path, the scenarios simulated so far, their pictures): shared, read-only, so the
+// report is built off the UI thread while the window goes on.
+struct ReportSnapshot {
+    std::shared_ptr<const ExecutionGraph> graph;
+    std::shared_ptr<const SimResult> result;
+    std::shared_ptr<const SimAnalysis> analysis; // its critical path names what limits the step
+    SimKnobs knobs;
+    // The graph at default knobs, when a scenario already simulated it (else the report does).
+    std::shared_ptr<const SimResult> replay;
+    QStringList paths;
+    struct Scenario {
+        std::string name;
+        SimKnobs knobs;
+        std::shared_ptr<const SimResult> result;
+        std::string limit;
+    };
+    std::vector<Scenario> scenarios;
+    int baselineScenario = -1; // index in scenarios, -1: the baseline is not simulated
+    std::vector<ReportFigure> figures;
+};
+
+// The report of a snapshot, written by the core's one report pipeline (report/Report.h, as
+// `sightline-cli report`): HTML, JSON or CSV by the path's suffix (.html/.htm, .json, .csv; any
+// other suffix writes JSON). Any thread.
+QString writeReport(const QString& path, const ReportSnapshot& snapshot);
 
 // Renders a widget into a PNG (raster) or an SVG (vector, QSvgGenerator), chosen by the suffix.
 QString saveWidgetImage(QWidget* widget, const QString& path);

@@ -61,6 +61,7 @@ void SimRunner::request(const SimKnobs& knobs, int debounceMs) {
 SimOutput SimRunner::runNow(const std::shared_ptr<const TraceSet>& set, const SimKnobs& knobs) {
     const auto t0 = std::chrono::steady_clock::now();
     SimOutput out;
+    out.knobs = knobs;
     out.graph = std::make_shared<const ExecutionGraph>(buildExecutionGraph(*set));
     out.result = std::make_shared<const SimResult>(simulate(*out.graph, knobs));
     analyze(out, set);
@@ -73,6 +74,7 @@ SimOutput SimRunner::simulateOn(const std::shared_ptr<const TraceSet>& set,
                                 const std::atomic<bool>* cancel) {
     const auto t0 = std::chrono::steady_clock::now();
     SimOutput out;
+    out.knobs = knobs;
     out.graph = graph;
     SimOptions options;
     options.cancel = cancel;
@@ -113,6 +115,7 @@ void SimRunner::launch() {
         [set = set_, graph = graph_, knobs = knobs_, setGeneration](const JobControl& control) {
             Attempt a;
             SimOutput& out = a.out;
+            out.knobs = knobs;
             const auto t0 = std::chrono::steady_clock::now();
             // Shares of a first run on a 200 MB trace (graph about 55%, simulation 15%, analyses 30%).
             const auto stage = [&](const char* what, double fraction) {

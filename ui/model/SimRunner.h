@@ -27,6 +27,8 @@ struct SimOutput {
     std::shared_ptr<const PaneHighlights> simulatedHighlights;
     // The critical path grouped by op name (the critical-path table's grouped rows).
     std::shared_ptr<const std::vector<PathNameShare>> pathByName;
+    // The knobs it ran with and the run's generation (SimRunner::generation()).
+    SimKnobs knobs;
     std::uint64_t generation = 0;
     // SimRunner::setGeneration() when the run started: the trace set it belongs to.
     std::uint64_t setGeneration = 0;

@@ -42,6 +42,7 @@ SessionController::SessionController(QObject* parent)
       tracks_(new TrackState(this)), highlights_(new HighlightModel(selection_, this)),
       annotations_(new AnnotationModel(this)), loader_(new TraceLoader(this)), sim_(new SimRunner(this)),
       etAttach_(new EtAttach(this)), comparison_(new ComparisonController(this)) {
+    reportJob_ = new BackgroundJob(this);
     view_->setObjectName(QStringLiteral("viewController"));
     selection_->setObjectName(QStringLiteral("selection"));
     tracks_->setObjectName(QStringLiteral("trackState"));
@@ -503,28 +504,30 @@ QString SessionController::exportSimulatedTrace(const QString& path) {
     return error;
 }
 
-nlohmann::json SessionController::scenarioTableJson() const {
-    // The scenarios simulated so far, for the report's Scenarios table (report/HtmlReport.h).
-    nlohmann::json rows = nlohmann::json::array();
-    const ScenarioResult* base = scenarios_->result(0);
-    const double baseUs = base ? base->json["iteration"].value("simulated_us", 0.0) : 0.0;
-    for (int i = 0; i < scenarios_->list()->count(); ++i) {
+std::vector<ReportSnapshot::Scenario> SessionController::simulatedScenarios(int* baseline) const {
+    // The scenarios simulated so far (those whose result is of their current knobs), for the
+    // report's Scenarios table (report/Report.h); the first one is the baseline.
+    std::vector<ReportSnapshot::Scenario> out;
+    *baseline = -1;
+    for (int i = 0; scenarios_ && i < scenarios_->list()->count(); ++i) {
         const ScenarioResult* r = scenarios_->result(i);
         if (!r) continue;
-        const double us = r->json["iteration"].value("simulated_us", 0.0);
-        nlohmann::json row = {{"name", r->name.toStdString()},
-                              {"changed_knobs", changedKnobs(r->knobs.toJson())},
-                              {"knobs", r->knobs.toJson()},
-                              {"iteration_us", us},
-                              {"vs_baseline_pct", baseUs > 0 ? 100.0 * (us - baseUs) / baseUs : 0.0},
-                              {"limit", r->limit.toStdString()}};
-        // Where the work per step differs from the baseline's (docs/Scaling.md).
-        for (const char* key : {"throughput_vs_baseline", "scaling_efficiency", "throughput_note",
-                                "samples_per_s", "tokens_per_s", "rate_note"})
-            if (r->json["iteration"].contains(key)) row[key] = r->json["iteration"][key];
-        rows.push_back(std::move(row));
+        if (i == 0) *baseline = static_cast<int>(out.size());
+        out.push_back({r->name.toStdString(), r->knobs, r->output.result, r->limit.toStdString()});
     }
-    return rows;
+    return out;
+}
+
+nlohmann::json SessionController::scenarioTableJson() const {
+    int baseline = -1;
+    const std::vector<ReportSnapshot::Scenario> simulated = simulatedScenarios(&baseline);
+    if (simulated.empty()) return nlohmann::json::array();
+    std::vector<ScenarioRun> runs;
+    for (const auto& s : simulated)
+        runs.push_back({s.name, s.knobs, s.result.get(), s.limit});
+    const ExecutionGraph& graph = *scenarios_->result(0)->output.graph;
+    return sl::scenarioTableJson(
+        scenarioTable(graph, runs, baseline >= 0 ? &runs[static_cast<std::size_t>(baseline)] : nullptr));
 }
 
 Figure SessionController::timelineFigure(QSize size, const FigureContent& content) const {
@@ -588,10 +591,10 @@ QString SessionController::copyTimelineFigure(QSize size) {
     return {};
 }
 
-nlohmann::json SessionController::scenarioFigures() const {
+std::vector<ReportFigure> SessionController::scenarioFigures() const {
     // A timeline picture per simulated scenario for the HTML report: the measured pane above the
     // scenario's, over the whole trace (ui/export/FigureRender.h).
-    nlohmann::json figures = nlohmann::json::array();
+    std::vector<ReportFigure> figures;
     if (!measured_ || !scenarios_) return figures;
     for (int i = 0; i < scenarios_->list()->count(); ++i) {
         const ScenarioResult* r = scenarios_->result(i);
@@ -607,10 +610,9 @@ nlohmann::json SessionController::scenarioFigures() const {
         const QByteArray svg = figureSvg(fig);
         if (svg.isEmpty()) continue;
         figures.push_back(
-            {{"name", r->name.toStdString()},
-             {"caption",
-              (fig.knobs.isEmpty() ? tr("replay") : fig.knobs.join(QStringLiteral(", "))).toStdString()},
-             {"svg", svg.toStdString()}});
+            {r->name.toStdString(),
+             (fig.knobs.isEmpty() ? tr("replay") : fig.knobs.join(QStringLiteral(", "))).toStdString(),
+             svg.toStdString()});
     }
     if (extraFigures_)
         for (const auto& f : extraFigures_())
@@ -618,18 +620,45 @@ nlohmann::json SessionController::scenarioFigures() const {
     return figures;
 }
 
-QString SessionController::exportReport(const QString& path) {
-    QString error;
-    if (!simulation_.result || !simulation_.graph)
-        error = tr("No simulation to report yet");
-    else
-        error = writeReport(path, *simulation_.graph, *simulation_.result, knobs_->knobs(), paths_, -1,
-                            scenarioTableJson(), scenarioFigures());
-    if (!error.isEmpty())
+bool SessionController::startReportExport(const QString& path, std::function<void(QString)> done) {
+    if (!simulation_.result || !simulation_.graph) {
+        const QString error = tr("No simulation to report yet");
         emit message(error, MessageBar::Level::Error);
-    else
-        emit exported(tr("Report"), path);
-    return error;
+        if (done) done(error);
+        return false;
+    }
+    // What the window holds now; the report is built from it off the UI thread.
+    ReportSnapshot snapshot;
+    snapshot.graph = simulation_.graph;
+    snapshot.result = simulation_.result;
+    snapshot.analysis = simulation_.analysis;
+    snapshot.knobs = simulation_.knobs;
+    snapshot.paths = paths_;
+    snapshot.scenarios = simulatedScenarios(&snapshot.baselineScenario);
+    // The replay, when a scenario of this graph already simulated it (else the report does).
+    for (int i = 0; i < scenarios_->list()->count(); ++i)
+        if (const ScenarioResult* r = scenarios_->result(i);
+            r && r->knobs.isReplay() && r->output.graph == simulation_.graph && r->output.result->complete)
+            snapshot.replay = r->output.result;
+    snapshot.figures = scenarioFigures();
+    reportJob_->start(
+        [path, snapshot = std::move(snapshot)](const JobControl&) { return writeReport(path, snapshot); },
+        [this, path, done = std::move(done)](QString error) {
+            if (!error.isEmpty())
+                emit message(error, MessageBar::Level::Error);
+            else
+                emit exported(tr("Report"), path);
+            if (done) done(error);
+        });
+    return true;
+}
+
+QString SessionController::exportReport(const QString& path) {
+    auto outcome = std::make_shared<std::optional<QString>>();
+    if (!startReportExport(path, [outcome](QString error) { *outcome = std::move(error); }))
+        return outcome->value_or(QString());
+    reportJob_->waitForIdle(10 * 60 * 1000);
+    return outcome->value_or(tr("%1: the report was not written").arg(path));
 }
 
 } // namespace sl::ui

@@ -5,6 +5,8 @@
 // crash-safe autosave. It also owns the view state a session saves (the track tree, the visible
 // window, the selection, the highlight toggles). It shows nothing: MainWindow connects its signals
 // to the views, which is all MainWindow does.
+#include "BackgroundJob.h"
+#include "Export.h"
 #include "FigureRender.h"
 #include "MessageBar.h"
 #include "Session.h"
@@ -130,7 +132,13 @@ public:
 
     // File > Export: empty on success, else the error (also announced).
     QString exportSimulatedTrace(const QString& path);
-    QString exportReport(const QString& path); // .html, .json or .csv by suffix
+    // The report (.html, .json or .csv by suffix) of the simulation shown and the scenarios simulated
+    // so far, built off the UI thread from what the window holds (Export.h, ReportSnapshot); done
+    // gets the error (empty on success) once it is written, and it is announced. False (and the
+    // error announced) when there is nothing to report.
+    bool startReportExport(const QString& path, std::function<void(QString)> done = {});
+    // The same, waiting for the file to be written.
+    QString exportReport(const QString& path);
     // The timeline rendered at `size` (ui/export/FigureRender.h): the measured and simulated panes over
     // the visible time window, every rank, with title, headline, knob values, axis and legend.
     QString exportTimelineFigure(const QString& path, QSize size,
@@ -138,13 +146,15 @@ public:
     // The same figure on the clipboard (Copy Image), and the figure itself.
     QString copyTimelineFigure(QSize size);
     Figure timelineFigure(QSize size, const FigureContent& content = {}) const;
-    // The scenarios simulated so far as the report's Scenarios table (JSON array).
+    // The scenarios simulated so far as the report's Scenarios table (JSON array, report/Report.h).
     nlohmann::json scenarioTableJson() const;
-    // A timeline picture (SVG) per simulated scenario for the HTML report: [{name, caption, svg}].
-    nlohmann::json scenarioFigures() const;
+    // A timeline picture (SVG) per simulated scenario for the HTML report.
+    std::vector<ReportFigure> scenarioFigures() const;
     // More pictures for the HTML report from parts the session does not own (the window's sweep
-    // plot): called at each export, an array like scenarioFigures().
-    void setExtraFigures(std::function<nlohmann::json()> extra) { extraFigures_ = std::move(extra); }
+    // plot): called at each export.
+    void setExtraFigures(std::function<std::vector<ReportFigure>()> extra) {
+        extraFigures_ = std::move(extra);
+    }
 
 signals:
     // A load started (what: its status text); loading tells when the progress bar shows.
@@ -189,7 +199,9 @@ private:
     TrackState* tracks_;
     HighlightModel* highlights_;
     AnnotationModel* annotations_;
-    std::function<nlohmann::json()> extraFigures_;
+    std::function<std::vector<ReportFigure>()> extraFigures_;
+    std::vector<ReportSnapshot::Scenario> simulatedScenarios(int* baseline) const;
+    BackgroundJob* reportJob_ = nullptr; // File > Export Report, off the UI thread
     TraceLoader* loader_;
     SimRunner* sim_;
     EtAttach* etAttach_;
