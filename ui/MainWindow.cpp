@@ -520,7 +520,7 @@ void MainWindow::showSimulation(const SimOutput& output) {
         overview_->setVisible(sessions_->traceSet()->ranks.size() >= 4);
     }
     sweep_->setGraph(sessions_->traceSet(), output.graph);
-    sweep_->setBaseKnobs(knobs_->knobs());
+    sweep_->setBaseKnobs(output.knobs); // the knobs the shown run ran with
     panes_->simulated()->setReference(measured);
     updateShiftColour();
     charts_->setSimulation(output);

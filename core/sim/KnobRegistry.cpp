@@ -215,31 +215,34 @@ std::vector<KnobSpec> buildSpecs() {
         factor("comm.speedup", "Communication", &SimKnobs::commSpeedup, 1e6,
                "Collective transfers (all-reduce, all-gather, ...) take their time / this factor, "
                "as on a faster network. Typical: 2 (an NVLink generation, 2x InfiniBand)."));
-    specs.push_back(choice("comm.model", "", &SimKnobs::commModel, {"measured", "alpha-beta"},
+    specs.push_back(choice("comm.model", "Network model", &SimKnobs::commModel, {"measured", "alpha-beta"},
                            "measured: collectives keep their measured transfer time; alpha-beta: latency + "
                            "bytes / bandwidth from the collective's size, group and algorithm."));
-    specs.push_back(integer("comm.gpus_per_node", "", &SimKnobs::commGpusPerNode, 1, 4096, "from the trace",
+    specs.push_back(integer("comm.gpus_per_node", "GPUs per node", &SimKnobs::commGpusPerNode, 1, 4096,
+                            "from the trace",
                             "GPUs per node for the alpha-beta model (which ranks talk over NVLink and which "
                             "over the network). 0: from the trace's device count, else 8."));
-    for (auto [key, member, where] :
-         {std::tuple{"comm.intra_node_GBps", &SimKnobs::commIntraNodeGBps, "inside a node (NVLink)"},
-          std::tuple{"comm.inter_node_GBps", &SimKnobs::commInterNodeGBps, "between nodes (network)"}}) {
-        KnobSpec s = number(key, "", member, "GB/s", 0, 1e6,
+    for (auto [key, label, member, where] :
+         {std::tuple{"comm.intra_node_GBps", "NVLink bandwidth", &SimKnobs::commIntraNodeGBps,
+                     "inside a node (NVLink)"},
+          std::tuple{"comm.inter_node_GBps", "Network bandwidth", &SimKnobs::commInterNodeGBps,
+                     "between nodes (network)"}}) {
+        KnobSpec s = number(key, label, member, "GB/s", 0, 1e6,
                             std::string("Effective bus bandwidth of the alpha-beta model ") + where +
                                 ". 0: calibrated from the trace's own transfers.");
         s.min = 0;
         specs.push_back(s);
     }
     {
-        KnobSpec s = number("comm.latency_us", "", &SimKnobs::commLatencyUs, "us", 0, 1e6,
+        KnobSpec s = number("comm.latency_us", "Collective latency", &SimKnobs::commLatencyUs, "us", 0, 1e6,
                             "Latency (alpha) of one collective in the alpha-beta model. -1: calibrated from "
                             "the trace.");
         s.sentinel = -1;
         s.sentinelText = "calibrated";
         specs.push_back(s);
     }
-    specs.push_back(choice("comm.algorithm", "", &SimKnobs::commAlgorithm, {"ring", "tree"},
-                           "Collective algorithm of the alpha-beta model."));
+    specs.push_back(choice("comm.algorithm", "Collective algorithm", &SimKnobs::commAlgorithm,
+                           {"ring", "tree"}, "Collective algorithm of the alpha-beta model."));
     {
         KnobSpec s;
         s.key = "comm.overlap";
@@ -301,6 +304,7 @@ std::vector<KnobSpec> buildSpecs() {
     {
         KnobSpec s;
         s.key = "jitter.seed";
+        s.label = "Jitter seed";
         s.type = KnobType::Integer;
         s.min = 0;
         s.max = 999999; // six digits keep the knob panel narrow
@@ -388,7 +392,7 @@ std::vector<KnobSpec> buildSpecs() {
                      "Replays the trace on another GPU of the table (resources/gpus.json): each kernel's "
                      "roofline time from its op's shapes, with the efficiency it showed on the traced GPU; "
                      "intra-node links at the target's bandwidth. Empty: as traced."},
-          std::tuple{"gpu.source", "", &SimKnobs::gpuSource,
+          std::tuple{"gpu.source", "Traced GPU", &SimKnobs::gpuSource,
                      "The traced GPU, for gpu.target, when the trace's deviceProperties do not name one of "
                      "the table. Empty: from deviceProperties."}}) {
         KnobSpec s = choice(key, label, member, {}, help);
@@ -402,6 +406,8 @@ std::vector<KnobSpec> buildSpecs() {
         };
         specs.push_back(s);
     }
+    for (KnobSpec& spec : specs)
+        spec.group = knobGroupOf(spec.key);
     return specs;
 }
 
@@ -426,11 +432,12 @@ std::vector<KnobFamily> buildFamilies() {
          [classes](SimKnobs& k, const std::string& key, const std::string& cls, const std::string& value) {
              if (!contains(classes, cls))
                  throw KnobError("knob " + key + ": unknown kernel class (" + joined(classes, ", ") + ")");
-             k.computeClassSpeedup[cls] = parseSpeedup(key, value);
+             k.computeClassSpeedup[*kernelClassFromName(cls)] = parseSpeedup(key, value);
          },
          [](const SimKnobs& k, nlohmann::json& j) {
-             for (const auto& [c, v] : k.computeClassSpeedup)
-                 j["compute.speedup." + c] = v;
+             for (int c = 0; c < kKernelClassCount; ++c)
+                 if (const double v = k.computeClassSpeedup.factor[static_cast<std::size_t>(c)]; v != 1.0)
+                     j["compute.speedup." + std::string(kernelClassName(static_cast<KernelClass>(c)))] = v;
          }});
     f.push_back({"kernel.speedup[<regex>]",
                  "Kernels whose name matches (ECMAScript search) run duration / factor; applied in order, on "

@@ -11,6 +11,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -24,12 +25,20 @@ enum class KnobType {
     Choice,  // one of a list of words
 };
 
+// The knob panel's groups, in the panel's order (docs/WhatIfWorkbench.md, "Knob panel").
+enum class KnobGroup { Gpu, Network, Cpu, DataLoading, DataParallel, Setup, Hardware, Other };
+// "GPU", "Network", "CPU", "Data loading", "Data parallel", "Job setup", "Hardware", "Other".
+const char* knobGroupName(KnobGroup group);
+// The group of a knob's key (sim/KnobGroups.cpp: one line per knob; a new knob adds its line there).
+KnobGroup knobGroupOf(std::string_view key);
+
 // A knob with one value (compute.speedup, comm.model, ...).
 struct KnobSpec {
     std::string key;
-    std::string label; // short GUI label; empty: not in the GUI's knob panel
-    std::string help;  // what it models and a typical value, one or two sentences
-    std::string unit;  // "x", "us", "GB/s" or empty
+    std::string label; // short GUI label (the knob panel's, the sweep's)
+    KnobGroup group = KnobGroup::Other;
+    std::string help; // what it models and a typical value, one or two sentences
+    std::string unit; // "x", "us", "GB/s" or empty
     KnobType type = KnobType::Number;
     // Valid range of Factor / Number / Integer values; a Factor's lower bound is open.
     double min = 0;

@@ -203,11 +203,8 @@ KnobTiming::KnobTiming(const ExecutionGraph& g, const SimKnobs& k, const SetupEd
                     ff = 1.0 / k.commSpeedup;
                 } else {
                     if (kind == EventKind::Kernel) ff /= k.computeSpeedup;
-                    if (!k.computeClassSpeedup.empty()) {
-                        auto c = k.computeClassSpeedup.find(
-                            std::string(kernelClassName(classifier.classify(nm, kind))));
-                        if (c != k.computeClassSpeedup.end()) ff /= c->second;
-                    }
+                    if (!k.computeClassSpeedup.empty())
+                        ff /= k.computeClassSpeedup[classifier.classify(nm, kind)];
                     if (!regexes.empty()) {
                         std::string s(nm);
                         for (std::size_t r = 0; r < regexes.size(); ++r)

@@ -16,7 +16,7 @@ std::string SimKnobs::validKeys() {
 bool SimKnobs::isReplay() const {
     SimKnobs k = *this;
     k.batchSamples = k.batchTokens = 0;
-    return k.toJson() == SimKnobs{}.toJson();
+    return k == SimKnobs{};
 }
 
 std::vector<std::string> SimKnobs::unsupported() const {

@@ -4,22 +4,51 @@
 // A config is JSON ({"compute.speedup": 2, "comm.model": "alpha-beta", ...} or nested objects),
 // and every knob is also settable as key=value.
 #include "base/Error.h"
+#include "models/KernelClass.h"
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace sl {
 
+// compute.speedup.<class>: a speed-up per kernel class (models/KernelClass.h), indexed by the class;
+// 1 = unchanged.
+struct ClassSpeedups {
+    std::array<double, kKernelClassCount> factor = filled(1.0);
+
+    double& operator[](KernelClass c) { return factor[static_cast<std::size_t>(c)]; }
+    double operator[](KernelClass c) const { return factor[static_cast<std::size_t>(c)]; }
+    // By the class's name ("gemm"); throws std::out_of_range for a name that is no class.
+    double& operator[](std::string_view name) { return (*this)[classNamed(name)]; }
+    double at(std::string_view name) const { return (*this)[classNamed(name)]; }
+    // Every class unchanged.
+    bool empty() const { return factor == filled(1.0); }
+    bool operator==(const ClassSpeedups&) const = default;
+
+private:
+    static constexpr std::array<double, kKernelClassCount> filled(double v) {
+        std::array<double, kKernelClassCount> a{};
+        a.fill(v);
+        return a;
+    }
+    static KernelClass classNamed(std::string_view name) {
+        if (auto c = kernelClassFromName(name)) return *c;
+        throw std::out_of_range("no kernel class " + std::string(name));
+    }
+};
+
 struct SimKnobs {
     // GPU compute kernels: duration / speedup.
     double computeSpeedup = 1.0;
     // Per kernel class: gemm, attention, elementwise, reduction, memory, other (1.0 = unchanged).
-    std::map<std::string, double> computeClassSpeedup;
+    ClassSpeedups computeClassSpeedup;
     // kernel.speedup[<regex>]: kernels whose name matches (std::regex, ECMAScript search) run
     // duration / speedup; applied in order, on top of the class speedups.
     std::vector<std::pair<std::string, double>> kernelSpeedup;
@@ -116,6 +145,8 @@ struct SimKnobs {
     static std::string validKeys();
     // The knobs as a flat JSON object {"compute.speedup": 1, ...}.
     nlohmann::json toJson() const;
+    // Value equality, knob by knob (a scenario's knobs against the ones a result ran with).
+    bool operator==(const SimKnobs&) const = default;
 };
 
 // A bad knob name or value (base/Error.h, kind Usage); what() names the knob.

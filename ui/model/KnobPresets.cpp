@@ -68,9 +68,8 @@ QStringList presetDirs() {
 
 std::vector<KnobPreset> mergePresets(std::vector<KnobPreset> base, const std::vector<KnobPreset>& extra) {
     for (const KnobPreset& p : extra) {
-        const nlohmann::json knobs = p.knobs.toJson();
         auto same = std::find_if(base.begin(), base.end(), [&](const KnobPreset& b) {
-            return b.knobs.toJson() == knobs || b.name.compare(p.name, Qt::CaseInsensitive) == 0;
+            return b.knobs == p.knobs || b.name.compare(p.name, Qt::CaseInsensitive) == 0;
         });
         if (same != base.end())
             *same = p;

@@ -9,12 +9,6 @@
 
 namespace sl::ui {
 
-namespace {
-bool sameKnobs(const SimKnobs& a, const SimKnobs& b) {
-    return a.toJson() == b.toJson();
-}
-} // namespace
-
 ScenarioList::ScenarioList(QObject* parent) : QObject(parent) {
     list_.push_back({tr("Baseline"), {}});
 }
@@ -108,7 +102,7 @@ void ScenarioList::setCurrent(int i) {
 }
 
 int ScenarioList::setKnobs(int i, const SimKnobs& knobs) {
-    if (i < 0 || i >= count() || sameKnobs(at(i).knobs, knobs)) return i;
+    if (i < 0 || i >= count() || at(i).knobs == knobs) return i;
     if (i == 0 && !knobs.isReplay()) {
         // The baseline stays replay: the edit starts a what-if of its own, named after what changed
         // (announced by startedFromBaseline, so the user sees where the edit went). The batch

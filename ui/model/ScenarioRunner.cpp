@@ -12,10 +12,22 @@
 
 namespace sl::ui {
 
-// Simulations by knobs JSON, of one trace set: written by the job and by offer() on the UI thread.
+// Simulations of one trace set, by the knobs they ran with (SimOutput::knobs): written by the job
+// and by offer() on the UI thread.
 struct ScenarioRunner::Cache {
     std::mutex mutex;
-    std::map<std::string, SimOutput> outputs;
+    std::vector<SimOutput> outputs;
+    SimOutput* find(const SimKnobs& knobs) {
+        for (SimOutput& o : outputs)
+            if (o.knobs == knobs) return &o;
+        return nullptr;
+    }
+    void keep(const SimOutput& output) {
+        if (SimOutput* old = find(output.knobs))
+            *old = output;
+        else
+            outputs.push_back(output);
+    }
 };
 
 ScenarioRunner::ScenarioRunner(QObject* parent) : QObject(parent), cache_(std::make_shared<Cache>()) {}
@@ -29,10 +41,10 @@ void ScenarioRunner::setTraceSet(std::shared_ptr<const TraceSet> set) {
     results_.reset();
 }
 
-void ScenarioRunner::offer(const SimKnobs& knobs, const SimOutput& output) {
+void ScenarioRunner::offer(const SimOutput& output) {
     if (!output.result || !set_ || !output.timeline || &output.timeline->set() != set_.get()) return;
     const std::lock_guard lock(cache_->mutex);
-    cache_->outputs[knobs.toJson().dump()] = output;
+    cache_->keep(output);
 }
 
 void ScenarioRunner::explain(ScenarioResult& r, const ScenarioResult* baseline) {
@@ -96,17 +108,16 @@ void ScenarioRunner::run(std::shared_ptr<const ExecutionGraph> graph,
                     ScenarioResult r;
                     r.name = scenarios[i].name;
                     r.knobs = scenarios[i].knobs;
-                    const std::string key = r.knobs.toJson().dump();
                     {
                         const std::lock_guard lock(cache->mutex);
-                        auto it = cache->outputs.find(key);
-                        if (it != cache->outputs.end() && it->second.graph == graph) r.output = it->second;
+                        const SimOutput* cached = cache->find(r.knobs);
+                        if (cached && cached->graph == graph) r.output = *cached;
                     }
                     if (!r.output.result) {
                         r.output = SimRunner::simulateOn(set, graph, r.knobs, control.cancelFlag());
                         if (!r.output.result) break; // cancelled
                         const std::lock_guard lock(cache->mutex);
-                        cache->outputs[key] = r.output;
+                        cache->keep(r.output);
                     }
                     results->push_back(std::move(r));
                     const int done = static_cast<int>(i + 1), total = static_cast<int>(scenarios.size());

@@ -52,8 +52,8 @@ public:
 
     // A new trace set: the cache and any results are dropped.
     void setTraceSet(std::shared_ptr<const TraceSet> set);
-    // Reuses a simulation already made (the simulated pane's) for its knobs.
-    void offer(const SimKnobs& knobs, const SimOutput& output);
+    // Reuses a simulation already made (the simulated pane's) for the knobs it ran with.
+    void offer(const SimOutput& output);
     // Simulates (or takes from the cache) every scenario on graph, then emits finished().
     void run(std::shared_ptr<const ExecutionGraph> graph, const std::vector<Scenario>& scenarios);
     const std::shared_ptr<const ScenarioResults>& results() const { return results_; }

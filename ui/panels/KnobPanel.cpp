@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <utility>
 
 namespace sl::ui {
@@ -52,16 +53,15 @@ KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
     std::vector<const KnobSpec*> specs;
     for (const KnobSpec& spec : knobSpecs())
         specs.push_back(&spec);
-    std::stable_sort(specs.begin(), specs.end(), [](const KnobSpec* a, const KnobSpec* b) {
-        return knobGroup(a->key) < knobGroup(b->key);
-    });
-    int group = -1;
+    std::stable_sort(specs.begin(), specs.end(),
+                     [](const KnobSpec* a, const KnobSpec* b) { return a->group < b->group; });
+    std::optional<KnobGroup> group;
     for (const KnobSpec* s : specs) {
         const KnobSpec& spec = *s;
-        if (knobGroup(spec.key) != group) {
-            group = knobGroup(spec.key);
-            auto* heading = new QLabel(QStringLiteral("<b>%1</b>").arg(knobGroupName(group)), this);
-            heading->setObjectName(QStringLiteral("knobGroup%1").arg(group));
+        if (spec.group != group) {
+            group = spec.group;
+            auto* heading = new QLabel(QStringLiteral("<b>%1</b>").arg(knobGroupHeading(spec.group)), this);
+            heading->setObjectName(QStringLiteral("knobGroup%1").arg(static_cast<int>(spec.group)));
             form_->addRow(heading);
         }
         QWidget* w = makeField(spec);
@@ -244,10 +244,9 @@ SimKnobs KnobPanel::knobs() const {
 
 void KnobPanel::showMatchingPreset(const SimKnobs& k) {
     // The preset list names the preset these knobs are, or "Custom" (the entry after the presets).
-    const nlohmann::json json = k.toJson();
     int match = static_cast<int>(presets_.size());
     for (std::size_t i = 0; i < presets_.size(); ++i)
-        if (presets_[i].knobs.toJson() == json) {
+        if (presets_[i].knobs == k) {
             match = static_cast<int>(i);
             break;
         }

@@ -22,7 +22,7 @@ ScenarioController::ScenarioController(ScenarioList* list, ScenarioRunner* runne
     connect(list_, &ScenarioList::currentChanged, this, [this](int i) {
         // Another scenario in the simulated pane: its events move there (ui/model/Transition.h).
         // A knob edit that started a new what-if already shows its knobs: no transition for it.
-        if (v_.knobs->knobs().toJson() != list_->at(i).knobs.toJson()) {
+        if (v_.knobs->knobs() != list_->at(i).knobs) {
             v_.panes->simulated()->animateNextChange();
             v_.knobs->setKnobs(list_->at(i).knobs);
         }
@@ -78,12 +78,12 @@ void ScenarioController::restore(const std::vector<Scenario>& scenarios, int cur
     }
     list_->reset(std::move(list), current);
     // reset() emits currentChanged, which shows the knobs unless the panel already had them.
-    if (v_.knobs->knobs().toJson() != list_->at(list_->current()).knobs.toJson())
+    if (v_.knobs->knobs() != list_->at(list_->current()).knobs)
         v_.knobs->setKnobs(list_->at(list_->current()).knobs);
 }
 
-void ScenarioController::simulationShown(const SimOutput& output, const SimKnobs& knobs) {
-    runner_->offer(knobs, output);
+void ScenarioController::simulationShown(const SimOutput& output) {
+    runner_->offer(output);
     shown_ = true;
     labelPanes();
     // The graph of the simulation shown, which need not come from the SimRunner (a screenshot
@@ -100,7 +100,7 @@ const ScenarioResult* ScenarioController::result(int i) const {
     if (!results || i < 0 || i >= list_->count() || static_cast<std::size_t>(i) >= results->size())
         return nullptr;
     const ScenarioResult& r = (*results)[static_cast<std::size_t>(i)];
-    return r.knobs.toJson() == list_->at(i).knobs.toJson() ? &r : nullptr;
+    return r.knobs == list_->at(i).knobs ? &r : nullptr;
 }
 
 void ScenarioController::showResults() {

@@ -37,11 +37,14 @@ public:
                        QObject* parent = nullptr);
 
     ScenarioList* list() const { return list_; }
+    // The knobs of the current scenario: what the knob panel shows and edits, what the simulated
+    // pane runs and what a session saves.
+    const SimKnobs& currentKnobs() const { return list_->at(list_->current()).knobs; }
     ScenarioRunner* runner() const { return runner_; }
     // A new trace set is shown (measured: its measured timeline, for the upper pane).
     void setTraceSet(std::shared_ptr<const TraceSet> set, std::shared_ptr<const TimelineData> measured);
     // The simulated pane got a simulation of the current scenario's knobs.
-    void simulationShown(const SimOutput& output, const SimKnobs& knobs);
+    void simulationShown(const SimOutput& output);
     // A session's scenarios (empty: a session from before scenarios; its knobs, when not replay,
     // become one what-if called "Session knobs") and the current one. The knob panel shows the
     // current scenario's knobs afterwards.

@@ -128,10 +128,12 @@ void SessionController::setScenarios(ScenarioController* scenarios, KnobPanel* k
     scenarios_ = scenarios;
     knobs_ = knobs;
     connect(scenarios_, &ScenarioController::modified, this, &SessionController::markDirty);
-    connect(knobs_, &KnobPanel::changed, this, [this](const SimKnobs& k) {
+    connect(knobs_, &KnobPanel::changed, this, [this] {
         // After a cancel, a knob change computes the details again (with the progress bar).
         if (autoSimulate_ && set_ && details_ == Details::Cancelled) startDetails();
-        if (autoSimulate_ && set_) sim_->request(k);
+        // The scenario list took the edit first (ScenarioController): the current scenario's knobs
+        // are these.
+        if (autoSimulate_ && set_) sim_->request(scenarios_->currentKnobs());
         markDirty();
     });
 }
@@ -194,7 +196,7 @@ void SessionController::cancelDetails() {
 void SessionController::computeDetails() {
     if (!set_ || details_ == Details::Running) return;
     startDetails();
-    sim_->request(knobs_->knobs(), 0);
+    sim_->request(scenarios_->currentKnobs(), 0);
 }
 
 void SessionController::rememberRankViews(std::unique_ptr<QSettings> settings) {
@@ -258,7 +260,7 @@ void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QS
         scenarios_->restore(session->scenarios, session->currentScenario, session->knobs);
     }
     sim_->setTraceSet(set_);
-    if (autoSimulate_) sim_->request(knobs_->knobs(), 0);
+    if (autoSimulate_) sim_->request(scenarios_->currentKnobs(), 0);
     view_->setScrollY(0);
     view_->setBounds(measured_->start(), measured_->end());
     paths_ = paths;
@@ -305,7 +307,7 @@ void SessionController::showSimulation(const SimOutput& output) {
     emit simulationShown(output);
     highlights_->setSimulation(output);
     // Not while a newer request waits: the knobs in the panel are then not the ones simulated.
-    if (!sim_->busy()) scenarios_->simulationShown(output, knobs_->knobs());
+    if (!sim_->busy()) scenarios_->simulationShown(output);
     endDetails();
     if (!output.result->warnings.empty())
         emit message(tr("Simulation: %1").arg(QString::fromStdString(output.result->warnings.front().text)),
@@ -315,7 +317,7 @@ void SessionController::showSimulation(const SimOutput& output) {
 Session SessionController::currentSession() const {
     Session s;
     s.traces = paths_;
-    s.knobs = knobs_->knobs();
+    s.knobs = scenarios_->currentKnobs();
     s.scenarios = scenarios_->list()->scenarios();
     s.currentScenario = scenarios_->list()->current();
     if (set_) {
@@ -543,7 +545,7 @@ Figure SessionController::timelineFigure(QSize size, const FigureContent& conten
     const int current = scenarios_ ? scenarios_->list()->current() : -1;
     const QString scenario = current >= 0 ? scenarios_->list()->at(current).name : QString();
     fig.simulatedTitle = scenario.isEmpty() ? tr("Simulated") : tr("Simulated: %1").arg(scenario);
-    fig.knobs = ScenarioList::knobChanges(knobs_->knobs());
+    fig.knobs = ScenarioList::knobChanges(scenarios_ ? scenarios_->currentKnobs() : SimKnobs{});
     if (simulation_.result)
         fig.subtitle =
             tr("Iteration: measured %1")
