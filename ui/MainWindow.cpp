@@ -314,6 +314,7 @@ void MainWindow::buildDocks() {
     sessions_->setScenarios(scenarios, knobs_);
     connect(scenarios, &ScenarioController::notice, this,
             [this](const QString& text) { messageBar_->showMessage(text, MessageBar::Level::Info); });
+    connect(scenarios, &ScenarioController::failed, this, &MainWindow::simulationFailed);
     pathTable_ = new CriticalPathTable(this);
     pathDock_ = dockOf(this, pathTable_, tr("Critical path"), "criticalPathDock");
     addDockWidget(Qt::BottomDockWidgetArea, pathDock_);
@@ -475,7 +476,7 @@ void MainWindow::wireSession() {
         panes_->setSimulated(nullptr);
         panes_->simulated()->setEmptyText(tr("Simulation failed: %1").arg(error));
         if (sessions_->traceSet()) overview_->setPending(sessions_->traceSet(), tr("waits: not computed"));
-        messageBar_->showMessage(tr("Simulation failed: %1").arg(error), MessageBar::Level::Warning);
+        simulationFailed(sessions_->scenarios()->currentName(), error);
     });
     connect(s, &SessionController::simulationShown, this, &MainWindow::showSimulation);
     connect(knobs_, &KnobPanel::changed, sweep_, &SweepView::setBaseKnobs);
@@ -565,6 +566,11 @@ void MainWindow::hideProgress() {
     progressLabel_->hide();
     progress_->hide();
     cancel_->hide();
+}
+
+void MainWindow::simulationFailed(const QString& scenario, const QString& error) {
+    messageBar_->showMessage(tr("Scenario \"%1\": the simulation failed: %2").arg(scenario, error),
+                             MessageBar::Level::Warning);
 }
 
 QString MainWindow::reportError(const QString& error) {

@@ -93,6 +93,9 @@ private:
     void showProgress(const QString& what, double fraction);
     void hideProgress();
     QString reportError(const QString& error);
+    // A simulation of `scenario` failed: the one path of every runner's failure (the simulated
+    // pane's, the scenario runner's) to the message bar, named by scenario.
+    void simulationFailed(const QString& scenario, const QString& error);
     // A save or export done: the status bar says so, with the path.
     void confirm(const QString& text);
     QString imageSaved(const QString& error, const QString& path);

@@ -97,16 +97,17 @@ void ScenarioRunner::run(std::shared_ptr<const ExecutionGraph> graph,
     if (!set_ || !graph || graph->trace != set_.get() || scenarios.empty()) return;
     struct Outcome {
         std::shared_ptr<const ScenarioResults> results;
+        QString scenario; // the one that failed
         QString error;
     };
     job_.start(
         [this, set = set_, graph, scenarios, cache = cache_](const JobControl& control) {
             auto results = std::make_shared<ScenarioResults>();
-            QString error;
+            QString error, failing;
             try {
                 for (std::size_t i = 0; i < scenarios.size() && !control.cancelled(); ++i) {
                     ScenarioResult r;
-                    r.name = scenarios[i].name;
+                    r.name = failing = scenarios[i].name;
                     r.knobs = scenarios[i].knobs;
                     {
                         const std::lock_guard lock(cache->mutex);
@@ -124,9 +125,11 @@ void ScenarioRunner::run(std::shared_ptr<const ExecutionGraph> graph,
                     control.post([this, done, total] { emit progress(done, total); });
                 }
                 if (!control.cancelled()) {
+                    failing.clear();
                     const SimResult* baseline =
                         results->empty() ? nullptr : results->front().output.result.get();
                     for (ScenarioResult& r : *results) {
+                        failing = r.name;
                         r.json = simulationResultJson(*graph, *r.output.result, r.knobs, baseline,
                                                       &results->front().knobs);
                         explain(r, &results->front());
@@ -135,11 +138,11 @@ void ScenarioRunner::run(std::shared_ptr<const ExecutionGraph> graph,
             } catch (const std::exception& e) {
                 error = QString::fromStdString(e.what());
             }
-            return Outcome{std::move(results), std::move(error)};
+            return Outcome{std::move(results), std::move(failing), std::move(error)};
         },
         [this](Outcome outcome) {
             if (!outcome.error.isEmpty()) {
-                emit failed(outcome.error);
+                emit failed(outcome.scenario, outcome.error);
                 return;
             }
             results_ = std::move(outcome.results);

@@ -66,7 +66,8 @@ public:
 signals:
     void progress(int done, int total);
     void finished();
-    void failed(QString message);
+    // A scenario's simulation threw: its name and what the core said (the other results are dropped).
+    void failed(QString scenario, QString message);
 
 private:
     struct Cache;

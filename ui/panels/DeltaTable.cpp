@@ -237,4 +237,9 @@ void DeltaTable::setBusy(int done, int total) {
     status_->setText(tr("Simulating scenarios: %1 of %2...").arg(done).arg(total));
 }
 
+void DeltaTable::setFailed(const QString& scenario) {
+    status_->setText(
+        tr("Scenario \"%1\" could not be simulated (see the message above the timeline).").arg(scenario));
+}
+
 } // namespace sl::ui

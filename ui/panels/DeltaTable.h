@@ -71,6 +71,8 @@ public:
     explicit DeltaTable(QWidget* parent = nullptr);
     void setResults(std::shared_ptr<const ScenarioResults> results);
     void setBusy(int done, int total);
+    // The scenarios could not be simulated: `scenario` failed (the message bar says why).
+    void setFailed(const QString& scenario);
     void setShowRanks(bool on);
     DeltaTableModel* model() const { return model_; }
     QTableView* view() const { return view_; }

@@ -43,6 +43,10 @@ ScenarioController::ScenarioController(ScenarioList* list, ScenarioRunner* runne
     connect(list_, &ScenarioList::knobsChanged, this, [this] { emit modified(); });
     connect(runner_, &ScenarioRunner::progress, v_.table, &DeltaTable::setBusy);
     connect(runner_, &ScenarioRunner::finished, this, &ScenarioController::showResults);
+    connect(runner_, &ScenarioRunner::failed, this, [this](const QString& scenario, const QString& message) {
+        v_.table->setFailed(scenario);
+        emit failed(scenario, message);
+    });
     connect(v_.dock, &ScenariosDock::topPaneChanged, this, &ScenarioController::updateTopPane);
     connect(v_.dock, &ScenariosDock::onePaneChanged, this, &ScenarioController::updateTopPane);
 }

@@ -40,6 +40,7 @@ public:
     // The knobs of the current scenario: what the knob panel shows and edits, what the simulated
     // pane runs and what a session saves.
     const SimKnobs& currentKnobs() const { return list_->at(list_->current()).knobs; }
+    const QString& currentName() const { return list_->at(list_->current()).name; }
     ScenarioRunner* runner() const { return runner_; }
     // A new trace set is shown (measured: its measured timeline, for the upper pane).
     void setTraceSet(std::shared_ptr<const TraceSet> set, std::shared_ptr<const TimelineData> measured);
@@ -57,6 +58,8 @@ signals:
     void modified();
     // Something the user should see (the message bar): an edit of the baseline made a new scenario.
     void notice(QString text);
+    // A scenario's simulation failed (ScenarioRunner::failed): the window says so in the message bar.
+    void failed(QString scenario, QString message);
 
 private:
     // Simulates every scenario on graph (none: nothing to run yet).
