@@ -71,7 +71,11 @@ nlohmann::json SessionController::scenarioTableJson() const {
     std::vector<ScenarioRun> runs;
     for (const auto& s : simulated)
         runs.push_back({s.name, s.knobs, s.result.get(), s.limit});
-    const ExecutionGraph& graph = *scenarios_->result(0)->output.graph;
+    // Every scenario ran on the graph of the set shown (ScenarioRunner): any result's will do.
+    const ScenarioResult* any = nullptr;
+    for (int i = 0; !any; ++i)
+        any = scenarios_->result(i);
+    const ExecutionGraph& graph = *any->output.graph;
     return sl::scenarioTableJson(
         scenarioTable(graph, runs, baseline >= 0 ? &runs[static_cast<std::size_t>(baseline)] : nullptr));
 }
