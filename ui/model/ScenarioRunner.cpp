@@ -82,12 +82,15 @@ void ScenarioRunner::explain(ScenarioResult& r, const ScenarioResult* baseline) 
     }
     // Samples/s where the batch is given (every scenario), then the ratio to the baseline where the
     // work per step differs (docs/Scaling.md).
-    const auto it = r.json.find("iteration");
+    // The same figures as the scenario's `iteration` object (rate_note, throughput_note), from the
+    // core's typed results rather than read back from that JSON.
     QStringList throughput;
-    if (it != r.json.end() && it->contains("rate_note"))
-        throughput << QString::fromStdString((*it)["rate_note"].get<std::string>());
-    if (!isBaseline && it != r.json.end() && it->contains("throughput_note"))
-        throughput << QString::fromStdString((*it)["throughput_note"].get<std::string>());
+    const Rate rate = runRate(g, res, r.knobs, baseline ? &baseline->knobs : nullptr);
+    if (rate.known()) throughput << QString::fromStdString(rateText(rate));
+    if (!isBaseline) {
+        const Throughput t = throughputVsBaseline(g, *baseline->output.result, baseline->knobs, res, r.knobs);
+        if (t.applies) throughput << QString::fromStdString(t.sentence);
+    }
     r.throughput = throughput.join(QStringLiteral("; "));
 }
 
