@@ -374,6 +374,11 @@ EmbeddingWhatIf embeddingWhatIfForKnobs(const ExecutionGraph& g, const SimKnobs&
     const std::string planText = embeddingKnobText(k.embeddingPlan, planFile);
     if (!inv.any()) bad(planFile, "the trace has no embedding lookup kernels to re-time");
     const EmbeddingTables tables = embeddingTablesFor(inv, k.embeddingTables);
+    if (tables.inferred)
+        warnings.addForKnob(
+            "embedding.plan", Warn::EmbeddingTablesInferred,
+            "embedding.plan: no embedding.tables, so the " + std::to_string(tables.tables.size()) +
+                " tables were inferred evenly from each rank's lookup op (docs/Embeddings.md)");
     const EmbeddingPlan plan = parseEmbeddingPlan(planText, planFile, tables, inv.worldSize);
     const GpuTable& table = GpuTable::builtin();
     const EmbeddingMachine source = embeddingMachine(table.find(g.trace->ranks.front().deviceName()));

@@ -1,6 +1,7 @@
 #include "trace/EmbeddingWork.h"
 
 #include "trace/AsciiText.h"
+#include "trace/EventClass.h"
 
 #include <string>
 
@@ -15,12 +16,11 @@ bool has(std::string_view s, std::string_view w) {
 } // namespace
 
 EmbeddingLookup embeddingLookupKernel(std::string_view kernelName) {
+    // Whether it is a lookup is the event classifier's answer (one look at the name); the direction
+    // is in the kernel's name. bounds_check_indices validates the forward lookup's indices.
+    if (eventClassOf(EventKind::Kernel, kernelName) != EventClass::EmbeddingLookup)
+        return EmbeddingLookup::None;
     const std::string n = asciiLower(kernelName.substr(0, 256));
-    const bool tbe = has(n, "split_embedding") || has(n, "dense_embedding_codegen") ||
-                     has(n, "bounds_check_indices") || has(n, "embeddingbag") || has(n, "embedding_bag") ||
-                     has(n, "embedding_backward") || has(n, "embedding_dense_backward");
-    if (!tbe) return EmbeddingLookup::None;
-    // bounds_check_indices validates the indices of the forward lookup.
     return has(n, "backward") || has(n, "_bwd") || has(n, "grad") ? EmbeddingLookup::Backward
                                                                   : EmbeddingLookup::Forward;
 }

@@ -11,9 +11,9 @@ namespace sl {
 
 enum class EmbeddingLookup : std::uint8_t { None, Forward, Backward };
 
-// A GPU kernel of an embedding lookup, forward or backward: FBGEMM TBE kernels
-// (split_embedding_codegen_forward_*, split_embedding_backward_codegen_*, dense_embedding_codegen_*,
-// bounds_check_indices), aten's EmbeddingBag and embedding kernels.
+// A GPU kernel of an embedding lookup (EventClass::EmbeddingLookup: FBGEMM TBE kernels
+// split_embedding_codegen_forward_*, split_embedding_backward_codegen_*, dense_embedding_codegen_*,
+// bounds_check_indices; aten's EmbeddingBag and embedding backward kernels), forward or backward.
 EmbeddingLookup embeddingLookupKernel(std::string_view kernelName);
 
 // A host op that runs embedding lookups (fbgemm::split_embedding_codegen_lookup_*,

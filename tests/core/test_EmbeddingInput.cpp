@@ -194,6 +194,8 @@ private slots:
         SimKnobs k;
         setKnob(k, "embedding.plan", embeddingPlanJson(tracedPlan(t), t));
         const SimResult replay = simulate(job->graph), same = simulate(job->graph, k);
+        QVERIFY(same.warnings.has(Warn::EmbeddingTablesInferred));
+        QVERIFY(!replay.warnings.has(Warn::EmbeddingTablesInferred));
         QVERIFY(std::abs(static_cast<double>(same.simulatedIteration - replay.simulatedIteration)) <
                 0.005 * static_cast<double>(replay.simulatedIteration));
     }
