@@ -130,8 +130,9 @@ EmbeddingTables parseEmbeddingTables(std::string_view json, const std::string& f
         bad(file, "expected an object with a \"tables\" list");
     EmbeddingTables out;
     out.source = file;
-    out.batchPerRank = static_cast<std::int64_t>(number(j, "batch_per_rank", file, "the file", 0, false));
-    if (out.batchPerRank < 0) bad(file, "\"batch_per_rank\" is negative");
+    const double batch = number(j, "batch_per_rank", file, "the file", 0, false);
+    if (batch < 0 || batch > 1e9) bad(file, "\"batch_per_rank\" must be in [0, 1e9]");
+    out.batchPerRank = static_cast<std::int64_t>(batch);
     for (const auto& t : j["tables"]) {
         if (!t.is_object() || !t.contains("name") || !t["name"].is_string())
             bad(file, "every table needs a \"name\"");
@@ -139,13 +140,22 @@ EmbeddingTables parseEmbeddingTables(std::string_view json, const std::string& f
         tb.name = t["name"].get<std::string>();
         const std::string where = "table " + tb.name;
         if (out.find(tb.name) >= 0) bad(file, where + " is listed twice");
-        tb.rows = static_cast<std::int64_t>(number(t, "rows", file, where, 0, true));
-        tb.dim = static_cast<int>(number(t, "dim", file, where, 0, true));
+        // Checked against their ranges before any conversion to an integer.
+        const double rows = number(t, "rows", file, where, 0, true),
+                     dim = number(t, "dim", file, where, 0, true);
+        const double bytes = number(t, "bytes_per_element", file, where, 4, false);
+        const double rank = number(t, "rank", file, where, -1, false);
         tb.pooling = number(t, "pooling", file, where, 1, false);
-        tb.bytesPerElement = static_cast<int>(number(t, "bytes_per_element", file, where, 4, false));
-        tb.tracedRank = static_cast<int>(number(t, "rank", file, where, -1, false));
-        if (tb.rows <= 0 || tb.dim <= 0 || tb.pooling <= 0 || tb.bytesPerElement <= 0)
+        if (rows <= 0 || dim <= 0 || tb.pooling <= 0 || bytes <= 0)
             bad(file, where + ": rows, dim, pooling and bytes_per_element must be above 0");
+        if (rows > 1e15 || dim > 1e6 || tb.pooling > 1e6 || bytes > 16 || rank > 1e6 || rank < -1)
+            bad(file,
+                where +
+                    ": rows (at most 1e15), dim, pooling (1e6), bytes_per_element (16) or rank out of range");
+        tb.rows = static_cast<std::int64_t>(rows);
+        tb.dim = static_cast<int>(dim);
+        tb.bytesPerElement = static_cast<int>(bytes);
+        tb.tracedRank = static_cast<int>(rank);
         if (auto r = t.find("reuse"); r != t.end()) {
             if (!r->is_array()) bad(file, where + ": \"reuse\" is not a list of [distance, share]");
             double total = 0, last = -1;

@@ -222,6 +222,13 @@ std::string embeddingKnobText(const std::string& value, std::string& file) {
 }
 
 EmbeddingTables embeddingTablesFor(const EmbeddingInventory& inv, const std::string& tablesPath) {
+    // Plans name ranks 0..N-1 of the whole job; a partial set cannot say what the others hold.
+    for (std::size_t r = 0; r < inv.ranks.size(); ++r)
+        if (inv.ranks[r].rank != static_cast<int>(r))
+            throw Error(ErrorKind::Format, std::string(),
+                        "the embedding what-if needs every rank of the job (0.." +
+                            std::to_string(inv.ranks.size() - 1) + "), the set has rank " +
+                            std::to_string(inv.ranks[r].rank) + " at position " + std::to_string(r));
     if (!tablesPath.empty()) {
         std::string file;
         const std::string text = embeddingKnobText(tablesPath, file);
@@ -231,6 +238,11 @@ EmbeddingTables embeddingTablesFor(const EmbeddingInventory& inv, const std::str
             bad(file, "batch_per_rank " + std::to_string(t.batchPerRank) + " disagrees with the trace (" +
                           std::to_string(inv.batchPerRank) + " samples per rank)");
         if (t.batchPerRank <= 0) bad(file, "no batch_per_rank, and the trace's lookup ops do not tell it");
+        for (const auto& tb : t.tables)
+            if (tb.tracedRank < 0 || tb.tracedRank >= inv.worldSize)
+                bad(file, "table " + tb.name + ": \"rank\" " + std::to_string(tb.tracedRank) +
+                              " is not a rank of the trace (0.." + std::to_string(inv.worldSize - 1) +
+                              "): where does the traced job hold it?");
         // Each rank's tables against its lookup op: count, rows x dim, lookups (1% slack).
         for (const auto& re : inv.ranks) {
             if (re.tables == 0) continue;

@@ -140,6 +140,12 @@ private slots:
         QTest::newRow("not JSON") << "{"
                                   << "{}"
                                   << "tables.json: not valid JSON";
+        QTest::newRow("huge rows") << R"({"tables": [{"name": "a", "rows": 1e30, "dim": 4}]})"
+                                   << "{}"
+                                   << "tables.json: table a: rows (at most 1e15)";
+        QTest::newRow("rows not a number") << R"({"tables": [{"name": "a", "rows": "many", "dim": 4}]})"
+                                           << "{}"
+                                           << "tables.json: table a: \"rows\" is not a number";
     }
     void badInput() {
         QFETCH(QString, tables);
@@ -171,6 +177,14 @@ private slots:
         setKnob(k2, "embedding.plan", plan);
         err = errorOf([&] { simulate(job->graph, k2); });
         QVERIFY2(err.starts_with(plan + ": table rank0.t0: rank 9 is not in the job"), err.c_str());
+        const std::string outside = sltest::writeFile(
+            dir, "outside.json",
+            R"({"tables": [{"name": "a", "rows": 7, "dim": 64, "pooling": 10, "rank": 9}]})");
+        SimKnobs k4;
+        setKnob(k4, "embedding.tables", outside);
+        setKnob(k4, "embedding.plan", R"({"tables": {"a": 1}})");
+        err = errorOf([&] { simulate(job->graph, k4); });
+        QVERIFY2(err.starts_with(outside + ": table a: \"rank\" 9 is not a rank of the trace"), err.c_str());
         SimKnobs k3;
         setKnob(k3, "embedding.plan", dir.filePath("absent.json").toStdString());
         err = errorOf([&] { simulate(job->graph, k3); });
