@@ -1,5 +1,8 @@
 #include "CliCommon.h"
 
+#include "models/EmbeddingPlan.h"
+#include "sim/EmbeddingWhatIf.h"
+
 #include "synth/Generator.h"
 
 #include <charconv>
@@ -78,6 +81,9 @@ Command makeGenerateCommand() {
             "  --no-overlap          the compute stream waits for every collective\n"
             "  --python-stacks       Python between modules as python_function ranges\n"
             "  --record-shapes       ops carry Input Dims / Input type, as with record_shapes=True\n"
+            "Recommendation job (docs/Embeddings.md; needs --tp 1 --pp 1, --dp = ranks):\n"
+            "  --rec-tables F        embedding tables (tables.json, with batch_per_rank and each rank)\n"
+            "  --rec-plan F          their placement (plan.json; default: each table on its rank)\n"
             "  --seed S              random seed; the same seed gives the same files (1)\n"
             "  --gzip                write rank-N.json.gz\n"
             "  --quiet               print nothing on success\n",
@@ -124,6 +130,15 @@ Command makeGenerateCommand() {
                 c.commOverlap = !args.flag("--no-overlap");
                 c.pythonStacks = args.flag("--python-stacks");
                 c.recordShapes = args.flag("--record-shapes");
+                if (auto t = args.option("--rec-tables")) {
+                    std::string file;
+                    c.recTables = parseEmbeddingTables(embeddingKnobText(*t, file), file);
+                    c.recordShapes = true; // the lookup op's shapes tell the simulator the tables
+                    if (auto p = args.option("--rec-plan"))
+                        c.recPlan = parseEmbeddingPlan(embeddingKnobText(*p, file), file, c.recTables, c.dp);
+                    else
+                        c.recPlan = tracedPlan(c.recTables);
+                }
                 auto seed = intOption(args, "--seed", 1);
                 if (seed < 0) throw UsageError{"--seed must not be negative"};
                 c.seed = static_cast<std::uint64_t>(seed);

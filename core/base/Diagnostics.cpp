@@ -158,6 +158,8 @@ const std::vector<WarnInfo> kWarnTable = {
      "copied collective kernels have peers outside every copied block: they do not wait for peers"},
     {Warn::BlockCopyPhantomPeers, "block_copy_phantom_peers", S::Warning,
      "copied collectives had peers outside the rank set: the copies do not wait for them"},
+    {Warn::EmbeddingTablesInferred, "embedding_tables_inferred", S::Info,
+     "embedding.plan without a tables file: the tables were inferred evenly from each rank's totals"},
     // Analyses
     {Warn::KnobEffectSmall, "knob_effect_small", S::Info,
      "the knobs moved the simulated step by less than 1%: the line says what holds it"},

@@ -101,6 +101,7 @@ enum class Warn : std::uint16_t {
     LayerEditRounded,
     BlockCopyPeersOutside,
     BlockCopyPhantomPeers,
+    EmbeddingTablesInferred,
     // What a knob did, as the analyses see it (core/analysis)
     KnobEffectSmall,
     // Two runs compared, a prediction checked (core/analysis, docs/Compare.md)

@@ -44,6 +44,7 @@ KernelClass kernelClassOf(EventClass c) {
     case EventClass::Reduction:
         return KernelClass::Reduction;
     case EventClass::DataMovement:
+    case EventClass::EmbeddingLookup:
     case EventClass::Memcpy:
     case EventClass::Memset:
         return KernelClass::Memory;

@@ -2,6 +2,7 @@
 
 #include "models/GpuTable.h"
 #include "models/KernelClass.h"
+#include "sim/EmbeddingKnobs.h"
 #include "sim/SetupEdits.h"
 
 #include <algorithm>
@@ -472,6 +473,7 @@ std::vector<KnobFamily> buildFamilies() {
                      for (const auto& [c, re] : k.kernelClassPattern)
                          j["kernel.class." + c] = re;
                  }});
+    f.push_back(embeddingKnobFamily()); // sim/EmbeddingKnobs.cpp
     f.push_back(
         {"comm.<" + joined(kCommTypes, "|") + ">.<" + joined(kCommParams, "|") + ">",
          "Alpha-beta parameters of one collective type; they override comm.intra_node_GBps, "

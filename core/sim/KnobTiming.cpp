@@ -3,6 +3,7 @@
 #include "models/KernelClass.h"
 #include "sim/CollectiveKnobs.h"
 #include "sim/CpuRegions.h"
+#include "sim/EmbeddingWhatIf.h"
 #include "sim/GpuSwap.h"
 #include "structure/CollectiveCalls.h"
 
@@ -158,6 +159,15 @@ KnobTiming::KnobTiming(const ExecutionGraph& g, const SimKnobs& k, const SetupEd
     for (std::size_t i = 0; i < g.nodes.size(); ++i)
         base_[i] = g.nodes[i].duration;
     retimeCollectives(g, k, swap, plan, base_, warnings);
+    // embedding.plan: lookups and their all-to-alls re-timed for another placement of the tables
+    // (sim/EmbeddingWhatIf.h). The lookup model already predicts on gpu.target's GPU, so the
+    // swap's own factor is taken back out of those kernels.
+    for (const auto& [node, f] : embeddingWhatIfForKnobs(g, k, warnings).nodeFactors) {
+        double ff = f;
+        if (swap && swap->active() && g.nodes[node].kind == NodeKind::GpuOp && swap->nodeFactor[node] > 0)
+            ff /= swap->nodeFactor[node];
+        base_[node] = std::max<TimeNs>(1, scaled(base_[node], ff));
+    }
     std::vector<std::regex> regexes;
     for (const auto& [re, s] : k.kernelSpeedup)
         regexes.emplace_back(re);

@@ -130,6 +130,14 @@ struct SimKnobs {
     std::string gpuTarget;
     std::string gpuSource;
 
+    // Embedding tables (sim/EmbeddingWhatIf.h, docs/Embeddings.md): the plan to predict (a plan.json
+    // path or its JSON text; "" = as traced), the tables side file ("" = inferred from the trace), and
+    // two switches of the model: calibrate the lookup model on the trace, re-size the all-to-alls.
+    std::string embeddingPlan;
+    std::string embeddingTables;
+    bool embeddingCalibrate = true;
+    bool embeddingResizeComm = true;
+
     // The traced job's global batch per step, in samples and in tokens (0 = not given): a Kineto
     // trace does not carry it. No simulation reads them; they turn throughput into samples/s and
     // tokens/s (analysis/Throughput.h, docs/Scaling.md) and do not make a setting a what-if.

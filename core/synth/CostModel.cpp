@@ -31,6 +31,8 @@ const char* collectiveName(CommKind kind) {
         return "send";
     case CommKind::Recv:
         return "recv";
+    case CommKind::AllToAll:
+        return "all_to_all";
     }
     return "allreduce";
 }
@@ -42,6 +44,7 @@ double busFactor(CommKind kind, int groupSize) {
         return 2.0 * (n - 1) / n;
     case CommKind::AllGather:
     case CommKind::ReduceScatter:
+    case CommKind::AllToAll:
         return (n - 1) / n;
     case CommKind::Send:
     case CommKind::Recv:

@@ -16,12 +16,13 @@ using KernelClass = EventClass;
 // Gemm and Attention use the tensor-core peak, the others the vector peak.
 double kernelTimeUs(const GpuSpec& gpu, KernelClass cls, double flops, double bytes);
 
-enum class CommKind : std::uint8_t { AllReduce, AllGather, ReduceScatter, Send, Recv };
+enum class CommKind : std::uint8_t { AllReduce, AllGather, ReduceScatter, Send, Recv, AllToAll };
 
 // The "Collective name" PyTorch writes for a kind ("allreduce", "_allgather_base", "send", ...).
 const char* collectiveName(CommKind kind);
 
-// Bus-bandwidth factor: all-reduce 2(n-1)/n, all-gather / reduce-scatter (n-1)/n, send / recv 1.
+// Bus-bandwidth factor: all-reduce 2(n-1)/n, all-gather / reduce-scatter / all-to-all (n-1)/n,
+// send / recv 1.
 double busFactor(CommKind kind, int groupSize);
 
 // Alpha-beta: latency + bytes x busFactor / bandwidth, where bandwidth is the intra-node one when

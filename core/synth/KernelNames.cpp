@@ -30,6 +30,7 @@ std::string ncclKernelName(CommKind k, const char* dtype, const SynthConfig& c, 
                "(ncclDevKernelArgsStorage<4096ul>)";
     case CommKind::Send:
     case CommKind::Recv:
+    case CommKind::AllToAll: // NCCL runs all-to-all as grouped sends and receives
         return "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)";
     }
     return "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)";

@@ -85,6 +85,18 @@ void SynthConfig::validate() const {
             "the data-loader main-thread time must be between 0 and 10 s");
     require(dataMainUs == 0 || dataLoaderUs > 0, "the data-loader main-thread time needs a data-loader time");
     require(prewindowOps >= 0 && prewindowOps <= 64, "pre-window ops must be between 0 and 64");
+    if (recommendation()) {
+        require(tp == 1 && pp == 1 && dp >= 2,
+                "a recommendation job is data parallel only, on 2 or more ranks");
+        require(recTables.batchPerRank >= 1, "a recommendation job needs a batch per rank");
+        require(recPlan.placements.size() == recTables.tables.size(), "the plan must place every table");
+        require(recMlpLayers >= 1 && recMlpHidden >= 16, "the dense MLP needs a layer of 16 or more");
+        for (const auto& p : recPlan.placements)
+            for (int r : p.ranks)
+                require(r >= 0 && r < worldSize(), "the plan puts a table on rank " + std::to_string(r) +
+                                                       ", outside the job's " + std::to_string(worldSize()) +
+                                                       " ranks");
+    }
     gpuSpec(gpu); // validates the name
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 // Configuration of a synthetic transformer training job (see core/synth/README.md).
+#include "models/EmbeddingPlan.h"
+
 #include <cstdint>
 #include <string>
 
@@ -106,6 +108,16 @@ struct SynthConfig {
     // GPU table measured on real traces of that GPU (resources/gpus.json, docs/GpuModel.md), instead
     // of the generator's datasheet-style defaults (gemmEfficiency, memEfficiency, kernelFloorUs).
     bool measuredEfficiency = false;
+
+    // A recommendation job instead of the transformer (README: "Recommendation jobs"): embedding
+    // tables placed by `recPlan` (with `recTables.batchPerRank` samples per rank), looked up by one
+    // TBE-like kernel per rank and direction, index and pooled-embedding all-to-alls sized by the
+    // plan, and a dense MLP of recMlpLayers x recMlpHidden, data parallel over every rank (dp).
+    EmbeddingTables recTables;
+    EmbeddingPlan recPlan;
+    int recMlpLayers = 3;
+    int recMlpHidden = 1024;
+    bool recommendation() const { return !recTables.tables.empty(); }
 
     int worldSize() const { return dp * tp * pp; }
     // Throws std::invalid_argument with a readable message when a value is out of range.

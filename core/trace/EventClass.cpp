@@ -30,15 +30,20 @@ const std::array<const char*, kComputeKernelClassCount> kDefaultKernelPatterns =
     // data movement
     "copy|memcpy|memset|fill|cat_|index|gather|scatter|embedding|transpose|"
     "permute|nchwtonhwc|nhwctonchw",
+    // embedding lookup: FBGEMM TBE (split / dense codegen, the indices' bounds check), aten's
+    // EmbeddingBag and embedding backward kernels (trace/EmbeddingWork.h names the same)
+    "split_embedding|dense_embedding_codegen|bounds_check_indices|embeddingbag|embedding_bag|"
+    "embedding_backward|embedding_dense_backward",
     // other kernel
     "",
 };
 
 std::string_view eventClassName(EventClass c) {
     static constexpr std::array<std::string_view, kEventClassCount> names = {
-        "gemm",   "attention",  "elementwise",    "reduction", "data_movement", "other_kernel", "comm_kernel",
-        "memcpy", "memset",     "gpu_annotation", "gpu_event", "sync",          "cpu_op",       "comm_op",
-        "python", "annotation", "runtime_call",   "instant",   "other"};
+        "gemm",         "attention",   "elementwise", "reduction", "data_movement",  "embedding_lookup",
+        "other_kernel", "comm_kernel", "memcpy",      "memset",    "gpu_annotation", "gpu_event",
+        "sync",         "cpu_op",      "comm_op",     "python",    "annotation",     "runtime_call",
+        "instant",      "other"};
     auto i = static_cast<std::size_t>(c);
     return i < names.size() ? names[i] : "other";
 }
@@ -171,8 +176,9 @@ EventClass EventClassifier::computeKernelClass(std::string_view name) const {
     //    a replaced pattern of the class it would pick.
     if (auto c = tritonClass(ln); c && isDefault_[idx(*c)]) return *c;
     // 2. The patterns, in their fixed order.
-    static constexpr EventClass order[] = {EventClass::Attention, EventClass::Gemm, EventClass::Reduction,
-                                           EventClass::DataMovement, EventClass::Elementwise};
+    static constexpr EventClass order[] = {
+        EventClass::EmbeddingLookup, EventClass::Attention,    EventClass::Gemm,
+        EventClass::Reduction,       EventClass::DataMovement, EventClass::Elementwise};
     for (EventClass c : order) {
         const auto& m = matchers_[idx(c)];
         if ((!m.literals.empty() || m.regex) && m.matches(l, name)) return c;

@@ -28,8 +28,12 @@ enum class EventClass : std::uint8_t {
     Attention,    // fused attention
     Elementwise,  // pointwise, activation, dropout, foreach and optimizer kernels
     Reduction,    // reductions, norms, softmax, losses
-    DataMovement, // copy, fill, index, gather / scatter, embedding, transpose kernels
-    OtherKernel,  // a kernel no pattern claims
+    DataMovement, // copy, fill, index, gather / scatter, transpose kernels
+    // Embedding-table lookups, forward and backward (FBGEMM's table-batched embedding kernels,
+    // aten's embedding_bag / embedding backward kernels: trace/EmbeddingWork.h); named "embedding
+    // lookup" in views, grouped with data movement in the knobs' "memory" class.
+    EmbeddingLookup,
+    OtherKernel, // a kernel no pattern claims
     // Other GPU events:
     CommKernel,    // a communication kernel (NCCL / RCCL / MSCCL, DeepEP, NVSHMEM, ...)
     Memcpy,        // a GPU copy (cudaMemcpy*'s op on the stream)
@@ -56,8 +60,8 @@ constexpr bool isComputeKernel(EventClass c) {
 }
 
 // Stable lower-case names: "gemm", "attention", "elementwise", "reduction", "data_movement",
-// "other_kernel", "comm_kernel", "memcpy", "memset", "gpu_annotation", "gpu_event", "sync",
-// "cpu_op", "comm_op", "python", "annotation", "runtime_call", "instant", "other".
+// "embedding_lookup", "other_kernel", "comm_kernel", "memcpy", "memset", "gpu_annotation", "gpu_event",
+// "sync", "cpu_op", "comm_op", "python", "annotation", "runtime_call", "instant", "other".
 std::string_view eventClassName(EventClass c);
 
 // A host op / range name that stands for communication: a collective kernel name, or c10d::...,
@@ -82,7 +86,7 @@ extern const std::array<const char*, kComputeKernelClassCount> kDefaultKernelPat
 //     prefix wins over words in the rest of the name (triton_poi_fused_convolution_relu_0 is
 //     elementwise), unless the pattern of the class it picks has been replaced.
 //  2. One regular expression per class, tried in the order
-//       attention, gemm, reduction, data_movement, elementwise   (first match wins).
+//       embedding_lookup, attention, gemm, reduction, data_movement, elementwise   (first match wins).
 //     The defaults cover cuBLAS / CUTLASS / cuDNN GEMMs and convolutions, rocBLAS / hipBLASLt /
 //     Tensile (Cijk_) GEMMs, Composable Kernel GEMMs (also ck_tile flatmm) and convolutions, MIOpen
 //     convolutions (MIOpenConv*, naive_conv_*, *AsmConv*, winograd), flash / fused / CK fmha

@@ -46,7 +46,7 @@ private slots:
             "dlrm embedding", K,
             "void split_embedding_codegen_forward_unweighted_kernel<float, float, float, false, long, 1ul, "
             "8ul>(at::GenericPackedTensorAccessor<float, 1ul, at::RestrictPtrTraits, long>)",
-            "data_movement");
+            "embedding_lookup");
         addRow("dlrm index", K,
                "void at::native::index_elementwise_kernel<128, 4, at::native::gpu_index_kernel<at::native::"
                "index_kernel_impl<at::native::OpaqueType<4> >(at::TensorIteratorBase&, c10::ArrayRef<long>, "
@@ -169,7 +169,7 @@ private slots:
             QVERIFY(!seen.contains(QByteArray(n.data(), qsizetype(n.size()))));
             seen.insert(QByteArray(n.data(), qsizetype(n.size())));
         }
-        QCOMPARE(seen.size(), 19);
+        QCOMPARE(seen.size(), 20);
     }
 
     void derivedGroups() {
@@ -177,12 +177,14 @@ private slots:
         // GPU copies and sets; communication kernels and host events are in no compute group.
         QCOMPARE(kernelClassOf(EventClass::Gemm), KernelClass::Gemm);
         QCOMPARE(kernelClassOf(EventClass::DataMovement), KernelClass::Memory);
+        QCOMPARE(kernelClassOf(EventClass::EmbeddingLookup), KernelClass::Memory);
         QCOMPARE(kernelClassOf(EventClass::Memcpy), KernelClass::Memory);
         QCOMPARE(kernelClassOf(EventClass::Memset), KernelClass::Memory);
         QCOMPARE(kernelClassOf(EventClass::OtherKernel), KernelClass::Other);
         // The HTA breakdown: compute kernels, communication kernels, memcpy / memset.
         QCOMPARE(opClassOf(EventClass::Attention), OpClass::Compute);
         QCOMPARE(opClassOf(EventClass::DataMovement), OpClass::Compute);
+        QCOMPARE(opClassOf(EventClass::EmbeddingLookup), OpClass::Compute);
         QCOMPARE(opClassOf(EventClass::CommKernel), OpClass::Communication);
         QCOMPARE(opClassOf(EventClass::Memcpy), OpClass::MemcpyMemset);
         QCOMPARE(opClassOf(EventClass::Memset), OpClass::MemcpyMemset);
