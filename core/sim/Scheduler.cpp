@@ -44,7 +44,6 @@ Schedule scheduleJob(const ScheduleInputs& in) {
         duration[i] = timing.duration(i, loadedVar[g.nodes[i].rank]);
     for (EdgeId e = 0; e < g.edges.size(); ++e)
         delay[e] = timing.delay(e, loadedVar[g.nodes[g.edges[e].to].rank]);
-    auto addedOf = [&](std::size_t u) { return L.addedOf(u, added); };
     auto nodeOf = [&](std::size_t u, std::size_t a) {
         return added.rankNodes[added.source[a]][u - n - added.offset[a]];
     };
@@ -203,10 +202,9 @@ Schedule scheduleJob(const ScheduleInputs& in) {
                     if (--rdvLeft[r] == 0) // everyone arrived: transfers end together
                         for (std::size_t k = L.rdvOffsets[r]; k < L.rdvOffsets[r + 1]; ++k) {
                             const std::size_t m = L.rdvMembers[k];
-                            const std::size_t am = m < n ? 0 : addedOf(m);
-                            const TimeNs val =
-                                rdvLatest[r] +
-                                durationOn(m, m < n ? static_cast<NodeId>(m) : nodeOf(m, am), am);
+                            const SimNodeRef ref = L.refOf(m, added); // its graph node and added rank
+                            const std::size_t am = ref.added < 0 ? 0 : static_cast<std::size_t>(ref.added);
+                            const TimeNs val = rdvLatest[r] + durationOn(m, ref.node, am);
                             if (val > edgeEnd[m]) {
                                 edgeEnd[m] = val;
                                 endBy[m] = peerEdge(rdvWinner[r], m);
