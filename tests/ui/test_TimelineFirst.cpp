@@ -204,11 +204,23 @@ private slots:
         MainWindow w;
         SessionController* s = w.sessions();
         QSignalSpy cancelled(s, &SessionController::detailsCancelled);
+        // The second set opens the moment the first set's details start: a fast machine can
+        // finish the small sample's details within one turn of the event loop, so waiting for the
+        // loader and then switching would not test a switch during the details.
+        bool switchedWhileRunning = false;
+        connect(
+            s, &SessionController::detailsStarted, s,
+            [&] {
+                switchedWhileRunning = s->details() == SessionController::Details::Running;
+                s->openTraces({QDir::cleanPath(QString::fromStdString(sltest::samplePath("03-tp2-pp2")))});
+            },
+            Qt::SingleShotConnection);
         s->openTraces({sample()});
         QVERIFY(s->loader()->waitForFinished(60'000));
-        QCOMPARE(s->details(), SessionController::Details::Running);
-        s->openTraces({QDir::cleanPath(QString::fromStdString(sltest::samplePath("03-tp2-pp2")))});
-        QVERIFY(s->loader()->waitForFinished(60'000));
+        QVERIFY(switchedWhileRunning);
+        QTRY_VERIFY_WITH_TIMEOUT(!s->tracePaths().isEmpty() &&
+                                     s->tracePaths().front().endsWith(QStringLiteral("03-tp2-pp2")),
+                                 60'000);
         QVERIFY(waitForDetails(w));
         QCOMPARE(cancelled.count(), 0);
         QCOMPARE(s->details(), SessionController::Details::Done);
