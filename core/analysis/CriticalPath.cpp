@@ -1,6 +1,7 @@
 #include "analysis/CriticalPath.h"
 
 #include "graph/CpuCoverage.h"
+#include "sim/BlockEdits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -165,7 +166,7 @@ namespace {
 // to `sink`, last first. Summaries fold the segments as they come, so only the callers that keep
 // them pay for the vector (on a long trace the largest allocation of a run).
 template <class Sink>
-void walkBackwards(const ExecutionGraph& g, const SimResult& r, SimNodeRef end, Sink&& sink) {
+void walkGraph(const ExecutionGraph& g, const SimResult& r, SimNodeRef end, Sink&& sink) {
     if (end.node == kNoNode || end.node >= g.nodes.size() || r.nodes.size() != g.nodes.size()) return;
     if (end.added >= 0 && static_cast<std::size_t>(end.added) >= r.addedRanks.count()) return;
     std::int32_t onAdded = end.added; // the added rank of the node being walked (segments carry it)
@@ -313,6 +314,26 @@ void walkBackwards(const ExecutionGraph& g, const SimResult& r, SimNodeRef end, 
         cur = fromOf(edge);
         atStart = edge.triggeredByStart();
     }
+}
+
+// After a block edit the walk runs on the edited run (sim/Simulator.h, EditedRun), where copied
+// blocks are nodes with their own times; each segment goes out on the caller's graph: a copy's as
+// its source's node (the same event), an edge the edit made as the caller's overlay edge.
+template <class Sink>
+void walkBackwards(const ExecutionGraph& g, const SimResult& r, SimNodeRef end, Sink&& sink) {
+    if (!r.edited) {
+        walkGraph(g, r, end, sink);
+        return;
+    }
+    const EditedRun& run = *r.edited;
+    const BlockEdit& edit = *run.edit;
+    SimNodeRef inner = run.result.last();
+    if (end != r.last()) inner = {end.node < edit.nodeOf.size() ? edit.nodeOf[end.node] : kNoNode, end.added};
+    walkGraph(edit.graph, run.result, inner, [&](PathSegment s) {
+        s.node = edit.sourceOf[s.node];
+        if (s.edge < run.edgeInCaller.size()) s.edge = run.edgeInCaller[s.edge];
+        sink(s);
+    });
 }
 
 // Length, time per label and the nodes that hold the path longest, folded segment by segment.

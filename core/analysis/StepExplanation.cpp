@@ -30,6 +30,25 @@ std::string formatStepTime(TimeNs t) {
     return durationText(static_cast<double>(t), true, {.s = 3, .ms = 2, .us = 1, .ns = 0});
 }
 
+int windowSteps(const ExecutionGraph& g) {
+    int steps = 0;
+    for (const RankWindow& w : g.ranks)
+        steps = std::max(steps, w.profilerSteps);
+    return steps;
+}
+
+std::string stepWord(const ExecutionGraph& g) {
+    return windowSteps(g) > 1 ? "window" : "step";
+}
+
+std::string windowStepsNote(const ExecutionGraph& g, TimeNs iteration) {
+    const int steps = windowSteps(g);
+    if (steps < 2) return {};
+    std::string note = std::to_string(steps) + " ProfilerSteps";
+    if (iteration > 0) note += " (" + formatStepTime(iteration / steps) + " each on average)";
+    return note;
+}
+
 std::string resultHeadline(TimeNs before, TimeNs after) {
     if (before <= 0) return {};
     std::string s = formatStepTime(before) + " -> " + formatStepTime(after) + " (";
@@ -118,8 +137,10 @@ StepLimit stepLimit(const ExecutionGraph& g, const CriticalPath& path, const Sim
         out.sentence = "the late start of " + rank;
     else
         out.sentence = pathLabelWords(out.label) + (alone ? " on " + rank : " (most on " + rank + ")");
-    if (out.lateStart > 0) out.sentence += ", which starts " + formatStepTime(out.lateStart) + " late";
-    out.sentence += ": " + printf1("%.0f%%", out.sharePct) + " of the step";
+    // A late start under 1% of the path is no part of the story ("starts 12.0 us late: 78%").
+    if (out.lateStart > 0 && out.lateStart * 100 >= path.length)
+        out.sentence += ", which starts " + formatStepTime(out.lateStart) + " late";
+    out.sentence += ": " + printf1("%.0f%%", out.sharePct) + " of the " + stepWord(g);
     return out;
 }
 
@@ -164,7 +185,8 @@ std::string noEffectReason(const ExecutionGraph& g, const SimResult& baseline, c
         if (l == PathLabel::LateStart || l == PathLabel::Idle || l == PathLabel::UnexplainedWait) continue;
         if (words.size() < 60) words += (words.empty() ? "" : " and ") + pathLabelWords(l);
     }
-    const std::string bound = "the step is bound by " + limit.sentence.substr(0, limit.sentence.rfind(": ")) +
+    const std::string bound = "the " + stepWord(g) + " is bound by " +
+                              limit.sentence.substr(0, limit.sentence.rfind(": ")) +
                               printf1(" (%.0f%% of the critical path)", limit.sharePct);
     const bool plural = !words.empty() && (words.find(" and ") != std::string::npos || words.back() == 's');
     std::string acted;
@@ -172,8 +194,11 @@ std::string noEffectReason(const ExecutionGraph& g, const SimResult& baseline, c
         acted = "the knobs act on nothing on the critical path";
     else if (pct(onPath, path.length) < 1.0)
         acted = words + (plural ? " are" : " is") + " not on the critical path";
-    else
+    else if (pct(onPath, path.length) < 50.0)
         acted = words + (plural ? " are" : " is") + printf1(" only %.1f%% of it", pct(onPath, path.length));
+    else // most of the path, and still little change: the knobs shorten little of that time
+        acted = words + (plural ? " hold" : " holds") + printf1(" %.0f%% of it", pct(onPath, path.length)) +
+                ", but the knobs shorten little of that time";
     std::string out = reason + (reason.empty() ? "" : "; ") + bound + "; " + acted;
     // Measured time without a cause holds part of the path: name the largest pin.
     const std::string pins = pinnedNote(g, baseline, path);

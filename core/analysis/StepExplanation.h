@@ -21,6 +21,15 @@ std::string formatStepTime(TimeNs t);
 // equal. Empty when before <= 0.
 std::string resultHeadline(TimeNs before, TimeNs after);
 
+// The profiler steps (ProfilerStep#N) the window holds: the most of any rank, 0 where none are
+// marked. A window of the whole trace may hold several; then "the step" of a sentence is the window.
+int windowSteps(const ExecutionGraph& graph);
+// "step" for a window of one profiler step (or none marked), "window" for one of several.
+std::string stepWord(const ExecutionGraph& graph);
+// "2 ProfilerSteps (11.72 ms each on average)" for a window of several; empty otherwise.
+// `iteration` is the window's length.
+std::string windowStepsNote(const ExecutionGraph& graph, TimeNs iteration);
+
 // What holds the most time on a critical path: the segment kind with the most time, and the rank
 // (Rank::rank id) holding most of that kind ("on rank 7" when it holds 90% or more of it, else
 // "most on rank 7").

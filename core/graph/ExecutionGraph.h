@@ -137,6 +137,9 @@ struct RankWindow {
     TimeNs crossStreamDelay = 0;
     std::int64_t launchLatencySamples = 0;
     bool hasStep = false;
+    // The profiler's step ranges (ProfilerStep#N, distinct N) that start in the window: a window
+    // of the whole trace may hold several, and a sentence about "the step" must say so.
+    int profilerSteps = 0;
     // Boundary conditions and unexplained time of this rank (reported, see docs/ARCHITECTURE.md).
     // GPU ops launched before the window: queue heads released at their measured start
     // (prewindowOps), ops queued back to back behind them that follow in stream order

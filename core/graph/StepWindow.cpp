@@ -10,6 +10,28 @@
 
 namespace sl::graph_build {
 
+namespace {
+
+// Distinct ProfilerStep#N ranges on the rank's CPU threads that are in the window.
+int countProfilerSteps(const Rank& rank, const std::vector<std::vector<NodeId>>& idx) {
+    std::vector<bool> isStep(rank.strings.size(), false);
+    bool any = false;
+    for (StringId id = 0; id < rank.strings.size(); ++id)
+        if (rank.strings.str(id).starts_with("ProfilerStep#")) any = isStep[id] = true;
+    if (!any) return 0;
+    std::unordered_set<StringId> seen;
+    for (std::size_t ti = 0; ti < rank.tracks.size(); ++ti) {
+        const auto& t = rank.tracks[ti];
+        if (t.isGpu()) continue;
+        for (std::size_t i = 0; i < t.events.size(); ++i)
+            if (t.events.name[i] < isStep.size() && isStep[t.events.name[i]] && idx[ti][i] != kOutsideWindow)
+                seen.insert(t.events.name[i]);
+    }
+    return static_cast<int>(seen.size());
+}
+
+} // namespace
+
 void Builder::findWindows() {
     g.ranks.resize(set.ranks.size());
     g.nodeIndex.resize(set.ranks.size());
@@ -90,6 +112,7 @@ void Builder::findWindows() {
         if (lo > hi) lo = hi = 0;
         w.measuredStart = lo;
         w.measuredEnd = hi;
+        w.profilerSteps = countProfilerSteps(rank, idx);
     }
     // One clock for all ranks unless clock bases differ or starts lie far apart.
     bool sameClock = true;

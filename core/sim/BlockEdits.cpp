@@ -12,22 +12,53 @@ BlockEditRun planBlockEditRun(const ExecutionGraph& g, const SimKnobs& knobs) {
     run.knobs = knobs;
     run.knobs.modelLayers = 0;
     run.knobs.ppMicrobatches = 0;
-    run.edit = knobs.modelLayers > 0 ? editBlocks(g, BlockEditKnobs{knobs.modelLayers})
-                                     : editMicrobatches(g, knobs.ppMicrobatches);
+    auto edit =
+        std::make_shared<BlockEdit>(knobs.modelLayers > 0 ? editBlocks(g, BlockEditKnobs{knobs.modelLayers})
+                                                          : editMicrobatches(g, knobs.ppMicrobatches));
     if (knobs.modelLayers > 0 && knobs.ppMicrobatches > 0)
-        run.edit.warnings.addForKnob(
+        edit->warnings.addForKnob(
             "pp.microbatches", Warn::BlockEditsNotCombined,
             "pp.microbatches=" + std::to_string(knobs.ppMicrobatches) +
                 " together with model.layers: not combined yet, pp.microbatches ignored");
+    run.edit = std::move(edit);
     return run;
 }
 
 SimResult mapBlockEditResult(const ExecutionGraph& g, const BlockEditRun& run, SimResult r,
                              const SimOptions& options) {
-    const BlockEdit& edit = run.edit;
+    const BlockEdit& edit = *run.edit;
     r.warnings.prepend(edit.warnings);
     r.setup.notes.insert(r.setup.notes.end(), edit.notes.begin(), edit.notes.end());
     if (!edit.active) return r;
+    // The edited run itself, for the critical path through the copies, and where the caller's
+    // result resolves each of its edges (an edge the edit made: one of the caller's overlay, its
+    // ends mapped to the nodes they are or copy). Not with added ranks: their times are per slot
+    // of the edited graph, and a second copy of them would double the memory of a large job.
+    std::shared_ptr<EditedRun> edited;
+    std::shared_ptr<EdgeOverlay> callerEdges;
+    if (r.addedRanks.empty()) {
+        edited = std::make_shared<EditedRun>();
+        edited->edit = run.edit;
+        edited->result.nodes = r.nodes;
+        edited->result.addedEdges = r.addedEdges;
+        edited->result.lastNode = r.lastNode;
+        edited->result.lastAdded = r.lastAdded;
+        const std::size_t innerEdges =
+            edit.graph.edges.size() + (r.addedEdges ? r.addedEdges->edges.size() : 0);
+        edited->edgeInCaller.assign(innerEdges, kNoEdge);
+        callerEdges = std::make_shared<EdgeOverlay>();
+        for (EdgeId e = 0; e < innerEdges; ++e) {
+            if (e < edit.edgeOrigin.size() && edit.edgeOrigin[e] != kNoEdge) {
+                edited->edgeInCaller[e] = edit.edgeOrigin[e];
+                continue;
+            }
+            GraphEdge made = edited->result.edge(edit.graph, e);
+            made.from = edit.sourceOf[made.from];
+            made.to = edit.sourceOf[made.to];
+            edited->edgeInCaller[e] = static_cast<EdgeId>(g.edges.size() + callerEdges->edges.size());
+            callerEdges->edges.push_back(made);
+        }
+    }
     // A block edit keeps the layout. Unless dp.degree already described the new job, report the
     // degrees and coordinates the edit was planned on, not the defaults of an unedited setup (all 1).
     if (!r.setup.edited) {
@@ -49,6 +80,7 @@ SimResult mapBlockEditResult(const ExecutionGraph& g, const BlockEditRun& run, S
     // edit made (or re-pointed) binds as the caller's edge it came from, a new one as none.
     auto mapEdge = [&](EdgeId id) {
         if (id == kPhantomPeers || id == kAddedRankPeer) return id;
+        if (edited && id < edited->edgeInCaller.size()) return edited->edgeInCaller[id];
         return id < edit.edgeOrigin.size() ? edit.edgeOrigin[id] : kNoEdge;
     };
     std::vector<NodeTiming> nodes(g.nodes.size());
@@ -111,7 +143,10 @@ SimResult mapBlockEditResult(const ExecutionGraph& g, const BlockEditRun& run, S
             r.timeline.added.push_back({node.rank, node.event, r.nodes[c].start, r.nodes[c].end});
         }
     r.nodes = std::move(nodes);
-    r.addedEdges = nullptr; // comm.overlap=false's overlay was laid over the edited copy's nodes
+    // comm.overlap=false's overlay was laid over the edited copy's nodes: its edges, and those the
+    // edit made, are the caller's overlay (mapped above).
+    r.addedEdges = callerEdges;
+    r.edited = std::move(edited);
     return r;
 }
 

@@ -13,6 +13,7 @@
 #include "sim/Simulator.h"
 #include "structure/Structure.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -47,8 +48,8 @@ BlockEdit editMicrobatches(const ExecutionGraph& g, int microbatches);
 // A run with block knobs set (the first stage of simulate(), sim/Simulator.cpp): the edit of g for
 // model.layers, else pp.microbatches, and the other knobs the edited graph runs with.
 struct BlockEditRun {
-    BlockEdit edit;
-    SimKnobs knobs; // the caller's without the block knobs
+    std::shared_ptr<const BlockEdit> edit; // kept by the result (SimResult::edited)
+    SimKnobs knobs;                        // the caller's without the block knobs
 };
 BlockEditRun planBlockEditRun(const ExecutionGraph& g, const SimKnobs& knobs);
 

@@ -272,7 +272,7 @@ SimResult simulateKnobs(const ExecutionGraph& g, const SimKnobs& knobs, const Si
     // its times are mapped back onto g (sim/BlockEdits.h).
     if (knobs.modelLayers > 0 || knobs.ppMicrobatches > 0) {
         const BlockEditRun run = planBlockEditRun(g, knobs);
-        SimResult r = simulateJob(run.edit.active ? run.edit.graph : g, run.knobs, options);
+        SimResult r = simulateJob(run.edit->active ? run.edit->graph : g, run.knobs, options);
         // A cancelled run has no times to map back.
         if (!r.complete && options.cancel && options.cancel->load(std::memory_order_relaxed)) return r;
         return mapBlockEditResult(g, run, std::move(r), options);

@@ -17,7 +17,9 @@
 
 namespace sl {
 
-struct GpuSwap; // sim/GpuSwap.h
+struct GpuSwap;   // sim/GpuSwap.h
+struct BlockEdit; // sim/BlockEdits.h
+struct EditedRun; // below
 
 // NodeTiming::endBoundBy of a collective whose end was held by peers missing from the rank set
 // (they arrive at their measured time: GraphNode::phantomArrival).
@@ -177,9 +179,24 @@ struct SimResult {
     // sim/NoOverlapTransform.h); null when none. startBoundBy / endBoundBy ids from
     // graph.edges.size() on are its edges: resolve any id with edge().
     std::shared_ptr<const EdgeOverlay> addedEdges;
+    // After a block edit without added ranks: the edited run (EditedRun below); null otherwise.
+    std::shared_ptr<const EditedRun> edited;
     const GraphEdge& edge(const ExecutionGraph& graph, EdgeId id) const {
         return id < graph.edges.size() ? graph.edges[id] : addedEdges->edges[id - graph.edges.size()];
     }
+};
+
+// After a block edit (model.layers, pp.microbatches: sim/BlockEdits.h) the job ran on an edited copy
+// of the graph, in which copied blocks are nodes of their own. SimResult::nodes gives the caller's
+// nodes their times in that run; this keeps the run itself, so that the critical path can walk
+// through the copies (docs/Structure.md, "Reports after a block edit").
+struct EditedRun {
+    std::shared_ptr<const BlockEdit> edit; // the edited graph and its node / edge maps
+    SimResult result;                      // the run on edit->graph (nodes, its own overlay, last)
+    // Per edge id of the edited run (its graph's edges, then its overlay's): the id under which
+    // the caller's result resolves it with SimResult::edge (the caller's edge it is, else an edge
+    // of the caller's overlay with both ends mapped to the nodes they are or copy).
+    std::vector<EdgeId> edgeInCaller;
 };
 
 struct SimOptions {

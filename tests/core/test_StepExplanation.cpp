@@ -4,6 +4,7 @@
 #include "GraphFixture.h"
 
 #include "analysis/CriticalPath.h"
+#include "analysis/LimitingCause.h"
 #include "analysis/StepExplanation.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
@@ -124,6 +125,93 @@ private slots:
         // ... so dp.scale barely moves it, and the reason starts with that note.
         const std::string why = noEffectReason(f.graph, simulate(f.graph), r, k);
         QVERIFY2(why.rfind("dp.scale:", 0) == 0, why.c_str());
+    }
+
+    // Card sentences held to rules (the cases a user met): ...
+
+    // A rank that enters a hair after another is not "late" for most of the step, whatever the path
+    // says: the path below calls 90% of itself rank 1's late start although rank 1 entered 1 us
+    // after rank 0 ("rank 3 enters the step 18.0 us after rank 0: 88% of the step").
+    void tinyShiftIsNoLateStart() {
+        Fixture f;
+        f.load({trace({cpu("cudaLaunchKernel", 0, 5, 1), gpu("k0", 10, 1000, 1)}, 0, 2),
+                trace({cpu("cudaLaunchKernel", 1, 5, 1), gpu("k1", 11, 1000, 1)}, 1, 2)});
+        const SimResult replay = simulate(f.graph);
+        CriticalPath path = criticalPath(f.graph, replay);
+        QVERIFY(!path.segments.empty());
+        // The kind that holds the path, on a rank that started 0.1% of the path late: no "starts
+        // ... late" in its sentence; 10% late: said.
+        for (const TimeNs lateBy : {path.length / 1000, path.length / 10}) {
+            CriticalPath withLate = path;
+            PathSegment lead;
+            lead.node = path.segments.back().node;
+            lead.end = lateBy;
+            lead.label = PathLabel::LateStart;
+            withLate.segments.insert(withLate.segments.begin(), lead);
+            withLate.length += lateBy;
+            withLate.byLabel[static_cast<std::size_t>(PathLabel::LateStart)] += lateBy;
+            const std::string sentence = stepLimit(f.graph, withLate, &replay).sentence;
+            QVERIFY2((sentence.find(" late") != std::string::npos) == (lateBy == path.length / 10),
+                     sentence.c_str());
+        }
+        const NodeId rank1 = f.node("cudaLaunchKernel", 1);
+        QVERIFY(rank1 != kNoNode);
+        PathSegment late;
+        late.node = rank1;
+        late.end = 9 * path.length;
+        late.label = PathLabel::LateStart;
+        path.segments.insert(path.segments.begin(), late);
+        path.length += late.end;
+        path.byLabel[static_cast<std::size_t>(PathLabel::LateStart)] += late.end;
+        const LimitingCause cause = limitingCause(f.graph, path, replay);
+        QVERIFY2(cause.kind != LimitingCause::Kind::LateStart, cause.sentence.c_str());
+        QVERIFY2(cause.sentence.find("enters") == std::string::npos, cause.sentence.c_str());
+        // A real late entry (1 ms of a ~2 ms path) is still named.
+        Fixture g;
+        g.load({trace({cpu("cudaLaunchKernel", 0, 5, 1), gpu("k0", 10, 100, 1)}, 0, 2),
+                trace({cpu("cudaLaunchKernel", 1000, 5, 1), gpu("k1", 1010, 1000, 1)}, 1, 2)});
+        const SimResult r2 = simulate(g.graph);
+        const LimitingCause named = limitingCause(g.graph, criticalPath(g.graph, r2), r2);
+        QCOMPARE(named.kind, LimitingCause::Kind::LateStart);
+        QVERIFY2(named.sentence.starts_with("rank 1 enters the step 1.00 ms after rank 0"),
+                 named.sentence.c_str());
+    }
+
+    // Knobs that act on most of the path and still barely move it: never "only 100.0% of it".
+    void mostOfThePathIsNeverOnly() {
+        Fixture f;
+        f.load(hostBound());
+        const SimResult replay = simulate(f.graph);
+        const SimKnobs k = knobsOf({"cpu.speedup=1.001"});
+        const std::string why = noEffectReason(f.graph, replay, simulate(f.graph, k), k);
+        QVERIFY2(!why.empty(), "cpu.speedup=1.001 moves a host-bound step by 0.1%: a reason is given");
+        QVERIFY2(why.find("only") == std::string::npos, why.c_str());
+        QVERIFY2(why.find("CPU work") != std::string::npos && why.find("shorten little") != std::string::npos,
+                 why.c_str());
+    }
+
+    // "The step" is one ProfilerStep: a window of two says so, and its sentences say "window".
+    void windowOfSeveralStepsSaysSo() {
+        const LoadedSet& s = loadCached(sltest::samplePath("02-dp4"));
+        QCOMPARE(windowSteps(s.graph), 2);
+        QCOMPARE(stepWord(s.graph), std::string("window"));
+        const SimResult r = simulate(s.graph);
+        const std::string note = windowStepsNote(s.graph, r.simulatedIteration);
+        QVERIFY2(note.starts_with("2 ProfilerSteps (") && note.ends_with(" each on average)"), note.c_str());
+        const StepLimit limit = stepLimit(s.graph, criticalPath(s.graph, r), &r);
+        QVERIFY2(limit.sentence.ends_with("% of the window"), limit.sentence.c_str());
+        // One step chosen: "the step", no note.
+        TraceSet one = loadTraceSet({sltest::samplePath("02-dp4")});
+        GraphOptions options;
+        options.step = 1;
+        const ExecutionGraph g1 = buildExecutionGraph(one, options);
+        QCOMPARE(windowSteps(g1), 1);
+        QCOMPARE(stepWord(g1), std::string("step"));
+        QVERIFY(windowStepsNote(g1, 1'000'000).empty());
+        // A trace without step markers has none.
+        Fixture f;
+        f.load(gpuBound());
+        QCOMPARE(windowSteps(f.graph), 0);
     }
 };
 
