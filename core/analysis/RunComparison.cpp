@@ -3,7 +3,9 @@
 #include "base/DurationText.h"
 
 #include "analysis/Breakdown.h"
+#include "sim/DataLoaderModel.h"
 #include "trace/Collective.h"
+#include "trace/RuntimeApi.h"
 
 #include <algorithm>
 #include <array>
@@ -16,6 +18,42 @@
 namespace sl {
 
 namespace {
+
+// Host time by cause on the CPU threads of one rank, within the graph's window (RankFigures).
+void hostCauses(const ExecutionGraph& g, std::uint32_t rankIndex, RankFigures& f) {
+    const Rank& rank = g.trace->ranks[rankIndex];
+    const RankWindow& w = g.ranks[rankIndex];
+    for (const Track& t : rank.tracks) {
+        if (t.isGpu()) continue;
+        const EventColumns& ev = t.events;
+        TimeNs loadingEnd = std::numeric_limits<TimeNs>::min(); // nested DataLoader ops count once
+        for (std::size_t i = 0; i < ev.size(); ++i) {
+            if (ev.duration[i] <= 0 || ev.start[i] < w.windowStart || ev.start[i] > w.windowEnd) continue;
+            const std::string_view name = rank.strings.str(ev.name[i]);
+            if (ev.kind[i] == EventKind::Runtime || ev.kind[i] == EventKind::Driver) {
+                const RuntimeApiInfo api = runtimeApiInfo(name);
+                if (waitsForGpu(api))
+                    f.syncs += ev.duration[i];
+                else if (launchesGpuWork(api.api))
+                    f.launches += ev.duration[i];
+            } else if (ev.start[i] >= loadingEnd && isDataLoaderOpName(name)) {
+                f.dataLoading += ev.duration[i];
+                loadingEnd = ev.end(i);
+            }
+        }
+    }
+}
+
+// How a figure row is said in the verdict.
+std::string figureWords(std::string_view key) {
+    if (key == "idle") return "GPU idle";
+    if (key == "data_loading") return "host data loading";
+    if (key == "syncs") return "host syncs";
+    if (key == "launches") return "host launch calls";
+    if (key == "exposed_comm") return "exposed communication";
+    if (key == "wait") return "collective waits";
+    return std::string(key);
+}
 
 // What alignment and the tables read of one GPU op.
 struct OpInfo {
@@ -259,23 +297,55 @@ std::string RunComparison::verdict() const {
              signedPct(100.0 * static_cast<double>(iterationAfter - iterationBefore) /
                        static_cast<double>(iterationBefore)) +
              ")";
-    std::string changedClasses;
+    // What moved beyond the noise, largest first: the host's causes and the GPU's idle time beside
+    // the kernel classes, so that a run that only loads data faster says so first.
+    struct Mover {
+        std::string words;
+        TimeNs delta = 0;
+    };
+    std::vector<Mover> movers;
+    auto said = [](const TimeRow& r, std::string words) {
+        return Mover{std::move(words) + " " + (r.before > 0 ? signedPct(r.deltaPct()) : std::string("new")),
+                     r.delta()};
+    };
+    // Communication kernels also stretch with the waits for peers: only compute classes say whether
+    // the kernels themselves changed.
+    bool computeClassChanged = false;
     for (const auto& r : byClass)
-        if (r.changed())
-            changedClasses += (changedClasses.empty() ? "" : ", ") + r.key + " " +
-                              (r.before > 0 ? signedPct(r.deltaPct()) : std::string("new"));
+        if (r.changed()) {
+            movers.push_back(said(r, r.key));
+            for (std::size_t c = 0; c < kEventClassCount; ++c)
+                if (eventClassName(static_cast<EventClass>(c)) == r.key &&
+                    isComputeKernel(static_cast<EventClass>(c)))
+                    computeClassChanged = true;
+        }
+    // A figure moves by its time alone (a count of GPU ops that changed says nothing of the host).
+    auto beyondNoise = [](const TimeRow& r) {
+        const TimeNs d = std::llabs(r.delta());
+        return d > r.noise && static_cast<double>(d) >
+                                  kMinChangePct / 100.0 * static_cast<double>(std::max(r.before, r.after));
+    };
+    for (const auto& r : figures)
+        if ((r.key == "idle" || r.key == "data_loading" || r.key == "syncs" || r.key == "launches") &&
+            beyondNoise(r))
+            movers.push_back(said(r, figureWords(r.key)));
+    std::stable_sort(movers.begin(), movers.end(), [](const Mover& a, const Mover& b) {
+        return std::llabs(a.delta) > std::llabs(b.delta);
+    });
     std::vector<int> computeRanks;
     for (const auto& rc : ranks)
         if (const TimeRow* c = rc.figure("compute"); c && c->changed()) computeRanks.push_back(rc.afterRank);
-    if (changedClasses.empty() && computeRanks.empty()) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf,
-                      "; no GPU time changed beyond the run-to-run noise (kernels vary by +-%.1f%% between "
-                      "the runs)",
-                      noisePct);
-        return s + buf;
+    char noise[160];
+    std::snprintf(noise, sizeof noise, "kernels vary by +-%.1f%% between the runs", noisePct);
+    if (movers.empty() && computeRanks.empty())
+        return s + "; no GPU time changed beyond the run-to-run noise (" + noise + ")";
+    if (!movers.empty()) {
+        s += "; changed beyond noise, largest first: ";
+        for (std::size_t i = 0; i < movers.size() && i < 6; ++i)
+            s += (i ? ", " : "") + movers[i].words;
+        if (movers.size() > 6) s += " and " + std::to_string(movers.size() - 6) + " more";
     }
-    if (!changedClasses.empty()) s += "; changed beyond noise: " + changedClasses;
+    if (!computeClassChanged) s += std::string("; compute kernels unchanged within noise (") + noise + ")";
     if (!computeRanks.empty()) {
         if (computeRanks.size() == ranks.size())
             s += "; compute changed on every rank";
@@ -285,7 +355,7 @@ std::string RunComparison::verdict() const {
             for (std::size_t i = 0; i < computeRanks.size(); ++i)
                 s += (i ? "," : "") + std::to_string(computeRanks[i]);
         }
-    } else
+    } else if (computeClassChanged)
         s += "; compute unchanged on every rank";
     return s;
 }
@@ -393,6 +463,8 @@ RunComparison compareRuns(const ExecutionGraph& before, const ExecutionGraph& af
         };
         figures(rc.before, itA[ia], bdA[ia], csA[ia], before.ranks[ia], a.size());
         figures(rc.after, itB[jb], bdB[jb], csB[jb], after.ranks[jb], b.size());
+        hostCauses(before, ia, rc.before);
+        hostCauses(after, jb, rc.after);
         out.ranks.push_back(std::move(rc));
         infoA.push_back(std::move(a));
         infoB.push_back(std::move(b));
@@ -498,6 +570,19 @@ RunComparison compareRuns(const ExecutionGraph& before, const ExecutionGraph& af
         fig("idle", rc.before.idle, rc.after.idle, varAll);
         fig("wait", rc.before.wait, rc.after.wait, varComm);
         fig("unexplained_wait", rc.before.unexplainedWait, rc.after.unexplainedWait, 0);
+        // Host causes: no instance pairs, so kHostNoisePct of the row is taken as its noise, and the
+        // GPU op counts (other work on the GPU) do not make them a change.
+        auto host = [&](const char* key, TimeNs b, TimeNs a) {
+            RowAcc acc;
+            acc.before = b;
+            acc.after = a;
+            const double n = kHostNoisePct / 100.0 * static_cast<double>(std::max(a, b)) / 3.0;
+            acc.var = n * n;
+            rc.figures.push_back(toRow(key, acc));
+        };
+        host("data_loading", rc.before.dataLoading, rc.after.dataLoading);
+        host("syncs", rc.before.syncs, rc.after.syncs);
+        host("launches", rc.before.launches, rc.after.launches);
         out.opsBefore += rc.before.gpuOps;
         out.opsAfter += rc.after.gpuOps;
         out.alignedBefore += rc.alignedBefore;
@@ -507,6 +592,19 @@ RunComparison compareRuns(const ExecutionGraph& before, const ExecutionGraph& af
         out.iterationBefore = std::max(out.iterationBefore, rc.before.iteration);
         out.iterationAfter = std::max(out.iterationAfter, rc.after.iteration);
     }
+    // The job's figures: each rank's rows summed (their noise adds in quadrature).
+    for (const RankComparison& rc : out.ranks)
+        for (std::size_t k = 0; k < rc.figures.size(); ++k) {
+            if (out.figures.size() <= k) out.figures.push_back(TimeRow{rc.figures[k].key});
+            TimeRow& job = out.figures[k];
+            job.before += rc.figures[k].before;
+            job.after += rc.figures[k].after;
+            job.countBefore += rc.figures[k].countBefore;
+            job.countAfter += rc.figures[k].countAfter;
+            const double n =
+                std::hypot(static_cast<double>(job.noise), static_cast<double>(rc.figures[k].noise));
+            job.noise = static_cast<TimeNs>(std::llround(n));
+        }
     out.byClass = classRows(jobClass);
     out.byKernel = rows(jobKernel, true);
     out.byCpuOp = rows(jobCpuOp, true);

@@ -29,6 +29,7 @@ namespace sl {
 
 constexpr double kMinAlignedSharePct = 50.0;
 constexpr double kMinChangePct = 0.5;
+constexpr double kHostNoisePct = 10.0;
 
 enum class AlignedBy : std::uint8_t { NameShapes, Name, CpuOp };
 
@@ -59,6 +60,10 @@ struct TimeRow {
 struct RankFigures {
     TimeNs iteration = 0, compute = 0, communication = 0, exposedCommunication = 0, idle = 0, wait = 0,
            unexplainedWait = 0;
+    // Host time by cause, on the CPU threads in the window: DataLoader iterator ops (loading a batch
+    // in process, or waiting for the workers'), the synchronize calls (and blocking copies), and the
+    // launch calls (kernels, graphs, copies, sets).
+    TimeNs dataLoading = 0, syncs = 0, launches = 0;
     std::int64_t gpuOps = 0;
 };
 
@@ -67,7 +72,9 @@ struct RankComparison {
     int beforeRank = 0, afterRank = 0;   // rank ids
     RankFigures before, after;
     // iteration, compute, communication, exposed_comm, idle, wait, unexplained_wait as rows
-    // (counts: GPU ops), with the noise of the GPU ops behind each.
+    // (counts: GPU ops), with the noise of the GPU ops behind each; then the host causes
+    // data_loading, syncs, launches (no instance pairs give their noise: a change under
+    // kHostNoisePct of the row is not one).
     std::vector<TimeRow> figures;
     std::vector<TimeRow> byClass; // GPU time per kernel class on this rank
     std::vector<AlignedUnit> units;
@@ -83,6 +90,9 @@ struct RunComparison {
     bool ranksById = true;                  // false: paired by order (no common rank id)
     // Job-wide tables over the paired ranks, sorted by |delta| (largest first); classes in class order.
     std::vector<TimeRow> byClass, byKernel, byCpuOp;
+    // The figures of all paired ranks summed (idle, exposed_comm, data_loading, syncs, launches, ...),
+    // in the order of RankComparison::figures.
+    std::vector<TimeRow> figures;
     std::int64_t opsBefore = 0, opsAfter = 0, alignedBefore = 0, alignedAfter = 0;
     std::int64_t unitsBy[3] = {0, 0, 0};
     // Pooled run-to-run noise of a kernel's duration (one sigma, %), over compute kernels.
@@ -95,7 +105,9 @@ struct RunComparison {
     bool comparable() const { return !ranks.empty() && alignedSharePct() >= kMinAlignedSharePct; }
     // One line: the aligned share and, when not comparable, that the runs are not one program.
     std::string alignmentNote() const;
-    // One sentence: the iteration change and what changed beyond the noise (or that nothing did).
+    // One sentence: the iteration change and what changed beyond the noise, largest first, host
+    // causes (GPU idle, data loading, syncs, launches) beside kernel classes ("GPU idle -52.0%, host
+    // data loading -48.0%; compute kernels unchanged within noise"), or that nothing did.
     std::string verdict() const;
 };
 

@@ -98,10 +98,26 @@ private slots:
             nlohmann::json::array({row("Baseline", base, baseUs), row("32 replicas", big, baseUs),
                                    row("Faster GPUs", reportOf({{"compute.speedup", "1.1"}}), baseUs)});
         html = QString::fromStdString(htmlReport(rep));
-        QVERIFY(html.contains("Biggest win: 32 replicas</b> (dp.degree = 32)"));
+        QVERIFY(html.contains("Biggest win: 32 replicas</b> (dp.degree = 32): 7.03x baseline throughput"));
+        QVERIFY(html.contains("; the step "));
         QVERIFY(html.contains("<th>Throughput</th><th>Scaling eff.</th>"));
         QVERIFY(html.contains(">7.03x</td><td>88 %</td>"));
         QVERIFY(html.contains("same work"));
+    }
+
+    // Only slower scenarios: none is called a win.
+    void slowerScenarioIsNoWin() {
+        nlohmann::json base = simulationReportJson(graph_, replay_, SimKnobs{}, {"samples/02-dp4"}, -1);
+        const double baseUs = base["iteration"]["simulated_us"].get<double>();
+        nlohmann::json slow = reportOf({{"compute.speedup", "0.5"}});
+        QVERIFY(slow["iteration"]["simulated_us"].get<double>() > baseUs);
+        nlohmann::json rep = slow;
+        rep["scenarios"] =
+            nlohmann::json::array({row("Baseline", base, baseUs), row("Old GPUs", slow, baseUs)});
+        const QString html = QString::fromStdString(htmlReport(rep));
+        QVERIFY(!html.contains("Biggest win"));
+        QVERIFY(html.contains("No scenario beats the baseline; the closest: Old GPUs</b>"));
+        QVERIFY(html.contains("x slower)"));
     }
 
     // Every critical-path kind the JSON has, by the enum: a row with its time in the table.
