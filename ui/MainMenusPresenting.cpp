@@ -143,6 +143,7 @@ QString MainMenus::openLesson(const QString& path) {
         lessonDock_ = new QDockWidget(tr("Lesson"), window_);
         lessonDock_->setObjectName(QStringLiteral("lessonDock"));
         lessonDock_->setWidget(lessonPanel_);
+        lessonPanel_->endOnClose(lessonDock_);
         connect(lessonPanel_, &LessonPanel::missingEvent, this, [this](const QString& line) {
             if (auto* bar = window_->findChild<MessageBar*>())
                 bar->showMessage(line, MessageBar::Level::Warning);

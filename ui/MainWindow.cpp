@@ -96,6 +96,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), sessions_(new Ses
                                              menus_->criticalPathAction(), menus_->arrowsAction()},
                                             this);
     connect(pathTable_, &CriticalPathTable::eventActivated, navigator, &TimelineNavigator::revealEvent);
+    // C goes where the path runs (a user's key or menu, not a session restored: `triggered`).
+    connect(menus_->criticalPathAction(), &QAction::triggered, navigator, [navigator](bool on) {
+        if (on) navigator->revealCriticalPath();
+    });
     connect(stragglers_, &StragglersPanel::eventActivated, navigator, &TimelineNavigator::revealEvent);
     wireSession();
     resize(1600, 1000);
@@ -276,10 +280,13 @@ void MainWindow::offerRestore() {
     // Window-modal, never blocks the event loop. The recovered session stays on disk until the user
     // answers (docs/MainWindow.md, "Never losing work"): closing the box without an answer offers
     // it again at the next start.
-    auto* box = new QMessageBox(QMessageBox::Question, tr("Restore session"),
-                                tr("Sightline did not close cleanly last time. Restore the session it was "
-                                   "working on (traces, scenarios, knobs, tracks, view)?"),
-                                QMessageBox::NoButton, this);
+    const QString what = autosave->recoveredFromClose()
+                             ? tr("Sightline was closed by the system (a log-out or shut-down) with unsaved "
+                                  "changes. Restore them (traces, scenarios, knobs, tracks, view)?")
+                             : tr("Sightline did not close cleanly last time. Restore the session it was "
+                                  "working on (traces, scenarios, knobs, tracks, view)?");
+    auto* box =
+        new QMessageBox(QMessageBox::Question, tr("Restore session"), what, QMessageBox::NoButton, this);
     box->setObjectName(QStringLiteral("restoreQuestion"));
     box->addButton(tr("Restore"), QMessageBox::AcceptRole)->setObjectName(QStringLiteral("restore"));
     box->addButton(tr("Discard"), QMessageBox::DestructiveRole)->setObjectName(QStringLiteral("discard"));
@@ -325,6 +332,17 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     saveLayout();
     sessions_->loader()->cancel();
     QMainWindow::closeEvent(event);
+}
+
+void MainWindow::endBySignal() {
+    // No question can be answered now (the session is ending): unsaved work goes to the recovered
+    // session, an unmodified session ends as after a clean close.
+    if (Autosave* autosave = sessions_->autosave())
+        sessions_->modified() ? autosave->finishKeepingWork() : autosave->finish();
+    saveLayout();
+    sessions_->loader()->cancel();
+    // exit(), not quit(): quit() would close the window, and its close would ask about the changes.
+    QCoreApplication::exit(0);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

@@ -52,12 +52,16 @@ public:
     // Restores the window geometry and, when the user had changed it, the dock layout saved by the
     // last run (closing saves the layout only after a change by the user).
     void restoreLayout();
+    // Shrinks and moves the window onto its screen when any of it lies outside (restoreLayout).
+    void fitToScreen();
     // View > Reset Layout: the default docks and sizes; the next start uses them too.
     void resetLayout();
     // After sessions()->enableAutosave(): if a run did not end cleanly and its session was neither
     // restored nor declined yet, offers (window-modal, without blocking; the box is named
     // "restoreQuestion") to restore or discard it.
     void offerRestore();
+    // SIGTERM or SIGHUP (a log-out): ends the program at once, unsaved work kept for the next start.
+    void endBySignal();
     // What closing a modified session does (the window's close, File > Quit). By default a
     // Save / Discard / Cancel box ("closeQuestion") asks; tests and embedders may answer instead.
     enum class CloseChoice { Save, Discard, Cancel };

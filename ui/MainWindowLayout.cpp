@@ -153,11 +153,32 @@ void MainWindow::restoreLayout() {
         // First run: the default size, but never larger than the screen (1280x720 laptops).
         if (const QScreen* screen = QGuiApplication::primaryScreen())
             resize(size().boundedTo(screen->availableGeometry().size() * 0.95));
+    } else {
+        fitToScreen();
     }
     layoutRestored_ = restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     arranging_ = false;
     ViewController* view = sessions_->view();
     view->setGutterWidth(s.value(QStringLiteral("window/labelColumn"), view->gutterWidth()).toInt());
+}
+
+void MainWindow::fitToScreen() {
+    // A geometry saved on a larger screen (a monitor at the office, a laptop at home) would put the
+    // docks and the status bar off this one: the window shrinks to the screen and moves onto it.
+    if (isMaximized() || isFullScreen()) return;
+    const QScreen* screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
+    if (!screen) return;
+    const QRect available = screen->availableGeometry();
+    const QRect frame = frameGeometry();
+    if (available.contains(frame)) return;
+    // The frame (title bar, borders) around the client area, as the window manager drew it.
+    const QSize margins = frame.size() - geometry().size();
+    const QSize client = geometry().size().boundedTo(available.size() - margins);
+    resize(client);
+    const QSize outer = client + margins;
+    const int x = std::clamp(frame.x(), available.left(), available.right() + 1 - outer.width());
+    const int y = std::clamp(frame.y(), available.top(), available.bottom() + 1 - outer.height());
+    move(x, y);
 }
 
 } // namespace sl::ui

@@ -3,6 +3,8 @@
 
 #include "FindBar.h"
 #include "SessionController.h"
+#include "SimAnalysis.h"
+#include "SimRunner.h"
 #include "TimelinePanes.h"
 #include "TimelineView.h"
 #include "TrackState.h"
@@ -16,6 +18,7 @@
 #include <QTreeView>
 
 #include <algorithm>
+#include <map>
 
 namespace sl::ui {
 
@@ -52,6 +55,30 @@ std::shared_ptr<const TraceSet> TimelineNavigator::set() const {
 
 std::shared_ptr<const TimelineData> TimelineNavigator::measured() const {
     return p_.session->measured();
+}
+
+void TimelineNavigator::revealCriticalPath() {
+    const SimOutput& out = p_.session->simulation();
+    if (!out.analysis || !out.graph || !set() || out.graph->trace != set().get()) return;
+    const ExecutionGraph& g = *out.graph;
+    const std::vector<PathSegment>& segments = out.analysis->path.segments;
+    // By loaded rank: an added rank's time counts for the rank it copies (the one drawn).
+    std::map<std::uint32_t, TimeNs> byRank;
+    for (const PathSegment& s : segments)
+        if (s.node < g.nodes.size()) byRank[g.nodes[s.node].rank] += s.end - s.start;
+    if (byRank.empty()) return;
+    const std::uint32_t rank =
+        std::max_element(byRank.begin(), byRank.end(), [](const auto& a, const auto& b) {
+            return a.second < b.second;
+        })->first;
+    const PathSegment* longest = nullptr;
+    for (const PathSegment& s : segments)
+        if (s.node < g.nodes.size() && g.nodes[s.node].rank == rank && s.label != PathLabel::LateStart &&
+            (!longest || s.end - s.start > longest->end - longest->start))
+            longest = &s;
+    if (!longest) return;
+    const EventId e{static_cast<int>(rank), g.nodes[longest->node].event};
+    p_.session->navigate([&] { revealEvent(e); });
 }
 
 void TimelineNavigator::revealEvent(EventId e) {

@@ -45,6 +45,10 @@ public:
     // down to the event's depth, centres it in time (zooming out when it is wider than the window) and
     // scrolls both panes and the track tree to its row.
     void revealEvent(EventId e);
+    // The critical path key (C, when it turns the path on): reveals the longest stretch of the path
+    // on the rank that holds most of it, where the path runs rather than where the view is (DLRM:
+    // rank 7, below the two ranks on screen). A view change, not an edit of the session.
+    void revealCriticalPath();
     // The context menus, returned (not shown) so that tests can trigger their actions (objectName
     // per action): of an event in a pane (e invalid: empty space) and of a track label (track -1:
     // the rank's header). The caller owns the menu.

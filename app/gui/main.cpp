@@ -14,6 +14,7 @@
 #include "MainWindow.h"
 #include "Screenshot.h"
 #include "SessionController.h"
+#include "TerminationSignal.h"
 #include "TraceFigure.h"
 
 #include "sim/Knobs.h"
@@ -126,6 +127,9 @@ int main(int argc, char** argv) {
     // Each set's groups, folds and collapsed ranks, as they were left (docs/ManyRanks.md).
     sessions->rememberRankViews(std::make_unique<QSettings>());
     window.show();
+    window.fitToScreen(); // again with the window manager's frame, which exists only once shown
+    // A log-out (SIGTERM, SIGHUP) ends the program without a crash and keeps unsaved work.
+    const sl::ui::TerminationSignal termination([&window] { window.endBySignal(); });
     window.offerRestore();
     if (cli.parser.isSet(cli.criticalPath)) window.menus()->criticalPathAction()->setChecked(true);
     if (cli.parser.isSet(cli.exposed)) window.menus()->exposedAction()->setChecked(true);

@@ -11,6 +11,7 @@
 #include "SimRunner.h"
 #include "TraceFigure.h"
 #include "TraceLoader.h"
+#include "ViewController.h"
 #include "WindowParts.h"
 
 #include "io/KinetoLoader.h"
@@ -117,6 +118,9 @@ private slots:
         QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
         QVERIFY(elements > 100);
         QCOMPARE(viewBox, QStringLiteral("0 0 1920 1080"));
+        // 96 dpi (CSS pixels): 1920 px is 508 mm wide, not 677 mm; the type is the generic sans-serif.
+        QVERIFY2(text.contains("width=\"508mm\""), text.left(400).constData());
+        QVERIFY(text.contains("font-family=\"sans-serif\""));
         QVERIFY(text.contains("compute.speedup = 2"));
         QVERIFY(text.contains("Rank 3"));
         QCOMPARE(renderFigure(f, dir.filePath("t.pdf")), QString());
@@ -209,6 +213,20 @@ private slots:
         QVERIFY2(shown.boxes < all.boxes,
                  qPrintable(QStringLiteral("%1 %2").arg(shown.boxes).arg(all.boxes)));
         QCOMPARE(w.sessions()->exportTimelineFigure(dir.filePath("v.png"), {1280, 720}, window), QString());
+        // A data-parallel what-if: the figure carries the card's headline with the throughput and
+        // scaling efficiency, and reaches to the simulated pane's end.
+        w.sessions()->view()->fitAll();
+        SimKnobs dp;
+        dp.dpDegree = 32;
+        w.sessions()->knobs()->setKnobs(dp);
+        QVERIFY(sltest::settleSimulations(w));
+        const Figure fig = w.sessions()->timelineFigure({1920, 1080});
+        QVERIFY2(fig.subtitle.contains(QStringLiteral("vs Baseline")), qPrintable(fig.subtitle));
+        QVERIFY2(fig.subtitle.contains(QStringLiteral("throughput")) &&
+                     fig.subtitle.contains(QStringLiteral("scaling efficiency")),
+                 qPrintable(fig.subtitle));
+        QVERIFY(fig.simulated);
+        QVERIFY(fig.end >= fig.simulated->end());
     }
 
     // File > Export Report as HTML: a timeline picture per scenario; the JSON keeps numbers alone.

@@ -9,6 +9,8 @@
 #include "MainMenus.h"
 #include "MainWindow.h"
 #include "MessageBar.h"
+#include "Scenario.h"
+#include "ScenarioController.h"
 #include "Selection.h"
 #include "SessionController.h"
 #include "TraceLoader.h"
@@ -114,6 +116,60 @@ private slots:
                 QVERIFY(w.sessions()->knobs()->knobs().toJson() ==
                         panel.lesson().steps[static_cast<std::size_t>(panel.step())].knobs.toJson());
             }
+        }
+    }
+
+    // A lesson runs in a sandbox: the user's scenarios, knobs, traces and modified flag are put aside
+    // and come back when it ends (its scenarios stayed in the user's list, carried over to the next
+    // sample, and marked the session modified).
+    void lessonRunsInASandbox() {
+        for (const bool userModified : {true, false}) {
+            MainWindow w;
+            w.show();
+            w.setCloseQuestion([] { return MainWindow::CloseChoice::Discard; });
+            SessionController* s = w.sessions();
+            // The user's work: 01-dp8-straggler, a scenario of their own (and, the first time, unsaved).
+            const QString mine = QString::fromStdString(sltest::samplePath("01-dp8-straggler"));
+            s->openTraces({mine});
+            QVERIFY(s->loader()->waitForFinished(60'000));
+            QVERIFY(sltest::settleSimulations(w));
+            SimKnobs k;
+            k.computeSpeedup = 3;
+            s->knobs()->setKnobs(k);
+            QVERIFY(sltest::settleSimulations(w));
+            if (!userModified) {
+                QTemporaryDir dir;
+                QCOMPARE(s->saveSession(dir.filePath(QStringLiteral("mine.sightline.json"))), QString());
+            }
+            QCOMPARE(s->modified(), userModified);
+            const int userScenarios = sltest::scenarios(w)->list()->count();
+            QCOMPARE(userScenarios, 2);
+            // The lesson on another sample: its own list, and nothing it does is an edit.
+            auto* menus = w.findChild<MainMenus*>();
+            const QString lesson = bundledLessons().front(); // 01-overlap, on 02-dp4
+            QCOMPARE(menus->openLesson(lesson), QString());
+            LessonPanel& panel = *menus->lessonPanel();
+            QVERIFY(s->sandboxed());
+            for (int i = 0; i < panel.stepCount(); ++i) {
+                if (i > 0) panel.next();
+                QVERIFY(settle(w, panel));
+                QCOMPARE(s->modified(), userModified);
+                for (const Scenario& sc : sltest::scenarios(w)->list()->scenarios())
+                    QVERIFY2(!(sc.knobs == k), qPrintable(sc.name)); // the user's what-if is not in it
+            }
+            QVERIFY(QFileInfo(s->tracePaths().front()).fileName() == QStringLiteral("02-dp4"));
+            // Save during the lesson writes the user's session.
+            QCOMPARE(s->currentSession().traces, QStringList{QDir::cleanPath(mine)});
+            QCOMPARE(s->currentSession().scenarios.size(), std::size_t(userScenarios));
+            // Ended: the user's traces, scenarios and flag are back.
+            QTest::mouseClick(panel.endButton(), Qt::LeftButton);
+            QVERIFY(!s->sandboxed());
+            QVERIFY(s->loader()->waitForFinished(60'000));
+            QVERIFY(sltest::settleSimulations(w));
+            QCOMPARE(s->tracePaths(), QStringList{QDir::cleanPath(mine)});
+            QCOMPARE(sltest::scenarios(w)->list()->count(), userScenarios);
+            QVERIFY(sltest::scenarios(w)->list()->at(1).knobs == k);
+            QCOMPARE(s->modified(), userModified);
         }
     }
 

@@ -121,7 +121,8 @@ private slots:
         QVERIFY(sltest::settleSimulations(w));
         QCoreApplication::processEvents();
         const QString card = w.findChild<ResultCard*>()->text();
-        QVERIFY2(card.contains(QStringLiteral("What limits this step")), qPrintable(card));
+        QVERIFY2(card.contains(QStringLiteral("What limits this window")),
+                 qPrintable(card)); // 2 ProfilerSteps
         QVERIFY2(!card.contains(QStringLiteral("arrives last")) && !card.contains(QStringLiteral("slower")),
                  qPrintable(card));
         auto* overview = part<RankOverview>(w);

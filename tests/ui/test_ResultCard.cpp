@@ -64,7 +64,7 @@ private slots:
                                         .arg(replay, 0, 'f', 2)),
             qPrintable(card->text()));
         QVERIFY(card->text().contains(QStringLiteral("Knobs: all at their replay defaults")));
-        QVERIFY(card->text().contains(QStringLiteral("What limits this step: ")));
+        QVERIFY(card->text().contains(QStringLiteral("What limits this window: ")));
         QVERIFY(!card->text().contains(QStringLiteral("Why so little change")));
 
         // cpu.speedup = 2: the CLI moves the step by less than 0.5%, and the card says why.
@@ -74,7 +74,7 @@ private slots:
         k.cpuSpeedup = 2;
         w.sessions()->knobs()->setKnobs(k);
         settle(w);
-        QVERIFY2(card->text().contains(QStringLiteral("Why so little change: the step is bound by GPU")),
+        QVERIFY2(card->text().contains(QStringLiteral("Why so little change: the window is bound by GPU")),
                  qPrintable(card->text()));
         QVERIFY2(card->text().contains(QStringLiteral("CPU work is not on the critical path")),
                  qPrintable(card->text()));
@@ -100,7 +100,7 @@ private slots:
         };
         std::vector<Case> cases{
             {sltest::samplePath("01-dp8-straggler"),
-             QStringLiteral("What limits this step: rank 5 runs 1.3x slower than the others "
+             QStringLiteral("What limits this window: rank 5 runs 1.3x slower than the others "
                             "and every collective waits for it")}};
         if (sltest::haveTraces())
             cases.push_back({sltest::tracePath("dlrm-8rank-v100/kineto"),

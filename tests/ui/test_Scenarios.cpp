@@ -188,7 +188,8 @@ private slots:
         QVERIFY2(card->text().contains(expected),
                  qPrintable(card->text() + QStringLiteral(" / ") + expected));
         QVERIFY(card->text().contains(QStringLiteral("compute.speedup = 2")));
-        QVERIFY(card->text().contains(QStringLiteral("What limits this step: ")));
+        QVERIFY(
+            card->text().contains(QStringLiteral("What limits this window: "))); // 02-dp4: 2 ProfilerSteps
         QVERIFY(!presetFor(*w.sessions()->knobs(), fast).isEmpty());
         QCOMPARE(w.sessions()->knobs()->presetLabel(), presetFor(*w.sessions()->knobs(), fast));
 

@@ -53,6 +53,7 @@ QByteArray chartSvg(QChartView* view, QSize size) {
     svg.setOutputDevice(&buffer);
     svg.setSize(size);
     svg.setViewBox(QRect(QPoint(0, 0), size));
+    svg.setResolution(96); // CSS pixels: 1920 px is 508 mm, not 677 mm at 72 dpi
     svg.setTitle(view->chart()->title());
     withChartAt(view, size, [&](QChart* chart, const QRectF& target) {
         QPainter p;

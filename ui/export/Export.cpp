@@ -54,6 +54,7 @@ QString saveWidgetImage(QWidget* widget, const QString& path) {
         svg.setFileName(path);
         svg.setSize(widget->size());
         svg.setViewBox(QRect(QPoint(0, 0), widget->size()));
+        svg.setResolution(96); // CSS pixels: 1920 px is 508 mm, not 677 mm at 72 dpi
         svg.setTitle(QStringLiteral("Sightline"));
         QPainter p;
         if (!p.begin(&svg)) return QStringLiteral("%1: cannot write the image").arg(path);

@@ -34,6 +34,14 @@ constexpr int kPaneTitle = 22;
 constexpr int kAxis = 26;
 constexpr int kLegend = 30;
 
+// The figure's type: the generic sans-serif family, which an SVG names as such, so that Chromium and
+// Inkscape render it sans-serif whatever fonts they have (a named family they lack fell back to serif).
+QFont figureFont(QFont base) {
+    base.setFamilies({QStringLiteral("sans-serif")});
+    base.setStyleHint(QFont::SansSerif);
+    return base;
+}
+
 QFont sized(const QFont& base, int px, bool bold = false) {
     QFont f = base;
     f.setPixelSize(px);
@@ -54,7 +62,7 @@ FigureStats paintFigure(QPainter& p, const Figure& fig) {
     p.fillRect(QRect(0, 0, width, height), Qt::white);
     p.setRenderHint(QPainter::Antialiasing, false);
     p.setRenderHint(QPainter::TextAntialiasing, true);
-    const QFont base = p.font();
+    const QFont base = figureFont(p.font());
 
     // Title, headline and knobs.
     int y = kMargin;
@@ -202,6 +210,7 @@ QString paintToFile(const QString& path, QSize size, const QString& title,
         svg.setFileName(path);
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(0, 0), size));
+        svg.setResolution(96); // CSS pixels: 1920 px is 508 mm, not 677 mm at 72 dpi
         svg.setTitle(title);
         QPainter p;
         if (!p.begin(&svg)) return QStringLiteral("%1: cannot write the image").arg(path);
@@ -258,6 +267,7 @@ QByteArray figureSvg(const Figure& figure) {
     svg.setOutputDevice(&buffer);
     svg.setSize(figure.size);
     svg.setViewBox(QRect(QPoint(0, 0), figure.size));
+    svg.setResolution(96); // CSS pixels: 1920 px is 508 mm, not 677 mm at 72 dpi
     svg.setTitle(figure.title);
     QPainter p;
     if (!p.begin(&svg)) return {};

@@ -5,6 +5,7 @@
 #include "SimRunner.h"
 
 #include "analysis/StepExplanation.h"
+#include "analysis/Throughput.h"
 #include "io/KinetoLoader.h"
 #include "sim/Knobs.h"
 
@@ -70,6 +71,18 @@ QString renderTraceFigure(const TraceFigureRequest& request) {
         fig.subtitle = QStringLiteral("Iteration: measured %1")
                            .arg(QString::fromStdString(resultHeadline(sim.result->measuredIteration,
                                                                       sim.result->simulatedIteration)));
+    // A what-if that changes the work per step (dp.degree, layers, micro-batches): the headline says
+    // the throughput and scaling efficiency against the replay, as the window's card does.
+    if (sim.result && sim.graph && !knobs.isReplay()) {
+        try {
+            const SimOutput replay = SimRunner::runNow(set, SimKnobs{});
+            const Throughput t =
+                throughputVsBaseline(*sim.graph, *replay.result, SimKnobs{}, *sim.result, knobs);
+            if (t.applies) fig.subtitle += QStringLiteral("; %1").arg(QString::fromStdString(t.sentence));
+        } catch (const std::exception&) {
+            // The replay of a set the what-if simulated does not fail; without it the headline stays.
+        }
+    }
     if (to > from) {
         const TimeNs origin = (fig.measured ? fig.measured : fig.simulated)->start();
         fig.start = origin + from;

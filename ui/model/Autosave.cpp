@@ -32,15 +32,21 @@ QString Autosave::markerPath() const {
     return QDir(dir_).filePath(QStringLiteral("running"));
 }
 
+QString Autosave::closedMarkerPath() const {
+    return QDir(dir_).filePath(QStringLiteral("recovered-closed"));
+}
+
 void Autosave::start() {
     QDir().mkpath(dir_);
     // A newer crash's autosave replaces an older undecided one (it holds the later work); without
     // one, an undecided recovered session from an earlier start is offered again.
     if (QFile::exists(markerPath()) && QFile::exists(sessionPath())) {
         QFile::remove(recoveredPath());
+        QFile::remove(closedMarkerPath());
         QFile::rename(sessionPath(), recoveredPath());
     }
     recoverable_ = QFile::exists(recoveredPath());
+    recoveredFromClose_ = recoverable_ && QFile::exists(closedMarkerPath());
     QSaveFile marker(markerPath());
     if (marker.open(QIODevice::WriteOnly)) {
         marker.write(QByteArray::number(QCoreApplication::applicationPid()));
@@ -57,9 +63,23 @@ void Autosave::finish() {
     running_ = false;
 }
 
+void Autosave::finishKeepingWork() {
+    if (!running_) return;
+    timer_->stop();
+    if (saveNow().isEmpty()) {
+        QFile::remove(recoveredPath());
+        QFile::rename(sessionPath(), recoveredPath());
+        QSaveFile closed(closedMarkerPath());
+        if (closed.open(QIODevice::WriteOnly)) closed.commit();
+    }
+    QFile::remove(markerPath());
+    running_ = false;
+}
+
 void Autosave::dropRecovered() {
     QFile::remove(recoveredPath());
-    recoverable_ = false;
+    QFile::remove(closedMarkerPath());
+    recoverable_ = recoveredFromClose_ = false;
 }
 
 void Autosave::markDirty() {

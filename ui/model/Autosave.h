@@ -26,6 +26,10 @@ public:
     void start();
     // Writes the session now (when dirty) and removes the marker.
     void finish();
+    // The program ends without the user's word (SIGTERM at log-out, docs/MainWindow.md "Never losing
+    // work") while the session has unsaved changes: it is written and kept as the recovered session,
+    // offered at the next start as unsaved work of a closed session, not as a crash.
+    void finishKeepingWork();
     void markDirty();
     bool dirty() const { return dirty_; }
     // Writes the session now; empty on success, else the error.
@@ -35,11 +39,15 @@ public:
     // restored or declined. start() moves a crashed run's autosave to recoveredPath(), so this run's
     // autosaves never overwrite it; it stays there, offered at every start, until dropRecovered().
     bool recoverable() const { return recoverable_; }
+    // The recovered session was kept by finishKeepingWork() (the system closed the program), not
+    // left by a crash.
+    bool recoveredFromClose() const { return recoveredFromClose_; }
     // The user restored the recovered session (and it loaded) or declined it: the file goes.
     void dropRecovered();
     QString recoveredPath() const;
     QString sessionPath() const;
     QString markerPath() const;
+    QString closedMarkerPath() const; // beside the recovered session kept by finishKeepingWork()
 
 signals:
     void saved(QString path);
@@ -52,6 +60,7 @@ private:
     bool dirty_ = false;
     bool running_ = false;
     bool recoverable_ = false;
+    bool recoveredFromClose_ = false;
 };
 
 } // namespace sl::ui

@@ -45,12 +45,16 @@ int ScenarioList::find(const QString& name) const {
     return -1;
 }
 
-QString ScenarioList::uniqueName(const QString& name) const {
+QString ScenarioList::uniqueName(const QString& name, int except) const {
     const QString base = name.trimmed().isEmpty() ? tr("What-if") : name.trimmed();
-    if (find(base) < 0) return base;
+    const auto free = [&](const QString& candidate) {
+        const int i = find(candidate);
+        return i < 0 || i == except;
+    };
+    if (free(base)) return base;
     for (int n = 2;; ++n) {
         const QString candidate = QStringLiteral("%1 %2").arg(base).arg(n);
-        if (find(candidate) < 0) return candidate;
+        if (free(candidate)) return candidate;
     }
 }
 
@@ -69,6 +73,12 @@ int ScenarioList::add(const QString& name, const SimKnobs& knobs) {
     return count() - 1;
 }
 
+int ScenarioList::addNamedByKnobs(const SimKnobs& knobs) {
+    const int i = add(nameFor(knobs), knobs);
+    list_[static_cast<std::size_t>(i)].nameFollowsKnobs = true;
+    return i;
+}
+
 int ScenarioList::duplicate(int i) {
     if (i < 0 || i >= count()) return -1;
     const Scenario copy = at(i);
@@ -81,6 +91,7 @@ bool ScenarioList::rename(int i, const QString& name) {
     const int other = find(n);
     if (other >= 0 && other != i) return false;
     list_[static_cast<std::size_t>(i)].name = n;
+    list_[static_cast<std::size_t>(i)].nameFollowsKnobs = false;
     emit listChanged();
     return true;
 }
@@ -107,14 +118,24 @@ int ScenarioList::setKnobs(int i, const SimKnobs& knobs) {
         // The baseline stays replay: the edit starts a what-if of its own, named after what changed
         // (announced by startedFromBaseline, so the user sees where the edit went). The batch
         // (batch.samples, batch.tokens) describes the trace, so the baseline keeps it (below).
-        const int added = add(nameFor(knobs), knobs);
+        const int added = addNamedByKnobs(knobs);
         current_ = added;
         emit currentChanged(current_);
         emit startedFromBaseline(added);
         return added;
     }
-    list_[static_cast<std::size_t>(i)].knobs = knobs;
+    Scenario& scenario = list_[static_cast<std::size_t>(i)];
+    scenario.knobs = knobs;
     emit knobsChanged(i);
+    // A name that says the knobs says the new ones (the card, the panes, the table and the report
+    // read it from here).
+    if (scenario.nameFollowsKnobs) {
+        const QString name = uniqueName(nameFor(knobs), i);
+        if (name != scenario.name) {
+            scenario.name = name;
+            emit listChanged();
+        }
+    }
     return i;
 }
 

@@ -15,6 +15,9 @@ namespace sl::ui {
 struct Scenario {
     QString name;
     SimKnobs knobs;
+    // The name says what the knobs are ("comm.speedup = 2") and follows them until the user
+    // renames the scenario: a name typed by the user stays.
+    bool nameFollowsKnobs = false;
 };
 
 class ScenarioList : public QObject {
@@ -28,14 +31,16 @@ public:
     int current() const { return current_; }
     // Index of the scenario called name, -1 when none.
     int find(const QString& name) const;
-    // name, or "name 2", "name 3"... : a name no scenario has yet.
-    QString uniqueName(const QString& name) const;
+    // name, or "name 2", "name 3"... : a name no scenario has yet (but scenario `except`).
+    QString uniqueName(const QString& name, int except = -1) const;
 
     // Replaces the whole list (a session load). An empty list or one whose first entry is not the
     // replay gets the baseline in front; current is clamped.
     void reset(std::vector<Scenario> list, int current);
     // Adds a scenario (its name made unique) and returns its index.
     int add(const QString& name, const SimKnobs& knobs);
+    // Adds a scenario named after its knobs (nameFor), a name that follows them until a rename.
+    int addNamedByKnobs(const SimKnobs& knobs);
     // Copies scenario i as "<name> copy" and returns the copy's index (-1 for a bad index).
     int duplicate(int i);
     // Renames scenario i; false for the baseline, a bad index, an empty or a taken name.

@@ -57,6 +57,10 @@ void ScenarioRunner::explain(ScenarioResult& r, const ScenarioResult* baseline) 
                   .arg(QString::fromStdString(resultHeadline(res.measuredIteration, res.simulatedIteration)))
             : QString::fromStdString(
                   resultHeadline(baseline->output.result->simulatedIteration, res.simulatedIteration));
+    // A window of several profiler steps says so: "23.44 ms" alone reads as one step.
+    const std::string steps = windowStepsNote(g, res.simulatedIteration);
+    if (!steps.empty()) r.headline += QStringLiteral(" for %1").arg(QString::fromStdString(steps));
+    r.stepWord = QString::fromStdString(stepWord(g));
     r.changedKnobs = ScenarioList::knobChanges(r.knobs);
     const CriticalPath& path = r.output.analysis->path;
     // Named by rank and event (a late entry, a slow rank), else the kind holding most of the path.

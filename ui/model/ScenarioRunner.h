@@ -33,6 +33,7 @@ struct ScenarioResult {
     QString headline;
     QStringList changedKnobs;
     QString limit;
+    QString stepWord = QStringLiteral("step"); // "window" for a window of several profiler steps
     QString noEffect;
     QString pathNote;
     // Samples/s and tokens/s where batch.* gives the batch (iteration.rate_note), then throughput and

@@ -74,9 +74,12 @@ QByteArray sessionToJson(const Session& s) {
     root[QStringLiteral("knobs")] = knobsToJson(s.knobs);
     if (!s.scenarios.empty()) {
         QJsonArray scenarios;
-        for (const Scenario& sc : s.scenarios)
-            scenarios.append(QJsonObject{{QStringLiteral("name"), sc.name},
-                                         {QStringLiteral("knobs"), knobsToJson(sc.knobs)}});
+        for (const Scenario& sc : s.scenarios) {
+            QJsonObject o{{QStringLiteral("name"), sc.name},
+                          {QStringLiteral("knobs"), knobsToJson(sc.knobs)}};
+            if (sc.nameFollowsKnobs) o[QStringLiteral("name_follows_knobs")] = true;
+            scenarios.append(o);
+        }
         root[QStringLiteral("scenarios")] = scenarios;
         root[QStringLiteral("current_scenario")] = s.currentScenario;
     }
@@ -148,6 +151,7 @@ QString sessionFromJson(const QByteArray& json, Session& out, const QString& bas
             const QJsonObject o = v.toObject();
             Scenario sc;
             sc.name = o.value(QStringLiteral("name")).toString().trimmed();
+            sc.nameFollowsKnobs = o.value(QStringLiteral("name_follows_knobs")).toBool(false);
             if (!v.isObject() || sc.name.isEmpty())
                 return QObject::tr("\"scenarios\": entry %1 has no name").arg(s.scenarios.size());
             const QString e = knobsFromJson(o.value(QStringLiteral("knobs")).toObject(), sc.knobs);

@@ -10,8 +10,10 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTimer>
 
 #include <algorithm>
 #include <map>
@@ -129,6 +131,7 @@ QWidget* KnobPanel::makeField(const KnobSpec& spec) {
         const double lo = spec.sentinel ? std::min(*spec.sentinel, spec.min) : spec.min;
         box->setRange(static_cast<int>(lo), static_cast<int>(std::min(spec.max, 1e6)));
         if (spec.sentinel) box->setSpecialValueText(tr(spec.sentinelText.c_str()));
+        commitWhenDone(box);
         connect(box, &QSpinBox::valueChanged, this, &KnobPanel::emitChanged);
         return box;
     }
@@ -154,8 +157,22 @@ QWidget* KnobPanel::makeField(const KnobSpec& spec) {
         box->setDecimals(0);
         box->setSingleStep(1);
     }
+    commitWhenDone(box);
     connect(box, &QDoubleSpinBox::valueChanged, this, &KnobPanel::emitChanged);
     return box;
+}
+
+void KnobPanel::commitWhenDone(QAbstractSpinBox* box) {
+    // A number typed is committed when the field is done (Enter, focus out, the arrows) or after a
+    // pause of typing, never per keystroke: typing 4096 into dp.degree once simulated dp.degree = 4
+    // and named a scenario after it.
+    box->setKeyboardTracking(false);
+    auto* pause = new QTimer(box);
+    pause->setSingleShot(true);
+    pause->setInterval(kTypingPauseMs);
+    if (auto* edit = box->findChild<QLineEdit*>())
+        connect(edit, &QLineEdit::textEdited, pause, qOverload<>(&QTimer::start));
+    connect(pause, &QTimer::timeout, box, &QAbstractSpinBox::interpretText);
 }
 
 void KnobPanel::showValue(const Field& f, const SimKnobs& k) {

@@ -18,6 +18,8 @@ struct KnobSpec;
 struct ParallelStructure; // structure/Structure.h
 } // namespace sl
 
+class QAbstractSpinBox;
+
 namespace sl::ui {
 
 class CpuRegionEditor;
@@ -68,6 +70,8 @@ private:
         QLabel* note = nullptr;
     };
     QWidget* makeField(const KnobSpec& spec);
+    void commitWhenDone(QAbstractSpinBox* box);
+    static constexpr int kTypingPauseMs = 800; // a pause of typing commits a number field
     static void showValue(const Field& f, const SimKnobs& k);
     static QString fieldText(const Field& f);
     static void readValue(const Field& f, SimKnobs& k);

@@ -126,7 +126,8 @@ void ScenariosDock::rebuild() {
 }
 
 void ScenariosDock::addScenario() {
-    const int i = list_->add(tr("What-if"), SimKnobs{});
+    // Named "What-if" until its knobs say more; then by them, until the user renames it.
+    const int i = list_->addNamedByKnobs(SimKnobs{});
     list_->setCurrent(i);
 }
 

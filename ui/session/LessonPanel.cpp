@@ -7,6 +7,7 @@
 #include "ViewController.h"
 
 #include <QDir>
+#include <QEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -54,9 +55,13 @@ LessonPanel::LessonPanel(SessionController* session, QWidget* parent) : QWidget(
     back_->setObjectName(QStringLiteral("lessonBack"));
     next_ = new QPushButton(tr("Next >"), this);
     next_->setObjectName(QStringLiteral("lessonNext"));
+    end_ = new QPushButton(tr("End lesson"), this);
+    end_->setObjectName(QStringLiteral("lessonEnd"));
+    end_->setToolTip(tr("Back to your own session: its scenarios, knobs, traces and view"));
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(back_);
     buttons->addStretch(1);
+    buttons->addWidget(end_);
     buttons->addWidget(next_);
     layout->addWidget(title_);
     layout->addWidget(progress_);
@@ -66,6 +71,10 @@ LessonPanel::LessonPanel(SessionController* session, QWidget* parent) : QWidget(
     layout->addWidget(reveal_);
     layout->addWidget(answer_);
     layout->addLayout(buttons);
+    connect(end_, &QPushButton::clicked, this, [this] {
+        end();
+        if (dock_) dock_->close();
+    });
     connect(back_, &QPushButton::clicked, this, &LessonPanel::back);
     connect(next_, &QPushButton::clicked, this, &LessonPanel::next);
     connect(reveal_, &QPushButton::clicked, this, [this] {
@@ -109,9 +118,33 @@ QString LessonPanel::open(const QString& path) {
 }
 
 void LessonPanel::start(Lesson lesson) {
+    // The user's work is put aside for the lesson (kept as it is when one lesson follows another).
+    session_->beginSandbox();
     lesson_ = std::move(lesson);
     step_ = -1;
+    pending_ = -1;
     goTo(0);
+}
+
+void LessonPanel::end() {
+    if (step_ < 0) return;
+    lesson_ = {};
+    step_ = -1;
+    pending_ = -1;
+    refresh();
+    session_->endSandbox();
+    emit ended();
+}
+
+void LessonPanel::endOnClose(QWidget* dock) {
+    dock_ = dock;
+    dock->installEventFilter(this);
+}
+
+bool LessonPanel::eventFilter(QObject* watched, QEvent* event) {
+    // Closing the dock (its close button) ends the lesson; hiding it (F11, tabs) does not.
+    if (watched == dock_ && event->type() == QEvent::Close) end();
+    return QWidget::eventFilter(watched, event);
 }
 
 QString LessonPanel::progressText() const {
@@ -170,6 +203,7 @@ void LessonPanel::refresh() {
     progress_->setText(progressText());
     bar_->setRange(0, std::max(1, stepCount()));
     bar_->setValue(any ? step_ + 1 : 0);
+    end_->setEnabled(any);
     back_->setEnabled(any && step_ > 0);
     next_->setEnabled(any && step_ + 1 < stepCount());
     if (!any) {

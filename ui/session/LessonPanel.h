@@ -1,8 +1,9 @@
 #pragma once
 // The guided-lesson panel (Help > Lessons, docs/Lessons.md): the lesson's title, "Step 2 of 5" with
-// a progress bar, the step's text, its question with the answer on demand, Back and Next. Each step
-// opens the lesson's trace when another is shown, sets the step's knobs (every other knob at its
-// replay default), the highlights and the zoom.
+// a progress bar, the step's text, its question with the answer on demand, Back, Next and End. Each
+// step opens the lesson's trace when another is shown, sets the step's knobs (every other knob at its
+// replay default), the highlights and the zoom. The lesson runs in a sandbox: the user's session is
+// put aside when it starts and comes back when it ends.
 #include "Lesson.h"
 #include "trace/TraceSet.h"
 
@@ -36,6 +37,11 @@ public:
     QString progressText() const;
     // Whether the step's trace, knobs and view are in place (false while its trace loads).
     bool applied() const { return pending_ < 0; }
+    // Ends the lesson: the user's session comes back (SessionController::endSandbox). Also what the
+    // "End lesson" button and closing the dock set by endOnClose() do.
+    void end();
+    void endOnClose(QWidget* dock);
+    QPushButton* endButton() const { return end_; }
     QPushButton* backButton() const { return back_; }
     QPushButton* nextButton() const { return next_; }
     QString text() const; // the step as shown (title, text, question), for tests
@@ -49,6 +55,10 @@ signals:
     void stepApplied(int step);
     // A step's "select" names no event of the trace (one line: file, step, what).
     void missingEvent(QString line);
+    void ended();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void applyNow(int step);
@@ -67,6 +77,8 @@ private:
     QLabel* answer_;
     QPushButton* back_;
     QPushButton* next_;
+    QPushButton* end_;
+    QWidget* dock_ = nullptr;
 };
 
 } // namespace sl::ui

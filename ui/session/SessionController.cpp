@@ -30,6 +30,7 @@
 #include <QGuiApplication>
 #include <QImage>
 #include <QPainter>
+#include <QScopedValueRollback>
 #include <QSignalBlocker>
 
 #include <algorithm>
@@ -64,6 +65,7 @@ SessionController::SessionController(QObject* parent)
                 if (pending && !pending->path.isEmpty()) sessionPath_ = pending->path;
                 setModified(false);
                 if (pending && pending->recovered) recovered();
+                if (pending && pending->modified) markDirty();
             });
     connect(loader_, &TraceLoader::failed, this, [this](const QString& error, const QStringList& paths) {
         emit loadingChanged(false);
@@ -100,7 +102,9 @@ SessionController::SessionController(QObject* parent)
         if (details_ == Details::Running) emit detailsProgress(what, fraction);
     });
     connect(sim_, &SimRunner::failed, this, &SessionController::endDetails);
-    connect(highlights_, &HighlightModel::exposedChanged, tracks_, &TrackState::setExposedLanes);
+    // The exposed-communication lanes follow the toggle (E): a way of looking, not an edit of the tracks.
+    connect(highlights_, &HighlightModel::exposedChanged, this,
+            [this](bool on) { navigate([&] { tracks_->setExposedLanes(on); }); });
     // Edits of the view state are edits of the session.
     connect(tracks_, &TrackState::changed, this, &SessionController::markDirty);
     // Only a new time window is an edit: a resize (maximising the window, a dock dragged) changes
@@ -111,16 +115,20 @@ SessionController::SessionController(QObject* parent)
         window_ = window;
         markDirty();
     });
-    connect(view_, &ViewController::scrollYChanged, this, &SessionController::markDirty);
+    // Scrolling is a way of looking (it also follows the rows when a toggle adds lanes): saved, no edit.
+    connect(view_, &ViewController::scrollYChanged, this, [this] {
+        if (autosave_ && !sandbox_) autosave_->markDirty();
+    });
     // Of the highlights only the toggles are the session's (a new simulation or selection also
-    // changes the model, and is no edit).
+    // changes the model). A toggle is a way of looking, no edit: saved (and autosaved) with the
+    // session, but the window is not marked modified for it.
     toggles_ = {highlights_->criticalPath(), highlights_->exposed(), highlights_->arrows()};
     connect(highlights_, &HighlightModel::changed, this, [this] {
         const std::array<bool, 3> now{highlights_->criticalPath(), highlights_->exposed(),
                                       highlights_->arrows()};
         if (now == toggles_) return;
         toggles_ = now;
-        markDirty();
+        if (autosave_ && !sandbox_) autosave_->markDirty();
     });
 }
 
@@ -315,6 +323,7 @@ void SessionController::showSimulation(const SimOutput& output) {
 }
 
 Session SessionController::currentSession() const {
+    if (sandbox_) return sandbox_->user;
     Session s;
     s.traces = paths_;
     s.knobs = scenarios_->currentKnobs();
@@ -435,15 +444,22 @@ void SessionController::enableAutosave(const QString& dir, int intervalMs) {
     autosave_->start();
 }
 
+void SessionController::navigate(const std::function<void()>& move) {
+    const QScopedValueRollback guard(navigating_, true);
+    move();
+}
+
 void SessionController::markDirty() {
+    if (sandbox_) return; // a lesson's edits are not the user's work
     if (autosave_) autosave_->markDirty();
-    if (set_ && !switching_ && !modified_) {
+    if (set_ && !switching_ && !navigating_ && !modified_) {
         modified_ = true;
         emit titleChanged();
     }
 }
 
 void SessionController::setModified(bool modified) {
+    if (sandbox_) return; // the flag is the user's session's, put aside with it
     modified_ = modified;
     emit titleChanged();
 }

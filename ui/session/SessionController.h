@@ -98,8 +98,15 @@ public:
     // The paths of the set shown (what a session stores).
     const QStringList& tracePaths() const { return paths_; }
 
-    // Sessions (Session.h). currentSession() is what Save writes.
+    // Sessions (Session.h). currentSession() is what Save writes (the user's, during a lesson).
     Session currentSession() const;
+    // A lesson's sandbox (docs/Lessons.md, "Sandbox"): beginSandbox() puts the user's session aside
+    // (scenarios, knobs, view, highlights, traces, file, modified flag) and gives the lesson an empty
+    // scenario list; until endSandbox() brings the user's session back, nothing the lesson does marks
+    // the session modified or reaches the autosave, and Save writes the user's session.
+    void beginSandbox();
+    void endSandbox();
+    bool sandboxed() const { return sandbox_.has_value(); }
     // Reads a session and applies it: when its traces are not the ones open, they load first and
     // nothing changes unless they load. Empty on success (or load started), else the error (also
     // announced). adopt: a later save writes to path.
@@ -124,6 +131,9 @@ public:
 
     // A user edit of the session: the autosave is armed and the window shows it modified.
     void markDirty();
+    // Runs `move`, a change of the view the program makes for the user (the critical path key
+    // scrolling to the rank that holds the path): what it changes is saved, but it is no edit.
+    void navigate(const std::function<void()>& move);
     bool modified() const { return modified_; }
     // The window title: the session's name, else the traces' ("[*]" for the modified marker).
     QString title() const;
@@ -223,13 +233,22 @@ private:
         Session session;
         QString path;
         bool recovered = false;
+        bool modified = false; // the session was unsaved work when it was put aside (a lesson)
     };
+    // The user's session while a lesson runs (SessionSandbox.cpp).
+    struct Sandbox {
+        Session user;
+        QString path;
+        bool modified = false;
+    };
+    std::optional<Sandbox> sandbox_;
     std::optional<PendingSession> pending_;
     std::optional<PendingSession> failed_;
     bool autoSimulate_ = true;
     Details details_ = Details::None;
     bool switching_ = false; // the view changes of a switch are the new set's defaults, not edits
     bool modified_ = false;
+    bool navigating_ = false;            // inside navigate()
     std::array<bool, 3> toggles_{};      // critical path, exposed, arrows as last seen
     std::pair<TimeNs, TimeNs> window_{}; // the view's time window as last seen
 };

@@ -17,6 +17,7 @@
 #include "Samples.h"
 #include "Scenario.h"
 #include "ScenarioController.h"
+#include "ScenarioRunner.h"
 #include "Selection.h"
 #include "TimeFormat.h"
 #include "TraceLoader.h"
@@ -94,14 +95,26 @@ Figure SessionController::timelineFigure(QSize size, const FigureContent& conten
     const QString scenario = current >= 0 ? scenarios_->list()->at(current).name : QString();
     fig.simulatedTitle = scenario.isEmpty() ? tr("Simulated") : tr("Simulated: %1").arg(scenario);
     fig.knobs = ScenarioList::knobChanges(scenarios_ ? scenarios_->currentKnobs() : SimKnobs{});
-    if (simulation_.result)
+    // The card's headline (docs/WhatIfWorkbench.md, "Result card"): the scenario against the baseline,
+    // with throughput and scaling efficiency where the work per step changed.
+    const ScenarioResult* card = current >= 0 ? scenarios_->result(current) : nullptr;
+    if (card && !card->headline.isEmpty()) {
+        fig.subtitle = current == 0
+                           ? tr("%1: %2").arg(scenario, card->headline)
+                           : tr("%1 vs %2: %3").arg(scenario, scenarios_->list()->at(0).name, card->headline);
+        if (!card->throughput.isEmpty()) fig.subtitle += tr("; %1").arg(card->throughput);
+    } else if (simulation_.result) {
         fig.subtitle =
             tr("Iteration: measured %1")
                 .arg(QString::fromStdString(resultHeadline(simulation_.result->measuredIteration,
                                                            simulation_.result->simulatedIteration)));
-    // What the panes show now: the visible time window.
+    }
+    // What the panes show now: the visible time window; a window over the whole measured trace
+    // reaches to the simulated pane's end too (a longer what-if is not cut at the measured end).
     fig.start = view_->windowStart();
     fig.end = view_->windowEnd();
+    if (fig.measured && fig.simulated && fig.start <= fig.measured->start() && fig.end >= fig.measured->end())
+        fig.end = std::max(fig.end, fig.simulated->end());
     fig.notes = annotations_->notes();
     // The comparison run in the lower pane (docs/Compare.md): in the picture too, with the colours.
     if (const auto& run = comparison_->run(); content.simulated && comparison_->inPane() && fig.measured) {

@@ -65,7 +65,8 @@ void ResultCard::setResult(const ScenarioResult* r, bool isBaseline, const QStri
     knobsText_ = r->changedKnobs.isEmpty() ? tr("Knobs: all at their replay defaults")
                                            : tr("Knobs: %1").arg(r->changedKnobs.join(QStringLiteral(", ")));
     throughput_->setText(r->throughput.isEmpty() ? QString() : tr("Throughput: %1").arg(r->throughput));
-    limit_->setText(r->limit.isEmpty() ? QString() : tr("What limits this step: %1").arg(r->limit));
+    limit_->setText(r->limit.isEmpty() ? QString()
+                                       : tr("What limits this %1: %2").arg(r->stepWord, r->limit));
     reason_->setText(r->noEffect.isEmpty() ? QString() : tr("Why so little change: %1").arg(r->noEffect));
     pathNote_->setText(r->pathNote);
     pinnedDetail_ = r->pinnedDetail;
