@@ -1,0 +1,203 @@
+#include "report/RankSummary.h"
+
+#include "analysis/CollectiveArrivals.h"
+#include "base/Error.h"
+#include "report/CollectivesReport.h"
+#include "report/SimulationReport.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+namespace sl {
+
+namespace {
+
+// A sends or a receive: paired across ranks by the schedule, not by a group's k-th entry.
+bool isSendOrRecv(CollectiveType t) { return t == CollectiveType::Send || t == CollectiveType::Recv; }
+
+} // namespace
+
+nlohmann::json rankSummaryJson(const ExecutionGraph& g, const SimResult& replay) {
+    if (g.ranks.size() != 1 || g.trace->ranks.size() != 1)
+        throw Error(ErrorKind::Usage, std::string(), "a rank summary takes a set of one rank");
+    const Rank& rank = g.trace->ranks.front();
+    const RankWindow& w = g.ranks.front();
+    const nlohmann::json simulated = simulationResultJson(g, replay, SimKnobs{});
+    nlohmann::json collectives = nlohmann::json::array();
+    std::int64_t pointToPoint = 0;
+    // Every group of a one-rank graph has this rank's k-th collective of its key as its one member,
+    // in k order (graph/CollectiveMatching.cpp); sends and receives are no groups when the peer is
+    // missing.
+    for (const CollectiveGroup& grp : g.collectives) {
+        if (grp.members.size() != 1) continue;
+        const NodeId n = grp.members.front();
+        const EventRef ev = g.nodes[n].event;
+        const std::uint32_t extra = rank.tracks[ev.track].events.extra[ev.index];
+        const CollectiveMeta* meta =
+            extra != kNoExtra && extra < rank.collectives.size() ? &rank.collectives[extra] : nullptr;
+        const bool metadata = meta && meta->hasMetadata;
+        collectives.push_back({{"key", grp.processGroup},
+                               {"type", static_cast<int>(grp.type)},
+                               {"bytes", grp.bytes},
+                               {"metadata", metadata},
+                               {"group", metadata ? std::string(rank.strings.str(meta->processGroupName)) : ""},
+                               {"group_ranks", metadata ? meta->processGroupRanks : std::vector<std::int32_t>{}},
+                               {"group_size", metadata ? meta->groupSize : -1},
+                               {"arrival_ns", measuredArrival(g, n)},
+                               {"start_ns", g.measuredStart(n)},
+                               {"end_ns", g.measuredEnd(n)}});
+    }
+    for (NodeId n = 0; n < g.nodes.size(); ++n)
+        if (g.nodes[n].phantomArrival >= 0 && g.nodes[n].collective == 0xffffffffu) {
+            const EventRef ev = g.nodes[n].event;
+            const std::uint32_t extra = rank.tracks[ev.track].events.extra[ev.index];
+            if (extra != kNoExtra && extra < rank.collectives.size() && isSendOrRecv(rank.collectives[extra].type))
+                pointToPoint++;
+        }
+    nlohmann::json report = simulated["ranks"].empty() ? nlohmann::json::object() : simulated["ranks"][0];
+    return {{"rank", rank.rank},
+            {"path", rank.sourcePath},
+            {"world_size", rank.worldSize},
+            {"clock_base_ns", rank.clockBaseNs},
+            {"measured_start_ns", w.measuredStart},
+            {"report", report},
+            {"collectives", collectives},
+            {"point_to_point", pointToPoint}};
+}
+
+nlohmann::json jobSummaryJson(std::vector<nlohmann::json> ranks, const std::vector<FailedRank>& failed) {
+    std::stable_sort(ranks.begin(), ranks.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
+        return a["rank"].get<int>() < b["rank"].get<int>();
+    });
+    std::vector<int> rankIds;
+    std::map<int, std::uint32_t> indexOf;
+    for (const auto& r : ranks) {
+        const int id = r["rank"].get<int>();
+        if (!indexOf.emplace(id, static_cast<std::uint32_t>(rankIds.size())).second)
+            throw Error(ErrorKind::Usage, r["path"].get<std::string>(),
+                        "rank " + std::to_string(id) + " is summarised twice");
+        rankIds.push_back(id);
+    }
+    // One clock for all ranks unless clock bases differ or starts lie far apart (as the graph
+    // decides it: graph/StepWindow.cpp); times are then relative to the job's first event.
+    std::vector<TimeNs> origin(ranks.size(), 0);
+    {
+        bool sameClock = true;
+        TimeNs lo = std::numeric_limits<TimeNs>::max(), hi = std::numeric_limits<TimeNs>::min();
+        for (const auto& r : ranks) {
+            sameClock = sameClock && r["clock_base_ns"] == ranks.front()["clock_base_ns"];
+            lo = std::min(lo, r["measured_start_ns"].get<TimeNs>());
+            hi = std::max(hi, r["measured_start_ns"].get<TimeNs>());
+        }
+        if (!ranks.empty() && hi - lo > 60'000'000'000LL) sameClock = false;
+        for (std::size_t i = 0; i < ranks.size(); ++i)
+            origin[i] = sameClock ? lo : ranks[i]["measured_start_ns"].get<TimeNs>();
+    }
+    // The k-th collective of a key on each rank is one collective (graph/CollectiveMatching.cpp):
+    // the participants are the group's listed ranks, else the ranks that have the key, and a group
+    // with a participant not summarised is left out rather than shown with a hole.
+    std::map<std::string, std::map<std::uint32_t, std::vector<const nlohmann::json*>>> byKey;
+    std::map<std::string, std::vector<std::int32_t>> keyRanks;
+    std::map<std::string, int> keySize;
+    for (std::uint32_t r = 0; r < ranks.size(); ++r)
+        for (const auto& c : ranks[r]["collectives"]) {
+            const std::string key = c["key"].get<std::string>();
+            byKey[key][r].push_back(&c);
+            if (!c["group_ranks"].empty())
+                keyRanks[key] = c["group_ranks"].get<std::vector<std::int32_t>>();
+            else if (c["metadata"].get<bool>() && c["group_size"].get<int>() > 0)
+                keySize[key] = c["group_size"].get<int>();
+            else if (ranks[r]["world_size"].get<int>() > 0)
+                keySize[key] = std::max(keySize[key], ranks[r]["world_size"].get<int>());
+        }
+    std::vector<CollectiveArrival> raw;
+    std::int64_t leftOut = 0;
+    for (auto& [key, perRank] : byKey) {
+        std::vector<std::uint32_t> participants;
+        bool missing = false;
+        if (auto it = keyRanks.find(key); it != keyRanks.end()) {
+            for (auto id : it->second) {
+                auto found = indexOf.find(id);
+                if (found == indexOf.end())
+                    missing = true;
+                else
+                    participants.push_back(found->second);
+            }
+        } else {
+            for (auto& [r, seq] : perRank)
+                participants.push_back(r);
+            const int expected = keySize.count(key) ? keySize[key] : (ranks.size() == 1 ? 2 : -1);
+            if (expected > 0 && static_cast<int>(participants.size()) < expected) missing = true;
+        }
+        std::size_t maxCount = 0;
+        for (auto r : participants)
+            maxCount = std::max(maxCount, perRank.count(r) ? perRank[r].size() : 0);
+        bool mismatch = false;
+        for (std::size_t k = 0; k < maxCount; ++k) {
+            CollectiveArrival c;
+            c.processGroup = key;
+            bool typeOk = true;
+            std::vector<std::pair<std::uint32_t, const nlohmann::json*>> members;
+            for (auto r : participants) {
+                if (!perRank.count(r) || k >= perRank[r].size()) continue;
+                const nlohmann::json& m = *perRank[r][k];
+                const auto t = static_cast<CollectiveType>(m["type"].get<int>());
+                const std::int64_t bytes = m["bytes"].get<std::int64_t>();
+                if (members.empty()) {
+                    c.type = t;
+                    c.bytes = bytes;
+                } else if (t != c.type) {
+                    typeOk = false;
+                } else if (bytes >= 0 && c.bytes >= 0 && bytes != c.bytes) {
+                    if (t == CollectiveType::AllToAll)
+                        c.bytes = std::max(c.bytes, bytes);
+                    else
+                        typeOk = false;
+                }
+                members.emplace_back(r, &m);
+            }
+            mismatch = mismatch || !typeOk;
+            if (missing || mismatch || members.size() != participants.size() || participants.size() < 2) {
+                leftOut += missing ? 1 : 0;
+                continue;
+            }
+            const nlohmann::json& front = *members.front().second;
+            if (front["metadata"].get<bool>()) {
+                c.processGroup = front["group"].get<std::string>();
+                c.groupRanks = front["group_ranks"].get<std::vector<std::int32_t>>();
+                c.size = !c.groupRanks.empty() ? static_cast<int>(c.groupRanks.size()) : front["group_size"].get<int>();
+            }
+            for (const auto& [r, m] : members)
+                c.ranks.push_back({kNoNode, r, (*m)["arrival_ns"].get<TimeNs>() - origin[r],
+                                   (*m)["start_ns"].get<TimeNs>() - origin[r], (*m)["end_ns"].get<TimeNs>() - origin[r], 0});
+            raw.push_back(std::move(c));
+        }
+    }
+    const CollectiveArrivals arrivals = settleArrivals(rankIds, std::move(raw));
+    nlohmann::json rankRows = nlohmann::json::array();
+    std::map<std::string, double> byClass;
+    std::int64_t pointToPoint = 0;
+    for (const auto& r : ranks) {
+        nlohmann::json row = r["report"];
+        row["rank"] = r["rank"];
+        row["path"] = r["path"];
+        rankRows.push_back(std::move(row));
+        if (r["report"].contains("measured") && r["report"]["measured"].contains("by_class_us"))
+            for (const auto& [cls, v] : r["report"]["measured"]["by_class_us"].items())
+                byClass[cls] += v.get<double>();
+        pointToPoint += r["point_to_point"].get<std::int64_t>();
+    }
+    nlohmann::json missingRows = nlohmann::json::array();
+    for (const FailedRank& f : failed)
+        missingRows.push_back({{"path", f.path}, {"error", f.error}});
+    return {{"ranks", rankRows},
+            {"by_class_us", byClass},
+            {"collectives", collectivesJson(rankIds, arrivals)},
+            {"collectives_left_out", leftOut},
+            {"point_to_point_left_out", pointToPoint},
+            {"missing", missingRows},
+            {"complete", failed.empty() && leftOut == 0}};
+}
+
+} // namespace sl

@@ -1,0 +1,37 @@
+#pragma once
+// A job summarised rank by rank (docs/Python.md, "Jobs larger than one machine"): each rank's file
+// is loaded and summarised alone (rankSummaryJson, small), and the summaries are reduced into the
+// job view (jobSummaryJson) without any rank's events: the per-rank breakdown and pinned share,
+// kernel time by class, and who waited for whom at every collective, exactly as `collectives --json`
+// computes it on the whole set (both end in settleArrivals, analysis/CollectiveArrivals.h).
+#include "graph/ExecutionGraph.h"
+#include "sim/Simulator.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace sl {
+
+// The summary of the one rank of `graph` (a graph of a set of one rank) with its replay: {rank,
+// path, world_size, clock_base_ns, measured_start_ns, report (the rank's `simulate --json` ranks[]
+// entry: measured breakdown, by_class_us, pinned share of its own replay), collectives[{key, type,
+// bytes, metadata, group, group_ranks, group_size, arrival_ns, start_ns, end_ns}] (times on the
+// rank's clock), point_to_point (sends and receives, which the job view leaves out)}.
+nlohmann::json rankSummaryJson(const ExecutionGraph& graph, const SimResult& replay);
+
+// A rank that could not be summarised: its file and the error's line.
+struct FailedRank {
+    std::string path;
+    std::string error;
+};
+
+// The job view of rank summaries (any order): {ranks[] (each summary's report with rank and path),
+// by_class_us (GPU time per kernel class summed over the ranks, measured), collectives (the
+// `collectives --json` object of the collectives whose every participant was summarised),
+// collectives_left_out (those with a participant missing), missing[{path, error}], complete}.
+// Throws Error (kind Usage) when two summaries name the same rank.
+nlohmann::json jobSummaryJson(std::vector<nlohmann::json> ranks, const std::vector<FailedRank>& failed);
+
+} // namespace sl
