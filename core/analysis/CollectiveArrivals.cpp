@@ -32,9 +32,12 @@ const CollectiveMeta* metaOf(const ExecutionGraph& g, NodeId n) {
 
 } // namespace
 
-TimeNs measuredArrival(const ExecutionGraph& g, NodeId n) { return arrivalOf(g, n); }
+TimeNs measuredArrival(const ExecutionGraph& g, NodeId n) {
+    return arrivalOf(g, n);
+}
 
-CollectiveArrivals settleArrivals(const std::vector<int>& rankIds, std::vector<CollectiveArrival> collectives) {
+CollectiveArrivals settleArrivals(const std::vector<int>& rankIds,
+                                  std::vector<CollectiveArrival> collectives) {
     CollectiveArrivals out;
     out.ranks.resize(rankIds.size());
     for (std::uint32_t r = 0; r < rankIds.size(); ++r) {

@@ -95,6 +95,7 @@ TimeNs measuredArrival(const ExecutionGraph& graph, NodeId n);
 // order, the first and last arrival, the spread and waits, the per-rank totals (`rankIds`: the id
 // of each rank index) and the collectives by first arrival. collectiveArrivals() ends here, and so
 // does a job summarised rank by rank (report/RankSummary.h), so the two agree.
-CollectiveArrivals settleArrivals(const std::vector<int>& rankIds, std::vector<CollectiveArrival> collectives);
+CollectiveArrivals settleArrivals(const std::vector<int>& rankIds,
+                                  std::vector<CollectiveArrival> collectives);
 
 } // namespace sl

@@ -4,8 +4,8 @@
 // files are written from the same object, so they agree (docs/Compare.md).
 #include "analysis/PredictionCheck.h"
 #include "analysis/RunComparison.h"
-#include "report/ReportWriter.h"
 #include "graph/ExecutionGraph.h"
+#include "report/ReportWriter.h"
 #include "sim/Knobs.h"
 #include "trace/TraceSet.h"
 
@@ -41,8 +41,8 @@ struct ComparedRuns {
     std::optional<PredictionCheck> prediction;
 };
 ComparedRuns compareLoadedRuns(const ExecutionGraph& before, const ExecutionGraph& after,
-                               const std::string& beforePath, const std::string& afterPath, const SimKnobs& knobs,
-                               bool predict);
+                               const std::string& beforePath, const std::string& afterPath,
+                               const SimKnobs& knobs, bool predict);
 
 // A self-contained HTML page (inline CSS, no scripts) of a comparisonJson() object.
 std::string comparisonHtml(const nlohmann::json& report);

@@ -14,7 +14,9 @@ namespace sl {
 namespace {
 
 // A sends or a receive: paired across ranks by the schedule, not by a group's k-th entry.
-bool isSendOrRecv(CollectiveType t) { return t == CollectiveType::Send || t == CollectiveType::Recv; }
+bool isSendOrRecv(CollectiveType t) {
+    return t == CollectiveType::Send || t == CollectiveType::Recv;
+}
 
 } // namespace
 
@@ -37,25 +39,46 @@ nlohmann::json rankSummaryJson(const ExecutionGraph& g, const SimResult& replay)
         const CollectiveMeta* meta =
             extra != kNoExtra && extra < rank.collectives.size() ? &rank.collectives[extra] : nullptr;
         const bool metadata = meta && meta->hasMetadata;
-        collectives.push_back({{"key", grp.processGroup},
-                               {"type", static_cast<int>(grp.type)},
-                               {"bytes", grp.bytes},
-                               {"metadata", metadata},
-                               {"group", metadata ? std::string(rank.strings.str(meta->processGroupName)) : ""},
-                               {"group_ranks", metadata ? meta->processGroupRanks : std::vector<std::int32_t>{}},
-                               {"group_size", metadata ? meta->groupSize : -1},
-                               {"arrival_ns", measuredArrival(g, n)},
-                               {"start_ns", g.measuredStart(n)},
-                               {"end_ns", g.measuredEnd(n)}});
+        collectives.push_back(
+            {{"key", grp.processGroup},
+             {"type", static_cast<int>(grp.type)},
+             {"bytes", grp.bytes},
+             {"metadata", metadata},
+             {"group", metadata ? std::string(rank.strings.str(meta->processGroupName)) : ""},
+             {"group_ranks", metadata ? meta->processGroupRanks : std::vector<std::int32_t>{}},
+             {"group_size", metadata ? meta->groupSize : -1},
+             {"arrival_ns", measuredArrival(g, n)},
+             {"start_ns", g.measuredStart(n)},
+             {"end_ns", g.measuredEnd(n)}});
     }
     for (NodeId n = 0; n < g.nodes.size(); ++n)
         if (g.nodes[n].phantomArrival >= 0 && g.nodes[n].collective == 0xffffffffu) {
             const EventRef ev = g.nodes[n].event;
             const std::uint32_t extra = rank.tracks[ev.track].events.extra[ev.index];
-            if (extra != kNoExtra && extra < rank.collectives.size() && isSendOrRecv(rank.collectives[extra].type))
+            if (extra != kNoExtra && extra < rank.collectives.size() &&
+                isSendOrRecv(rank.collectives[extra].type))
                 pointToPoint++;
         }
-    nlohmann::json report = simulated["ranks"].empty() ? nlohmann::json::object() : simulated["ranks"][0];
+    // What the rank's file alone decides, equal to the whole set's numbers (the measured breakdown,
+    // the graph's boundary conditions), apart from what needs its peers: the split of
+    // communication into the wait for them and the transfer, and the pinned share of the job's
+    // critical path. Those are kept under "alone", as this rank's own replay has them.
+    const nlohmann::json full = simulated["ranks"].empty() ? nlohmann::json::object() : simulated["ranks"][0];
+    nlohmann::json report = nlohmann::json::object(), alone = nlohmann::json::object();
+    for (const char* key : {"measured_us", "unexplained_wait_us", "unexplained_gpu_wait_us", "prewindow_ops",
+                            "typical_launch_latency_us"})
+        if (full.contains(key)) report[key] = full[key];
+    for (const char* key : {"simulated_us", "pinned_share_pct", "pinned_us", "largest_pin"})
+        if (full.contains(key)) alone[key] = full[key];
+    if (full.contains("measured")) {
+        report["measured"] = full["measured"];
+        for (const char* key :
+             {"comm_wait_us", "comm_transfer_us", "exposed_comm_wait_us", "exposed_comm_transfer_us"}) {
+            alone["measured_" + std::string(key)] = report["measured"].value(key, nlohmann::json());
+            report["measured"].erase(key);
+        }
+    }
+    report["alone"] = alone;
     return {{"rank", rank.rank},
             {"path", rank.sourcePath},
             {"world_size", rank.worldSize},
@@ -166,11 +189,13 @@ nlohmann::json jobSummaryJson(std::vector<nlohmann::json> ranks, const std::vect
             if (front["metadata"].get<bool>()) {
                 c.processGroup = front["group"].get<std::string>();
                 c.groupRanks = front["group_ranks"].get<std::vector<std::int32_t>>();
-                c.size = !c.groupRanks.empty() ? static_cast<int>(c.groupRanks.size()) : front["group_size"].get<int>();
+                c.size = !c.groupRanks.empty() ? static_cast<int>(c.groupRanks.size())
+                                               : front["group_size"].get<int>();
             }
             for (const auto& [r, m] : members)
                 c.ranks.push_back({kNoNode, r, (*m)["arrival_ns"].get<TimeNs>() - origin[r],
-                                   (*m)["start_ns"].get<TimeNs>() - origin[r], (*m)["end_ns"].get<TimeNs>() - origin[r], 0});
+                                   (*m)["start_ns"].get<TimeNs>() - origin[r],
+                                   (*m)["end_ns"].get<TimeNs>() - origin[r], 0});
             raw.push_back(std::move(c));
         }
     }

@@ -15,10 +15,13 @@
 namespace sl {
 
 // The summary of the one rank of `graph` (a graph of a set of one rank) with its replay: {rank,
-// path, world_size, clock_base_ns, measured_start_ns, report (the rank's `simulate --json` ranks[]
-// entry: measured breakdown, by_class_us, pinned share of its own replay), collectives[{key, type,
-// bytes, metadata, group, group_ranks, group_size, arrival_ns, start_ns, end_ns}] (times on the
-// rank's clock), point_to_point (sends and receives, which the job view leaves out)}.
+// path, world_size, clock_base_ns, measured_start_ns, report (of the rank's `simulate --json` ranks[]
+// entry what the rank decides alone: measured_us, measured (the breakdown and by_class_us, less the
+// wait / transfer split), unexplained_wait_us, unexplained_gpu_wait_us, prewindow_ops,
+// typical_launch_latency_us; and under "alone" what needs the peers, as the rank's own replay has
+// it: simulated_us, pinned_share_pct, pinned_us, largest_pin, measured_comm_wait_us, ...), collectives[{key,
+// type, bytes, metadata, group, group_ranks, group_size, arrival_ns, start_ns, end_ns}] (times on the rank's
+// clock), point_to_point (sends and receives, which the job view leaves out)}.
 nlohmann::json rankSummaryJson(const ExecutionGraph& graph, const SimResult& replay);
 
 // A rank that could not be summarised: its file and the error's line.

@@ -51,10 +51,13 @@ nlohmann::json pointJson(const SweepRun& p, const SimKnobs& knobs, const SweepRu
 
 } // namespace
 
-double sweepExposedMeanUs(const SweepRun& run) { return std::round(run.exposed.meanNs / 10.0) / 100.0; }
+double sweepExposedMeanUs(const SweepRun& run) {
+    return std::round(run.exposed.meanNs / 10.0) / 100.0;
+}
 
-nlohmann::json sweepJson(const ExecutionGraph& graph, const std::string& key, const std::vector<std::string>& values,
-                         const std::vector<SimKnobs>& knobs, const std::vector<SweepRun>& runs) {
+nlohmann::json sweepJson(const ExecutionGraph& graph, const std::string& key,
+                         const std::vector<std::string>& values, const std::vector<SimKnobs>& knobs,
+                         const std::vector<SweepRun>& runs) {
     for (const auto& r : runs)
         if (r.error) std::rethrow_exception(r.error);
     nlohmann::json j;

@@ -16,8 +16,9 @@ namespace sl {
 // values[i]: {knob, baseline, points[{value, iteration_us, ranks, change_pct, exposed_comm_us,
 // exposed_comm_max_us, critical_path.{length_us, by_kind}, warnings, warning_stats, ...}],
 // graph_warnings, graph_warning_stats}. Rethrows the error of the first run that failed.
-nlohmann::json sweepJson(const ExecutionGraph& graph, const std::string& key, const std::vector<std::string>& values,
-                         const std::vector<SimKnobs>& knobs, const std::vector<SweepRun>& runs);
+nlohmann::json sweepJson(const ExecutionGraph& graph, const std::string& key,
+                         const std::vector<std::string>& values, const std::vector<SimKnobs>& knobs,
+                         const std::vector<SweepRun>& runs);
 
 // A run's mean exposed communication in microseconds, as sweepJson rounds it.
 double sweepExposedMeanUs(const SweepRun& run);

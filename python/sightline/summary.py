@@ -53,6 +53,8 @@ class JobSummary:
             for k, v in r.get("measured", {}).items():
                 if not isinstance(v, (dict, list)):
                     row["measured_" + k] = v
+            for k, v in r.get("alone", {}).items():
+                row["alone_" + k] = v
             rows.append(row)
         return pd.DataFrame(rows)
 

@@ -28,7 +28,9 @@ struct Categories {
     }
 };
 
-template <typename T> T* data(pyb::array_t<T>& a) { return a.mutable_data(); }
+template <typename T> T* data(pyb::array_t<T>& a) {
+    return a.mutable_data();
+}
 
 } // namespace
 
@@ -37,10 +39,12 @@ pyb::dict eventColumns(const TraceSet& set, int rankId, const std::string& kind)
     if (!kind.empty()) {
         for (int k = 0; k < kEventKindCount; ++k)
             if (eventKindName(static_cast<EventKind>(k)) == kind) kindFilter = k;
-        if (kindFilter < 0) throw Error(ErrorKind::Usage, std::string(), "events: no event kind '" + kind + "'");
+        if (kindFilter < 0)
+            throw Error(ErrorKind::Usage, std::string(), "events: no event kind '" + kind + "'");
     }
     if (rankId >= 0 && !set.findRank(rankId))
-        throw Error(ErrorKind::Usage, std::string(), "events: no rank " + std::to_string(rankId) + " in the set");
+        throw Error(ErrorKind::Usage, std::string(),
+                    "events: no rank " + std::to_string(rankId) + " in the set");
     auto wanted = [&](const Rank& r) { return rankId < 0 || r.rank == rankId; };
     std::size_t n = 0;
     for (const Rank& r : set.ranks)
@@ -93,7 +97,8 @@ pyb::dict eventColumns(const TraceSet& set, int rankId, const std::string& kind)
                     nm[i] = codeOf(ev.name[e]);
                     ct[i] = static_cast<std::int8_t>(k);
                     std::int8_t& c = classOf[ev.name[e] * kEventKindCount + static_cast<std::size_t>(k)];
-                    if (c < 0) c = static_cast<std::int8_t>(classifier.classify(k, r.strings.str(ev.name[e])));
+                    if (c < 0)
+                        c = static_cast<std::int8_t>(classifier.classify(k, r.strings.str(ev.name[e])));
                     cl[i] = c;
                     st[i] = static_cast<double>(ev.start[e]) / 1000.0;
                     du[i] = static_cast<double>(ev.duration[e]) / 1000.0;

@@ -134,7 +134,8 @@ std::string compareSessions(const std::shared_ptr<Session>& before, const std::s
 
 void bindResult(pyb::module_& m) {
     pyb::class_<Result, std::shared_ptr<Result>>(m, "_Result")
-        .def_property_readonly("iteration_us", [](const Result& r) { return us(r.result.simulatedIteration); })
+        .def_property_readonly("iteration_us",
+                               [](const Result& r) { return us(r.result.simulatedIteration); })
         .def_property_readonly("complete", [](const Result& r) { return r.result.complete; })
         .def("json", &Result::json)
         .def("critical_path_json",

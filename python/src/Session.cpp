@@ -43,8 +43,8 @@ SimKnobs knobsFrom(const pyb::object& mapping) {
 
 namespace {
 
-std::shared_ptr<Session> load(const std::vector<std::string>& paths, const std::vector<std::string>& et, int step,
-                              const pyb::object& progress) {
+std::shared_ptr<Session> load(const std::vector<std::string>& paths, const std::vector<std::string>& et,
+                              int step, const pyb::object& progress) {
     if (paths.empty()) throw Error(ErrorKind::Usage, std::string(), "load needs at least one path");
     auto s = std::make_shared<Session>();
     s->paths = paths;
@@ -113,7 +113,8 @@ void bindSession(pyb::module_& m) {
                  });
                  return out;
              })
-        .def("events", [](Session& s, int rank, const std::string& kind) { return eventColumns(*s.set, rank, kind); })
+        .def("events",
+             [](Session& s, int rank, const std::string& kind) { return eventColumns(*s.set, rank, kind); })
         .def("build_graph", [](Session& s) { s.executionGraph(); })
         .def("sweep_json", &sweep);
     m.def("_load", &load, pyb::arg("paths"), pyb::arg("et"), pyb::arg("step"), pyb::arg("progress"));

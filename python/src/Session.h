@@ -19,8 +19,8 @@ struct Session {
     std::vector<std::string> etPaths;
     int step = -1;
     std::shared_ptr<TraceSet> set;
-    Warnings etWarnings;  // of the execution traces attached at load
-    std::string etNote;   // their one-line summary, empty without any
+    Warnings etWarnings;                         // of the execution traces attached at load
+    std::string etNote;                          // their one-line summary, empty without any
     std::shared_ptr<const ExecutionGraph> graph; // built on first use
 
     // The graph (built with the GIL released on first use).

@@ -25,7 +25,8 @@ std::string rankSummary(const std::string& path, int step) {
         TraceSet set = loadTraceSet({path}, options);
         if (set.ranks.size() != 1)
             throw Error(ErrorKind::Usage, path,
-                        "holds " + std::to_string(set.ranks.size()) + " ranks; a rank summary takes one rank's file");
+                        "holds " + std::to_string(set.ranks.size()) +
+                            " ranks; a rank summary takes one rank's file");
         const ExecutionGraph g = buildGraphForPaths(set, {path}, step, Warnings{});
         SimOptions so;
         so.cancel = &cancel;
