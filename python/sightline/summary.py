@@ -93,7 +93,7 @@ def summarize(paths, client=None, step=None):
     own = None
     if client is None:
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                               dashboard_address=None)
+                               dashboard_address=":0")
         own = client = Client(cluster)
     try:
         futures = client.map(_summarize_rank, files, step=-1 if step is None else int(step),
