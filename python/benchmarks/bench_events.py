@@ -71,10 +71,11 @@ def main():
         frame = s.events()
         events_s = time.perf_counter() - t
         framed = rss_mb()
+        core_mb = s._core.memory_bytes / 2**20
+        frame_mb = frame.memory_usage(deep=True).sum() / 2**20
         print(f"run {run}: {len(frame)} events; load {load_s:.2f} s, events() {events_s:.2f} s "
-              f"({events_s / load_s:.2f}x); memory: set {loaded - base:.0f} MB, frame {framed - loaded:.0f} MB "
-              f"({(framed - loaded) / max(1, loaded - base):.2f}x), frame.memory_usage "
-              f"{frame.memory_usage(deep=False).sum() / 2**20:.0f} MB")
+              f"({events_s / load_s:.2f}x); memory: the core's set {core_mb:.0f} MB (resident +{loaded - base:.0f} MB), "
+              f"the frame {frame_mb:.0f} MB ({frame_mb / core_mb:.2f}x; resident +{framed - loaded:.0f} MB)")
         del frame, s
 
 

@@ -105,6 +105,14 @@ void bindSession(pyb::module_& m) {
                                        ids.push_back(r.rank);
                                    return ids;
                                })
+        // What the loaded set holds in memory (Rank::memoryBytes), for the benchmarks.
+        .def_property_readonly("memory_bytes",
+                               [](const Session& s) {
+                                   std::size_t bytes = 0;
+                                   for (const Rank& r : s.set->ranks)
+                                       bytes += r.memoryBytes();
+                                   return bytes;
+                               })
         .def("info_json",
              [](Session& s) {
                  std::string out;

@@ -53,3 +53,18 @@ def test_bad_filters():
         s.events(kind="kernal")
     with pytest.raises(sightline.UsageError, match="no rank 99"):
         s.events(rank=99)
+
+
+def test_progress_and_interrupt():
+    path = shared("dlrm-8rank-v100/kineto")
+    calls = []
+    sightline.load(path, progress=lambda done, total: calls.append((done, total)))
+    assert calls and calls[-1][0] == calls[-1][1] > 0
+    assert all(a[0] <= b[0] for a, b in zip(calls, calls[1:]))
+
+    def interrupt(done, total):
+        raise KeyboardInterrupt
+
+    # Ctrl-C while loading: the core is cancelled and the interrupt reaches the caller.
+    with pytest.raises(KeyboardInterrupt):
+        sightline.load(path, progress=interrupt)
