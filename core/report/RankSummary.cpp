@@ -18,6 +18,11 @@ bool isSendOrRecv(CollectiveType t) {
     return t == CollectiveType::Send || t == CollectiveType::Recv;
 }
 
+// The process group a collective of a rank summary points at.
+const nlohmann::json& groupOf(const nlohmann::json& rank, const nlohmann::json& collective) {
+    return rank["groups"].at(collective["g"].get<std::size_t>());
+}
+
 } // namespace
 
 nlohmann::json rankSummaryJson(const ExecutionGraph& g, const SimResult& replay) {
@@ -27,6 +32,10 @@ nlohmann::json rankSummaryJson(const ExecutionGraph& g, const SimResult& replay)
     const RankWindow& w = g.ranks.front();
     const nlohmann::json simulated = simulationResultJson(g, replay, SimKnobs{});
     nlohmann::json collectives = nlohmann::json::array();
+    // A process group's description once (a 1,024-rank group lists 1,024 ranks), the collectives
+    // pointing at it by index: the summary stays a few KB.
+    nlohmann::json groups = nlohmann::json::array();
+    std::map<std::string, std::size_t> groupIndex;
     std::int64_t pointToPoint = 0;
     // Every group of a one-rank graph has this rank's k-th collective of its key as its one member,
     // in k order (graph/CollectiveMatching.cpp); sends and receives are no groups when the peer is
@@ -39,17 +48,20 @@ nlohmann::json rankSummaryJson(const ExecutionGraph& g, const SimResult& replay)
         const CollectiveMeta* meta =
             extra != kNoExtra && extra < rank.collectives.size() ? &rank.collectives[extra] : nullptr;
         const bool metadata = meta && meta->hasMetadata;
-        collectives.push_back(
-            {{"key", grp.processGroup},
-             {"type", static_cast<int>(grp.type)},
-             {"bytes", grp.bytes},
-             {"metadata", metadata},
-             {"group", metadata ? std::string(rank.strings.str(meta->processGroupName)) : ""},
-             {"group_ranks", metadata ? meta->processGroupRanks : std::vector<std::int32_t>{}},
-             {"group_size", metadata ? meta->groupSize : -1},
-             {"arrival_ns", measuredArrival(g, n)},
-             {"start_ns", g.measuredStart(n)},
-             {"end_ns", g.measuredEnd(n)}});
+        nlohmann::json group = {
+            {"metadata", metadata},
+            {"group", metadata ? std::string(rank.strings.str(meta->processGroupName)) : ""},
+            {"group_ranks", metadata ? meta->processGroupRanks : std::vector<std::int32_t>{}},
+            {"group_size", metadata ? meta->groupSize : -1}};
+        auto [at, fresh] = groupIndex.try_emplace(group.dump(), groups.size());
+        if (fresh) groups.push_back(std::move(group));
+        collectives.push_back({{"key", grp.processGroup},
+                               {"type", static_cast<int>(grp.type)},
+                               {"bytes", grp.bytes},
+                               {"g", at->second},
+                               {"arrival_ns", measuredArrival(g, n)},
+                               {"start_ns", g.measuredStart(n)},
+                               {"end_ns", g.measuredEnd(n)}});
     }
     for (NodeId n = 0; n < g.nodes.size(); ++n)
         if (g.nodes[n].phantomArrival >= 0 && g.nodes[n].collective == 0xffffffffu) {
@@ -85,6 +97,7 @@ nlohmann::json rankSummaryJson(const ExecutionGraph& g, const SimResult& replay)
             {"clock_base_ns", rank.clockBaseNs},
             {"measured_start_ns", w.measuredStart},
             {"report", report},
+            {"groups", groups},
             {"collectives", collectives},
             {"point_to_point", pointToPoint}};
 }
@@ -127,10 +140,11 @@ nlohmann::json jobSummaryJson(std::vector<nlohmann::json> ranks, const std::vect
         for (const auto& c : ranks[r]["collectives"]) {
             const std::string key = c["key"].get<std::string>();
             byKey[key][r].push_back(&c);
-            if (!c["group_ranks"].empty())
-                keyRanks[key] = c["group_ranks"].get<std::vector<std::int32_t>>();
-            else if (c["metadata"].get<bool>() && c["group_size"].get<int>() > 0)
-                keySize[key] = c["group_size"].get<int>();
+            const nlohmann::json& grp = groupOf(ranks[r], c);
+            if (!grp["group_ranks"].empty())
+                keyRanks[key] = grp["group_ranks"].get<std::vector<std::int32_t>>();
+            else if (grp["metadata"].get<bool>() && grp["group_size"].get<int>() > 0)
+                keySize[key] = grp["group_size"].get<int>();
             else if (ranks[r]["world_size"].get<int>() > 0)
                 keySize[key] = std::max(keySize[key], ranks[r]["world_size"].get<int>());
         }
@@ -185,7 +199,7 @@ nlohmann::json jobSummaryJson(std::vector<nlohmann::json> ranks, const std::vect
                 leftOut += missing ? 1 : 0;
                 continue;
             }
-            const nlohmann::json& front = *members.front().second;
+            const nlohmann::json& front = groupOf(ranks[members.front().first], *members.front().second);
             if (front["metadata"].get<bool>()) {
                 c.processGroup = front["group"].get<std::string>();
                 c.groupRanks = front["group_ranks"].get<std::vector<std::int32_t>>();

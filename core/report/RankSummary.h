@@ -19,9 +19,10 @@ namespace sl {
 // entry what the rank decides alone: measured_us, measured (the breakdown and by_class_us, less the
 // wait / transfer split), unexplained_wait_us, unexplained_gpu_wait_us, prewindow_ops,
 // typical_launch_latency_us; and under "alone" what needs the peers, as the rank's own replay has
-// it: simulated_us, pinned_share_pct, pinned_us, largest_pin, measured_comm_wait_us, ...), collectives[{key,
-// type, bytes, metadata, group, group_ranks, group_size, arrival_ns, start_ns, end_ns}] (times on the rank's
-// clock), point_to_point (sends and receives, which the job view leaves out)}.
+// it: simulated_us, pinned_share_pct, pinned_us, largest_pin, measured_comm_wait_us, ...),
+// groups[{metadata, group, group_ranks, group_size}] (each process group once), collectives[{key,
+// type, bytes, g (its index in groups), arrival_ns, start_ns, end_ns}] (times on the rank's clock),
+// point_to_point (sends and receives, which the job view leaves out)}.
 nlohmann::json rankSummaryJson(const ExecutionGraph& graph, const SimResult& replay);
 
 // A rank that could not be summarised: its file and the error's line.

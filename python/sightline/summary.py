@@ -87,7 +87,7 @@ def summarize(paths, client=None, step=None):
     single-threaded workers when no client is given) and reduces the summaries into a JobSummary.
     A rank file that fails is named in .missing with its error and the rest are kept; collectives
     with a missing participant are left out of the job view and counted (collectives_left_out)."""
-    from dask.distributed import Client, LocalCluster
+    from dask.distributed import Client, LocalCluster, as_completed
 
     files = _rank_files(paths)
     own = None
@@ -98,7 +98,14 @@ def summarize(paths, client=None, step=None):
     try:
         futures = client.map(_summarize_rank, files, step=-1 if step is None else int(step),
                              pure=False)
-        results = client.gather(futures)
+        # Each summary is taken as it is done and its future released, so a worker never holds
+        # more than the summaries not yet fetched (not all of its ranks').
+        results = []
+        for future in as_completed(futures):
+            results.append(future.result())
+            future.release()
+        del futures
+        results.sort(key=lambda r: files.index(r[0]))
     finally:
         if own is not None:
             own.close()
