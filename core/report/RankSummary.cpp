@@ -236,7 +236,8 @@ nlohmann::json jobSummaryJson(std::vector<nlohmann::json> ranks, const std::vect
             {"collectives_left_out", leftOut},
             {"point_to_point_left_out", pointToPoint},
             {"missing", missingRows},
-            {"complete", failed.empty() && leftOut == 0}};
+            // Complete: every rank summarised and every collective of the job in the view.
+            {"complete", failed.empty() && leftOut == 0 && pointToPoint == 0}};
 }
 
 } // namespace sl

@@ -34,7 +34,9 @@ struct FailedRank {
 // The job view of rank summaries (any order): {ranks[] (each summary's report with rank and path),
 // by_class_us (GPU time per kernel class summed over the ranks, measured), collectives (the
 // `collectives --json` object of the collectives whose every participant was summarised),
-// collectives_left_out (those with a participant missing), missing[{path, error}], complete}.
+// collectives_left_out (those with a participant missing), point_to_point_left_out (the sends and
+// receives of the ranks, not in the view), missing[{path, error}], complete (nothing failed or left
+// out)}.
 // Throws Error (kind Usage) when two summaries name the same rank.
 nlohmann::json jobSummaryJson(std::vector<nlohmann::json> ranks, const std::vector<FailedRank>& failed);
 

@@ -8,7 +8,7 @@ import pytest
 from dask.distributed import Client, LocalCluster
 
 import sightline
-from conftest import cli, cli_json, shared
+from conftest import cli, cli_json, sample, shared
 
 # What a rank's file decides alone (report/RankSummary.h): equal to the whole set's numbers.
 RANK_FIELDS = ("measured_us", "unexplained_wait_us", "prewindow_ops", "typical_launch_latency_us")
@@ -74,3 +74,16 @@ def test_dlrm_default_cluster():
     """Without a client: a LocalCluster of its own, closed afterwards."""
     path = shared("dlrm-8rank-v100/kineto")
     check_exact(sightline.summarize(path), path)
+
+
+def test_pipeline_sample(client):
+    """Sends and receives between pipeline stages are not in the job view: every other collective
+    is, exactly, and the summary says it is not complete."""
+    path = sample("04-dp2-tp2-pp2-2nodes")
+    summary = sightline.summarize(path, client=client)
+    expected = cli_json("collectives", "--json", path)
+    point_to_point = ("send", "recv", "send_recv")
+    assert summary.json["collectives"]["collectives"] == [
+        c for c in expected["collectives"] if c["type"] not in point_to_point]
+    assert len(summary.json["collectives"]["collectives"]) < len(expected["collectives"])
+    assert summary.json["point_to_point_left_out"] > 0 and not summary.complete
