@@ -31,22 +31,16 @@ nlohmann::json rankSummaryJson(const ExecutionGraph& g, const SimResult& replay)
     const Rank& rank = g.trace->ranks.front();
     const RankWindow& w = g.ranks.front();
     const nlohmann::json simulated = simulationResultJson(g, replay, SimKnobs{});
-    nlohmann::json collectives = nlohmann::json::array();
     // A process group's description once (a 1,024-rank group lists 1,024 ranks), the collectives
     // pointing at it by index: the summary stays a few KB.
     nlohmann::json groups = nlohmann::json::array();
     std::map<std::string, std::size_t> groupIndex;
-    std::int64_t pointToPoint = 0;
-    // Every group of a one-rank graph has this rank's k-th collective of its key as its one member,
-    // in k order (graph/CollectiveMatching.cpp); sends and receives are no groups when the peer is
-    // missing.
-    for (const CollectiveGroup& grp : g.collectives) {
-        if (grp.members.size() != 1) continue;
-        const NodeId n = grp.members.front();
+    auto metaOf = [&](NodeId n) -> const CollectiveMeta* {
         const EventRef ev = g.nodes[n].event;
         const std::uint32_t extra = rank.tracks[ev.track].events.extra[ev.index];
-        const CollectiveMeta* meta =
-            extra != kNoExtra && extra < rank.collectives.size() ? &rank.collectives[extra] : nullptr;
+        return extra != kNoExtra && extra < rank.collectives.size() ? &rank.collectives[extra] : nullptr;
+    };
+    auto groupOfNode = [&](const CollectiveMeta* meta) {
         const bool metadata = meta && meta->hasMetadata;
         nlohmann::json group = {
             {"metadata", metadata},
@@ -55,22 +49,60 @@ nlohmann::json rankSummaryJson(const ExecutionGraph& g, const SimResult& replay)
             {"group_size", metadata ? meta->groupSize : -1}};
         auto [at, fresh] = groupIndex.try_emplace(group.dump(), groups.size());
         if (fresh) groups.push_back(std::move(group));
+        return at->second;
+    };
+    // Every group of a one-rank graph has this rank's k-th collective of its key as its one member,
+    // in k order (graph/CollectiveMatching.cpp); sends and receives are no groups when the peer is
+    // missing.
+    nlohmann::json collectives = nlohmann::json::array();
+    for (const CollectiveGroup& grp : g.collectives) {
+        if (grp.members.size() != 1) continue;
+        const NodeId n = grp.members.front();
         collectives.push_back({{"key", grp.processGroup},
                                {"type", static_cast<int>(grp.type)},
                                {"bytes", grp.bytes},
-                               {"g", at->second},
+                               {"g", groupOfNode(metaOf(n))},
                                {"arrival_ns", measuredArrival(g, n)},
                                {"start_ns", g.measuredStart(n)},
                                {"end_ns", g.measuredEnd(n)}});
     }
-    for (NodeId n = 0; n < g.nodes.size(); ++n)
-        if (g.nodes[n].phantomArrival >= 0 && g.nodes[n].collective == 0xffffffffu) {
-            const EventRef ev = g.nodes[n].event;
-            const std::uint32_t extra = rank.tracks[ev.track].events.extra[ev.index];
-            if (extra != kNoExtra && extra < rank.collectives.size() &&
-                isSendOrRecv(rank.collectives[extra].type))
-                pointToPoint++;
+    // Sends and receives with metadata: the graph pairs the k-th send of one rank with the k-th
+    // receive of its peer, each rank's in the order of their effective start (the measured start
+    // clipped to the end of the ops before it on its stream, graph/Processors.cpp).
+    nlohmann::json pointToPoint = nlohmann::json::array();
+    std::int64_t unkeyed = 0;
+    for (const auto& p : g.processors) {
+        if (!p.gpu) continue;
+        TimeNs prevEnd = std::numeric_limits<TimeNs>::min();
+        for (NodeId n : p.nodes) {
+            const TimeNs effStart = std::max(g.measuredStart(n), prevEnd);
+            prevEnd = std::max(prevEnd, g.measuredEnd(n));
+            const std::string_view name = g.nodeName(n);
+            const CollectiveMeta* meta = metaOf(n);
+            if (!isCollectiveKernelName(name) || !meta || !meta->hasMetadata) continue;
+            const CollectiveType type =
+                meta->type != CollectiveType::Unknown ? meta->type : collectiveTypeFromKernelName(name);
+            if (!isSendOrRecv(type)) continue;
+            std::string key = "pg:" + std::string(rank.strings.str(meta->processGroupName)) + ":";
+            if (!meta->processGroupRanks.empty()) {
+                for (auto x : meta->processGroupRanks)
+                    key.append(std::to_string(x)).append(",");
+            } else if (meta->groupSize > 0) {
+                key.append("size").append(std::to_string(meta->groupSize));
+            } else {
+                unkeyed++; // keyed by its stream's order among every collective kernel: not paired here
+                continue;
+            }
+            pointToPoint.push_back({{"key", key},
+                                    {"send", type == CollectiveType::Send},
+                                    {"bytes", meta->bytes(rank.strings)},
+                                    {"g", groupOfNode(meta)},
+                                    {"eff_start_ns", effStart},
+                                    {"arrival_ns", measuredArrival(g, n)},
+                                    {"start_ns", g.measuredStart(n)},
+                                    {"end_ns", g.measuredEnd(n)}});
         }
+    }
     // What the rank's file alone decides, equal to the whole set's numbers (the measured breakdown,
     // the graph's boundary conditions), apart from what needs its peers: the split of
     // communication into the wait for them and the transfer, and the pinned share of the job's
@@ -99,7 +131,8 @@ nlohmann::json rankSummaryJson(const ExecutionGraph& g, const SimResult& replay)
             {"report", report},
             {"groups", groups},
             {"collectives", collectives},
-            {"point_to_point", pointToPoint}};
+            {"point_to_point", pointToPoint},
+            {"point_to_point_unkeyed", unkeyed}};
 }
 
 nlohmann::json jobSummaryJson(std::vector<nlohmann::json> ranks, const std::vector<FailedRank>& failed) {
@@ -213,10 +246,90 @@ nlohmann::json jobSummaryJson(std::vector<nlohmann::json> ranks, const std::vect
             raw.push_back(std::move(c));
         }
     }
+    // Sends and receives: in a process group of two ranks A and B, the k-th send of A meets the
+    // k-th receive of B and the other way round, in each rank's order of effective start.
+    std::int64_t pointToPointLeftOut = 0;
+    struct Directed {
+        std::vector<const nlohmann::json*> sends, recvs;
+    };
+    std::map<std::string, std::map<std::uint32_t, Directed>> p2p;
+    for (std::uint32_t r = 0; r < ranks.size(); ++r) {
+        pointToPointLeftOut += ranks[r]["point_to_point_unkeyed"].get<std::int64_t>();
+        for (const auto& c : ranks[r]["point_to_point"]) {
+            const std::string key = c["key"].get<std::string>();
+            Directed& d = p2p[key][r];
+            (c["send"].get<bool>() ? d.sends : d.recvs).push_back(&c);
+            const nlohmann::json& grp = groupOf(ranks[r], c);
+            if (!grp["group_ranks"].empty())
+                keyRanks[key] = grp["group_ranks"].get<std::vector<std::int32_t>>();
+            else if (grp["group_size"].get<int>() > 0)
+                keySize[key] = grp["group_size"].get<int>();
+        }
+    }
+    for (auto& [key, perRank] : p2p) {
+        std::int64_t total = 0;
+        for (auto& [r, d] : perRank) {
+            auto byStart = [](const nlohmann::json* a, const nlohmann::json* b) {
+                return (*a)["eff_start_ns"].get<TimeNs>() < (*b)["eff_start_ns"].get<TimeNs>();
+            };
+            std::stable_sort(d.sends.begin(), d.sends.end(), byStart);
+            std::stable_sort(d.recvs.begin(), d.recvs.end(), byStart);
+            total += static_cast<std::int64_t>(d.sends.size() + d.recvs.size());
+        }
+        std::vector<std::uint32_t> participants;
+        bool missing = false;
+        if (auto it = keyRanks.find(key); it != keyRanks.end()) {
+            for (auto id : it->second) {
+                auto found = indexOf.find(id);
+                if (found == indexOf.end())
+                    missing = true;
+                else
+                    participants.push_back(found->second);
+            }
+        } else {
+            for (auto& [r, d] : perRank)
+                participants.push_back(r);
+            missing = static_cast<int>(participants.size()) < (keySize.count(key) ? keySize[key] : 2);
+        }
+        if (missing || participants.size() != 2) {
+            pointToPointLeftOut += total;
+            continue;
+        }
+        for (int dir = 0; dir < 2; ++dir) {
+            const std::uint32_t a = participants[static_cast<std::size_t>(dir)];
+            const std::uint32_t b = participants[static_cast<std::size_t>(1 - dir)];
+            const auto& sends = perRank[a].sends;
+            const auto& recvs = perRank[b].recvs;
+            const std::size_t pairs = std::min(sends.size(), recvs.size());
+            pointToPointLeftOut += static_cast<std::int64_t>(sends.size() + recvs.size() - 2 * pairs);
+            bool mismatch = false;
+            for (std::size_t k = 0; k < pairs; ++k) {
+                const std::int64_t sb = (*sends[k])["bytes"].get<std::int64_t>();
+                const std::int64_t rb = (*recvs[k])["bytes"].get<std::int64_t>();
+                mismatch = mismatch || (sb >= 0 && rb >= 0 && sb != rb);
+                if (mismatch) { // from there on they keep measured durations, as in the graph
+                    pointToPointLeftOut += 2;
+                    continue;
+                }
+                CollectiveArrival c;
+                c.type = CollectiveType::SendRecv;
+                c.bytes = sb >= 0 ? sb : rb;
+                const nlohmann::json& front = groupOf(ranks[a], *sends[k]);
+                c.processGroup = front["group"].get<std::string>();
+                c.groupRanks = front["group_ranks"].get<std::vector<std::int32_t>>();
+                c.size = !c.groupRanks.empty() ? static_cast<int>(c.groupRanks.size())
+                                               : front["group_size"].get<int>();
+                for (const auto& [r, m] : {std::pair{a, sends[k]}, std::pair{b, recvs[k]}})
+                    c.ranks.push_back({kNoNode, r, (*m)["arrival_ns"].get<TimeNs>() - origin[r],
+                                       (*m)["start_ns"].get<TimeNs>() - origin[r],
+                                       (*m)["end_ns"].get<TimeNs>() - origin[r], 0});
+                raw.push_back(std::move(c));
+            }
+        }
+    }
     const CollectiveArrivals arrivals = settleArrivals(rankIds, std::move(raw));
     nlohmann::json rankRows = nlohmann::json::array();
     std::map<std::string, double> byClass;
-    std::int64_t pointToPoint = 0;
     for (const auto& r : ranks) {
         nlohmann::json row = r["report"];
         row["rank"] = r["rank"];
@@ -225,7 +338,6 @@ nlohmann::json jobSummaryJson(std::vector<nlohmann::json> ranks, const std::vect
         if (r["report"].contains("measured") && r["report"]["measured"].contains("by_class_us"))
             for (const auto& [cls, v] : r["report"]["measured"]["by_class_us"].items())
                 byClass[cls] += v.get<double>();
-        pointToPoint += r["point_to_point"].get<std::int64_t>();
     }
     nlohmann::json missingRows = nlohmann::json::array();
     for (const FailedRank& f : failed)
@@ -234,10 +346,10 @@ nlohmann::json jobSummaryJson(std::vector<nlohmann::json> ranks, const std::vect
             {"by_class_us", byClass},
             {"collectives", collectivesJson(rankIds, arrivals)},
             {"collectives_left_out", leftOut},
-            {"point_to_point_left_out", pointToPoint},
+            {"point_to_point_left_out", pointToPointLeftOut},
             {"missing", missingRows},
             // Complete: every rank summarised and every collective of the job in the view.
-            {"complete", failed.empty() && leftOut == 0 && pointToPoint == 0}};
+            {"complete", failed.empty() && leftOut == 0 && pointToPointLeftOut == 0}};
 }
 
 } // namespace sl

@@ -22,7 +22,8 @@ namespace sl {
 // it: simulated_us, pinned_share_pct, pinned_us, largest_pin, measured_comm_wait_us, ...),
 // groups[{metadata, group, group_ranks, group_size}] (each process group once), collectives[{key,
 // type, bytes, g (its index in groups), arrival_ns, start_ns, end_ns}] (times on the rank's clock),
-// point_to_point (sends and receives, which the job view leaves out)}.
+// point_to_point[{key, send, bytes, g, eff_start_ns, arrival_ns, start_ns, end_ns}] (sends and
+// receives with a process group), point_to_point_unkeyed (those without one)}.
 nlohmann::json rankSummaryJson(const ExecutionGraph& graph, const SimResult& replay);
 
 // A rank that could not be summarised: its file and the error's line.
@@ -34,9 +35,8 @@ struct FailedRank {
 // The job view of rank summaries (any order): {ranks[] (each summary's report with rank and path),
 // by_class_us (GPU time per kernel class summed over the ranks, measured), collectives (the
 // `collectives --json` object of the collectives whose every participant was summarised),
-// collectives_left_out (those with a participant missing), point_to_point_left_out (the sends and
-// receives of the ranks, not in the view), missing[{path, error}], complete (nothing failed or left
-// out)}.
+// collectives_left_out (those with a participant missing), point_to_point_left_out (sends and
+// receives not paired), missing[{path, error}], complete (nothing failed or left out)}.
 // Throws Error (kind Usage) when two summaries name the same rank.
 nlohmann::json jobSummaryJson(std::vector<nlohmann::json> ranks, const std::vector<FailedRank>& failed);
 
