@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bad=0
-sources=(core ui app tests/core tests/cli tests/ui tests/benchmarks tests/fuzz scripts)
+sources=(core ui app python tests/core tests/cli tests/ui tests/benchmarks tests/fuzz scripts)
 while IFS= read -r hit; do
   file="${hit%%:*}"
   rest="${hit#*:}"
@@ -30,10 +30,10 @@ while IFS= read -r hit; do
     fi
   fi
 done < <(grep -rnoE 'docs/[A-Za-z]+\.md(, "[^"]+")?' "${sources[@]}" --include='*.h' --include='*.cpp' \
-           --include='*.in' --include='*.sh' --include='CMakeLists.txt' | grep -v '^scripts/check-doc-refs.sh' || true)
+           --include='*.in' --include='*.sh' --include='*.py' --include='CMakeLists.txt' | grep -v '^scripts/check-doc-refs.sh' || true)
 
 # Pointers that only meant something to the people who wrote them.
-if grep -rnE '(issue|Issue) #?[0-9]+|\.\./shared/DESIGN\.md|[^/]DESIGN\.md' core ui app tests --include='*.h' --include='*.cpp' --include='*.md'; then
+if grep -rnE '(issue|Issue) #?[0-9]+|\.\./shared/DESIGN\.md|[^/]DESIGN\.md' core ui app python tests --include='*.h' --include='*.cpp' --include='*.md' --include='*.py'; then
   echo "comments above point at issue numbers or a DESIGN.md outside the repository"
   bad=1
 fi

@@ -71,11 +71,11 @@ fi
 # The checks above read `#include "layer/X.h"` at the start of a line: an include that hides from
 # them (a relative path such as "../sim/X.h", or one indented or spaced as "  #include" and
 # "# include") would leave its layer unseen, so none is allowed in core/, ui/ or app/.
-if grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"][^>"]*\.\./' core ui app --include='*.h' --include='*.cpp'; then
+if grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"][^>"]*\.\./' core ui app python --include='*.h' --include='*.cpp'; then
   echo "relative includes (above): include a header by its layer's path (\"sim/X.h\") or its bare name in ui/"
   bad=1
 fi
-if grep -rnE '^([[:space:]]+#[[:space:]]*|#[[:space:]]+)include' core ui app --include='*.h' --include='*.cpp'; then
+if grep -rnE '^([[:space:]]+#[[:space:]]*|#[[:space:]]+)include' core ui app python --include='*.h' --include='*.cpp'; then
   echo "indented includes (above): write #include at the start of the line, where the layer check reads it"
   bad=1
 fi
@@ -83,6 +83,12 @@ fi
 # Nothing in core/ includes Qt or the GUI.
 if grep -rnE '^#include <Q|^#include "(ui|app)/' core --include='*.h' --include='*.cpp'; then
   echo "core/ includes Qt or the GUI (above)"
+  bad=1
+fi
+# The Python module (python/) sits on the core beside app/: no Qt, no GUI, no CLI code (what the
+# CLI and Python share lives in core/report).
+if grep -rnE '^#include <Q|^#include "(ui|app|cli)/|^#include "(CliCommon|SimSetup)\.h"' python --include='*.h' --include='*.cpp'; then
+  echo "python/ includes Qt, the GUI or the CLI (above): share code through core/"
   bad=1
 fi
 exit $bad

@@ -14,7 +14,7 @@ sightline_ensure_packages
 
 strict="${SIGHTLINE_FORMAT_STRICT:-1}"
 mapfile -t files < <(git ls-files -- 'app/*.cpp' 'app/*.h' 'core/*.cpp' 'core/*.h' 'ui/*.cpp' 'ui/*.h' \
-  'tests/*.cpp' 'tests/*.h')
+  'tests/*.cpp' 'tests/*.h' 'python/*.cpp' 'python/*.h')
 if [ ${#files[@]} -eq 0 ]; then
   echo "ci-format: no C++ sources found (not a git checkout?)" >&2
   exit 2

@@ -10,6 +10,10 @@ SIGHTLINE_PACKAGES=(
   libsqlite3-dev
   qemu-user
   clang-format
+  # The Python module (python/, docs/Python.md): pybind11 and the interpreter's headers to build it,
+  # and what its tests, Dask summaries and notebook import, all for Debian's /usr/bin/python3.
+  pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest python3-distributed
+  jupyter-nbconvert python3-ipykernel python3-matplotlib
 )
 
 sightline_ensure_packages() {

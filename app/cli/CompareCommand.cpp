@@ -5,11 +5,8 @@
 
 #include "analysis/PredictionCheck.h"
 #include "analysis/RunComparison.h"
-#include "graph/ChakraGraph.h"
-#include "io/LoadError.h"
 #include "report/ComparisonReport.h"
 #include "report/ReportWriter.h"
-#include "sim/Simulator.h"
 
 #include <nlohmann/json.hpp>
 
@@ -170,25 +167,15 @@ Command makeCompareCommand() {
             after.etPaths.clear();
             TraceSet setBefore = loadWithProgress(before.paths);
             TraceSet setAfter = loadWithProgress(after.paths);
-            // A Chakra graph has durations but no measured timeline (docs/Chakra.md): nothing to compare.
-            for (const auto* s : {&setBefore, &setAfter})
-                if (isUnmeasuredSet(*s))
-                    throw LoadError(s == &setBefore ? before.paths[0] : after.paths[0],
-                                    "has no measured times (a Chakra execution trace): compare needs two "
-                                    "measured runs");
+            requireMeasuredRun(setBefore, before.paths[0]);
+            requireMeasuredRun(setAfter, after.paths[0]);
             ExecutionGraph gBefore = buildGraphForCli(setBefore, before);
             ExecutionGraph gAfter = buildGraphForCli(setAfter, after);
-            const RunComparison cmp = compareRuns(gBefore, gAfter);
-            if (!cmp.comparable())
-                throw LoadError(setup.paths[1],
-                                "cannot be compared with " + setup.paths[0] + ": " + cmp.alignmentNote());
-            std::optional<PredictionCheck> check;
-            if (predict || !setup.knobs.isReplay()) {
-                SimResult res = simulate(gBefore, setup.knobs);
-                check = checkPrediction(cmp, gBefore, res, gAfter);
-            }
+            const ComparedRuns runs =
+                compareLoadedRuns(gBefore, gAfter, setup.paths[0], setup.paths[1], setup.knobs, predict);
+            const RunComparison& cmp = runs.comparison;
             ComparisonSource src{before.paths, after.paths, setup.step};
-            const PredictionCheck* pc = check ? &*check : nullptr;
+            const PredictionCheck* pc = runs.prediction ? &*runs.prediction : nullptr;
             if (out) {
                 // A page people read keeps the 40 largest changes per table (unless --top); CSV and JSON all.
                 const std::size_t rows = *format == ReportFormat::Html && top == 0 ? 40 : top;

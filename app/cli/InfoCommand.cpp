@@ -1,13 +1,9 @@
 #include "CliCommon.h"
 
-#include "analysis/TraceInfo.h"
-#include "graph/ExecutionGraph.h"
 #include "io/EtFolder.h"
-#include "io/chakra/ChakraTraceSet.h"
-#include "structure/Structure.h"
+#include "report/ToolSetup.h"
 
 #include <cstdio>
-#include <exception>
 #include <iostream>
 
 namespace sl::cli {
@@ -48,29 +44,12 @@ Command makeInfoCommand() {
                 TraceSet set = loadWithProgress(paths);
                 EtApplied et = applyExecutionTraces(set, etPaths);
                 if (et.files > 0) std::fprintf(stderr, "note: %s\n", et.summary().c_str());
-                // The graph says what the replay will treat as boundary conditions; a trace whose
-                // graph cannot be built still gets its summary, with the reason as a warning.
-                nlohmann::json j;
                 Warnings warnings;
-                try {
-                    ExecutionGraph graph = buildExecutionGraph(set);
-                    j = traceInfoJson(set, &graph);
-                    j["structure"] = structureJson(recognizeStructure(set, &graph));
-                    warnings = traceWarnings(set, &graph);
-                } catch (const std::exception& e) {
-                    j = traceInfoJson(set);
-                    j["structure"] = structureJson(recognizeStructure(set));
-                    warnings = traceWarnings(set);
-                    warnings.add(Warn::GraphNotBuilt, std::string("no execution graph: ") + e.what());
-                }
-                addChakraInfo(j, set); // a Chakra set: no measured times, its node and dependency counts
-                warnings.append(et.warnings);
+                const nlohmann::json j = traceInfoReport(set, et.warnings, &warnings);
                 if (stats) {
                     std::cout << statsTable(warnings.stats());
                     return kExitOk;
                 }
-                j["warnings"] = warnings.lines();
-                j["warning_stats"] = warningStatsJson(warnings);
                 std::cout << j.dump(compact ? -1 : 2) << "\n";
                 return kExitOk;
             }};

@@ -2,6 +2,7 @@
 
 #include "io/EtFolder.h"
 #include "io/LoadError.h"
+#include "report/ToolSetup.h"
 
 #include <nlohmann/json.hpp>
 
@@ -53,16 +54,7 @@ SimSetup parseSimSetup(Args& args, const std::string& command, bool withKnobs) {
 ExecutionGraph buildGraphForCli(TraceSet& set, const SimSetup& setup) {
     EtApplied et = applyExecutionTraces(set, setup.etPaths);
     if (et.files > 0) std::fprintf(stderr, "note: %s\n", et.summary().c_str());
-    GraphOptions gopt;
-    gopt.step = setup.step;
-    try {
-        ExecutionGraph g = buildExecutionGraph(set, gopt);
-        g.warnings.append(et.warnings);
-        return g;
-    } catch (const GraphError& e) {
-        // The file the error concerns, else the first path given.
-        throw GraphError(e.file().empty() ? setup.paths.front() : e.file(), e.message());
-    }
+    return buildGraphForPaths(set, setup.paths, setup.step, et.warnings);
 }
 
 } // namespace sl::cli

@@ -32,34 +32,19 @@ const CollectiveMeta* metaOf(const ExecutionGraph& g, NodeId n) {
 
 } // namespace
 
-CollectiveArrivals collectiveArrivals(const ExecutionGraph& g) {
+TimeNs measuredArrival(const ExecutionGraph& g, NodeId n) {
+    return arrivalOf(g, n);
+}
+
+CollectiveArrivals settleArrivals(const std::vector<int>& rankIds,
+                                  std::vector<CollectiveArrival> collectives) {
     CollectiveArrivals out;
-    out.ranks.resize(g.ranks.size());
-    for (std::uint32_t r = 0; r < g.ranks.size(); ++r) {
+    out.ranks.resize(rankIds.size());
+    for (std::uint32_t r = 0; r < rankIds.size(); ++r) {
         out.ranks[r].rank = r;
-        out.ranks[r].rankId = g.ranks[r].rankId;
+        out.ranks[r].rankId = rankIds[r];
     }
-    auto make = [&](std::uint32_t group, CollectiveType type, const std::string& key, std::int64_t bytes,
-                    const std::vector<NodeId>& members) {
-        CollectiveArrival c;
-        c.group = group;
-        c.type = type;
-        c.bytes = bytes;
-        c.processGroup = key;
-        const CollectiveMeta* meta = metaOf(g, members.front());
-        if (meta && meta->hasMetadata) {
-            c.processGroup = std::string(g.rankOf(members.front()).strings.str(meta->processGroupName));
-            c.groupRanks = meta->processGroupRanks;
-            c.size = !meta->processGroupRanks.empty() ? static_cast<int>(meta->processGroupRanks.size())
-                                                      : meta->groupSize;
-        }
-        for (NodeId n : members) {
-            const TimeNs origin = g.ranks[g.nodes[n].rank].origin;
-            c.ranks.push_back({n, g.nodes[n].rank, arrivalOf(g, n) - origin, g.measuredStart(n) - origin,
-                               g.measuredEnd(n) - origin, 0});
-            if (g.nodes[n].phantomArrival >= 0)
-                c.phantomArrival = std::max(c.phantomArrival, g.nodes[n].phantomArrival);
-        }
+    for (CollectiveArrival& c : collectives) {
         std::stable_sort(c.ranks.begin(), c.ranks.end(),
                          [](const RankArrival& a, const RankArrival& b) { return a.arrival < b.arrival; });
         if (c.phantomArrival >= 0) // at least one peer is missing (a lone rank: its one peer)
@@ -90,7 +75,38 @@ CollectiveArrivals collectiveArrivals(const ExecutionGraph& g) {
             w.timesLast++;
             w.madeOthersWait += waits;
         }
-        out.collectives.push_back(std::move(c));
+    }
+    out.collectives = std::move(collectives);
+    std::stable_sort(
+        out.collectives.begin(), out.collectives.end(),
+        [](const CollectiveArrival& a, const CollectiveArrival& b) { return a.first < b.first; });
+    return out;
+}
+
+CollectiveArrivals collectiveArrivals(const ExecutionGraph& g) {
+    std::vector<CollectiveArrival> raw;
+    auto make = [&](std::uint32_t group, CollectiveType type, const std::string& key, std::int64_t bytes,
+                    const std::vector<NodeId>& members) {
+        CollectiveArrival c;
+        c.group = group;
+        c.type = type;
+        c.bytes = bytes;
+        c.processGroup = key;
+        const CollectiveMeta* meta = metaOf(g, members.front());
+        if (meta && meta->hasMetadata) {
+            c.processGroup = std::string(g.rankOf(members.front()).strings.str(meta->processGroupName));
+            c.groupRanks = meta->processGroupRanks;
+            c.size = !meta->processGroupRanks.empty() ? static_cast<int>(meta->processGroupRanks.size())
+                                                      : meta->groupSize;
+        }
+        for (NodeId n : members) {
+            const TimeNs origin = g.ranks[g.nodes[n].rank].origin;
+            c.ranks.push_back({n, g.nodes[n].rank, arrivalOf(g, n) - origin, g.measuredStart(n) - origin,
+                               g.measuredEnd(n) - origin, 0});
+            if (g.nodes[n].phantomArrival >= 0)
+                c.phantomArrival = std::max(c.phantomArrival, g.nodes[n].phantomArrival);
+        }
+        raw.push_back(std::move(c));
     };
     std::vector<char> grouped(g.nodes.size(), 0);
     for (std::uint32_t i = 0; i < g.collectives.size(); ++i) {
@@ -113,10 +129,10 @@ CollectiveArrivals collectiveArrivals(const ExecutionGraph& g) {
                                         : collectiveTypeFromKernelName(g.nodeName(n));
         make(0xffffffffu, type, std::string(), meta ? meta->bytes(g.rankOf(n).strings) : -1, {n});
     }
-    std::stable_sort(
-        out.collectives.begin(), out.collectives.end(),
-        [](const CollectiveArrival& a, const CollectiveArrival& b) { return a.first < b.first; });
-    return out;
+    std::vector<int> rankIds;
+    for (const RankWindow& w : g.ranks)
+        rankIds.push_back(w.rankId);
+    return settleArrivals(rankIds, std::move(raw));
 }
 
 bool isPointToPoint(CollectiveType type, int participants) {

@@ -86,4 +86,16 @@ LateRank lateRank(const ExecutionGraph& graph, const CollectiveArrivals& arrival
 // phantoms (peers outside the rank set); unmatched ones (type or count mismatch) are left out.
 CollectiveArrivals collectiveArrivals(const ExecutionGraph& graph);
 
+// When node `n` (a GPU op) could start, measured, on its rank's trace clock (RankArrival::arrival
+// before the origin is taken off).
+TimeNs measuredArrival(const ExecutionGraph& graph, NodeId n);
+
+// The job view from each collective's participants alone (type, group, size, bytes, the ranks'
+// arrivals relative to their origins, unordered; phantomArrival where peers are missing): arrival
+// order, the first and last arrival, the spread and waits, the per-rank totals (`rankIds`: the id
+// of each rank index) and the collectives by first arrival. collectiveArrivals() ends here, and so
+// does a job summarised rank by rank (report/RankSummary.h), so the two agree.
+CollectiveArrivals settleArrivals(const std::vector<int>& rankIds,
+                                  std::vector<CollectiveArrival> collectives);
+
 } // namespace sl

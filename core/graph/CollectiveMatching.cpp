@@ -1,4 +1,5 @@
 // Collectives matched across ranks: the k-th collective of a process group on each rank.
+#include "graph/CollectiveGrouping.h"
 #include "graph/GraphBuilder.h"
 
 #include <algorithm>
@@ -171,19 +172,7 @@ void Builder::collectiveEdges() {
                     if (m.type != CollectiveType::Unknown) t = m.type;
                     bytes = m.bytes(rank.strings);
                 }
-                if (grp.members.empty()) {
-                    grp.type = t;
-                    grp.bytes = bytes;
-                } else if (t != grp.type) {
-                    typeOk = false;
-                } else if (bytes >= 0 && grp.bytes >= 0 && bytes != grp.bytes) {
-                    // all_to_allv legitimately sends different amounts per rank: the group is
-                    // as large as its largest member. Other collectives must agree.
-                    if (t == CollectiveType::AllToAll)
-                        grp.bytes = std::max(grp.bytes, bytes);
-                    else
-                        typeOk = false;
-                }
+                if (!joinCollectiveGroup(grp.type, grp.bytes, grp.members.empty(), t, bytes)) typeOk = false;
                 grp.members.push_back(n);
             }
             if (!typeOk && !mismatch) {

@@ -14,13 +14,32 @@ std::vector<RankWaiting> ranksByMadeOthersWait(const CollectiveArrivals& a) {
     return ranks;
 }
 
-nlohmann::json lastArrivalJson(const ExecutionGraph& g, const CollectiveArrival& c) {
+namespace {
+
+std::vector<int> rankIdsOf(const ExecutionGraph& g) {
+    std::vector<int> ids;
+    for (const RankWindow& w : g.ranks)
+        ids.push_back(w.rankId);
+    return ids;
+}
+
+nlohmann::json lastArrival(const std::vector<int>& rankIds, const CollectiveArrival& c) {
     if (c.spread == 0) return nullptr;
     if (c.lastIsPhantom) return "phantom";
-    return g.ranks[c.last().rank].rankId;
+    return rankIds[c.last().rank];
+}
+
+} // namespace
+
+nlohmann::json lastArrivalJson(const ExecutionGraph& g, const CollectiveArrival& c) {
+    return lastArrival(rankIdsOf(g), c);
 }
 
 nlohmann::json collectivesJson(const ExecutionGraph& g, const CollectiveArrivals& a) {
+    return collectivesJson(rankIdsOf(g), a);
+}
+
+nlohmann::json collectivesJson(const std::vector<int>& rankIds, const CollectiveArrivals& a) {
     nlohmann::json rj = nlohmann::json::array();
     for (const auto& w : ranksByMadeOthersWait(a))
         rj.push_back({{"rank", w.rankId},
@@ -32,7 +51,7 @@ nlohmann::json collectivesJson(const ExecutionGraph& g, const CollectiveArrivals
     for (const auto& c : a.collectives) {
         nlohmann::json arr = nlohmann::json::array();
         for (const auto& r : c.ranks)
-            arr.push_back({{"rank", g.ranks[r.rank].rankId},
+            arr.push_back({{"rank", rankIds[r.rank]},
                            {"arrival_us", us(r.arrival)},
                            {"start_us", us(r.start)},
                            {"end_us", us(r.end)},
@@ -43,7 +62,7 @@ nlohmann::json collectivesJson(const ExecutionGraph& g, const CollectiveArrivals
                                {"size", c.size},
                                {"bytes", c.bytes},
                                {"first_us", us(c.first)},
-                               {"last_rank", lastArrivalJson(g, c)},
+                               {"last_rank", lastArrival(rankIds, c)},
                                {"spread_us", us(c.spread)},
                                {"phantom_peers", c.phantomPeers},
                                {"arrivals", arr}};

@@ -20,5 +20,7 @@ nlohmann::json lastArrivalJson(const ExecutionGraph& g, const CollectiveArrival&
 // {ranks[] (ranksByMadeOthersWait order), waited_for_phantoms_us, collectives[{type, group,
 // group_ranks, size, bytes, first_us, last_rank, spread_us, phantom_peers, arrivals[]}]}.
 nlohmann::json collectivesJson(const ExecutionGraph& g, const CollectiveArrivals& a);
+// The same with the rank ids of the rank indices of `a` given (a job summarised rank by rank).
+nlohmann::json collectivesJson(const std::vector<int>& rankIds, const CollectiveArrivals& a);
 
 } // namespace sl

@@ -2,9 +2,12 @@
 
 #include "analysis/TraceInfo.h"
 #include "base/Rounding.h"
+#include "graph/ChakraGraph.h"
+#include "io/LoadError.h"
 #include "report/CsvReport.h"
 #include "report/HtmlReport.h"
 #include "report/SimulationReport.h"
+#include "sim/Simulator.h"
 
 #include <algorithm>
 #include <cmath>
@@ -387,6 +390,27 @@ std::string comparisonText(const nlohmann::json& report, ReportFormat format) {
         break;
     }
     return report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+void requireMeasuredRun(const TraceSet& set, const std::string& path) {
+    // A Chakra graph has durations but no measured timeline (docs/Chakra.md): nothing to compare.
+    if (isUnmeasuredSet(set))
+        throw LoadError(path,
+                        "has no measured times (a Chakra execution trace): compare needs two measured runs");
+}
+
+ComparedRuns compareLoadedRuns(const ExecutionGraph& before, const ExecutionGraph& after,
+                               const std::string& beforePath, const std::string& afterPath,
+                               const SimKnobs& knobs, bool predict) {
+    ComparedRuns out{compareRuns(before, after), std::nullopt};
+    if (!out.comparison.comparable())
+        throw LoadError(afterPath,
+                        "cannot be compared with " + beforePath + ": " + out.comparison.alignmentNote());
+    if (predict || !knobs.isReplay()) {
+        SimResult res = simulate(before, knobs);
+        out.prediction = checkPrediction(out.comparison, before, res, after);
+    }
+    return out;
 }
 
 } // namespace sl

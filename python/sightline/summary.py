@@ -1,0 +1,115 @@
+"""sightline.summarize: a job too large for one machine, one task per rank file on Dask
+(docs/Python.md, "Jobs larger than one machine"). Each task loads one rank and returns its small
+summary (the core's rankSummaryJson); the reduce (the core's jobSummaryJson) builds the job view
+from the summaries alone."""
+
+import json
+import os
+
+import pandas as pd
+
+from . import _core
+
+
+def _rank_files(paths):
+    """The per-rank files of `paths` (files, or folders of per-rank files), sorted by name."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    files = []
+    for p in map(os.fspath, paths):
+        if os.path.isdir(p):
+            names = sorted(n for n in os.listdir(p)
+                           if n.endswith((".json", ".json.gz", ".pt.trace.json", ".sqlite")))
+            if not names:
+                raise _core.ReadError(f"{p}: no trace files in the folder")
+            files += [os.path.join(p, n) for n in names]
+        else:
+            files.append(p)
+    return files
+
+
+def _summarize_rank(path, step):
+    """One task: (path, summary JSON, None) or (path, None, the error's line)."""
+    try:
+        return path, _core._rank_summary(path, step), None
+    except _core.Error as e:
+        return path, None, str(e)
+
+
+class JobSummary:
+    """The job view of a summarised job: ranks (per-rank breakdown and pinned share), by_class
+    (measured GPU time per kernel class over the job), collectives (every rank's arrival at every
+    collective, as ``collectives --json``), missing (rank files that failed, with the error)."""
+
+    def __init__(self, raw):
+        self.json = raw
+        self.complete = raw["complete"]
+
+    @property
+    def ranks(self):
+        rows = []
+        for r in self.json["ranks"]:
+            row = {k: v for k, v in r.items() if not isinstance(v, (dict, list))}
+            for k, v in r.get("measured", {}).items():
+                if not isinstance(v, (dict, list)):
+                    row["measured_" + k] = v
+            for k, v in r.get("alone", {}).items():
+                row["alone_" + k] = v
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    @property
+    def by_class(self):
+        return pd.Series(self.json["by_class_us"], name="us")
+
+    @property
+    def collectives(self):
+        from . import _collective_frame
+        return _collective_frame(self.json["collectives"])
+
+    @property
+    def missing(self):
+        return pd.DataFrame(self.json["missing"], columns=["path", "error"])
+
+    def save(self, path):
+        """Writes the summary as JSON (the job view; JobSummary.open reads it back)."""
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(self.json, f)
+
+    @classmethod
+    def open(cls, path):
+        with open(path, encoding="utf-8") as f:
+            return cls(json.load(f))
+
+
+def summarize(paths, client=None, step=None):
+    """Summarises a job rank file by rank file on a Dask cluster (a LocalCluster of two
+    single-threaded workers when no client is given) and reduces the summaries into a JobSummary.
+    A rank file that fails is named in .missing with its error and the rest are kept; collectives
+    with a missing participant are left out of the job view and counted (collectives_left_out)."""
+    from dask.distributed import Client, LocalCluster, as_completed
+
+    files = _rank_files(paths)
+    own = None
+    if client is None:
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                               dashboard_address=":0")
+        own = client = Client(cluster)
+    try:
+        futures = client.map(_summarize_rank, files, step=-1 if step is None else int(step),
+                             pure=False)
+        # Each summary is taken as it is done and its future released, so a worker never holds
+        # more than the summaries not yet fetched (not all of its ranks').
+        results = []
+        for future in as_completed(futures):
+            results.append(future.result())
+            future.release()
+        del futures
+        results.sort(key=lambda r: files.index(r[0]))
+    finally:
+        if own is not None:
+            own.close()
+            own.cluster.close()
+    summaries = [s for _, s, _ in results if s is not None]
+    failures = [(p, e) for p, _, e in results if e is not None]
+    return JobSummary(json.loads(_core._job_summary(summaries, failures)))
