@@ -27,3 +27,7 @@ gen 02-dp4 "${small[@]}" --dp 4
 gen 03-tp2-pp2 "${small[@]}" --dp 1 --tp 2 --pp 2 --microbatches 4
 # All three on two A100 nodes of 4 GPUs: pipeline send/recv crosses the slower inter-node network.
 gen 04-dp2-tp2-pp2-2nodes "${small[@]}" --dp 2 --tp 2 --pp 2 --microbatches 4 --gpu a100 --gpus-per-node 4
+# A recommendation model on 4 ranks (docs/Embeddings.md): 8 embedding tables, the two heavy ones on
+# rank 0, whose lookups hold the pooled all-to-all of every rank (the "Embedding tables" dock and
+# the embedding load-balance lesson).
+gen 05-rec-embeddings --dp 4 --steps 1 --gzip --quiet --rec-tables scripts/rec-tables.json

@@ -86,6 +86,7 @@ protected:
 private:
     void buildCentral();
     void buildDocks();
+    void buildEmbeddingDock(QDockWidget* besides); // MainWindowDocks.cpp
     void wireSession();
     void showSimulation(const SimOutput& output);
     void updateShiftColour();

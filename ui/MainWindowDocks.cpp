@@ -9,6 +9,7 @@
 #include "CriticalPathTable.h"
 #include "DeltaTable.h"
 #include "DetailsPanel.h"
+#include "EmbeddingTablesPanel.h"
 #include "Export.h"
 #include "FindBar.h"
 #include "FindResultsModel.h"
@@ -93,6 +94,29 @@ QDockWidget* dockOf(QMainWindow* window, QWidget* widget, const QString& title, 
     return dock;
 }
 } // namespace
+
+void MainWindow::buildEmbeddingDock(QDockWidget* besides) {
+    // Embedding tables (docs/Embeddings.md, "In the GUI"): only for traces with embedding lookups.
+    // Moving a table sets the current scenario's embedding.plan as an edit in the knob panel would.
+    auto* embedding = new EmbeddingTablesPanel(this);
+    auto* dock = dockOf(this, embedding, tr("Embedding tables"), "embeddingDock");
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    tabifyDockWidget(besides, dock);
+    dock->hide();
+    // Shown, and brought to the front of its tabs, when a trace with embedding work comes.
+    connect(embedding, &EmbeddingTablesPanel::availabilityChanged, dock, [dock](bool available) {
+        dock->setVisible(available);
+        if (available) dock->raise();
+    });
+    connect(sessions_, &SessionController::simulationShown, embedding, &EmbeddingTablesPanel::setSimulation);
+    connect(sessions_, &SessionController::aboutToSwitch, embedding, &EmbeddingTablesPanel::clear);
+    connect(embedding, &EmbeddingTablesPanel::planChosen, this, [this](const QString& plan) {
+        SimKnobs k = knobs_->knobs();
+        setKnob(k, "embedding.plan", plan.toStdString());
+        knobs_->setKnobs(k);
+        emit knobs_->changed(k);
+    });
+}
 
 void MainWindow::buildDocks() {
     TrackState* tracks = sessions_->tracks();
@@ -214,6 +238,7 @@ void MainWindow::buildDocks() {
     auto* stragglersDock = dockOf(this, stragglers_, tr("Stragglers"), "stragglersDock");
     addDockWidget(Qt::BottomDockWidgetArea, stragglersDock);
     tabifyDockWidget(deltaDock_, stragglersDock);
+    buildEmbeddingDock(stragglersDock);
     sweep_ = new SweepView(this);
     auto* sweepDock = dockOf(this, sweep_, tr("Sweep"), "sweepDock");
     sweepDock_ = sweepDock;

@@ -60,7 +60,11 @@ std::vector<OpInterval> opsOfRank(const TraceSet& set, std::uint32_t r, TimesOf&
     std::vector<OpInterval> ops;
     // The class of a kernel depends on its name only: decided once per name (a name test per
     // event would dominate a knob change).
-    std::unordered_map<StringId, OpClass> byName;
+    struct NameClass {
+        OpClass cls = OpClass::Compute;
+        bool lookup = false;
+    };
+    std::unordered_map<StringId, NameClass> byName;
     for (std::uint32_t t = 0; t < rank.tracks.size(); ++t) {
         const Track& track = rank.tracks[t];
         if (!track.isGpu()) continue;
@@ -68,10 +72,20 @@ std::vector<OpInterval> opsOfRank(const TraceSet& set, std::uint32_t r, TimesOf&
             if (!isGpuOp(track.events.kind[i])) continue;
             TimeNs start = 0, end = 0;
             if (!timesOf(r, t, i, start, end)) continue;
-            auto [it, fresh] = byName.try_emplace(track.events.name[i], OpClass::Compute);
-            if (fresh) it->second = opClassOf(rank, {t, i});
-            OpClass cls = track.events.kind[i] == EventKind::Kernel ? it->second : OpClass::MemcpyMemset;
-            ops.push_back({start, end, track.device(), cls});
+            auto [it, fresh] = byName.try_emplace(track.events.name[i]);
+            if (fresh) {
+                it->second.cls = opClassOf(rank, {t, i});
+                it->second.lookup = embeddingLookupKernel(rank.name({t, i})) != EmbeddingLookup::None;
+            }
+            const bool kernel = track.events.kind[i] == EventKind::Kernel;
+            OpClass cls = kernel ? it->second.cls : OpClass::MemcpyMemset;
+            // A collective's phase depends on where it was launched, not on its name.
+            EmbeddingWork work = EmbeddingWork::None;
+            if (kernel && it->second.lookup)
+                work = EmbeddingWork::Lookup;
+            else if (kernel && cls == OpClass::Communication)
+                work = embeddingWorkOf(rank, {t, i});
+            ops.push_back({start, end, track.device(), cls, work});
         }
     }
     return ops;
@@ -87,7 +101,7 @@ void addAddedOps(const TraceSet& set, const SimulatedTimeline* timeline, std::ui
         const Track& track = rank.tracks[a.source.track];
         const OpClass cls = track.events.kind[a.source.index] == EventKind::Kernel ? opClassOf(rank, a.source)
                                                                                    : OpClass::MemcpyMemset;
-        ops.push_back({a.start, a.end, track.device(), cls});
+        ops.push_back({a.start, a.end, track.device(), cls, embeddingWorkOf(rank, a.source)});
     }
 }
 
@@ -275,13 +289,15 @@ RankBreakdown breakdownOf(int rankId, std::vector<OpInterval> ops) {
         std::size_t end = begin;
         while (end < ops.size() && ops[end].device == ops[begin].device)
             ++end;
-        std::vector<Span> all, compute, comm, memory;
+        std::vector<Span> all, compute, comm, memory, lookup, exchange;
         TimeNs first = ops[begin].start, last = ops[begin].end;
         for (std::size_t i = begin; i < end; ++i) {
             Span s{ops[i].start, ops[i].end};
             first = std::min(first, s.start);
             last = std::max(last, s.end);
             all.push_back(s);
+            if (ops[i].work == EmbeddingWork::Lookup) lookup.push_back(s);
+            if (ops[i].work == EmbeddingWork::AllToAll) exchange.push_back(s);
             (ops[i].cls == OpClass::Compute         ? compute
              : ops[i].cls == OpClass::Communication ? comm
                                                     : memory)
@@ -296,6 +312,8 @@ RankBreakdown breakdownOf(int rankId, std::vector<OpInterval> ops) {
         b.memory += length(uMemory);
         b.exposedCommunication += commLength - intersection(uComm, uCompute);
         b.idle += (last - first) - length(uAll);
+        b.embeddingLookup += length(unite(std::move(lookup)));
+        b.embeddingAllToAll += length(unite(std::move(exchange)));
         begin = end;
     }
     return b;

@@ -10,6 +10,7 @@
 // Summed over the rank's devices (one per rank in the usual one-GPU-per-process setup).
 #include "graph/ExecutionGraph.h"
 #include "sim/Simulator.h"
+#include "trace/EmbeddingWork.h"
 #include "trace/EventClass.h"
 #include "trace/TraceSet.h"
 
@@ -31,6 +32,7 @@ struct OpInterval {
     TimeNs end = 0;
     std::int64_t device = 0;
     OpClass cls = OpClass::Compute;
+    EmbeddingWork work = EmbeddingWork::None; // trace/EmbeddingWork.h
 };
 
 struct RankBreakdown {
@@ -41,6 +43,10 @@ struct RankBreakdown {
     TimeNs memory = 0;
     TimeNs exposedCommunication = 0;
     TimeNs idle = 0;
+    // Parts of compute and communication (docs/Embeddings.md, "On the critical path"): the union
+    // of the embedding lookup kernels and of the embedding all-to-all's collectives.
+    TimeNs embeddingLookup = 0;
+    TimeNs embeddingAllToAll = 0;
 
     TimeNs overlappedCommunication() const { return communication - exposedCommunication; }
     double overlapPct() const;

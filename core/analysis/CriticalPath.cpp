@@ -115,6 +115,16 @@ std::string_view pathSegmentName(const ExecutionGraph& g, const PathSegment& s) 
     return g.nodeName(s.node);
 }
 
+EmbeddingWork pathSegmentWork(const ExecutionGraph& g, const PathSegment& s) {
+    if (s.node == kNoNode || s.node >= g.nodes.size()) return EmbeddingWork::None;
+    if (s.label != PathLabel::GpuCompute && s.label != PathLabel::GpuComm &&
+        s.label != PathLabel::CollectiveWait)
+        return EmbeddingWork::None;
+    const GraphNode& n = g.nodes[s.node];
+    if (n.kind != NodeKind::GpuOp && n.kind != NodeKind::Collective) return EmbeddingWork::None;
+    return embeddingWorkOf(g.rankOf(s.node), n.event);
+}
+
 CriticalPath criticalPath(const ExecutionGraph& g, const SimResult& r, std::size_t topCount) {
     return criticalPathFrom(g, r, r.last(), topCount);
 }
@@ -124,17 +134,28 @@ std::vector<PathNameShare> criticalPathByName(const ExecutionGraph& g, const Cri
         std::array<TimeNs, kPathLabelCount> byLabel{};
         std::int64_t segments = 0;
     };
-    std::unordered_map<std::string_view, Acc> acc;
+    struct Key {
+        std::string_view name;
+        EmbeddingWork work;
+        bool operator==(const Key&) const = default;
+    };
+    struct KeyHash {
+        std::size_t operator()(const Key& k) const {
+            return std::hash<std::string_view>{}(k.name) * 3 + static_cast<std::size_t>(k.work);
+        }
+    };
+    std::unordered_map<Key, Acc, KeyHash> acc;
     for (const auto& s : cp.segments) {
-        Acc& a = acc[pathSegmentName(g, s)];
+        Acc& a = acc[Key{pathSegmentName(g, s), pathSegmentWork(g, s)}];
         a.byLabel[static_cast<std::size_t>(s.label)] += s.end - s.start;
         ++a.segments;
     }
     std::vector<PathNameShare> out;
     out.reserve(acc.size());
-    for (const auto& [name, a] : acc) {
+    for (const auto& [key, a] : acc) {
         PathNameShare share;
-        share.name = std::string(name);
+        share.name = std::string(key.name);
+        share.work = key.work;
         share.segments = a.segments;
         std::size_t best = 0;
         for (std::size_t l = 0; l < a.byLabel.size(); ++l) {
@@ -145,7 +166,8 @@ std::vector<PathNameShare> criticalPathByName(const ExecutionGraph& g, const Cri
         out.push_back(std::move(share));
     }
     std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-        return a.time != b.time ? a.time > b.time : a.name < b.name;
+        if (a.time != b.time) return a.time > b.time;
+        return a.name != b.name ? a.name < b.name : a.work < b.work;
     });
     return out;
 }
@@ -339,10 +361,20 @@ void walkBackwards(const ExecutionGraph& g, const SimResult& r, SimNodeRef end, 
 // Length, time per label and the nodes that hold the path longest, folded segment by segment.
 class PathTotals {
 public:
-    explicit PathTotals(std::size_t topCount) : topCount_(topCount) {}
+    PathTotals(const ExecutionGraph& g, std::size_t topCount) : g_(g), topCount_(topCount) {}
     void add(const PathSegment& s) {
         cp_.length += s.end - s.start;
         cp_.byLabel[static_cast<int>(s.label)] += s.end - s.start;
+        switch (workOf(s)) {
+        case EmbeddingWork::Lookup:
+            cp_.embeddingLookup += s.end - s.start;
+            break;
+        case EmbeddingWork::AllToAll:
+            cp_.embeddingAllToAll += s.end - s.start;
+            break;
+        case EmbeddingWork::None:
+            break;
+        }
         if (topCount_ > 0 && s.edge == kNoEdge) perNode_[AddedRankTimes::key(s.ref())] += s.end - s.start;
     }
     CriticalPath finish(std::vector<PathSegment> segments = {}) {
@@ -358,7 +390,18 @@ public:
     }
 
 private:
+    // Once per node: a node's segments (its own time and the waits before it) share its work.
+    EmbeddingWork workOf(const PathSegment& s) {
+        if (s.label != PathLabel::GpuCompute && s.label != PathLabel::GpuComm &&
+            s.label != PathLabel::CollectiveWait)
+            return EmbeddingWork::None;
+        auto [it, fresh] = work_.try_emplace(s.node, EmbeddingWork::None);
+        if (fresh) it->second = pathSegmentWork(g_, s);
+        return it->second;
+    }
+    const ExecutionGraph& g_;
     std::size_t topCount_;
+    std::unordered_map<NodeId, EmbeddingWork> work_;
     CriticalPath cp_;
     std::unordered_map<std::uint64_t, TimeNs> perNode_; // by AddedRankTimes::key
 };
@@ -367,7 +410,7 @@ private:
 
 CriticalPath criticalPathFrom(const ExecutionGraph& g, const SimResult& r, SimNodeRef end,
                               std::size_t topCount) {
-    PathTotals totals(topCount);
+    PathTotals totals(g, topCount);
     std::vector<PathSegment> segments;
     walkBackwards(g, r, end, [&](const PathSegment& s) {
         totals.add(s);
@@ -380,7 +423,7 @@ CriticalPath criticalPathFrom(const ExecutionGraph& g, const SimResult& r, SimNo
 CriticalPath criticalPathTotalsFrom(const ExecutionGraph& g, const SimResult& r, SimNodeRef end,
                                     std::size_t topCount,
                                     const std::function<void(const PathSegment&)>& visit) {
-    PathTotals totals(topCount);
+    PathTotals totals(g, topCount);
     walkBackwards(g, r, end, [&](const PathSegment& s) {
         totals.add(s);
         if (visit) visit(s);

@@ -3,6 +3,7 @@
 // finishes last through the edge that released each node, across ranks through collectives.
 #include "graph/ExecutionGraph.h"
 #include "sim/Simulator.h"
+#include "trace/EmbeddingWork.h"
 
 #include <array>
 #include <functional>
@@ -50,9 +51,18 @@ struct PathSegment {
 // before a rank's first event, otherwise the node (for other gaps: the node that waited).
 std::string_view pathSegmentName(const ExecutionGraph& graph, const PathSegment& segment);
 
+// The embedding work a segment's time is (docs/Embeddings.md, "On the critical path"): GPU time and
+// collective waits of an embedding lookup kernel or of a collective of TorchRec's embedding
+// all-to-all; None for every other segment.
+EmbeddingWork pathSegmentWork(const ExecutionGraph& graph, const PathSegment& segment);
+
 struct CriticalPath {
     TimeNs length = 0; // sum of segment lengths
     std::array<TimeNs, kPathLabelCount> byLabel{};
+    // The path's time in embedding lookups and in the embedding all-to-all (pathSegmentWork), a
+    // part of byLabel's gpu_compute / gpu_comm / collective_wait.
+    TimeNs embeddingLookup = 0;
+    TimeNs embeddingAllToAll = 0;
     std::vector<PathSegment> segments; // in time order
     // Nodes on the path by their time on it, longest first.
     std::vector<std::pair<SimNodeRef, TimeNs>> topNodes;
@@ -100,6 +110,9 @@ void forEachPathSegmentBackwards(const ExecutionGraph& graph, const SimResult& r
 // as unexplained_wait, other gaps under the node that waited), longest first: which ops bound the step.
 struct PathNameShare {
     std::string name;
+    // Embedding work is summed apart from other work of the same name (a SendRecv kernel of the
+    // embedding all-to-all is not one of a pipeline's sends).
+    EmbeddingWork work = EmbeddingWork::None;
     PathLabel label = PathLabel::Idle; // the label holding most of this name's time
     TimeNs time = 0;
     std::int64_t segments = 0;

@@ -63,6 +63,12 @@ KnobEffect explainKnobEffect(const ExecutionGraph& g, const SimResult& replay, c
     const std::set<PathLabel> targets = knobTargets(knobs);
     for (PathLabel l : targets)
         e.targetSharePct += share(l);
+    // embedding.plan acts on the embedding lookups and all-to-alls (docs/Embeddings.md, "On the
+    // critical path"): parts of the kinds, counted where no other knob already claims their kind.
+    if (!knobs.embeddingPlan.empty()) {
+        if (!targets.contains(PathLabel::GpuCompute)) e.targetSharePct += cp.sharePct(cp.embeddingLookup);
+        if (!targets.contains(PathLabel::GpuComm)) e.targetSharePct += cp.sharePct(cp.embeddingAllToAll);
+    }
     // The kinds that bound the step, largest first.
     std::vector<std::pair<double, PathLabel>> kinds;
     for (int l = 0; l < kPathLabelCount; ++l)

@@ -227,4 +227,21 @@ std::string pathVersusIteration(const CriticalPath& path, const SimResult& resul
            " after the longest rank's first event (that rank's first work did not hold the end)";
 }
 
+std::string embeddingPathNote(const CriticalPath& path) {
+    if (path.length <= 0 || (path.embeddingLookup <= 0 && path.embeddingAllToAll <= 0)) return {};
+    const auto share = [&](TimeNs t) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.1f%%", path.sharePct(t));
+        return std::string(buf);
+    };
+    std::string out;
+    if (path.embeddingLookup > 0)
+        out.append(kEmbeddingLookupName).append("s ").append(share(path.embeddingLookup));
+    if (path.embeddingAllToAll > 0) {
+        if (!out.empty()) out.append(" and ");
+        out.append("the ").append(kEmbeddingAllToAllName).append(" ").append(share(path.embeddingAllToAll));
+    }
+    return out.append(" of the path");
+}
+
 } // namespace sl

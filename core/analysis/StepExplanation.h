@@ -72,4 +72,8 @@ std::string pinnedNote(const ExecutionGraph& graph, const SimResult& result, con
 // so they differ when the path starts on a rank that began earlier or later than the longest one.
 std::string pathVersusIteration(const CriticalPath& path, const SimResult& result);
 
+// "embedding lookups 3.1% and the embedding all-to-all 12.4% of the path" where the path holds
+// embedding work (docs/Embeddings.md, "On the critical path"), "" where it holds none.
+std::string embeddingPathNote(const CriticalPath& path);
+
 } // namespace sl

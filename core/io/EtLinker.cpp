@@ -250,7 +250,15 @@ EtLinkStats attachExecutionTrace(Rank& rank, const ExecutionTrace& et) {
     for (const auto& [packed, node] : links) {
         const EventRef op = EventRef::unpack(packed);
         if (rank.tracks[op.track].events.kind[op.index] != EventKind::CpuOp) continue;
-        if (hasInputDims(rank.args(op))) continue;
+        if (hasInputDims(rank.args(op))) {
+            // An all_to_allv's split sizes live only in the ET (Kineto records the op's tensor
+            // shapes, not its int lists): kept for the pairs of the embedding all-to-all
+            // (sim/EmbeddingWhatIf.h), read from etOpShapes directly (opShapes() gives Kineto's).
+            const EtCollective& c = et.nodes[node].collective;
+            if (c.inSplits.empty() && c.outSplits.empty()) continue;
+            if (auto shapes = kinetoShapes(et.nodes[node])) rank.etOpShapes[packed] = std::move(*shapes);
+            continue;
+        }
         auto shapes = kinetoShapes(et.nodes[node]);
         if (!shapes) continue;
         rank.etOpShapes[packed] = std::move(*shapes);

@@ -22,8 +22,11 @@ nlohmann::json criticalPathJson(const ExecutionGraph& g, const SimResult& res, c
         byKind[std::string(pathLabelName(static_cast<PathLabel>(l)))] =
             us(cp.byLabel[static_cast<std::size_t>(l)]);
     j["by_kind"] = byKind;
+    // Only for paths through embedding work, so that other paths' reports stay as they were.
+    if (cp.embeddingLookup > 0 || cp.embeddingAllToAll > 0)
+        j["embedding"] = {{"lookup_us", us(cp.embeddingLookup)}, {"all_to_all_us", us(cp.embeddingAllToAll)}};
     nlohmann::json segs = nlohmann::json::array();
-    for (const auto& s : cp.segments)
+    for (const auto& s : cp.segments) {
         segs.push_back({{"start_us", us(s.start - origin)},
                         {"dur_us", us(s.end - s.start)},
                         {"kind", std::string(pathLabelName(s.label))},
@@ -33,6 +36,9 @@ nlohmann::json criticalPathJson(const ExecutionGraph& g, const SimResult& res, c
                                                    : std::string(edgeKindName(res.edge(g, s.edge).kind))},
                         {"name", std::string(g.nodeName(s.node))},
                         {"op", s.op.valid() ? std::string(g.rankOf(s.node).name(s.op)) : std::string()}});
+        if (const EmbeddingWork work = pathSegmentWork(g, s); work != EmbeddingWork::None)
+            segs.back()["work"] = std::string(embeddingWorkName(work));
+    }
     j["segments"] = segs;
     return j;
 }
@@ -46,6 +52,7 @@ nlohmann::json criticalPathByNameJson(const ExecutionGraph& g, const CriticalPat
                        {"pct", std::round(pct * 100.0) / 100.0},
                        {"kind", std::string(pathLabelName(sh.label))},
                        {"segments", sh.segments}});
+        if (sh.work != EmbeddingWork::None) arr.back()["work"] = std::string(embeddingWorkName(sh.work));
     }
     return nlohmann::json{{"length_us", us(cp.length)}, {"by_name", arr}};
 }

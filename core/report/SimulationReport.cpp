@@ -159,13 +159,21 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
         into["exposed_comm_transfer_us"] = us(c.exposedTransfer);
     };
     auto breakdownJson = [](const RankBreakdown& b) {
-        return nlohmann::json{{"compute_us", us(b.compute)},
-                              {"comm_us", us(b.communication)},
-                              {"exposed_comm_us", us(b.exposedCommunication)},
-                              {"memory_us", us(b.memory)},
-                              {"idle_us", us(b.idle)},
-                              {"gpu_span_us", us(b.span)},
-                              {"overlap_pct", pct(b.overlapPct())}};
+        nlohmann::json out{{"compute_us", us(b.compute)},
+                           {"comm_us", us(b.communication)},
+                           {"exposed_comm_us", us(b.exposedCommunication)},
+                           {"memory_us", us(b.memory)},
+                           {"idle_us", us(b.idle)},
+                           {"gpu_span_us", us(b.span)},
+                           {"overlap_pct", pct(b.overlapPct())}};
+        // Parts of compute and comm, only for the ranks of a job that exchanges embeddings (a
+        // recommendation model's sharded tables): a transformer's token-embedding kernels are lookups
+        // by name too, and its report stays as it was.
+        if (b.embeddingAllToAll > 0) {
+            out["embedding_lookup_us"] = us(b.embeddingLookup);
+            out["embedding_all_to_all_us"] = us(b.embeddingAllToAll);
+        }
+        return out;
     };
     // Pinned time per rank: measured time without a cause on the critical path that ends on the
     // rank (analysis/PinnedTime.h); the path of this run, so a what-if says what still holds it.

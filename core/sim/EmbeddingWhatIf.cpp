@@ -32,6 +32,45 @@ template <class F> void forEachEnclosing(const Rank& rank, EventRef call, F&& f)
         if (f(EventRef{call.track, static_cast<std::uint32_t>(p)})) return;
 }
 
+// An int list as Kineto's "Concrete Inputs" or the ET writes it ("[96, 224, 288]"); empty when
+// it is not one.
+std::vector<std::int64_t> intList(const std::string& text) {
+    std::vector<std::int64_t> out;
+    if (text.size() < 2 || text.front() != '[') return out;
+    std::istringstream in(text.substr(1));
+    std::int64_t v = 0;
+    char sep = 0;
+    while (in >> v) {
+        out.push_back(v);
+        if (!(in >> sep) || sep == ']') break;
+    }
+    return out;
+}
+
+// The split sizes of the all_to_allv behind a collective kernel (docs/Embeddings.md, "What the
+// trace says"): c10d::alltoall_base_(output, input, group, output_split_sizes, input_split_sizes,
+// ...) around its launch, from the op's own "Concrete Inputs" or else an attached execution
+// trace's node (io/EtLinker keeps those in etOpShapes). {sent to each peer, received from each}.
+std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>> splitSizesOf(const Rank& rank,
+                                                                             EventRef kernel) {
+    std::pair<std::vector<std::int64_t>, std::vector<std::int64_t>> out;
+    if (auto call = launchCall(rank, kernel))
+        forEachEnclosing(rank, *call, [&](EventRef op) {
+            if (rank.name(op).find("alltoall_base") == std::string_view::npos) return false;
+            std::optional<OpShapes> shapes = rank.opShapes(op);
+            if (!shapes || shapes->concrete.size() < 5 || shapes->concrete[4].empty()) {
+                const auto et = rank.etOpShapes.find(op.packed());
+                if (et != rank.etOpShapes.end()) shapes = et->second;
+            }
+            if (shapes && shapes->concrete.size() >= 5) {
+                out.first = intList(shapes->concrete[4]);
+                out.second = intList(shapes->concrete[3]);
+            }
+            return true;
+        });
+    return out;
+}
+
 std::int64_t numelAt(const OpShapes& s, std::size_t i) {
     return i < s.dims.size() && s.isTensor(i) ? s.numel(i) : -1;
 }
@@ -124,6 +163,15 @@ void fitLine(const std::vector<double>& x, const std::vector<double>& y, double&
 
 } // namespace
 
+std::int64_t EmbeddingExchangeCall::pairElements(int from, int to) const {
+    for (std::size_t m = 0; m < memberRanks.size() && m < sentTo.size(); ++m)
+        if (memberRanks[m] == from)
+            return to >= 0 && static_cast<std::size_t>(to) < sentTo[m].size()
+                       ? sentTo[m][static_cast<std::size_t>(to)]
+                       : -1;
+    return -1;
+}
+
 bool EmbeddingInventory::any() const {
     for (const auto& r : ranks)
         if (!r.forward.empty() || !r.backward.empty()) return true;
@@ -161,14 +209,8 @@ EmbeddingInventory embeddingInventory(const ExecutionGraph& g) {
     }
     for (const auto& c : g.collectives) {
         if (c.type != CollectiveType::AllToAll || c.members.empty()) continue;
-        EmbeddingExchange phase = EmbeddingExchange::None;
         const GraphNode& first = g.nodes[c.members.front()];
-        const Rank& rank = set.ranks[first.rank];
-        if (auto call = launchCall(rank, first.event))
-            forEachEnclosing(rank, *call, [&](EventRef op) {
-                phase = embeddingExchangeOf(rank.name(op));
-                return phase != EmbeddingExchange::None;
-            });
+        const EmbeddingExchange phase = embeddingExchangeOfLaunch(set.ranks[first.rank], first.event);
         if (phase == EmbeddingExchange::None) continue;
         EmbeddingExchangeCall x;
         x.phase = phase;
@@ -176,9 +218,13 @@ EmbeddingInventory embeddingInventory(const ExecutionGraph& g) {
         TimeNs sum = 0;
         for (NodeId m : c.members) {
             sum += g.nodes[m].duration;
+            x.memberRanks.push_back(set.ranks[g.nodes[m].rank].rank);
             const CollectiveMeta* meta = collectiveMetaOf(set.ranks[g.nodes[m].rank], g.nodes[m].event);
             x.inElems.push_back(meta ? meta->inNelems : -1);
             x.outElems.push_back(meta ? meta->outNelems : -1);
+            auto [sent, received] = splitSizesOf(set.ranks[g.nodes[m].rank], g.nodes[m].event);
+            x.sentTo.push_back(std::move(sent));
+            x.receivedFrom.push_back(std::move(received));
         }
         x.transfer = sum / static_cast<TimeNs>(c.members.size());
         inv.exchanges.push_back(std::move(x));

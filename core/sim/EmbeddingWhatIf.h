@@ -39,11 +39,18 @@ struct RankEmbedding {
 
 struct EmbeddingExchangeCall {
     EmbeddingExchange phase = EmbeddingExchange::None;
-    std::vector<NodeId> members; // the collective's kernels, one per rank
+    std::vector<NodeId> members;  // the collective's kernels, one per rank
+    std::vector<int> memberRanks; // Rank::rank of each member
     // Per member: elements sent and received as the trace's metadata (or an attached ET) gives
     // them, -1 where unknown.
     std::vector<std::int64_t> inElems, outElems;
+    // Per member: elements sent to and received from each peer (by its place in the group), from
+    // an attached execution trace's split sizes; empty where the trace has none.
+    std::vector<std::vector<std::int64_t>> sentTo, receivedFrom;
     TimeNs transfer = 0; // mean measured transfer
+    // Elements rank `from` sent to rank `to` (rank ids; the all-to-alls of the embedding span every
+    // rank, so a rank's place in the group is its id) as its split sizes say, -1 where unknown.
+    std::int64_t pairElements(int from, int to) const;
 };
 
 struct EmbeddingInventory {

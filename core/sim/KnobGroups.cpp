@@ -38,6 +38,10 @@ KnobGroup knobGroupOf(std::string_view key) {
         {"batch.tokens", KnobGroup::Setup},
         {"gpu.target", KnobGroup::Hardware},
         {"gpu.source", KnobGroup::Hardware},
+        {"embedding.plan", KnobGroup::Embeddings}, // docs/Embeddings.md
+        {"embedding.tables", KnobGroup::Embeddings},
+        {"embedding.calibrate", KnobGroup::Embeddings},
+        {"embedding.resize_comm", KnobGroup::Embeddings},
     };
     const auto it = groups.find(key);
     return it == groups.end() ? KnobGroup::Other : it->second;
@@ -59,6 +63,8 @@ const char* knobGroupName(KnobGroup group) {
         return "Job setup";
     case KnobGroup::Hardware:
         return "Hardware";
+    case KnobGroup::Embeddings:
+        return "Embeddings";
     case KnobGroup::Other:
         break;
     }

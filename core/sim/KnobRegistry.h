@@ -26,8 +26,9 @@ enum class KnobType {
 };
 
 // The knob panel's groups, in the panel's order (docs/WhatIfWorkbench.md, "Knob panel").
-enum class KnobGroup { Gpu, Network, Cpu, DataLoading, DataParallel, Setup, Hardware, Other };
-// "GPU", "Network", "CPU", "Data loading", "Data parallel", "Job setup", "Hardware", "Other".
+enum class KnobGroup { Gpu, Network, Cpu, DataLoading, DataParallel, Setup, Hardware, Embeddings, Other };
+// "GPU", "Network", "CPU", "Data loading", "Data parallel", "Job setup", "Hardware", "Embeddings",
+// "Other".
 const char* knobGroupName(KnobGroup group);
 // The group of a knob's key (sim/KnobGroups.cpp: one line per knob; a new knob adds its line there).
 KnobGroup knobGroupOf(std::string_view key);

@@ -5,9 +5,13 @@
 // exchange before the lookups, the pooled embeddings after them and their gradients in backward).
 // By name only, like the other classifiers of trace/.
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace sl {
+
+struct Rank;
+struct EventRef;
 
 enum class EmbeddingLookup : std::uint8_t { None, Forward, Backward };
 
@@ -36,5 +40,20 @@ EmbeddingExchange embeddingExchangeOf(std::string_view rangeName);
 // "embedding lookup" / "embedding all-to-all": the names reports and views use.
 inline constexpr std::string_view kEmbeddingLookupName = "embedding lookup";
 inline constexpr std::string_view kEmbeddingAllToAllName = "embedding all-to-all";
+
+// The phase of the embedding all-to-all a GPU op (a collective kernel) of `rank` belongs to: the
+// innermost host range around its launch call that names one; None for an op launched elsewhere
+// or without a recorded launch.
+EmbeddingExchange embeddingExchangeOfLaunch(const Rank& rank, EventRef gpuOp);
+
+// What embedding work a GPU op does, as views name it: a lookup kernel, or a collective of one of
+// the all-to-all's phases (the split and length exchanges too: they are part of it).
+enum class EmbeddingWork : std::uint8_t { None, Lookup, AllToAll };
+EmbeddingWork embeddingWorkOf(const Rank& rank, EventRef gpuOp);
+// kEmbeddingLookupName, kEmbeddingAllToAllName, or "" for None.
+std::string_view embeddingWorkName(EmbeddingWork work);
+// "embedding all-to-all: ncclKernel_SendRecv" for embedding work, the name alone otherwise: how
+// path tables name a segment.
+std::string withEmbeddingWork(EmbeddingWork work, std::string_view name);
 
 } // namespace sl

@@ -20,7 +20,8 @@ std::optional<OpShapes> Rank::opShapes(EventRef op, bool* fromEt) const {
     if (fromEt) *fromEt = false;
     auto shapes = parseOpShapes(args(op));
     if (shapes) return shapes;
-    // Recorded without shapes (io/EtLinker fills etOpShapes only for ops without "Input Dims").
+    // Recorded without shapes (io/EtLinker fills etOpShapes for ops without "Input Dims", and for
+    // all_to_allv ops with them for their split sizes, which only sim/EmbeddingWhatIf reads there).
     const auto et = etOpShapes.find(op.packed());
     if (et == etOpShapes.end()) return std::nullopt;
     if (fromEt) *fromEt = true;

@@ -3,6 +3,7 @@
 #include "TimeFormat.h"
 #include "analysis/BenchmarkExport.h"
 #include "trace/Collective.h"
+#include "trace/EmbeddingWork.h"
 #include "trace/OpShapes.h"
 
 #include <QJsonDocument>
@@ -26,9 +27,14 @@ QString eventTooltip(const TimelineData& data, EventId e, TimeNs resolution) {
     const auto i = e.ref.index;
     QString name = esc(rank.name(e.ref));
     if (name.size() > 160) name = name.left(157) + QStringLiteral("...");
+    // Embedding work is named as such (docs/Embeddings.md, "On the critical path").
+    QString kind = esc(eventKindName(t.track->events.kind[i]));
+    if (t.track->isGpu())
+        if (const EmbeddingWork work = embeddingWorkOf(rank, e.ref); work != EmbeddingWork::None)
+            kind += QStringLiteral(" &middot; <b>%1</b>").arg(esc(embeddingWorkName(work)));
     return QStringLiteral(
                "<b>%1</b><br>%2 &middot; rank %3 &middot; %4<br>start %5 &middot; duration <b>%6</b>")
-        .arg(name, esc(eventKindName(t.track->events.kind[i])))
+        .arg(name, kind)
         .arg(rank.rank)
         .arg(esc(t.track->name), formatPrecise(t.start[i] - data.start(), resolution),
              formatPrecise(t.duration[i], resolution));
@@ -54,6 +60,9 @@ QString eventDetailsHtml(const TimelineData& measured, const TimelineData* simul
     QString html = QStringLiteral("<p style='font-weight:bold;font-family:monospace'>%1</p><table>")
                        .arg(esc(rank.name(e.ref)));
     html += row(QStringLiteral("Kind"), esc(eventKindName(ev.kind[i])));
+    if (t.track->isGpu())
+        if (const EmbeddingWork work = embeddingWorkOf(rank, e.ref); work != EmbeddingWork::None)
+            html += row(QStringLiteral("Work"), esc(embeddingWorkName(work)));
     html += row(QStringLiteral("Rank"), QString::number(rank.rank));
     html += row(QStringLiteral("Track"), esc(t.track->name));
     html += row(QStringLiteral("Start"), formatPrecise(t.start[i] - origin));

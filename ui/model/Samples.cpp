@@ -28,6 +28,9 @@ constexpr Known kKnown[] = {
     {"04-dp2-tp2-pp2-2nodes", "8 ranks on 2 nodes of 4 A100s: DP 2 x TP 2 x PP 2",
      "Data-parallel all-reduces cross the slower inter-node link: compare their length with the "
      "tensor-parallel ones inside a node, and try the alpha-beta network model."},
+    {"05-rec-embeddings", "a recommendation model on 4 ranks: 8 embedding tables, the heavy two on rank 0",
+     "Rank 0's embedding lookups are the longest and every rank's pooled all-to-all waits for them: open the "
+     "Embedding tables tab, then right-click a table on rank 0 and move it to another rank."},
 };
 } // namespace
 

@@ -66,6 +66,8 @@ void ScenarioRunner::explain(ScenarioResult& r, const ScenarioResult* baseline) 
     // Named by rank and event (a late entry, a slow rank), else the kind holding most of the path.
     r.limit = QString::fromStdString(limitingCause(g, path, res).sentence);
     r.pathNote = QString::fromStdString(pathVersusIteration(path, res));
+    if (const std::string embedding = embeddingPathNote(path); !embedding.empty())
+        r.pathNote += QStringLiteral("; ") + QString::fromStdString(embedding);
     // Pinned time (analysis/PinnedTime.h): what no knob can move, shown where people look.
     // Short on the card (the timeline keeps its room), the largest pin in the tooltip.
     r.pinnedDetail = QString::fromStdString(pinnedNote(g, res, path));

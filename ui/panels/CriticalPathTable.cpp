@@ -11,6 +11,9 @@
 namespace sl::ui {
 
 namespace {
+QString withWork(EmbeddingWork work, std::string_view name) {
+    return QString::fromStdString(withEmbeddingWork(work, name));
+}
 QString msText(TimeNs t) {
     return QString::number(static_cast<double>(t) / 1e6, 'f', 3);
 }
@@ -88,7 +91,7 @@ QVariant CriticalPathModel::data(const QModelIndex& index, int role) const {
         const PathNameShare& g = groups_[static_cast<std::size_t>(index.row())];
         switch (c) {
         case GOp:
-            return QString::fromStdString(g.name);
+            return withWork(g.work, g.name);
         case GKind:
             return QString::fromUtf8(pathLabelName(g.label).data(),
                                      static_cast<int>(pathLabelName(g.label).size()));
@@ -128,8 +131,7 @@ QVariant CriticalPathModel::data(const QModelIndex& index, int role) const {
     case Track:
         return QString::fromStdString(rank.tracks[n.event.track].name);
     case Op: { // CPU time between calls: the op that ran then (analysis/CriticalPath.h)
-        const std::string_view name = s.op.valid() ? rank.name(s.op) : g.nodeName(s.node);
-        return QString::fromUtf8(name.data(), static_cast<int>(name.size()));
+        return withWork(pathSegmentWork(g, s), s.op.valid() ? rank.name(s.op) : g.nodeName(s.node));
     }
     default:
         return {};
@@ -216,6 +218,14 @@ void CriticalPathTable::setSimulation(const SimOutput& output) {
                          .arg(QString::fromUtf8(pathLabelName(static_cast<PathLabel>(l)).data()))
                          .arg(100.0 * static_cast<double>(t) / static_cast<double>(p->length), 0, 'f', 1);
     }
+    // Embedding work as a part of the kinds (docs/Embeddings.md, "On the critical path").
+    for (const auto& [work, t] : {std::pair{EmbeddingWork::Lookup, p->embeddingLookup},
+                                  std::pair{EmbeddingWork::AllToAll, p->embeddingAllToAll}})
+        if (p->length > 0 && t > 0)
+            kinds << tr("of which %1 %2%")
+                         .arg(QString::fromUtf8(embeddingWorkName(work).data(),
+                                                static_cast<int>(embeddingWorkName(work).size())))
+                         .arg(100.0 * static_cast<double>(t) / static_cast<double>(p->length), 0, 'f', 1);
     summary_->setText(tr("%1 segments. %2.\n%3")
                           .arg(p->segments.size())
                           .arg(QString::fromStdString(pathVersusIteration(*p, *output.result)))
