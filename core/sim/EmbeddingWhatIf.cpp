@@ -207,6 +207,21 @@ EmbeddingInventory embeddingInventory(const ExecutionGraph& g) {
                 return true;
             });
     }
+    // A window of several profiler steps holds each step's lookup op: the tables, rows and lookups
+    // are those of one step (the measured kernel times stay the window's: the calibration fits them
+    // as they are). Without this a two-step window inferred twice the tables and rejected a side
+    // file that described them right.
+    for (std::size_t r = 0; r < inv.ranks.size(); ++r) {
+        const int steps = g.ranks[r].profilerSteps;
+        RankEmbedding& re = inv.ranks[r];
+        if (steps < 2 || re.tables % steps != 0 || re.denseTables % steps != 0) continue;
+        re.tables /= steps;
+        re.weights /= steps;
+        re.totalDim /= steps;
+        re.lookups /= steps;
+        re.denseTables /= steps;
+        re.denseWeights /= steps;
+    }
     for (const auto& c : g.collectives) {
         if (c.type != CollectiveType::AllToAll || c.members.empty()) continue;
         const GraphNode& first = g.nodes[c.members.front()];

@@ -172,8 +172,14 @@ class Result:
         """The critical path's segments, as ``critical-path --json``; the whole object in .attrs."""
         raw = json.loads(self._core.critical_path_json())
         frame = pd.DataFrame(raw["segments"])
+        # Embedding work ("embedding lookup", "embedding all-to-all") is named only on its segments;
+        # elsewhere the column is empty, as `edge` and `op` are.
+        if "work" in frame.columns:
+            frame["work"] = frame["work"].fillna("")
         frame.attrs["length_us"] = raw["length_us"]
         frame.attrs["by_kind"] = raw["by_kind"]
+        if "embedding" in raw:
+            frame.attrs["embedding"] = raw["embedding"]
         return frame
 
     def collectives(self):

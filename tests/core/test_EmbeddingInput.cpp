@@ -7,6 +7,7 @@
 #include "SynthFixture.h"
 #include "TestSupport.h"
 
+#include "analysis/StepExplanation.h"
 #include "io/EtFolder.h"
 #include "models/EmbeddingPlan.h"
 #include "sim/EmbeddingCandidates.h"
@@ -212,6 +213,18 @@ private slots:
         QVERIFY(!replay.warnings.has(Warn::EmbeddingTablesInferred));
         QVERIFY(std::abs(static_cast<double>(same.simulatedIteration - replay.simulatedIteration)) <
                 0.005 * static_cast<double>(replay.simulatedIteration));
+        // A window of two profiler steps holds two lookup ops per rank: still the 4 tables of a step.
+        synth::SynthConfig two = smallRecJob();
+        two.steps = 2;
+        auto twoSteps = slsynth::generateAndLoad(two);
+        QCOMPARE(windowSteps(twoSteps->graph), 2);
+        const EmbeddingInventory inv2 = embeddingInventory(twoSteps->graph);
+        const EmbeddingTables t2 = embeddingTablesFor(inv2, "");
+        QCOMPARE(t2.tables.size(), std::size_t{4});
+        QCOMPARE(t2.tables[1].rows, std::int64_t{300000});
+        QCOMPARE(t2.tables[1].pooling, 20.0);
+        for (std::size_t r = 0; r < inv.ranks.size(); ++r)
+            QCOMPARE(inv2.ranks[r].lookups, inv.ranks[r].lookups);
     }
 
     void dlrm() {
