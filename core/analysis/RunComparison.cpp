@@ -247,7 +247,10 @@ double TimeRow::deltaPct() const {
 }
 
 bool TimeRow::changed() const {
-    if (countBefore != countAfter) return true; // other work, whatever the time says
+    return countBefore != countAfter || timeChanged(); // other work, whatever the time says
+}
+
+bool TimeRow::timeChanged() const {
     const TimeNs d = std::llabs(delta());
     const double floor = kMinChangePct / 100.0 * static_cast<double>(std::max(before, after));
     return d > noise && static_cast<double>(d) > floor;
@@ -320,14 +323,9 @@ std::string RunComparison::verdict() const {
                     computeClassChanged = true;
         }
     // A figure moves by its time alone (a count of GPU ops that changed says nothing of the host).
-    auto beyondNoise = [](const TimeRow& r) {
-        const TimeNs d = std::llabs(r.delta());
-        return d > r.noise && static_cast<double>(d) >
-                                  kMinChangePct / 100.0 * static_cast<double>(std::max(r.before, r.after));
-    };
     for (const auto& r : figures)
         if ((r.key == "idle" || r.key == "data_loading" || r.key == "syncs" || r.key == "launches") &&
-            beyondNoise(r))
+            r.timeChanged())
             movers.push_back(said(r, figureWords(r.key)));
     std::stable_sort(movers.begin(), movers.end(), [](const Mover& a, const Mover& b) {
         return std::llabs(a.delta) > std::llabs(b.delta);

@@ -52,6 +52,9 @@ struct TimeRow {
     double deltaPct() const; // delta / before x 100 (0 when before is 0)
     // The count differs, or the change is larger than the noise and than kMinChangePct of the row.
     bool changed() const;
+    // The time alone moved beyond the noise and kMinChangePct, whatever the counts (a host figure:
+    // a count of GPU ops that changed says nothing of it).
+    bool timeChanged() const;
 };
 
 // The figures of one rank in one run (HTA definitions, analysis/Breakdown.h, over the graph's

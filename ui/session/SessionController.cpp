@@ -117,7 +117,7 @@ SessionController::SessionController(QObject* parent)
     });
     // Scrolling is a way of looking (it also follows the rows when a toggle adds lanes): saved, no edit.
     connect(view_, &ViewController::scrollYChanged, this, [this] {
-        if (autosave_ && !sandbox_) autosave_->markDirty();
+        navigate([this] { markDirty(); }); // saved, autosaved, no edit
     });
     // Of the highlights only the toggles are the session's (a new simulation or selection also
     // changes the model). A toggle is a way of looking, no edit: saved (and autosaved) with the
@@ -128,7 +128,7 @@ SessionController::SessionController(QObject* parent)
                                       highlights_->arrows()};
         if (now == toggles_) return;
         toggles_ = now;
-        if (autosave_ && !sandbox_) autosave_->markDirty();
+        navigate([this] { markDirty(); }); // saved, autosaved, no edit
     });
 }
 
