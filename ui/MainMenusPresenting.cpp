@@ -1,6 +1,7 @@
 // The menus for presenting and teaching: notes and bookmarks (docs/Annotations.md) and guided
 // lessons (docs/Lessons.md).
 #include "MainMenus.h"
+#include "TimelineNavigator.h"
 
 #include "TraceFigure.h"
 
@@ -148,6 +149,14 @@ QString MainMenus::openLesson(const QString& path) {
             if (auto* bar = window_->findChild<MessageBar*>())
                 bar->showMessage(line, MessageBar::Level::Warning);
         });
+        // The navigator brings what a step talks about into view (it exists once the window is built).
+        if (auto* navigator = window_->findChild<TimelineNavigator*>()) {
+            connect(lessonPanel_, &LessonPanel::focusRequested, navigator, &TimelineNavigator::focusRanks);
+            connect(lessonPanel_, &LessonPanel::eventPointed, navigator,
+                    [navigator](EventId e, bool keepTime) {
+                        keepTime ? navigator->revealEventRow(e) : navigator->revealEvent(e);
+                    });
+        }
         window_->addDockWidget(Qt::RightDockWidgetArea, lessonDock_);
         lessonDock_->hide();
     }

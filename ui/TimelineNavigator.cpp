@@ -82,6 +82,14 @@ void TimelineNavigator::revealCriticalPath() {
 }
 
 void TimelineNavigator::revealEvent(EventId e) {
+    reveal(e, true);
+}
+
+void TimelineNavigator::revealEventRow(EventId e) {
+    reveal(e, false);
+}
+
+void TimelineNavigator::reveal(EventId e, bool centreInTime) {
     if (!e.valid() || !measured() || !set() || !tracks_->matches(*set())) return;
     const auto r = static_cast<std::size_t>(e.rank);
     const std::size_t k = e.ref.track;
@@ -101,13 +109,15 @@ void TimelineNavigator::revealEvent(EventId e) {
     if (changed) emit tracks_->changed();
     selection_->setEvent(e);
 
-    const TimeNs s = t.start[e.ref.index];
-    const TimeNs d = t.duration[e.ref.index];
-    const TimeNs w = controller_->windowDuration();
-    if (d * 10 > w * 8) controller_->fitRange(s, s + d);
-    // Re-centred unless it is well inside: an event at the very edge of the window is easy to miss.
-    else if (s < controller_->windowStart() + w / 20 || s + d > controller_->windowEnd() - w / 20)
-        controller_->setWindow(s + d / 2 - w / 2, s + d / 2 - w / 2 + w);
+    if (centreInTime) {
+        const TimeNs s = t.start[e.ref.index];
+        const TimeNs d = t.duration[e.ref.index];
+        const TimeNs w = controller_->windowDuration();
+        if (d * 10 > w * 8) controller_->fitRange(s, s + d);
+        // Re-centred unless it is well inside: an event at the very edge of the window is easy to miss.
+        else if (s < controller_->windowStart() + w / 20 || s + d > controller_->windowEnd() - w / 20)
+            controller_->setWindow(s + d / 2 - w / 2, s + d / 2 - w / 2 + w);
+    }
 
     const RowLayout& layout = p_.panes->measured()->layout();
     const int row = layout.rowOf(e.rank, static_cast<int>(k));
@@ -127,6 +137,34 @@ void TimelineNavigator::revealEvent(EventId e) {
         p_.trackTree->setCurrentIndex(index);
         p_.trackTree->scrollTo(index);
     }
+}
+
+void TimelineNavigator::focusRanks(const std::vector<int>& ranks, bool cpu, bool gpu) {
+    if (ranks.empty() || !set() || !tracks_->matches(*set())) return;
+    {
+        const QSignalBlocker block(tracks_);
+        for (const int rank : ranks) {
+            if (rank < 0 || static_cast<std::size_t>(rank) >= set()->ranks.size()) continue;
+            const auto r = static_cast<std::size_t>(rank);
+            tracks_->setRankExpanded(r, true);
+            const auto& tracks = set()->ranks[r].tracks;
+            for (std::size_t k = 0; k < tracks.size(); ++k) {
+                const bool wanted = tracks[k].isGpu() ? gpu : cpu;
+                if (!wanted) continue;
+                tracks_->setTrackHidden(r, k, false);
+                // A CPU thread's calls are nested: the launches a lesson talks about sit below the
+                // Python and module rows.
+                if (tracks[k].maxDepth > 0) tracks_->setTrackNested(r, k, true);
+            }
+        }
+    }
+    emit tracks_->changed();
+    // The first rank's header at the top of both panes (they share the vertical scroll).
+    for (const Row& row : p_.panes->measured()->layout().rows())
+        if (row.rank == ranks.front() && row.track == -1) {
+            controller_->setScrollY(row.y);
+            break;
+        }
 }
 
 QMenu* TimelineNavigator::eventMenu(EventId e, bool simulatedPane, QWidget* parent) {

@@ -9,6 +9,7 @@
 #include <QObject>
 
 #include <memory>
+#include <vector>
 
 class QAction;
 class QMenu;
@@ -45,6 +46,11 @@ public:
     // down to the event's depth, centres it in time (zooming out when it is wider than the window) and
     // scrolls both panes and the track tree to its row.
     void revealEvent(EventId e);
+    // The same without moving in time (a lesson step that sets its own time range).
+    void revealEventRow(EventId e);
+    // A lesson step's focus: these ranks expanded with their CPU threads (nested calls shown)
+    // and/or GPU streams, the first rank's header scrolled to the top of the panes.
+    void focusRanks(const std::vector<int>& ranks, bool cpu, bool gpu);
     // The critical path key (C, when it turns the path on): reveals the longest stretch of the path
     // on the rank that holds most of it, where the path runs rather than where the view is (DLRM:
     // rank 7, below the two ranks on screen). A view change, not an edit of the session.
@@ -56,6 +62,7 @@ public:
     QMenu* trackMenu(int rank, int track, QWidget* parent);
 
 private:
+    void reveal(EventId e, bool centreInTime);
     std::shared_ptr<const TraceSet> set() const;
     std::shared_ptr<const TimelineData> measured() const;
 

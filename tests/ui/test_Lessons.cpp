@@ -9,10 +9,13 @@
 #include "MainMenus.h"
 #include "MainWindow.h"
 #include "MessageBar.h"
+#include "RowLayout.h"
 #include "Scenario.h"
 #include "ScenarioController.h"
 #include "Selection.h"
 #include "SessionController.h"
+#include "TimelinePanes.h"
+#include "TimelineView.h"
 #include "TraceLoader.h"
 #include "ViewController.h"
 #include "WindowParts.h"
@@ -205,6 +208,16 @@ private slots:
              "'select' must be"},
             {R"({"title": "x", "sample": "02-dp4", "steps": [{"text": "t", "select": {"name": "k", "nth": 0}}]})",
              "'nth' >= 1"},
+            {R"({"title": "x", "sample": "02-dp4", "steps": [{"text": "t", "focus": {"ranks": [1], "track": ["cpu"]}}]})",
+             "focus: unknown key 'track'"},
+            {R"({"title": "x", "sample": "02-dp4", "steps": [{"text": "t", "focus": {"ranks": [-1]}}]})",
+             "focus: ranks: -1 is not a rank id"},
+            {R"({"title": "x", "sample": "02-dp4", "steps": [{"text": "t", "focus": {"ranks": [1], "tracks": ["disk"]}}]})",
+             "focus: tracks: disk is not"},
+            {R"({"title": "x", "sample": "02-dp4", "steps": [{"text": "t", "focus": [1]}]})",
+             "'focus' must be"},
+            {R"({"title": "x", "sample": "02-dp4", "steps": [{"text": "t", "foucs": {"ranks": [1]}}]})",
+             "step 1: unknown key 'foucs'"},
         };
         int i = 0;
         for (const auto& [text, expected] : cases) {
@@ -245,6 +258,70 @@ private slots:
         QVERIFY(missing.front().front().toString().endsWith(
             "step 1: no event \"noSuchKernel\" number 1 on rank 1"));
         QCOMPARE(w.sessions()->knobs()->knobs().commSpeedup, 2.0);
+    }
+
+    // A step's focus brings the ranks it talks about on screen with the tracks it names (the CPU
+    // threads' nested calls for a burst of launches); a named event below the first screen is
+    // scrolled to; the question and the answer are in the step's text, the answer on demand.
+    void focusBringsTheRanksIntoView() {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        auto* menus = w.findChild<MainMenus*>();
+        const QString path = write(
+            dir, QStringLiteral("focus.json"),
+            R"({"title": "x", "sample": "01-dp8-straggler", "steps": [)"
+            R"({"text": "t", "focus": {"ranks": [5], "tracks": ["cpu"]}, "question": "q?", "answer": "because"},)"
+            R"({"text": "u", "select": {"rank": 6, "name": "AllReduce"}},)"
+            R"({"text": "v", "focus": {"ranks": [42]}}]})");
+        QCOMPARE(menus->openLesson(path), QString());
+        LessonPanel& panel = *menus->lessonPanel();
+        QVERIFY(settle(w, panel));
+        SessionController* s = w.sessions();
+        const TraceSet& set = *s->traceSet();
+        const RowLayout& layout = w.findChild<TimelinePanes*>()->measured()->layout();
+        const int paneHeight = w.findChild<TimelinePanes*>()->measured()->height();
+        auto rowOnScreen = [&](int rankIndex, int track) {
+            for (const Row& row : layout.rows())
+                if (row.rank == rankIndex && row.track == track)
+                    return row.y >= s->view()->scrollY() && row.y < s->view()->scrollY() + paneHeight;
+            return false;
+        };
+        int five = -1;
+        for (std::size_t r = 0; r < set.ranks.size(); ++r)
+            if (set.ranks[r].rank == 5) five = static_cast<int>(r);
+        QVERIFY(five >= 0);
+        QVERIFY(s->tracks()->rankExpanded(static_cast<std::size_t>(five)));
+        bool cpuNested = false;
+        for (std::size_t k = 0; k < set.ranks[static_cast<std::size_t>(five)].tracks.size(); ++k) {
+            const Track& t = set.ranks[static_cast<std::size_t>(five)].tracks[k];
+            if (!t.isGpu() && t.maxDepth > 0) {
+                QVERIFY(s->tracks()->trackNested(static_cast<std::size_t>(five), k));
+                cpuNested = true;
+            }
+        }
+        QVERIFY(cpuNested);
+        QVERIFY(rowOnScreen(five, -1));
+        QVERIFY(s->view()->scrollY() > 0); // rank 5 is below the first screen at 1280x720
+        QVERIFY(!panel.text().contains(QStringLiteral("because")));
+        QVERIFY(panel.text().contains(QStringLiteral("Question: q?")));
+        QTest::mouseClick(w.findChild<QPushButton*>(QStringLiteral("lessonShowAnswer")), Qt::LeftButton);
+        QVERIFY(panel.text().contains(QStringLiteral("Answer: because")));
+
+        panel.next();
+        QVERIFY(settle(w, panel));
+        const EventId e = s->selection()->event();
+        QVERIFY(e.valid());
+        QCOMPARE(set.ranks[static_cast<std::size_t>(e.rank)].rank, 6);
+        QVERIFY(rowOnScreen(e.rank, static_cast<int>(e.ref.track)));
+        QVERIFY(!panel.text().contains(QStringLiteral("because"))); // a new step hides the answer
+
+        QSignalSpy missing(&panel, &LessonPanel::missingEvent);
+        panel.next();
+        QVERIFY(settle(w, panel));
+        QCOMPARE(missing.count(), 1);
+        QVERIFY(missing.front().front().toString().endsWith("step 3: focus: no rank 42 in the trace"));
     }
 
     // Through Help > Lessons: the bad file's line in the message bar; the menu lists the bundled ones.

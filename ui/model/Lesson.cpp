@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 namespace sl::ui {
@@ -40,9 +42,46 @@ std::string knobValue(const nlohmann::json& v, const std::string& where) {
     throw Bad(where + "a knob value must be a number, a string or true / false");
 }
 
+// `focus`: {"ranks": [2, 3], "tracks": ["cpu", "gpu"]}; every key checked, none ignored.
+void readFocus(const nlohmann::json& f, const std::string& where, LessonStep& step) {
+    const std::string usage = "'focus' must be {\"ranks\": [R, ...], \"tracks\": [\"cpu\", \"gpu\"]}";
+    if (!f.is_object() || !f.contains("ranks")) throw Bad(where + usage);
+    for (auto it = f.begin(); it != f.end(); ++it)
+        if (it.key() != "ranks" && it.key() != "tracks")
+            throw Bad(where + "focus: unknown key '" + it.key() + "'; " + usage);
+    const nlohmann::json& ranks = f["ranks"];
+    if (!ranks.is_array() || ranks.empty()) throw Bad(where + "focus: 'ranks' must be a list of rank ids");
+    for (const auto& r : ranks) {
+        if (!r.is_number_integer() || r.get<int>() < 0)
+            throw Bad(where + "focus: ranks: " + r.dump() + " is not a rank id (an integer >= 0)");
+        step.focusRanks.push_back(r.get<int>());
+    }
+    if (const auto t = f.find("tracks"); t != f.end()) {
+        if (!t->is_array() || t->empty())
+            throw Bad(where + "focus: 'tracks' must be a list of \"cpu\" / \"gpu\"");
+        step.focusGpu = false;
+        for (const auto& v : *t) {
+            const std::string name = v.is_string() ? v.get<std::string>() : v.dump();
+            if (name == "cpu")
+                step.focusCpu = true;
+            else if (name == "gpu")
+                step.focusGpu = true;
+            else
+                throw Bad(where + "focus: tracks: " + name + " is not \"cpu\" or \"gpu\"");
+        }
+    }
+}
+
 LessonStep readStep(const nlohmann::json& s, int index) {
     const std::string where = "step " + std::to_string(index) + ": ";
     if (!s.is_object()) throw Bad(where + "must be an object");
+    // A misspelt key would silently drop what the step means to show.
+    static const char* const known[] = {"title",     "text",     "question", "answer", "knobs",
+                                        "highlight", "range_ms", "select",   "focus"};
+    for (auto it = s.begin(); it != s.end(); ++it)
+        if (std::find(std::begin(known), std::end(known), it.key()) == std::end(known))
+            throw Bad(where + "unknown key '" + it.key() +
+                      "' (title, text, question, answer, knobs, highlight, range_ms, select, focus)");
     LessonStep step;
     step.title = stringField(s, "title", false, where);
     step.text = stringField(s, "text", true, where);
@@ -101,6 +140,7 @@ LessonStep readStep(const nlohmann::json& s, int index) {
         if (step.selectRank < 0 || step.selectNth < 1)
             throw Bad(where + "select: 'rank' >= 0 and 'nth' >= 1");
     }
+    if (const auto f = s.find("focus"); f != s.end()) readFocus(*f, where, step);
     return step;
 }
 

@@ -28,6 +28,11 @@ struct LessonStep {
     QString selectName;
     int selectRank = 0;
     int selectNth = 1;
+    // The ranks the step talks about (`focus`): expanded, the first scrolled to the top of both
+    // panes, with their CPU threads (nested ops shown) and/or GPU streams open; empty: the view's.
+    std::vector<int> focusRanks;
+    bool focusCpu = false;
+    bool focusGpu = true;
 };
 
 struct Lesson {

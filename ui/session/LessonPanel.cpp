@@ -44,13 +44,11 @@ LessonPanel::LessonPanel(SessionController* session, QWidget* parent) : QWidget(
     bar_->setMaximumHeight(8);
     body_ = new QTextBrowser(this);
     body_->setOpenExternalLinks(false);
-    body_->setMinimumHeight(110); // a paragraph readable without scrolling
-    question_ = new QLabel(this);
-    question_->setWordWrap(true);
-    question_->setStyleSheet(QStringLiteral("color: #1c4fb0; font-weight: 600;"));
+    // The text, the question and (on demand) the answer in one scrolling document: word-wrapped
+    // labels under a text box were squeezed over it when the dock was short.
+    body_->setMinimumHeight(160);
     reveal_ = new QPushButton(tr("Show answer"), this);
-    answer_ = new QLabel(this);
-    answer_->setWordWrap(true);
+    reveal_->setObjectName(QStringLiteral("lessonShowAnswer"));
     back_ = new QPushButton(tr("< Back"), this);
     back_->setObjectName(QStringLiteral("lessonBack"));
     next_ = new QPushButton(tr("Next >"), this);
@@ -67,9 +65,7 @@ LessonPanel::LessonPanel(SessionController* session, QWidget* parent) : QWidget(
     layout->addWidget(progress_);
     layout->addWidget(bar_);
     layout->addWidget(body_, 1);
-    layout->addWidget(question_);
-    layout->addWidget(reveal_);
-    layout->addWidget(answer_);
+    buttons->insertWidget(1, reveal_);
     layout->addLayout(buttons);
     connect(end_, &QPushButton::clicked, this, [this] {
         end();
@@ -78,8 +74,8 @@ LessonPanel::LessonPanel(SessionController* session, QWidget* parent) : QWidget(
     connect(back_, &QPushButton::clicked, this, &LessonPanel::back);
     connect(next_, &QPushButton::clicked, this, &LessonPanel::next);
     connect(reveal_, &QPushButton::clicked, this, [this] {
-        answer_->show();
-        reveal_->hide();
+        answerShown_ = true;
+        refresh();
     });
     // A step that opened its trace is applied once the trace is shown.
     connect(session_, &SessionController::shown, this, [this](const QStringList&) {
@@ -154,6 +150,7 @@ QString LessonPanel::progressText() const {
 void LessonPanel::goTo(int step) {
     if (step < 0 || step >= stepCount()) return;
     step_ = step;
+    answerShown_ = false;
     refresh();
     const QStringList shown = session_->tracePaths();
     const bool open = shown.size() == 1 && canonical(shown.front()) == canonical(lesson_.trace);
@@ -172,27 +169,48 @@ void LessonPanel::applyNow(int step) {
     session_->knobs()->setKnobs(s.knobs);
     session_->highlights()->setCriticalPath(s.criticalPath);
     session_->highlights()->setExposed(s.exposed);
+    ViewController* view = session_->view();
+    const bool ranged = s.fromMs >= 0 && session_->measured();
+    if (ranged) {
+        const TimeNs origin = session_->measured()->start();
+        view->setWindow(origin + static_cast<TimeNs>(std::llround(s.fromMs * 1e6)),
+                        origin + static_cast<TimeNs>(std::llround(s.toMs * 1e6)));
+    } else {
+        view->fitAll();
+    }
+    // What the text talks about, on screen: its ranks and tracks, then the event it names.
+    if (!s.focusRanks.empty() && session_->traceSet()) {
+        // Rank ids, as `select` names them; the navigator works with positions in the set.
+        const std::vector<Rank>& ranks = session_->traceSet()->ranks;
+        std::vector<int> shown;
+        for (const int id : s.focusRanks) {
+            const auto it =
+                std::find_if(ranks.begin(), ranks.end(), [id](const Rank& r) { return r.rank == id; });
+            if (it != ranks.end())
+                shown.push_back(static_cast<int>(it - ranks.begin()));
+            else
+                emit missingEvent(tr("%1: step %2: focus: no rank %3 in the trace")
+                                      .arg(lesson_.path)
+                                      .arg(step + 1)
+                                      .arg(id));
+        }
+        if (!shown.empty()) emit focusRequested(shown, s.focusCpu, s.focusGpu);
+    }
     // The event the step points at: selected in both panes (the details show it).
     session_->selection()->clearEvent();
     if (!s.selectName.isEmpty() && session_->traceSet()) {
         const EventId e = findLessonEvent(*session_->traceSet(), s);
-        if (e.valid())
+        if (e.valid()) {
             session_->selection()->setEvent(e);
-        else
+            emit eventPointed(e, ranged);
+        } else {
             emit missingEvent(tr("%1: step %2: no event \"%3\" number %4 on rank %5")
                                   .arg(lesson_.path)
                                   .arg(step + 1)
                                   .arg(s.selectName)
                                   .arg(s.selectNth)
                                   .arg(s.selectRank));
-    }
-    ViewController* view = session_->view();
-    if (s.fromMs >= 0 && session_->measured()) {
-        const TimeNs origin = session_->measured()->start();
-        view->setWindow(origin + static_cast<TimeNs>(std::llround(s.fromMs * 1e6)),
-                        origin + static_cast<TimeNs>(std::llround(s.toMs * 1e6)));
-    } else {
-        view->fitAll();
+        }
     }
     emit stepApplied(step);
 }
@@ -208,9 +226,7 @@ void LessonPanel::refresh() {
     next_->setEnabled(any && step_ + 1 < stepCount());
     if (!any) {
         body_->clear();
-        question_->hide();
         reveal_->hide();
-        answer_->hide();
         return;
     }
     const LessonStep& s = lesson_.steps[static_cast<std::size_t>(step_)];
@@ -222,18 +238,17 @@ void LessonPanel::refresh() {
                 .arg(s.knobText.isEmpty()
                          ? tr("Knobs: replay (every knob at its default)")
                          : tr("Knobs: %1").arg(s.knobText.join(QStringLiteral(", "))).toHtmlEscaped());
+    if (!s.question.isEmpty())
+        html += QStringLiteral("<p style='color:#1c4fb0; font-weight:600'>%1</p>")
+                    .arg(tr("Question: %1").arg(s.question).toHtmlEscaped());
+    if (answerShown_ && !s.answer.isEmpty())
+        html += QStringLiteral("<p><i>%1</i></p>").arg(tr("Answer: %1").arg(s.answer).toHtmlEscaped());
     body_->setHtml(html);
-    question_->setText(s.question.isEmpty() ? QString() : tr("Question: %1").arg(s.question));
-    question_->setVisible(!s.question.isEmpty());
-    answer_->setText(s.answer);
-    answer_->hide();
-    reveal_->setVisible(!s.answer.isEmpty());
+    reveal_->setVisible(!s.answer.isEmpty() && !answerShown_);
 }
 
 QString LessonPanel::text() const {
-    QStringList lines{title_->text(), progress_->text(), body_->toPlainText()};
-    if (question_->isVisible() || !question_->text().isEmpty()) lines << question_->text();
-    return lines.join(QLatin1Char('\n'));
+    return QStringList{title_->text(), progress_->text(), body_->toPlainText()}.join(QLatin1Char('\n'));
 }
 
 } // namespace sl::ui

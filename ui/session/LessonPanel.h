@@ -5,9 +5,13 @@
 // replay default), the highlights and the zoom. The lesson runs in a sandbox: the user's session is
 // put aside when it starts and comes back when it ends.
 #include "Lesson.h"
+#include "Selection.h"
+
 #include "trace/TraceSet.h"
 
 #include <QWidget>
+
+#include <vector>
 
 class QLabel;
 class QProgressBar;
@@ -17,7 +21,6 @@ class QTextBrowser;
 namespace sl::ui {
 
 class SessionController;
-struct EventId;
 
 // The event a lesson step points at ("select": the nth event by start of a rank whose name contains
 // a text), or an invalid EventId.
@@ -55,6 +58,11 @@ signals:
     void stepApplied(int step);
     // A step's "select" names no event of the trace (one line: file, step, what).
     void missingEvent(QString line);
+    // The step's focus and the event it names, for the navigator to bring into view (the
+    // panel selects the event itself; the view moves only where someone listens). keepTime: the
+    // step sets its own time range, so only the rows move.
+    void focusRequested(const std::vector<int>& ranks, bool cpu, bool gpu);
+    void eventPointed(EventId e, bool keepTime);
     void ended();
 
 protected:
@@ -72,9 +80,8 @@ private:
     QLabel* progress_;
     QProgressBar* bar_;
     QTextBrowser* body_;
-    QLabel* question_;
     QPushButton* reveal_;
-    QLabel* answer_;
+    bool answerShown_ = false; // the learner asked for this step's answer
     QPushButton* back_;
     QPushButton* next_;
     QPushButton* end_;
