@@ -4,12 +4,15 @@
 // 4096 into dp.degree simulated and named "dp.degree = 4").
 #include "KnobPanel.h"
 #include "Scenario.h"
+#include "ScenarioNames.h"
 #include "Session.h"
 
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <vector>
 
 using namespace sl;
 using namespace sl::ui;
@@ -26,17 +29,44 @@ SimKnobs knobs(double compute, double comm = 1.0) {
 class TestScenarioNames : public QObject {
     Q_OBJECT
 private slots:
+    // A name says the change as a person would: knobs set with --set syntax, the name expected.
+    void phrasesSayTheChange_data() {
+        QTest::addColumn<QStringList>("assignments");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("gpu and network")
+            << QStringList{"comm.speedup=2", "compute.speedup=2"} << "GPU 2x + network 2x";
+        QTest::newRow("data parallel") << QStringList{"dp.degree=32"} << "dp x32";
+        QTest::newRow("straggler pair")
+            << QStringList{"straggler.rank=5", "straggler.slowdown=1.3"} << "rank 5 1.3x slower";
+        QTest::newRow("jitter seed is said by the jitter")
+            << QStringList{"jitter.pct=5", "jitter.seed=7"} << "jitter 5%";
+        QTest::newRow("no overlap") << QStringList{"comm.overlap=false"} << "no overlap";
+        QTest::newRow("per class") << QStringList{"compute.speedup.gemm=3"} << "gemm 3x";
+        QTest::newRow("another GPU") << QStringList{"gpu.target=H100"} << "on H100";
+        QTest::newRow("loader") << QStringList{"data.workers=4"} << "4 loader workers";
+        QTest::newRow("the batch names no what-if") << QStringList{"batch.samples=256"} << "What-if";
+        QTest::newRow("large numbers whole") << QStringList{"dp.degree=131072"} << "dp x131072";
+    }
+    void phrasesSayTheChange() {
+        QFETCH(QStringList, assignments);
+        QFETCH(QString, name);
+        SimKnobs k;
+        for (const QString& a : assignments)
+            setKnobAssignment(k, a.toStdString());
+        QCOMPARE(scenarioNameFor(k), name);
+    }
+
     void nameFollowsTheKnobsUntilRenamed() {
         ScenarioList list;
         QSignalSpy listChanged(&list, &ScenarioList::listChanged);
         // An edit of the baseline starts a scenario named after it.
         const int i = list.setKnobs(0, knobs(2));
         QCOMPARE(i, 1);
-        QCOMPARE(list.at(i).name, QStringLiteral("compute.speedup = 2"));
+        QCOMPARE(list.at(i).name, QStringLiteral("GPU 2x"));
         QVERIFY(list.at(i).nameFollowsKnobs);
         // Edited again: the name says the new knobs.
         list.setKnobs(i, knobs(2, 2));
-        QCOMPARE(list.at(i).name, QStringLiteral("comm.speedup = 2, compute.speedup = 2"));
+        QCOMPARE(list.at(i).name, QStringLiteral("GPU 2x + network 2x"));
         // Back at the replay's values: a what-if of nothing yet.
         list.setKnobs(i, SimKnobs{});
         QCOMPARE(list.at(i).name, QStringLiteral("What-if"));
@@ -49,14 +79,14 @@ private slots:
         const int added = list.addNamedByKnobs(SimKnobs{});
         QCOMPARE(list.at(added).name, QStringLiteral("What-if"));
         list.setKnobs(added, knobs(1, 2));
-        QCOMPARE(list.at(added).name, QStringLiteral("comm.speedup = 2"));
+        QCOMPARE(list.at(added).name, QStringLiteral("network 2x"));
         // Two scenarios with the same knobs: the second name is made unique, never shared.
         const int twin = list.addNamedByKnobs(SimKnobs{});
         list.setKnobs(twin, knobs(1, 2));
-        QCOMPARE(list.at(twin).name, QStringLiteral("comm.speedup = 2 2"));
+        QCOMPARE(list.at(twin).name, QStringLiteral("network 2x 2"));
         // ... and keeps its own name on an edit that leaves it as it is.
         list.setKnobs(added, knobs(1, 2));
-        QCOMPARE(list.at(added).name, QStringLiteral("comm.speedup = 2"));
+        QCOMPARE(list.at(added).name, QStringLiteral("network 2x"));
         QVERIFY(listChanged.count() > 0);
     }
 

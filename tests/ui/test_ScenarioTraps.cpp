@@ -67,11 +67,11 @@ private slots:
         w.sessions()->knobs()->setKnobs(knobs(2, 1));
         QCOMPARE(list->count(), 2);
         QCOMPARE(list->current(), 1);
-        QCOMPARE(list->at(1).name, QStringLiteral("compute.speedup = 2"));
+        QCOMPARE(list->at(1).name, QStringLiteral("GPU 2x"));
         QVERIFY(list->at(0).knobs.isReplay());
         auto* bar = part<MessageBar>(w);
         QVERIFY(bar->isVisible());
-        QVERIFY2(bar->text().contains(QStringLiteral("\"compute.speedup = 2\"")), qPrintable(bar->text()));
+        QVERIFY2(bar->text().contains(QStringLiteral("\"GPU 2x\"")), qPrintable(bar->text()));
         // Add: from the baseline, whatever is selected ("Network 2x" must not keep GPU 2x).
         auto* dock = w.findChild<ScenariosDock*>();
         dock->addScenario();
@@ -85,12 +85,12 @@ private slots:
         QCOMPARE(list->count(), 4);
         QCOMPARE(list->current(), 3);
         QCOMPARE(list->at(3).knobs.toJson(), knobs(2, 1).toJson());
-        QCOMPARE(list->at(3).name, QStringLiteral("compute.speedup = 2 copy"));
-        // Three changed knobs: two named, the rest counted.
-        SimKnobs three = knobs(2, 3);
-        three.commOverlap = false;
-        QCOMPARE(ScenarioList::nameFor(three).count(QStringLiteral(" = ")), 2);
-        QVERIFY(ScenarioList::nameFor(three).endsWith(QStringLiteral("1 more")));
+        QCOMPARE(list->at(3).name, QStringLiteral("GPU 2x copy"));
+        // Four changed knobs: three named as people say them, the rest counted.
+        SimKnobs four = knobs(2, 3);
+        four.commOverlap = false;
+        four.cpuSpeedup = 2;
+        QCOMPARE(ScenarioList::nameFor(four), QStringLiteral("GPU 2x + network 3x + no overlap + 1 more"));
         settle(w);
     }
 
@@ -101,7 +101,7 @@ private slots:
         w.sessions()->knobs()->setKnobs(knobs(2, 1));
         settle(w);
         auto* panes = part<TimelinePanes>(w);
-        QCOMPARE(panes->simulated()->note(), QStringLiteral("Scenario: compute.speedup = 2"));
+        QCOMPARE(panes->simulated()->note(), QStringLiteral("Scenario: GPU 2x"));
         // Renamed in the list, as a user does it: the editor, a name, Enter.
         auto* dock = w.findChild<ScenariosDock*>();
         QListWidget* view = dock->listWidget();
@@ -110,18 +110,18 @@ private slots:
         view->editItem(view->item(1));
         auto* editor = view->findChild<QLineEdit*>();
         QVERIFY(editor);
-        editor->setText(QStringLiteral("GPU 2x"));
+        editor->setText(QStringLiteral("Faster GPU"));
         QTest::keyClick(editor, Qt::Key_Return);
         QCoreApplication::processEvents();
         qInstallMessageHandler(old);
         QVERIFY2(g_warnings.isEmpty(), qPrintable(g_warnings.join(QLatin1Char('\n'))));
-        QCOMPARE(list->at(1).name, QStringLiteral("GPU 2x"));
-        QCOMPARE(view->item(1)->text(), QStringLiteral("GPU 2x"));
-        QCOMPARE(panes->simulated()->note(), QStringLiteral("Scenario: GPU 2x"));
-        QVERIFY(part<ResultCard>(w)->text().startsWith(QStringLiteral("GPU 2x vs Baseline:")));
+        QCOMPARE(list->at(1).name, QStringLiteral("Faster GPU"));
+        QCOMPARE(view->item(1)->text(), QStringLiteral("Faster GPU"));
+        QCOMPARE(panes->simulated()->note(), QStringLiteral("Scenario: Faster GPU"));
+        QVERIFY(part<ResultCard>(w)->text().startsWith(QStringLiteral("Faster GPU vs Baseline:")));
         // In the upper pane too, through another rename.
         dock->setTopPane(1);
-        QCOMPARE(panes->measured()->note(), QStringLiteral("Scenario: GPU 2x"));
+        QCOMPARE(panes->measured()->note(), QStringLiteral("Scenario: Faster GPU"));
         QVERIFY(list->rename(1, QStringLiteral("Fast GPU")));
         QCOMPARE(panes->measured()->note(), QStringLiteral("Scenario: Fast GPU"));
         QCOMPARE(panes->simulated()->note(), QStringLiteral("Scenario: Fast GPU"));

@@ -153,7 +153,7 @@ private slots:
         setKnobs(w, k);
         QCOMPARE(w.sessions()->scenarios()->list()->count(), 2);
         // Named by its what-if, not by the batch.
-        QCOMPARE(w.sessions()->scenarios()->list()->at(1).name, QStringLiteral("dp.degree = 32"));
+        QCOMPARE(w.sessions()->scenarios()->list()->at(1).name, QStringLiteral("dp x32"));
         const nlohmann::json wide =
             cli({QStringLiteral("batch.samples=256"), QStringLiteral("dp.degree=32")});
         QCOMPARE(wide["iteration"]["samples_per_step"].get<double>(), 2048.0);

@@ -1,8 +1,9 @@
 #include "Scenario.h"
 
+#include "ScenarioNames.h"
+
 #include "report/SimulationReport.h"
 
-#include <QRegularExpression>
 #include <QStringList>
 
 #include <algorithm>
@@ -28,15 +29,7 @@ QStringList ScenarioList::knobChanges(const SimKnobs& knobs) {
 }
 
 QString ScenarioList::nameFor(const SimKnobs& knobs) {
-    // "compute.speedup = 2, comm.speedup = 2" (and "+ N more"): what makes it differ from the baseline.
-    // The batch (batch.samples, batch.tokens) describes the trace: it does not name a what-if.
-    QStringList parts = knobChanges(knobs).filter(QRegularExpression(QStringLiteral("^(?!batch\\.)")));
-    if (parts.size() > 2) {
-        const auto more = parts.size() - 2;
-        parts.resize(2);
-        parts << tr("%n more", nullptr, static_cast<int>(more));
-    }
-    return parts.isEmpty() ? tr("What-if") : parts.join(QStringLiteral(", "));
+    return scenarioNameFor(knobs);
 }
 
 int ScenarioList::find(const QString& name) const {

@@ -15,7 +15,7 @@ namespace sl::ui {
 struct Scenario {
     QString name;
     SimKnobs knobs;
-    // The name says what the knobs are ("comm.speedup = 2") and follows them until the user
+    // The name says what the knobs are ("network 2x") and follows them until the user
     // renames the scenario: a name typed by the user stays.
     bool nameFollowsKnobs = false;
 };
@@ -56,7 +56,7 @@ public:
     int setKnobs(int i, const SimKnobs& knobs);
     // How knobs differ from the baseline, one "key = value" each ("compute.speedup = 2").
     static QStringList knobChanges(const SimKnobs& knobs);
-    // A name that says it: "compute.speedup = 2, comm.speedup = 2" (the rest counted).
+    // A name that says it: "GPU 2x + network 2x" (scenarioNameFor, ScenarioNames.h).
     static QString nameFor(const SimKnobs& knobs);
 
 signals:
