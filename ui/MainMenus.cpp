@@ -220,15 +220,35 @@ void MainMenus::buildComparisonActions(QMenu* file) {
         a->setEnabled(false);
     auto openTables = [this, panes] {
         if (!panes->comparisonRun()) return;
-        auto* w = new ComparisonWindow(panes->comparisonRun(), window_);
+        auto* dock = window_->findChild<QDockWidget*>(QStringLiteral("comparisonDock"));
+        if (!dock) return;
+        // In the bottom row's Comparison tab, replacing the tables of a run compared before.
+        auto* w = new ComparisonWindow(panes->comparisonRun(), dock);
+        w->setWindowFlags(Qt::Widget);
+        if (QWidget* old = dock->widget()) {
+            old->disconnect(dock); // replaced, not closed: the tab stays
+            old->deleteLater();
+        }
+        dock->setWidget(w);
+        // Its Close button: the tab goes, and says what it is for if opened from the View menu (the
+        // tables delete themselves on close).
+        connect(w, &ComparisonWindow::closed, dock, [dock] {
+            dock->hide();
+            dock->setWidget(ComparisonWindow::placeholder(dock));
+        });
         connect(w, &ComparisonWindow::jumpRequested, panes,
                 [panes, w](const QString& tab, const QString& key) {
-                    // Only while the window's run is still the one shown.
+                    // Only while the tables' run is still the one shown.
                     if (panes->comparisonRun() != w->run()) return;
                     const ComparisonRun::Jump j = w->run()->jumpTo(tab, key.toStdString());
                     panes->jumpTo(j.open, j.run);
                 });
-        w->show();
+        dock->show();
+        dock->raise();
+        // Tables need rows to be read: the row gets a third of the window while they are in front
+        // (the user's own drag wins afterwards).
+        if (!dock->isFloating() && dock->height() < window_->height() / 3)
+            window_->resizeDocks({dock}, {window_->height() / 3}, Qt::Vertical);
     };
     connect(tables, &QAction::triggered, this, openTables);
     connect(closeRun, &QAction::triggered, comparison, &ComparisonController::close);
@@ -296,51 +316,7 @@ void MainMenus::buildFileMenu() {
     file->addAction(tr("Save Session &As..."), QKeySequence(tr("Ctrl+Alt+S")), this,
                     [this] { saveSessionAs(); });
     file->addSeparator();
-    // The whole window, or one part of it alone for slides: the timeline (with the result card) or
-    // one chart.
-    const QString imageFilter = tr("PNG image (*.png);;SVG vector image (*.svg)");
-    auto askImage = [this, askSave, imageFilter](const QString& title, const QString& name,
-                                                 void (MainMenus::*request)(QString)) {
-        const QString path = askSave(title, dialogDir(name), imageFilter);
-        if (!path.isEmpty()) emit(this->*request)(path);
-    };
-    file->addAction(
-        tr("Save View as &Image (PNG, SVG)..."), QKeySequence(tr("Ctrl+Shift+S")), this, [askImage] {
-            askImage(tr("Save view"), QStringLiteral("sightline.png"), &MainMenus::saveViewRequested);
-        });
-    file->addAction(tr("Save &Timeline as Image (PNG, SVG)..."), this, [askImage] {
-        askImage(tr("Save timeline"), QStringLiteral("timeline.png"), &MainMenus::saveTimelineRequested);
-    });
-    file->addAction(tr("Save C&hart as Image (PNG, SVG)..."), this, [askImage] {
-        askImage(tr("Save chart"), QStringLiteral("chart.png"), &MainMenus::saveChartRequested);
-    });
-    // Rendered, not grabbed (ui/export/FigureRender.h): a slide-sized figure of both panes.
-    file->addAction(tr("Export &Timeline (PNG, SVG, PDF)..."), this,
-                    [this, session, askSave] {
-                        const QStringList sizes = {QStringLiteral("1920x1080"), QStringLiteral("3840x2160"),
-                                                   QStringLiteral("1280x720")};
-                        bool ok = false;
-                        const QString size = QInputDialog::getItem(window_, tr("Export timeline"),
-                                                                   tr("Size (pixels):"), sizes, 0, true, &ok);
-                        QSize px;
-                        if (!ok || !parseFigureSize(size, px)) return;
-                        const QStringList what = {tr("Both panes, every rank"),
-                                                  tr("Both panes, ranks and tracks as the window shows them"),
-                                                  tr("The measured pane"), tr("The simulated pane")};
-                        const QString choice = QInputDialog::getItem(window_, tr("Export timeline"),
-                                                                     tr("Show:"), what, 0, false, &ok);
-                        if (!ok) return;
-                        const int which = static_cast<int>(what.indexOf(choice));
-                        FigureContent content;
-                        content.windowTracks = which == 1;
-                        content.measured = which != 3;
-                        content.simulated = which != 2;
-                        const QString path =
-                            askSave(tr("Export timeline"), dialogDir(QStringLiteral("timeline.png")),
-                                    tr("PNG image (*.png);;SVG vector image (*.svg);;PDF document (*.pdf)"));
-                        if (!path.isEmpty()) session->exportTimelineFigure(path, px, content);
-                    })
-        ->setObjectName(QStringLiteral("exportTimelineAction"));
+    buildExportFigureAction(file);
     file->addAction(tr("Cop&y Timeline Image (1920x1080)"), this,
                     [session] {
                         session->copyTimelineFigure({1920, 1080});

@@ -32,6 +32,10 @@ Note noteAtSelection(const SessionController& session, const QString& text);
 // row, else the start of the selected range; target.set is false when nothing is selected.
 NoteTarget arrowTargetAtSelection(const SessionController& session);
 
+// Export Figure's check of the file name: empty when its extension names a format the figure can
+// be written in (.png, .svg, and .pdf for rendered figures), else one line naming the file.
+QString exportFigureFormatError(const QString& path, bool pdfToo);
+
 class MainMenus : public QObject {
     Q_OBJECT
 public:
@@ -89,6 +93,7 @@ private:
     void buildLessonsMenu(QMenu* help);
     void buildNotesMenu(QMenu* notes);
     void buildComparisonActions(QMenu* file);
+    void buildExportFigureAction(QMenu* file);
     QAction* addKeyAction(const QString& name, const QString& text, const QList<QKeySequence>& keys);
 
     QMainWindow* window_;

@@ -6,6 +6,7 @@
 #include "ChartRender.h"
 #include "ChartsPanel.h"
 #include "ComparisonController.h"
+#include "ComparisonWindow.h"
 #include "CriticalPathTable.h"
 #include "DeltaTable.h"
 #include "DetailsPanel.h"
@@ -245,6 +246,14 @@ void MainWindow::buildDocks() {
     addDockWidget(Qt::BottomDockWidgetArea, sweepDock);
     tabifyDockWidget(deltaDock_, sweepDock);
     connect(sweepDock, &QDockWidget::visibilityChanged, this, &MainWindow::fitSweep);
+    // The comparison run's tables (File > Comparison Tables...): a tab of the bottom row, so that
+    // they never cover the timeline whose ops a row jumps to; hidden until a run is compared.
+    auto* comparisonDock = new QDockWidget(tr("Comparison"), this);
+    comparisonDock->setObjectName(QStringLiteral("comparisonDock"));
+    comparisonDock->setWidget(ComparisonWindow::placeholder(comparisonDock));
+    addDockWidget(Qt::BottomDockWidgetArea, comparisonDock);
+    tabifyDockWidget(deltaDock_, comparisonDock);
+    comparisonDock->hide();
     deltaDock_->raise();
     defaultState_ = saveState();
     watchLayout();

@@ -3,6 +3,7 @@
 #include "MainWindow.h"
 
 #include "MainMenus.h"
+#include "MessageBar.h"
 #include "ResultCard.h"
 #include "SessionController.h"
 #include "SweepView.h"
@@ -23,10 +24,10 @@ namespace sl::ui {
 
 void MainWindow::applyDefaultSizes() {
     // Timeline first (docs/MainWindow.md, "Layout"): narrow side columns and a short bottom row, so
-    // that the panes get most of the height (>= 60% at 1600x1000, >= 50% at 1280x720).
+    // that the panes get most of the height (>= 60% at 1600x1000 and at 1280x720).
     // On laptop screens (under 800 px) the bottom row starts as a strip of its tabs and a header;
     // dragging it taller is one move.
-    const int bottom = std::min(200, height() * (height() < 800 ? 12 : 15) / 100);
+    const int bottom = std::min(200, height() * (height() < 800 ? 8 : 15) / 100);
     resizeDocks({tracksDock_, detailsDock_}, {std::min(260, width() / 6), std::min(380, width() / 4)},
                 Qt::Horizontal);
     resizeDocks({scenariosDock_, deltaDock_}, {std::min(300, width() / 5), width()}, Qt::Horizontal);
@@ -107,8 +108,13 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
 }
 
 bool MainWindow::event(QEvent* event) {
-    // Under 800 px high the card folds its path note into a tooltip (docs/MainWindow.md, "Layout").
-    if (event->type() == QEvent::Resize && card_) card_->setCompact(height() < 800);
+    // Under 800 px high the card folds its path note into a tooltip and cuts "What limits" to two
+    // lines (docs/MainWindow.md, "Layout")...
+    if (event->type() == QEvent::Resize && card_) {
+        card_->setCompact(height() < 800);
+        // ... and the message bar its sentence into one line (whole in its tooltip).
+        messageBar_->setCompact(height() < 800);
+    }
     // A separator between docks is dragged on the window itself: press, move, release.
     if (event->type() == QEvent::MouseButtonPress)
         pressState_ = saveState();

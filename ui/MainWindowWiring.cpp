@@ -169,6 +169,10 @@ void MainWindow::wireSession() {
         findResults_->setSearch(nullptr, nullptr);
         warnings_->clearAll();
         structure_->clear();
+        // A short window opens a set of many tall ranks as summary rows (TrackState::setRoomHint):
+        // a pane gets about half of what the central area keeps below the card and the axis.
+        const int central = centralWidget() ? centralWidget()->height() : height();
+        sessions_->tracks()->setRoomHint(height() < 800 ? std::max(60, (central - 160) / 2) : 0);
     });
     connect(s, &SessionController::switched, this, [this, s](auto set, auto measured) {
         trackModel_->setTraceSet(set);

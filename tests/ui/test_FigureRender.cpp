@@ -227,6 +227,18 @@ private slots:
                  qPrintable(fig.subtitle));
         QVERIFY(fig.simulated);
         QVERIFY(fig.end >= fig.simulated->end());
+        // The 28 added ranks under the simulated pane, as in the window: the 8 slowest drawn.
+        QVERIFY(fig.added);
+        QCOMPARE(fig.added->rows().size(), std::size_t(28));
+        FigureStats dpStats;
+        QCOMPARE(renderFigure(fig, dir.filePath("dp.png"), &dpStats), QString());
+        QCOMPARE(dpStats.addedRows, 8);
+        Figure without = fig;
+        without.added = nullptr;
+        FigureStats plain;
+        QCOMPARE(renderFigure(without, dir.filePath("plain.png"), &plain), QString());
+        QCOMPARE(plain.addedRows, 0);
+        QVERIFY(QImage(dir.filePath("dp.png")) != QImage(dir.filePath("plain.png")));
     }
 
     // File > Export Report as HTML: a timeline picture per scenario; the JSON keeps numbers alone.

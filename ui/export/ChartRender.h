@@ -1,7 +1,8 @@
 #pragma once
 // A chart rendered at a chosen size (docs/Exports.md): the chart of a QChartView laid out again at
 // that size (titles, axes and legend with room, no "..." labels) and painted into PNG, SVG or PDF,
-// then given back its size on screen. File > Save Chart as Image uses it at 1600x900 or more.
+// then given back its size on screen. File > Export Figure, "the chart on screen" uses it at 1600x900 or
+// more.
 #include <QByteArray>
 #include <QImage>
 #include <QSize>

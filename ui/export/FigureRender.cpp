@@ -1,5 +1,6 @@
 #include "FigureRender.h"
 
+#include "AddedRanksPaint.h"
 #include "DeltaLegend.h"
 #include "Palette.h"
 #include "RowLayout.h"
@@ -33,6 +34,9 @@ constexpr int kGutter = TimelineRenderer::kGutterWidth;
 constexpr int kPaneTitle = 22;
 constexpr int kAxis = 26;
 constexpr int kLegend = 30;
+constexpr int kAddedHeader = 20;
+constexpr int kAddedRow = 16;
+constexpr int kAddedRowsShown = 8; // as the window's strip shows without scrolling
 
 // The figure's type: the generic sans-serif family, which an SVG names as such, so that Chromium and
 // Inkscape render it sans-serif whatever fonts they have (a named family they lack fell back to serif).
@@ -122,7 +126,11 @@ FigureStats paintFigure(QPainter& p, const Figure& fig) {
     // The panes share one row layout: every rank, expanded when the panes have room, else each
     // rank's summary strip (a header row), else squeezed vertically.
     const int panes = (fig.measured ? 1 : 0) + (fig.simulated ? 1 : 0);
-    const int paneH = std::max(40, (height - y - kLegend - kMargin) / panes - kPaneTitle - 6);
+    // The added ranks' strip under the simulated pane takes its rows' height first.
+    const bool added = fig.added && fig.simulated && !fig.added->rows().empty();
+    const int addedRows = added ? std::min(static_cast<int>(fig.added->rows().size()), kAddedRowsShown) : 0;
+    const int addedH = added ? kAddedHeader + addedRows * kAddedRow + 12 : 0;
+    const int paneH = std::max(40, (height - y - kLegend - kMargin - addedH) / panes - kPaneTitle - 6);
     TrackState tracks;
     tracks.reset(any->set());
     // The window's track tree (hidden tracks, folded ranks, order) when asked for; the fitting below
@@ -184,6 +192,24 @@ FigureStats paintFigure(QPainter& p, const Figure& fig) {
     };
     if (fig.measured) pane(*fig.measured, fig.measuredTitle, fig.measuredDeltas.get());
     if (fig.simulated) pane(*fig.simulated, fig.simulatedTitle, fig.simulatedDeltas.get());
+    if (added) {
+        AddedRanksArea area;
+        area.width = width - 2 * kMargin;
+        area.gutter = kGutter;
+        area.areaWidth = areaW;
+        area.headerHeight = kAddedHeader;
+        area.rowHeight = kAddedRow;
+        area.rowCount = addedRows;
+        if (addedRows < static_cast<int>(fig.added->rows().size()))
+            area.headerSuffix = QStringLiteral("; the %1 slowest shown").arg(addedRows);
+        p.save();
+        p.translate(kMargin, y - 8);
+        p.setClipRect(QRect(0, 0, area.width, addedH));
+        paintAddedRanks(p, *fig.added, m, area, sized(base, 12));
+        p.restore();
+        stats.addedRows = addedRows;
+        y += addedH;
+    }
 
     // The legend: one swatch per event category.
     p.setFont(sized(base, 14));

@@ -4,6 +4,7 @@
 // knob values, a time axis and the colour legend, into PNG, SVG or PDF. Every rank of the set is in
 // the picture: expanded when they fit, else their GPU streams, else each rank's summary strip. File > Export
 // Timeline, `sightline --render` and `sightline-cli render` all go through renderFigure().
+#include "AddedRanks.h"
 #include "Annotations.h"
 #include "DeltaColours.h"
 #include "RowLayout.h"
@@ -22,7 +23,7 @@ namespace sl::ui {
 
 class TrackState;
 
-// What File > Export Timeline puts in a figure: which panes, and every rank or the window's track tree.
+// What File > Export Figure puts in a figure: which panes, and every rank or the window's track tree.
 struct FigureContent {
     bool measured = true;
     bool simulated = true;
@@ -48,6 +49,9 @@ struct Figure {
     // legend) when their bins are given.
     std::shared_ptr<const RowMapping> simulatedRows;
     std::shared_ptr<const EventDeltas> measuredDeltas, simulatedDeltas;
+    // The ranks dp.degree added to the simulated job (docs/AddedRanks.md): under the simulated
+    // pane as in the window, the slowest first (null: none added).
+    std::shared_ptr<const AddedRanks> added;
 };
 
 // What the figure drew, for tests: ranks shown (expanded or as summary strips), legend entries.
@@ -57,6 +61,7 @@ struct FigureStats {
     bool collapsed = false; // ranks shown as summary strips to fit the height
     int legendItems = 0;
     int boxes = 0;
+    int addedRows = 0; // added ranks drawn under the simulated pane
 };
 
 // Paints the figure on `p` over a figure.size area (a white page).

@@ -60,6 +60,7 @@ QString renderTraceFigure(const TraceFigureRequest& request) {
     fig.size = request.size;
     fig.measured = panes == QLatin1String("simulated") ? nullptr : TimelineData::measured(set);
     fig.simulated = panes == QLatin1String("measured") ? nullptr : sim.timeline;
+    if (fig.simulated) fig.added = AddedRanks::of(sim.result, sim.graph);
     QStringList names;
     for (const QString& t : request.traces)
         names << QFileInfo(t).fileName();

@@ -1,5 +1,7 @@
 #include "TrackState.h"
 
+#include "RowLayout.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -36,6 +38,17 @@ void TrackState::reset(const TraceSet& set) {
     grouping_ = RankGrouping::None;
     collapsedGroups_.clear();
     filter_.clear();
+    // A short window: four ranks expanded must fit a pane, else every rank starts as its summary row.
+    if (roomHint_ > 0 && !compactRows_ && set.ranks.size() >= 4) {
+        RowLayout layout;
+        layout.build(set, *this);
+        int end = 0; // the bottom of the fourth rank's last row
+        for (const Row& row : layout.rows())
+            if (row.rank == 3) end = std::max(end, row.y + row.height);
+        if (end > roomHint_)
+            for (RankState& r : ranks_)
+                r.expanded = false;
+    }
     emit changed();
 }
 

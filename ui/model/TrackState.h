@@ -29,6 +29,10 @@ public:
     explicit TrackState(QObject* parent = nullptr);
 
     void reset(const TraceSet& set);
+    // The height of a pane in a short window (under 800 px; 0 otherwise): a set whose first four
+    // ranks do not fit in it expanded opens with every rank as its summary row, so that a pane shows
+    // several ranks rather than part of one (docs/MainWindow.md, "Layout"). Applies at the next reset.
+    void setRoomHint(int paneHeight) { roomHint_ = paneHeight; }
     std::size_t rankCount() const { return ranks_.size(); }
     // Whether this state describes a set shaped like `set` (same ranks, same track count per rank):
     // what every reader checks before indexing a set's tracks through it, so that a state and a set
@@ -94,6 +98,7 @@ private:
     RankGrouping grouping_ = RankGrouping::None;
     std::vector<int> collapsedGroups_; // sorted
     bool compactRows_ = false;
+    int roomHint_ = 0;
     QString filter_;
 };
 

@@ -50,6 +50,10 @@ QTableWidget* makeTable(const QStringList& headers) {
     t->setEditTriggers(QAbstractItemView::NoEditTriggers);
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
     t->verticalHeader()->hide();
+    // Headers readable in a short bottom tab: every column as wide as its header and the widest
+    // of the first rows, the key column taking the rest.
+    t->horizontalHeader()->setResizeContentsPrecision(100);
+    t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     t->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     // Rows come in the report's order (largest change first) until a header is clicked.
     t->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
@@ -193,6 +197,22 @@ ComparisonWindow::ComparisonWindow(std::shared_ptr<const ExecutionGraph> graph,
 ComparisonWindow::ComparisonWindow(std::shared_ptr<const ComparisonRun> run, QWidget* parent)
     : ComparisonWindow(run->openPaths, run->paths, parent) {
     present(std::move(run));
+}
+
+void ComparisonWindow::closeEvent(QCloseEvent* event) {
+    emit closed();
+    QWidget::closeEvent(event);
+}
+
+QWidget* ComparisonWindow::placeholder(QWidget* parent) {
+    auto* label =
+        new QLabel(tr("No comparison run: File > Open Comparison Run... opens a second measured run "
+                      "of this program; its tables show here."),
+                   parent);
+    label->setWordWrap(true);
+    label->setAlignment(Qt::AlignCenter);
+    label->setObjectName(QStringLiteral("comparisonPlaceholder"));
+    return label;
 }
 
 QStringList ComparisonWindow::askPaths(QWidget* parent, bool ready) {

@@ -43,6 +43,8 @@ public:
     // Asks for the comparison run's files (empty: cancelled); says why in a message box when
     // nothing is open to compare with yet (`ready`: a set is open and its details are finished).
     static QStringList askPaths(QWidget* parent, bool ready);
+    // What the main window's Comparison tab shows while no run's tables are in it.
+    static QWidget* placeholder(QWidget* parent);
     // The comparison shown (null until finished).
     const std::shared_ptr<const ComparisonRun>& run() const { return run_; }
 
@@ -59,8 +61,13 @@ public:
 
 signals:
     void done();
+    // Closed by the user (its Close button, or the window's close): the main window's tab goes.
+    void closed();
     // A table row was chosen: the tab's name and the row's first column (ComparisonRun::jumpTo).
     void jumpRequested(QString tab, QString key);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     ComparisonWindow(QStringList openPaths, QStringList paths, QWidget* parent);

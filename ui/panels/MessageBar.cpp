@@ -1,5 +1,7 @@
 #include "MessageBar.h"
 
+#include "TextElide.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -40,7 +42,8 @@ void MessageBar::showMessage(const QString& text, Level level) {
         "#messageBar { background: #f8d7da; border-bottom: 1px solid #f1aeb5; color: #58151c; }",
     };
     setStyleSheet(QString::fromLatin1(styles[static_cast<int>(level)]));
-    label_->setText(text);
+    text_ = text;
+    fitText();
     onAction_ = {};
     action_->hide();
     show();
@@ -55,7 +58,25 @@ void MessageBar::showMessage(const QString& text, Level level, const QString& ac
 }
 
 QString MessageBar::text() const {
-    return label_->text();
+    return text_;
+}
+
+void MessageBar::setCompact(bool compact) {
+    if (compact_ == compact) return;
+    compact_ = compact;
+    fitText();
+}
+
+void MessageBar::resizeEvent(QResizeEvent* event) {
+    QFrame::resizeEvent(event);
+    if (compact_) fitText();
+}
+
+void MessageBar::fitText() {
+    const int width = label_->width() > 40 ? label_->width() : this->width() - 80;
+    const QString shown = compact_ ? elideToLines(text_, label_->font(), width, 1) : text_;
+    label_->setText(shown);
+    label_->setToolTip(shown != text_ ? text_ : QString());
 }
 
 } // namespace sl::ui

@@ -21,11 +21,20 @@ public:
     void showMessage(const QString& text, Level level, const QString& actionText,
                      std::function<void()> action);
     QString text() const;
+    // A short window (under 800 px): the message in one line, whole in the tooltip (the
+    // Warnings panel lists a load's warnings anyway).
+    void setCompact(bool compact);
     QPushButton* actionButton() const { return action_; }
     Level level() const { return level_; }
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    void fitText();
     QLabel* label_;
+    QString text_;
+    bool compact_ = false;
     QPushButton* action_;
     std::function<void()> onAction_;
     Level level_ = Level::Info;

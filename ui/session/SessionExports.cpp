@@ -116,11 +116,13 @@ Figure SessionController::timelineFigure(QSize size, const FigureContent& conten
     if (fig.measured && fig.simulated && fig.start <= fig.measured->start() && fig.end >= fig.measured->end())
         fig.end = std::max(fig.end, fig.simulated->end());
     fig.notes = annotations_->notes();
+    if (fig.simulated) fig.added = AddedRanks::of(simulation_.result, simulation_.graph);
     // The comparison run in the lower pane (docs/Compare.md): in the picture too, with the colours.
     if (const auto& run = comparison_->run(); content.simulated && comparison_->inPane() && fig.measured) {
         fig.simulated = run->timeline;
         fig.simulatedTitle = tr("Comparison: %1").arg(QFileInfo(run->paths.value(0)).fileName());
         fig.simulatedRows = run->rows;
+        fig.added = nullptr;
         std::tie(fig.measuredDeltas, fig.simulatedDeltas) = run->deltasAgainst(*fig.measured);
     }
     return fig;
@@ -170,6 +172,7 @@ std::vector<ReportFigure> SessionController::scenarioFigures() const {
         fig.simulatedTitle = tr("Simulated: %1").arg(r->name);
         fig.knobs = ScenarioList::knobChanges(r->knobs);
         fig.subtitle = r->headline;
+        fig.added = AddedRanks::of(r->output.result, r->output.graph);
         const QByteArray svg = figureSvg(fig);
         if (svg.isEmpty()) continue;
         figures.push_back(

@@ -1,9 +1,9 @@
 #pragma once
+#include "AddedRanks.h"
 #include "TimeMapping.h"
 
 #include "graph/ExecutionGraph.h"
 #include "sim/Simulator.h"
-#include "trace/Collective.h"
 
 #include <QWidget>
 
@@ -33,26 +33,15 @@ public:
     void setSimulation(std::shared_ptr<const SimResult> result, std::shared_ptr<const ExecutionGraph> graph);
     void clear();
 
-    struct Row {
-        std::int32_t added = 0;   // index into SimResult::addedRanks
-        int rank = 0;             // its rank id in the simulated job
-        std::uint32_t source = 0; // index into TraceSet::ranks of the rank whose program it runs
-        int sourceRank = 0;       // that rank's id
-        TimeNs step = 0;          // its simulated iteration
-        bool slow = false;        // more than 1% slower than the median added rank
-    };
-    const std::vector<Row>& rows() const { return rows_; }
-    int addedCount() const { return static_cast<int>(rows_.size()); }
+    using Row = AddedRanks::Row;
+    using Column = AddedRanks::Column;
+    // The rows drawn (null: none); exported figures paint the same (FigureRender.h).
+    const std::shared_ptr<const AddedRanks>& model() const { return model_; }
+    const std::vector<Row>& rows() const;
+    int addedCount() const { return static_cast<int>(rows().size()); }
     // "rank 100 (as 36)  196.2 ms".
-    static QString rowLabel(const Row& row);
-
-    // GPU busy nanoseconds of row `row` in each pixel column [0, width) of the mapping, column c
-    // covering [m.columnStart(c), m.columnStart(c + 1)): the added rank's own simulated time of its
-    // kernels, copies and sets, summed over its streams, split into communication kernels and the rest.
-    struct Column {
-        TimeNs compute = 0;
-        TimeNs communication = 0;
-    };
+    static QString rowLabel(const Row& row) { return AddedRanks::rowLabel(row); }
+    // GPU busy time of row `row` per pixel column of the mapping (AddedRanks::columns).
     std::vector<Column> columns(int row, const TimeMapping& m, int width) const;
 
     static constexpr int kRowHeight = 16;
@@ -76,12 +65,7 @@ private:
 
     ViewController* controller_;
     QScrollBar* scroll_;
-    std::shared_ptr<const SimResult> result_;
-    std::shared_ptr<const ExecutionGraph> graph_;
-    // Per source rank with added ranks: its GPU op nodes and whether each is communication.
-    std::vector<std::vector<std::pair<NodeId, bool>>> gpuOps_;
-    std::vector<Row> rows_;
-    int world_ = 0;
+    std::shared_ptr<const AddedRanks> model_;
 };
 
 } // namespace sl::ui

@@ -1,6 +1,7 @@
 #include "ResultCard.h"
 
 #include "ScenarioRunner.h"
+#include "TextElide.h"
 
 #include <QLabel>
 #include <QVBoxLayout>
@@ -65,8 +66,7 @@ void ResultCard::setResult(const ScenarioResult* r, bool isBaseline, const QStri
     knobsText_ = r->changedKnobs.isEmpty() ? tr("Knobs: all at their replay defaults")
                                            : tr("Knobs: %1").arg(r->changedKnobs.join(QStringLiteral(", ")));
     throughput_->setText(r->throughput.isEmpty() ? QString() : tr("Throughput: %1").arg(r->throughput));
-    limit_->setText(r->limit.isEmpty() ? QString()
-                                       : tr("What limits this %1: %2").arg(r->stepWord, r->limit));
+    limitText_ = r->limit.isEmpty() ? QString() : tr("What limits this %1: %2").arg(r->stepWord, r->limit);
     reason_->setText(r->noEffect.isEmpty() ? QString() : tr("Why so little change: %1").arg(r->noEffect));
     pathNote_->setText(r->pathNote);
     pinnedDetail_ = r->pinnedDetail;
@@ -98,22 +98,34 @@ void ResultCard::refresh() {
                              knobsText_.toHtmlEscaped()));
     throughput_->setVisible(!throughput_->text().isEmpty());
     comparison_->setVisible(!comparison_->text().isEmpty());
-    limit_->setVisible(!limit_->text().isEmpty());
+    limit_->setVisible(!limitText_.isEmpty());
     reason_->setVisible(!reason_->text().isEmpty());
     // Compact (a short window): the path's note moves into the tooltip of the limit line, so that the
     // card leaves the panes half of a 1280x720 window (docs/MainWindow.md, "Layout").
     const QString note = pathNote_->text();
     pathNote_->setToolTip(pinnedDetail_);
     pathNote_->setVisible(!note.isEmpty() && !compact_);
-    limit_->setToolTip(compact_ && !note.isEmpty()
-                           ? (pinnedDetail_.isEmpty() ? note : note + QStringLiteral("\n") + pinnedDetail_)
-                           : QString());
+    QString tip = compact_ && !note.isEmpty()
+                      ? (pinnedDetail_.isEmpty() ? note : note + QStringLiteral("\n") + pinnedDetail_)
+                      : QString();
+    // Compact: the sentence in two lines at most, whole in the tooltip.
+    fitLimit();
+    if (compact_ && limit_->text() != limitText_)
+        tip = tip.isEmpty() ? limitText_ : limitText_ + QStringLiteral("\n\n") + tip;
+    limit_->setToolTip(tip);
     fitHeight();
 }
 
 void ResultCard::resizeEvent(QResizeEvent* event) {
     QFrame::resizeEvent(event);
+    if (compact_) fitLimit();
     fitHeight();
+}
+
+void ResultCard::fitLimit() {
+    const int width =
+        limit_->contentsRect().width() > 0 ? limit_->contentsRect().width() : this->width() - 24;
+    limit_->setText(compact_ ? elideToLines(limitText_, limit_->font(), width, 2) : limitText_);
 }
 
 void ResultCard::fitHeight() {
@@ -126,8 +138,10 @@ void ResultCard::fitHeight() {
 QString ResultCard::text() const {
     QStringList lines;
     lines << titleText_ + QLatin1Char(' ') + headlineText_ << knobsText_;
-    for (QLabel* l : {comparison_, throughput_, limit_, reason_, pathNote_})
-        if (!l->text().isEmpty() && (l != pathNote_ || !compact_)) lines << l->text();
+    for (QLabel* l : {comparison_, throughput_, limit_, reason_, pathNote_}) {
+        const QString shown = l == limit_ ? limitText_ : l->text(); // the whole sentence
+        if (!shown.isEmpty() && (l != pathNote_ || !compact_)) lines << shown;
+    }
     return lines.join(QLatin1Char('\n'));
 }
 

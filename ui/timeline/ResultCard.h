@@ -37,11 +37,13 @@ protected:
 private:
     void refresh();
     void fitHeight();
+    void fitLimit();
     QLabel* title_;
     QString titleText_;
     QString headlineText_;
     QString knobsText_;
     QString pinnedDetail_;
+    QString limitText_; // the whole "What limits" sentence (cut to two lines when compact)
     bool compact_ = false;
     QLabel* comparison_; // the prediction error against the comparison run
     QLabel* throughput_; // docs/Scaling.md: when the work per step differs from the baseline's
