@@ -5,6 +5,7 @@
 #include "Annotations.h"
 #include "ComparisonController.h"
 #include "ComparisonWindow.h"
+#include "JobSummaryPanel.h"
 #include "DialogDir.h"
 #include "EtAttach.h"
 #include "FindBar.h"
@@ -32,7 +33,9 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
+#include <QScrollArea>
 #include <QSettings>
+#include <QTimer>
 #include <QToolBar>
 
 namespace sl::ui {
@@ -222,19 +225,27 @@ void MainMenus::buildComparisonActions(QMenu* file) {
         if (!panes->comparisonRun()) return;
         auto* dock = window_->findChild<QDockWidget*>(QStringLiteral("comparisonDock"));
         if (!dock) return;
-        // In the bottom row's Comparison tab, replacing the tables of a run compared before.
+        // In the bottom row's Comparison tab, replacing the tables of a run compared before; in a
+        // scroll area, so that the tables never hold the window taller than a laptop's screen.
         auto* w = new ComparisonWindow(panes->comparisonRun(), dock);
         w->setWindowFlags(Qt::Widget);
+        auto* scroll = new QScrollArea(dock);
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        scroll->setWidget(w);
+        scroll->setMinimumHeight(1);
         if (QWidget* old = dock->widget()) {
-            old->disconnect(dock); // replaced, not closed: the tab stays
+            for (auto* tables : old->findChildren<ComparisonWindow*>())
+                tables->disconnect(dock); // replaced, not closed: the tab stays
             old->deleteLater();
         }
-        dock->setWidget(w);
-        // Its Close button: the tab goes, and says what it is for if opened from the View menu (the
-        // tables delete themselves on close).
-        connect(w, &ComparisonWindow::closed, dock, [dock] {
-            dock->hide();
+        dock->setWidget(scroll);
+        // Its Close button: the tab goes (the row's height back), and says what it is for if
+        // opened from the View menu; the tables delete themselves on close.
+        connect(w, &ComparisonWindow::closed, dock, [this, dock, scroll] {
+            hideBottomTab(dock);
             dock->setWidget(ComparisonWindow::placeholder(dock));
+            scroll->deleteLater();
         });
         connect(w, &ComparisonWindow::jumpRequested, panes,
                 [panes, w](const QString& tab, const QString& key) {
@@ -243,12 +254,7 @@ void MainMenus::buildComparisonActions(QMenu* file) {
                     const ComparisonRun::Jump j = w->run()->jumpTo(tab, key.toStdString());
                     panes->jumpTo(j.open, j.run);
                 });
-        dock->show();
-        dock->raise();
-        // Tables need rows to be read: the row gets a third of the window while they are in front
-        // (the user's own drag wins afterwards).
-        if (!dock->isFloating() && dock->height() < window_->height() / 3)
-            window_->resizeDocks({dock}, {window_->height() / 3}, Qt::Vertical);
+        showBottomTab(dock);
     };
     connect(tables, &QAction::triggered, this, openTables);
     connect(closeRun, &QAction::triggered, comparison, &ComparisonController::close);
@@ -266,9 +272,51 @@ void MainMenus::buildComparisonActions(QMenu* file) {
             });
     connect(comparison, &ComparisonController::cleared, this, [panes, tables, closeRun, this] {
         panes->setComparison(nullptr);
+        // The run's tables go with it.
+        if (auto* dock = window_->findChild<QDockWidget*>(QStringLiteral("comparisonDock")); dock && dock->isVisible()) {
+            hideBottomTab(dock);
+            if (QWidget* old = dock->widget()) old->deleteLater();
+            dock->setWidget(ComparisonWindow::placeholder(dock));
+        }
         for (QAction* a : {tables, closeRun, comparisonPane_})
             a->setEnabled(false);
     });
+}
+
+QString MainMenus::openJobSummary(const QString& path) {
+    auto* dock = window_->findChild<QDockWidget*>(QStringLiteral("jobSummaryDock"));
+    auto* panel = window_->findChild<JobSummaryPanel*>(); // inside the dock's scroll area
+    if (!dock || !panel) return tr("no Job summary tab");
+    const QString error = panel->open(path);
+    if (!error.isEmpty()) {
+        if (auto* bar = window_->findChild<MessageBar*>()) bar->showMessage(error, MessageBar::Level::Error);
+        return error;
+    }
+    showBottomTab(dock);
+    return {};
+}
+
+void MainMenus::showBottomTab(QDockWidget* dock) {
+    dock->show();
+    dock->raise();
+    // Tables need rows to be read: the row gets a third of the window while such a tab is in front
+    // (the user's own drag wins afterwards); its height before comes back when the tab goes.
+    if (dock->isFloating() || dock->height() >= window_->height() / 3) return;
+    if (bottomBefore_ == 0) bottomBefore_ = dock->height();
+    window_->resizeDocks({dock}, {window_->height() / 3}, Qt::Vertical);
+    bottomGrown_ = dock->height();
+}
+
+void MainMenus::hideBottomTab(QDockWidget* dock) {
+    const bool asLeft = dock->height() == bottomGrown_;
+    dock->hide();
+    // The tab in front now takes the row's height from before, unless the user resized it since.
+    if (asLeft && bottomBefore_ > 0)
+        if (auto* front = window_->findChild<QDockWidget*>(QStringLiteral("deltaDock"))) {
+            front->raise();
+            window_->resizeDocks({front}, {bottomBefore_}, Qt::Vertical);
+        }
+    bottomBefore_ = bottomGrown_ = 0;
 }
 
 void MainMenus::buildFileMenu() {
@@ -295,6 +343,15 @@ void MainMenus::buildFileMenu() {
         if (!files.isEmpty()) session->comparison()->open(files);
     });
     buildComparisonActions(file);
+    // A job too large to load whole, summarised rank by rank from Python (docs/Python.md): its rank
+    // overview and who waited for whom in the Job summary tab; picked ranks open in full.
+    file->addAction(tr("Open &Job Summary..."), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(window_, tr("Open a job summary (sightline.summarize)"),
+                                                          dialogDir(), tr("Job summary (*.json);;All files (*)"));
+        if (path.isEmpty()) return;
+        rememberDir(path);
+        openJobSummary(path);
+    })->setObjectName(QStringLiteral("openJobSummaryAction"));
     file->addSeparator();
     // Asks for a path to save to (remembering its folder); empty when the user cancels.
     auto askSave = [this](const QString& title, const QString& start, const QString& filter) {
@@ -405,6 +462,7 @@ void MainMenus::setFocusMode(bool on) {
     // the docks one by one lets the layout re-split them.
     if (on && focusState_.isEmpty()) {
         focusState_ = window_->saveState();
+        focusScrollY_ = p_.session->view()->scrollY();
         for (QDockWidget* dock : window_->findChildren<QDockWidget*>())
             dock->hide();
         for (QToolBar* bar : window_->findChildren<QToolBar*>())
@@ -412,6 +470,11 @@ void MainMenus::setFocusMode(bool on) {
     } else if (!on && !focusState_.isEmpty()) {
         window_->restoreState(focusState_);
         focusState_.clear();
+        // The panes shrink back to their height: the rows scrolled to come back too (the scroll
+        // was clamped while the layout settled), once the restored docks are laid out.
+        QTimer::singleShot(0, this, [this, y = focusScrollY_] {
+            p_.session->navigate([&] { p_.session->view()->setScrollY(y); });
+        });
         // The toolbar in the menu bar's corner is no part of the window's state.
         for (QToolBar* bar : window_->findChildren<QToolBar*>())
             bar->show();

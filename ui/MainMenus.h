@@ -57,6 +57,9 @@ public:
     // W/S/A/D/F: zoom, pan and fit the active pane.
     const QList<QAction*>& navigationActions() const { return navigation_; }
     RecentFiles* recent() const { return recent_; }
+    // File > Open Job Summary...'s work (docs/Python.md): the summary in the Job summary tab, or the
+    // one-line error (also in the message bar).
+    QString openJobSummary(const QString& path);
 
     // Focus mode (F11): only the timeline, the docks and toolbar hidden; off restores the layout
     // exactly as it was. inFocusMode(): the state before it, to save instead of the bare timeline.
@@ -94,6 +97,12 @@ private:
     void buildNotesMenu(QMenu* notes);
     void buildComparisonActions(QMenu* file);
     void buildExportFigureAction(QMenu* file);
+    // A tab of the bottom row that needs room (comparison tables, a job summary): shown in front,
+    // the row a third of the window high; hidden again with the row's height given back.
+    void showBottomTab(QDockWidget* dock);
+    void hideBottomTab(QDockWidget* dock);
+    int bottomBefore_ = 0, bottomGrown_ = 0;
+    int focusScrollY_ = 0; // the panes' scroll when focus mode began
     QAction* addKeyAction(const QString& name, const QString& text, const QList<QKeySequence>& keys);
 
     QMainWindow* window_;

@@ -145,6 +145,12 @@ QString MainMenus::openLesson(const QString& path) {
         lessonDock_->setObjectName(QStringLiteral("lessonDock"));
         lessonDock_->setWidget(lessonPanel_);
         lessonPanel_->endOnClose(lessonDock_);
+        // A step's own what-if notices ("this edit made the new scenario ...") would stay on
+        // through the next steps: the lesson's text says what a step does.
+        connect(lessonPanel_, &LessonPanel::stepApplied, this, [this] {
+            if (auto* bar = window_->findChild<MessageBar*>(); bar && bar->level() == MessageBar::Level::Info)
+                bar->hide();
+        });
         connect(lessonPanel_, &LessonPanel::missingEvent, this, [this](const QString& line) {
             if (auto* bar = window_->findChild<MessageBar*>())
                 bar->showMessage(line, MessageBar::Level::Warning);

@@ -7,6 +7,7 @@
 #include "ChartsPanel.h"
 #include "ComparisonController.h"
 #include "ComparisonWindow.h"
+#include "JobSummaryPanel.h"
 #include "CriticalPathTable.h"
 #include "DeltaTable.h"
 #include "DetailsPanel.h"
@@ -254,6 +255,14 @@ void MainWindow::buildDocks() {
     addDockWidget(Qt::BottomDockWidgetArea, comparisonDock);
     tabifyDockWidget(deltaDock_, comparisonDock);
     comparisonDock->hide();
+    // A job summarised rank by rank (File > Open Job Summary...): hidden until one is opened; the
+    // ranks a user picks there open in full.
+    auto* jobSummary = new JobSummaryPanel(this);
+    auto* jobSummaryDock = dockOf(this, jobSummary, tr("Job summary"), "jobSummaryDock");
+    addDockWidget(Qt::BottomDockWidgetArea, jobSummaryDock);
+    tabifyDockWidget(deltaDock_, jobSummaryDock);
+    jobSummaryDock->hide();
+    connect(jobSummary, &JobSummaryPanel::openRequested, sessions_, &SessionController::openTraces);
     deltaDock_->raise();
     defaultState_ = saveState();
     watchLayout();

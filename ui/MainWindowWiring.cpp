@@ -202,8 +202,11 @@ void MainWindow::wireSession() {
         setWindowModified(s->modified());
     });
     // Every save and export says where it went.
-    connect(s, &SessionController::saved, this,
-            [this](const QString& path) { confirm(tr("Session saved to %1").arg(path)); });
+    // A saved session is offered in Open Recent and on the welcome page, as the traces it holds are.
+    connect(s, &SessionController::saved, this, [this, recent](const QString& path) {
+        recent->add({path});
+        confirm(tr("Session saved to %1").arg(path));
+    });
     connect(s, &SessionController::exported, this, [this](const QString& what, const QString& path) {
         confirm(tr("%1 exported to %2").arg(what, path));
     });

@@ -125,9 +125,16 @@ void TimelineNavigator::reveal(EventId e, bool centreInTime) {
         const Row& rw = layout.rows()[static_cast<std::size_t>(row)];
         const int y = rw.y + RowLayout::laneY(std::min(depth, std::max(0, rw.lanes - 1)));
         const int h = p_.panes->measured()->height();
-        // Pinned rows sit at the top of the content; anything else is scrolled to a third of the pane.
-        if (y < controller_->scrollY() || y + RowLayout::kLaneHeight > controller_->scrollY() + h - 24)
-            controller_->setScrollY(std::max(0, y - h / 3));
+        // Pinned rows sit at the top of the content; anything else is scrolled to a third of the
+        // pane, or to its rank's header when the event then stays well in view (the rank's name on
+        // screen, not an unlabelled row in the middle of its call stack).
+        if (y < controller_->scrollY() || y + RowLayout::kLaneHeight > controller_->scrollY() + h - 24) {
+            int header = -1;
+            for (const Row& candidate : layout.rows())
+                if (candidate.rank == e.rank && candidate.track == -1) header = candidate.y;
+            const bool headerFits = header >= 0 && y - header < h * 2 / 3;
+            controller_->setScrollY(std::max(0, headerFits ? header : y - h / 3));
+        }
     }
     // The track tree follows: its row current and in view.
     const auto& order = tracks_->order(r);
@@ -153,8 +160,9 @@ void TimelineNavigator::focusRanks(const std::vector<int>& ranks, bool cpu, bool
                 if (!wanted) continue;
                 tracks_->setTrackHidden(r, k, false);
                 // A CPU thread's calls are nested: the launches a lesson talks about sit below the
-                // Python and module rows.
-                if (tracks[k].maxDepth > 0) tracks_->setTrackNested(r, k, true);
+                // Python and module rows. (A GPU stream's nested row holds only the 1 us ticks of
+                // stream waits: it stays folded.)
+                if (!tracks[k].isGpu() && tracks[k].maxDepth > 0) tracks_->setTrackNested(r, k, true);
             }
         }
     }

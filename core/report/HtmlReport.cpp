@@ -278,7 +278,7 @@ std::string figuresSection(const nlohmann::json& j) {
     if (!j.contains("figures") || !j["figures"].is_array() || j["figures"].empty()) return {};
     std::string s =
         "<section><h2>Timelines</h2><p class=\"lead\">Each scenario's simulated timeline under the "
-        "measured one, as File &gt; Export Timeline renders it, and the sweep's plot when a sweep ran.</p>";
+        "measured one, as File &gt; Export Figure renders it, and the sweep's plot when a sweep ran.</p>";
     for (const auto& f : j["figures"]) {
         const std::string svg = text(f.value("svg", nlohmann::json("")));
         const auto at = svg.find("<svg");

@@ -204,7 +204,7 @@ private slots:
     }
 
     void exportedPictureHasTheColours() {
-        // File > Export Timeline draws what the panes show: the comparison run below, both runs in
+        // File > Export Figure draws what the panes show: the comparison run below, both runs in
         // the delta colours; with the simulation below again, the simulation in normal colours.
         MainWindow w;
         open(w);

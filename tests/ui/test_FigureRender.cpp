@@ -1,7 +1,7 @@
 // Timeline figures rendered off-screen (ui/export/FigureRender.h, docs/Exports.md) on the bundled
 // samples: a 1920x1080 PNG has every rank of the set (their header rows counted in the picture, in
 // both panes) and the legend (its swatches' colours found in the picture); the SVG parses and names
-// the knobs; the PDF is a PDF; bad formats, sizes and ranges give one line; File > Export Timeline
+// the knobs; the PDF is a PDF; bad formats, sizes and ranges give one line; File > Export Figure
 // writes the window's scenario; `sightline-cli render` writes a figure and fails with one line.
 #include "FigureRender.h"
 #include "KnobPanel.h"
@@ -180,7 +180,7 @@ private slots:
         QVERIFY(renderTraceFigure(r).startsWith("--pane top"));
     }
 
-    // File > Export Timeline: the window's panes over the visible window.
+    // File > Export Figure: the window's panes over the visible window.
     void exportFromTheWindow() {
         QTemporaryDir dir;
         MainWindow w;

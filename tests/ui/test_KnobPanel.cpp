@@ -12,7 +12,9 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QScrollArea>
 #include <QSpinBox>
+#include <QWheelEvent>
 #include <QtTest>
 
 using namespace sl;
@@ -21,6 +23,26 @@ using namespace sl::ui;
 class TestKnobPanel : public QObject {
     Q_OBJECT
 private slots:
+    // The wheel over a field that was not clicked scrolls the panel past it: no knob changes.
+    void wheelPassesUnfocusedFields() {
+        QScrollArea area;
+        auto* panel = new KnobPanel;
+        area.setWidget(panel);
+        area.setWidgetResizable(true);
+        area.resize(300, 200);
+        area.show();
+        QSignalSpy changed(panel, &KnobPanel::changed);
+        auto* gpu = qobject_cast<QDoubleSpinBox*>(panel->field(QStringLiteral("compute.speedup")));
+        QVERIFY(gpu && !gpu->hasFocus());
+        QCOMPARE(gpu->focusPolicy(), Qt::StrongFocus);
+        const QPointF at(gpu->width() / 2.0, gpu->height() / 2.0);
+        QWheelEvent wheel(at, gpu->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(gpu, &wheel);
+        QCOMPARE(gpu->value(), 1.0);
+        QCOMPARE(changed.count(), 0);
+    }
+
     void everyKnobHasAField() {
         KnobPanel panel;
         for (const KnobSpec& spec : knobSpecs()) {

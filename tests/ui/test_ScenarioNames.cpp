@@ -87,6 +87,15 @@ private slots:
         // ... and keeps its own name on an edit that leaves it as it is.
         list.setKnobs(added, knobs(1, 2));
         QCOMPARE(list.at(added).name, QStringLiteral("network 2x"));
+        // A copy is "... copy" until its knobs change, then named by them; a renamed one's copy keeps
+        // its name.
+        const int copy = list.duplicate(added);
+        QCOMPARE(list.at(copy).name, QStringLiteral("network 2x copy"));
+        list.setKnobs(copy, knobs(2, 2));
+        QCOMPARE(list.at(copy).name, QStringLiteral("GPU 2x + network 2x"));
+        const int mine = list.duplicate(i); // "Faster network", renamed above
+        list.setKnobs(mine, knobs(3));
+        QCOMPARE(list.at(mine).name, QStringLiteral("Faster network copy"));
         QVERIFY(listChanged.count() > 0);
     }
 

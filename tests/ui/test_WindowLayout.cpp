@@ -319,6 +319,21 @@ private slots:
             QVERIFY2(places(w) == before, qPrintable(describe(before, places(w))));
         }
     }
+
+    // A data-parallel what-if adds a line about the added ranks and the strip: the window keeps
+    // its size (their long line once made it 1407 px wide at 1280x720, buttons off screen).
+    void addedRanksNeverWidenTheWindow() {
+        MainWindow w;
+        open(w, {1280, 720}, {sample("02-dp4")}, true);
+        SimKnobs dp;
+        dp.dpDegree = 32;
+        w.sessions()->knobs()->setKnobs(dp);
+        QVERIFY(sltest::settleSimulations(w));
+        settleLayout();
+        QVERIFY(w.findChild<QWidget*>(QStringLiteral("addedRanksLine"))->isVisible());
+        QCOMPARE(w.size(), QSize(1280, 720));
+        QVERIFY2(w.minimumSizeHint().width() <= 1280, qPrintable(QString::number(w.minimumSizeHint().width())));
+    }
 };
 
 QTEST_MAIN(TestWindowLayout)

@@ -77,10 +77,13 @@ FigureStats paintFigure(QPainter& p, const Figure& fig) {
         y += 36;
     }
     if (!fig.subtitle.isEmpty()) {
+        // The headline wraps (two lines at most): a data-parallel what-if's throughput and scaling
+        // efficiency made it wider than the page, and the efficiency was cut off.
         p.setFont(sized(base, 18, true));
-        p.drawText(QRect(kMargin, y, width - 2 * kMargin, 26), Qt::AlignLeft | Qt::AlignVCenter,
-                   fig.subtitle);
-        y += 28;
+        const QRect box(kMargin, y, width - 2 * kMargin, 2 * 26);
+        const QRect need = p.boundingRect(box, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, fig.subtitle);
+        p.drawText(box, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, fig.subtitle);
+        y += std::min(need.height(), box.height()) + 4;
     }
     p.setFont(sized(base, 15));
     const QString knobs = fig.knobs.isEmpty()

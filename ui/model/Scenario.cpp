@@ -75,7 +75,11 @@ int ScenarioList::addNamedByKnobs(const SimKnobs& knobs) {
 int ScenarioList::duplicate(int i) {
     if (i < 0 || i >= count()) return -1;
     const Scenario copy = at(i);
-    return add(tr("%1 copy").arg(copy.name), copy.knobs);
+    const int added = add(tr("%1 copy").arg(copy.name), copy.knobs);
+    // A copy of a scenario named by its knobs is named by its own knobs once they are edited (the
+    // baseline's copy too: it starts at the replay); a name the user typed stays a name.
+    list_[static_cast<std::size_t>(added)].nameFollowsKnobs = copy.nameFollowsKnobs || i == 0;
+    return added;
 }
 
 bool ScenarioList::rename(int i, const QString& name) {

@@ -51,6 +51,8 @@ QString phraseOf(const std::string& key, const nlohmann::json& v, const nlohmann
     if (key == "comm.latency_us") return tr("collective latency %1 us").arg(x);
     if (key == "launch.latency_us") return tr("launch latency %1 us").arg(x);
     if (key == "dp.degree") return tr("dp x%1").arg(x);
+    if (key == "tp.degree") return tr("tp %1").arg(x);
+    if (key == "parallel.gpus") return tr("%1 GPUs").arg(x);
     if (key == "dp.scale") return tr("dp group x%1").arg(x);
     if (key == "dp.strong") return v == true ? tr("global batch kept") : QString();
     if (key == "model.layers") return tr("%1 layers").arg(x);

@@ -13,6 +13,11 @@ void ViewController::setBounds(TimeNs start, TimeNs end) {
     fitAll();
 }
 
+void ViewController::setBoundsKeepingWindow(TimeNs start, TimeNs end) {
+    boundsStart_ = start;
+    boundsEnd_ = std::max(end, start + kMinWindowNs);
+}
+
 void ViewController::setGutterWidth(int px) {
     px = std::clamp(px, kMinGutter, kMaxGutter);
     if (px == gutter_) return;

@@ -14,6 +14,9 @@ public:
 
     // The extent of the loaded data; fits the window to it.
     void setBounds(TimeNs start, TimeNs end);
+    // The same without moving the window: a simulation longer than the measured trace widens what
+    // Fit All (Home) shows and how far one can pan, and a later shorter one narrows it again.
+    void setBoundsKeepingWindow(TimeNs start, TimeNs end);
     TimeNs boundsStart() const { return boundsStart_; }
     TimeNs boundsEnd() const { return boundsEnd_; }
     void setViewportWidth(int px);

@@ -26,6 +26,11 @@ constexpr const char* kKeys[][2] = {
     {"C", "critical path on / off (other events dimmed)"},
     {"E", "exposed communication on / off"},
     {"G", "dependency arrows of the selection on / off"},
+    {"N / Shift+N", "next / previous stretch of the critical path"},
+    {"Ctrl+Shift+N", "add a note at the selected event or range (Notes menu: arrows, edit, delete)"},
+    {"Ctrl+1 ... Ctrl+9", "remember the visible time window as bookmark 1 ... 9"},
+    {"1 ... 9", "go back to bookmark 1 ... 9"},
+    {"Ctrl+Shift+S", "export a figure (timeline, chart or window; PNG, SVG or PDF by the file's name)"},
     {"F11", "focus mode: only the timeline (the panels hide; F11 again brings them back)"},
     {"? or F1", "this sheet"},
 };

@@ -5,7 +5,9 @@
 #include "sim/JobRankIds.h"
 #include "sim/KnobRegistry.h"
 
+#include <QAbstractScrollArea>
 #include <QCheckBox>
+#include <QCoreApplication>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -13,6 +15,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QWheelEvent>
 #include <QTimer>
 
 #include <algorithm>
@@ -23,6 +26,27 @@
 namespace sl::ui {
 
 namespace {
+
+// A wheel over a field scrolls the panel unless the field has the keyboard focus (clicked or tabbed
+// into): scrolling down the knobs changed whichever field came under the pointer, a what-if made
+// by accident.
+class WheelPassesBy : public QObject {
+public:
+    using QObject::QObject;
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() != QEvent::Wheel) return false;
+        auto* field = static_cast<QWidget*>(watched);
+        if (field->hasFocus()) return false;
+        for (QWidget* p = field->parentWidget(); p; p = p->parentWidget())
+            if (auto* area = qobject_cast<QAbstractScrollArea*>(p)) {
+                QCoreApplication::sendEvent(area->viewport(), event);
+                break;
+            }
+        return true;
+    }
+};
 
 // Spin boxes show a range people use; the registry's bounds (up to 1e6) stay valid for typed
 // configs and the command line.
@@ -57,6 +81,7 @@ KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
         specs.push_back(&spec);
     std::stable_sort(specs.begin(), specs.end(),
                      [](const KnobSpec* a, const KnobSpec* b) { return a->group < b->group; });
+    auto* wheelGuard = new WheelPassesBy(this);
     std::optional<KnobGroup> group;
     for (const KnobSpec* s : specs) {
         const KnobSpec& spec = *s;
@@ -68,6 +93,10 @@ KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
         }
         QWidget* w = makeField(spec);
         w->setObjectName(QString::fromStdString(spec.key));
+        if (qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QComboBox*>(w)) {
+            w->setFocusPolicy(Qt::StrongFocus);
+            w->installEventFilter(wheelGuard);
+        }
         // What each knob models, its unit and valid range, on the label and the field alike: the
         // first thing a student points at is the label.
         QString tip = QString::fromStdString(spec.key + ": " + spec.help) +

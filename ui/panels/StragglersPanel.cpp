@@ -89,7 +89,7 @@ std::pair<int, int> ArrivalHeatMap::cellAt(QPoint p) const {
 void ArrivalHeatMap::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().base());
-    if (!arrivals_ || !graph_) return;
+    if (!arrivals_) return;
     p.setPen(palette().text().color());
     for (std::size_t r = 0; r < arrivals_->ranks.size(); ++r)
         p.drawText(QRect(2, 2 + static_cast<int>(r) * kCellH, labelWidth() - 4, kCellH),
@@ -115,7 +115,7 @@ void ArrivalHeatMap::mousePressEvent(QMouseEvent* e) {
 }
 
 bool ArrivalHeatMap::event(QEvent* e) {
-    if (e->type() == QEvent::ToolTip && arrivals_ && graph_) {
+    if (e->type() == QEvent::ToolTip && arrivals_) {
         auto* he = static_cast<QHelpEvent*>(e);
         const auto [r, c] = cellAt(he->pos());
         if (r < 0) {
@@ -180,9 +180,17 @@ StragglersPanel::StragglersPanel(QWidget* parent) : QWidget(parent) {
 }
 
 void StragglersPanel::setGraph(std::shared_ptr<const ExecutionGraph> graph) {
-    if (graph == graph_) return;
+    if (graph == graph_ && !fromSummary_) return;
+    fromSummary_ = false;
     graph_ = std::move(graph);
     arrivals_ = graph_ ? collectiveArrivals(*graph_) : CollectiveArrivals{};
+    rebuild();
+}
+
+void StragglersPanel::setArrivals(CollectiveArrivals arrivals) {
+    graph_.reset();
+    fromSummary_ = true;
+    arrivals_ = std::move(arrivals);
     rebuild();
 }
 
@@ -202,10 +210,11 @@ QString StragglersPanel::summary() const {
 void StragglersPanel::rebuild() {
     table_->setSortingEnabled(false);
     table_->setRowCount(0);
-    heat_->setArrivals(graph_.get(), graph_ ? &arrivals_ : nullptr);
-    if (!graph_ || arrivals_.collectives.empty()) {
-        summary_->setText(graph_ ? tr("No collectives matched across ranks in this trace.")
-                                 : tr("Arrivals at every collective, once a trace is open."));
+    const bool any = graph_ || fromSummary_;
+    heat_->setArrivals(graph_.get(), any ? &arrivals_ : nullptr);
+    if (!any || arrivals_.collectives.empty()) {
+        summary_->setText(any ? tr("No collectives matched across ranks in this trace.")
+                              : tr("Arrivals at every collective, once a trace is open."));
         return;
     }
     table_->setRowCount(static_cast<int>(arrivals_.ranks.size()));

@@ -49,6 +49,9 @@ public:
     // The graph of the open set (arrivals are measured, so one graph gives them; a new graph
     // recomputes). Null: empty.
     void setGraph(std::shared_ptr<const ExecutionGraph> graph);
+    // Arrivals read from a saved job summary (report/JobSummaryFile.h): no graph, so a cell or a
+    // row names no event to jump to.
+    void setArrivals(CollectiveArrivals arrivals);
     const CollectiveArrivals& arrivals() const { return arrivals_; }
     QTableWidget* table() const { return table_; }
     ArrivalHeatMap* heatMap() const { return heat_; }
@@ -64,6 +67,7 @@ private:
 
     std::shared_ptr<const ExecutionGraph> graph_;
     CollectiveArrivals arrivals_;
+    bool fromSummary_ = false; // arrivals_ came from setArrivals
     QLabel* summary_;
     QTableWidget* table_;
     ArrivalHeatMap* heat_;

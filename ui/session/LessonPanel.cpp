@@ -2,6 +2,8 @@
 
 #include "HighlightModel.h"
 #include "KnobPanel.h"
+#include "Scenario.h"
+#include "ScenarioController.h"
 #include "Selection.h"
 #include "SessionController.h"
 #include "ViewController.h"
@@ -166,7 +168,12 @@ void LessonPanel::applyNow(int step) {
     pending_ = -1;
     if (step < 0 || step >= stepCount()) return;
     const LessonStep& s = lesson_.steps[static_cast<std::size_t>(step)];
-    session_->knobs()->setKnobs(s.knobs);
+    // A step at the replay shows the Baseline (not an earlier step's what-if reset to nothing and
+    // named "What-if"); any other step edits the lesson's what-if.
+    if (s.knobs.isReplay() && session_->scenarios())
+        session_->scenarios()->list()->setCurrent(0);
+    else
+        session_->knobs()->setKnobs(s.knobs);
     session_->highlights()->setCriticalPath(s.criticalPath);
     session_->highlights()->setExposed(s.exposed);
     ViewController* view = session_->view();
@@ -232,18 +239,22 @@ void LessonPanel::refresh() {
     const LessonStep& s = lesson_.steps[static_cast<std::size_t>(step_)];
     QString html;
     if (!s.title.isEmpty()) html += QStringLiteral("<h3>%1</h3>").arg(s.title.toHtmlEscaped());
-    for (const QString& para : s.text.split(QStringLiteral("\n\n"), Qt::SkipEmptyParts))
-        html += QStringLiteral("<p>%1</p>").arg(para.toHtmlEscaped());
+    // The knobs first, small: the question follows the text directly, not below the fold.
     html += QStringLiteral("<p style='color:#6c757d'>%1</p>")
                 .arg(s.knobText.isEmpty()
                          ? tr("Knobs: replay (every knob at its default)")
                          : tr("Knobs: %1").arg(s.knobText.join(QStringLiteral(", "))).toHtmlEscaped());
+    for (const QString& para : s.text.split(QStringLiteral("\n\n"), Qt::SkipEmptyParts))
+        html += QStringLiteral("<p>%1</p>").arg(para.toHtmlEscaped());
     if (!s.question.isEmpty())
         html += QStringLiteral("<p style='color:#1c4fb0; font-weight:600'>%1</p>")
                     .arg(tr("Question: %1").arg(s.question).toHtmlEscaped());
     if (answerShown_ && !s.answer.isEmpty())
-        html += QStringLiteral("<p><i>%1</i></p>").arg(tr("Answer: %1").arg(s.answer).toHtmlEscaped());
+        html += QStringLiteral("<p><a name='answer'></a><i>%1</i></p>")
+                    .arg(tr("Answer: %1").arg(s.answer).toHtmlEscaped());
     body_->setHtml(html);
+    // The answer asked for is shown where the eye is: the text scrolls to it.
+    if (answerShown_) body_->scrollToAnchor(QStringLiteral("answer"));
     reveal_->setVisible(!s.answer.isEmpty() && !answerShown_);
 }
 

@@ -98,6 +98,8 @@ SessionController::SessionController(QObject* parent)
     connect(etAttach_, &EtAttach::failed, this,
             [this](const QString& error) { emit message(error, MessageBar::Level::Error); });
     connect(sim_, &SimRunner::finished, this, &SessionController::showSimulation);
+    connect(comparison_, &ComparisonController::shown, this, &SessionController::fitBounds);
+    connect(comparison_, &ComparisonController::cleared, this, &SessionController::fitBounds);
     connect(sim_, &SimRunner::stage, this, [this](const QString& what, double fraction) {
         if (details_ == Details::Running) emit detailsProgress(what, fraction);
     });
@@ -311,6 +313,7 @@ void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QS
 void SessionController::showSimulation(const SimOutput& output) {
     if (!set_ || !output.timeline || &output.timeline->set() != set_.get()) return;
     simulation_ = output;
+    fitBounds();
     // The views first: the scenarios then label the simulated pane with the scenario shown.
     emit simulationShown(output);
     highlights_->setSimulation(output);
@@ -320,6 +323,21 @@ void SessionController::showSimulation(const SimOutput& output) {
     if (!output.result->warnings.empty())
         emit message(tr("Simulation: %1").arg(QString::fromStdString(output.result->warnings.front().text)),
                      MessageBar::Level::Info);
+}
+
+void SessionController::fitBounds() {
+    // Fit All (Home) and panning reach every pane's end: a what-if or a comparison run longer than
+    // the measured trace is not cut where the measured trace ends.
+    if (!measured_) return;
+    TimeNs start = measured_->start(), end = measured_->end();
+    const auto cover = [&](const std::shared_ptr<const TimelineData>& t) {
+        if (!t) return;
+        start = std::min(start, t->start());
+        end = std::max(end, t->end());
+    };
+    if (simulation_.timeline && &simulation_.timeline->set() == set_.get()) cover(simulation_.timeline);
+    if (const auto& run = comparison_->run()) cover(run->timeline);
+    view_->setBoundsKeepingWindow(start, end);
 }
 
 Session SessionController::currentSession() const {

@@ -199,6 +199,7 @@ private:
                     std::shared_ptr<const TimelineData> measured = {});
     void startDetails();
     void endDetails();
+    void fitBounds();
     void applyViewState(const Session& session);
     void setModified(bool modified);
     void recovered();

@@ -39,6 +39,8 @@ TimelinePanes::TimelinePanes(ViewController* controller, SelectionModel* selecti
     // The added-ranks line is a bar of its own under the measured pane, not the pane's note: the
     // note belongs to whoever fills the pane (the Chakra hint, a scenario shown on top).
     addedLine_->setObjectName(QStringLiteral("addedRanksLine"));
+    // It wraps: a one-line label as wide as its sentence widened the window past a laptop's screen.
+    addedLine_->setWordWrap(true);
     addedLine_->setStyleSheet(
         QStringLiteral("QLabel { background: #fff3cd; color: #664d03; padding: 2px 6px; }"));
     addedLine_->hide();
