@@ -88,6 +88,8 @@ void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, const GpuSwap
                                       : scaled(d, bytesFactor);
             }
         }
+        // tp.degree=1: a tensor-parallel group of one rank has nothing to reduce.
+        if (edited && n2 <= 1 && n > 1) d = 0;
         if (link && !spans2 && !modelled) {
             const auto& p = measuredLinks.params[static_cast<std::size_t>(commParamGroup(c.type))][0];
             const double busBytes = c.bytes > 0 ? static_cast<double>(c.bytes) * busFactor(c.type, n2) : -1;
@@ -278,6 +280,8 @@ TimeNs KnobTiming::duration(NodeId i, const RankVariation& v) const {
     if (swap_) f *= swap_->nodeFactor[i];
     // dp.strong: the work of a smaller per-rank batch (SetupEditPlan::scaledWork).
     if (!plan_.scaledWork.empty() && plan_.scaledWork[i]) f *= plan_.workFactor;
+    // tp.degree: the kernel re-shaped for the new degree (sim/TensorShards.h).
+    if (!plan_.shardFactor.empty()) f *= plan_.shardFactor[i];
     return scaled(base_[i], f);
 }
 
