@@ -26,7 +26,8 @@ TimeNs scaled(TimeNs v, double f) {
 // Collective transfer times under comm.model / dp.scale (before comm.speedup and straggler),
 // written into `base` (indexed by node). Only collective kernel nodes change.
 void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, const GpuSwap* swap,
-                       const SetupEditPlan& plan, std::vector<TimeNs>& base, Warnings& warnings) {
+                       const SetupEditPlan& plan, std::vector<TimeNs>& base,
+                       std::vector<std::uint8_t>& removed, Warnings& warnings) {
     const bool alphaBeta = k.commModel == "alpha-beta";
     // dp.degree gives every collective its group size, node span and message size in the new job
     // (SetupEditPlan::calls, docs/Structure.md); the re-timing below is the one dp.scale uses.
@@ -89,7 +90,11 @@ void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, const GpuSwap
             }
         }
         // tp.degree=1: a tensor-parallel group of one rank has nothing to reduce.
-        if (edited && n2 <= 1 && n > 1) d = 0;
+        if (edited && n2 <= 1 && n > 1) {
+            d = 0;
+            if (removed.empty()) removed.assign(g.nodes.size(), 0);
+            removed[c.node] = 1;
+        }
         if (link && !spans2 && !modelled) {
             const auto& p = measuredLinks.params[static_cast<std::size_t>(commParamGroup(c.type))][0];
             const double busBytes = c.bytes > 0 ? static_cast<double>(c.bytes) * busFactor(c.type, n2) : -1;
@@ -160,7 +165,7 @@ KnobTiming::KnobTiming(const ExecutionGraph& g, const SimKnobs& k, const SetupEd
     base_.resize(g.nodes.size());
     for (std::size_t i = 0; i < g.nodes.size(); ++i)
         base_[i] = g.nodes[i].duration;
-    retimeCollectives(g, k, swap, plan, base_, warnings);
+    retimeCollectives(g, k, swap, plan, base_, removedComm_, warnings);
     // embedding.plan: lookups and their all-to-alls re-timed for another placement of the tables
     // (sim/EmbeddingWhatIf.h). The lookup model already predicts on gpu.target's GPU, so the
     // swap's own factor is taken back out of those kernels.
@@ -289,6 +294,12 @@ TimeNs KnobTiming::delay(EdgeId id, const RankVariation& v) const {
     const GraphEdge& e = g_.edges[id];
     if (replay_) return e.delay;
     if (neverBinds_[id]) return kEdgeNeverBinds;
+    // A removed collective (tp.degree=1) passes its stream's order and the event waits on it at
+    // once: no kernel launches, so no launch latency and no gap behind it.
+    if (!removedComm_.empty() &&
+        ((removedComm_[e.from] && (e.kind == EdgeKind::StreamOrder || e.kind == EdgeKind::CrossStream)) ||
+         (removedComm_[e.to] && e.kind == EdgeKind::Launch)))
+        return 0;
     switch (e.kind) {
     case EdgeKind::ThreadOrder:
     case EdgeKind::ThreadStart:

@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace sl {
 
@@ -92,10 +93,12 @@ TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp,
     std::vector<std::vector<KernelCostEntry>> costs(set.ranks.size());
     std::map<std::pair<std::int64_t, std::int64_t>, int> normShapes;
     std::map<std::int64_t, int> headCounts;
+    std::vector<std::unordered_set<std::uint64_t>> withCost(set.ranks.size()); // GPU ops with shapes
     for (std::size_t r = 0; r < set.ranks.size(); ++r) {
         costs[r] = kernelCosts(set.ranks[r]);
         for (const auto& e : costs[r]) {
             if (!e.known() || !e.op.valid()) continue;
+            withCost[r].insert(e.gpuOp.packed());
             const std::string_view op = bare(set.ranks[r].name(e.op));
             const auto shapes = set.ranks[r].opShapes(e.op);
             if (!shapes || shapes->dims.empty() || shapes->dims[0].size() < 3) continue;
@@ -232,15 +235,18 @@ TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp,
                 ++out.optimizer;
             }
         }
-        if (!found) continue;
+        if (!found) {
+            // Kernels the layout may shard but whose op recorded no shapes keep their time.
+            const auto& ev = set.ranks[n.rank].tracks[n.event.track].events;
+            if (ev.kind[n.event.index] == EventKind::Kernel && !withCost[n.rank].count(n.event.packed()))
+                ++out.withoutShapes;
+            continue;
+        }
         // A kernel near the GPU's shortest stays near it: launch ramp and tail do not shard.
         const double m = static_cast<double>(n.duration);
         if (m > 0) f = std::max(m * f, minNs * std::min(1.0, m / minNs)) / m;
         out.nodeFactor[i] = f;
     }
-    for (std::size_t r = 0; r < set.ranks.size(); ++r)
-        for (const auto& e : costs[r])
-            if (e.missing == CostMissing::NoShapes || e.missing == CostMissing::NoLaunch) ++out.withoutShapes;
     if (out.gemms == 0)
         throw KnobError(knob + ": no transformer layers recognised (no GEMM of the hidden size " +
                         std::to_string(out.hidden) + " and the tokens " + std::to_string(out.tokens) + ")");
