@@ -58,7 +58,8 @@ LayoutPlan planLayouts(const ExecutionGraph& g, int gpus, const SimKnobs& base) 
     p.tracedPp = s.pp;
     p.tracedMicrobatches = std::max(1, s.microbatches);
     p.layers = s.layers;
-    const TensorShards model = planTensorShards(g, s.tp, s.tp, base.gpuSource); // the shapes; no change
+    const TensorShards model =
+        planTensorShards(g, s.tp, s.tp, base.gpuSource, p.gpusPerNode); // the shapes; no change
     p.hidden = model.hidden;
     p.heads = model.heads;
     p.tokens = model.tokens;
@@ -71,8 +72,8 @@ LayoutPlan planLayouts(const ExecutionGraph& g, int gpus, const SimKnobs& base) 
     p.notes.push_back("pipeline degree as traced (" + std::to_string(s.pp) +
                       "): re-partitioning the layers over other stage counts (pp.degree) is not built");
     if (s.tp == 1)
-        p.notes.push_back("the trace has no tensor parallelism: other tp degrees need tensor-parallel "
-                          "collectives inserted, which is not built");
+        p.notes.push_back("the trace has no tensor parallelism: the all-reduces of other tp degrees are "
+                          "modelled (docs/Layouts.md, \"From tp 1\")");
 
     std::vector<SimKnobs> knobs;
     for (int tp = 1; tp <= p.gpusPerNode; ++tp) {

@@ -162,11 +162,6 @@ void planLayout(const ExecutionGraph& g, const SetupKnobs& k, const std::vector<
         n = want;
     }
     const bool strong = k.dpStrong || (k.parallelGpus > 0 && n != dp0);
-    if (tp != tp0 && tp0 == 1) {
-        planTensorShards(g, 1, tp, k.gpuSource); // no transformer layers, heads: those errors first
-        throw KnobError(knob + ": the trace has no tensor parallelism (tp 1): inserting tensor-parallel "
-                               "collectives is not built; a trace with tp >= 2 can be re-sharded");
-    }
     if (n == dp0 && tp == tp0) {
         plan.setup.notes.push_back(knob + " is the traced layout: nothing to add or drop");
         if (!strong) return;
@@ -185,7 +180,7 @@ void planLayout(const ExecutionGraph& g, const SetupKnobs& k, const std::vector<
     setup.world = n * tp * pp;
     std::string shardNote;
     if (tp != tp0) {
-        const TensorShards shards = planTensorShards(g, tp0, tp, k.gpuSource);
+        const TensorShards shards = planTensorShards(g, tp0, tp, k.gpuSource, gpusPerNode, k.tpResizeComm);
         if (k.tpReshape) plan.shardFactor = shards.nodeFactor;
         shardNote = "modelled, not measured: " + std::to_string(shards.gemms) + " sharded GEMMs, " +
                     std::to_string(shards.attention) + " attention kernels (" + std::to_string(shards.heads) +
@@ -195,6 +190,14 @@ void planLayout(const ExecutionGraph& g, const SetupKnobs& k, const std::vector<
                     std::to_string(shards.hidden) + ", " + std::to_string(shards.tokens) +
                     " tokens per micro-batch): each kernel's measured time x the " + shards.gpu +
                     " roofline of its new shapes over its traced ones";
+        if (shards.insertedAllReduces > 0)
+            shardNote += "; modelled, not measured: " + std::to_string(shards.insertedAllReduces) +
+                         " tensor-parallel all-reduces the tp 1 trace lacks, " +
+                         std::to_string(static_cast<long long>(std::llround(shards.insertedUs))) +
+                         " us each (10 us + " + std::to_string(shards.tokens) + " x " +
+                         std::to_string(shards.hidden) + " BF16 x 2(N-1)/N over " + shards.gpu +
+                         "'s link), added to the GEMM each follows on the compute stream (not drawn as "
+                         "collectives; counted as compute)";
         if (shards.withoutShapes > 0)
             shardNote +=
                 "; " + std::to_string(shards.withoutShapes) + " GPU ops without shapes kept as measured";

@@ -68,6 +68,54 @@ OpCost gemmCost(const Dims3& d, const OpCost& like) {
     return c;
 }
 
+// A GEMM whose output is [tokens, H] and whose contracted dim K the new degree shards.
+struct Insertion {
+    std::size_t rank;
+    EventRef gpuOp, op;
+    std::int64_t k;
+};
+
+bool inBackward(const Rank& rank, EventRef op) {
+    const auto& ev = rank.tracks[op.track].events;
+    for (auto p = static_cast<std::int32_t>(op.index); p >= 0; p = ev.parent[static_cast<std::size_t>(p)]) {
+        const std::string_view n = rank.strings.str(ev.name[static_cast<std::size_t>(p)]);
+        if (n.rfind("autograd::engine", 0) == 0 || n.find("Backward") != std::string_view::npos) return true;
+    }
+    return false;
+}
+
+// From T = 1 to N: Megatron all-reduces the output of each row-parallel GEMM in the forward
+// (attention output, MLP down) and the input gradient of each column-parallel one in the backward
+// (QKV, MLP up; not the attention output's, whose K is H, nor the LM head's, as the generator).
+// The trace has no such collective to re-size, so its time joins the GEMM it follows on the
+// compute stream, which waits for it: latency + bytes x 2(N-1)/N over the GPU's link (per
+// direction, the GPU table's both-ways figure halved).
+constexpr double kTpAllReduceLatencyUs = 10.0;
+
+void insertAllReduces(const ExecutionGraph& g, const std::vector<Insertion>& candidates, TensorShards& out,
+                      const GpuSpec& gpu, int newTp, int gpusPerNode, const std::string& knob,
+                      std::vector<std::unordered_map<std::uint64_t, double>>& ratio) {
+    if (gpusPerNode > 0 && newTp > gpusPerNode)
+        throw KnobError(knob + ": the trace has no tensor-parallel collectives and a group of " +
+                        std::to_string(newTp) + " spans nodes of " + std::to_string(gpusPerNode) +
+                        " GPUs: inserting all-reduces across nodes is not modelled");
+    if (gpu.linkGBps <= 0)
+        throw KnobError(knob + ": the GPU table has no link bandwidth for " + gpu.name +
+                        " to time the inserted tensor-parallel all-reduces");
+    const double bytes = static_cast<double>(out.tokens) * static_cast<double>(out.hidden) * 2.0; // BF16
+    const double busGBps = gpu.linkGBps / 2.0;
+    out.insertedUs = kTpAllReduceLatencyUs + bytes * 2.0 * (newTp - 1) / newTp / (busGBps * 1e9) * 1e6;
+    for (const auto& c : candidates) {
+        const Rank& rank = g.trace->ranks[c.rank];
+        if (inBackward(rank, c.op) && (c.k == out.hidden || c.k == out.vocab)) continue;
+        const TimeNs d = rank.tracks[c.gpuOp.track].events.duration[c.gpuOp.index];
+        auto it = ratio[c.rank].find(c.gpuOp.packed());
+        if (d <= 0 || it == ratio[c.rank].end()) continue;
+        it->second += out.insertedUs * 1000.0 / static_cast<double>(d);
+        ++out.insertedAllReduces;
+    }
+}
+
 template <class T> T mostCommon(const std::map<T, int>& counts) {
     T best{};
     int most = 0;
@@ -81,8 +129,8 @@ template <class T> T mostCommon(const std::map<T, int>& counts) {
 
 } // namespace
 
-TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp,
-                              const std::string& gpuSource) {
+TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp, const std::string& gpuSource,
+                              int gpusPerNode, bool insertComm) {
     const std::string knob = "tp.degree=" + std::to_string(newTp);
     const TraceSet& set = *g.trace;
     TensorShards out;
@@ -141,6 +189,7 @@ TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp,
     auto resized = [&](std::int64_t v) { return v * tracedTp / newTp; };
     std::vector<std::unordered_map<std::uint64_t, double>> ratio(set.ranks.size());
     std::set<std::int64_t> shardedSizes; // feature sizes of the sharded GEMMs (3H/T, 4H/T, V/T...)
+    std::vector<Insertion> insertions;   // T = 1: candidates for the all-reduces the trace lacks
     for (std::size_t r = 0; r < set.ranks.size(); ++r)
         for (const auto& e : costs[r]) {
             if (!e.known() || !e.op.valid()) continue;
@@ -155,6 +204,9 @@ TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp,
                 if ((v * tracedTp) % newTp != 0) continue;
                 if (v != out.hidden) shardedSizes.insert(v);
                 const Dims3 before = *d;
+                if (tracedTp == 1 && newTp > 1 && before[0] == out.tokens && before[2] == out.hidden &&
+                    before[1] != out.tokens)
+                    insertions.push_back({r, e.gpuOp, e.op, before[1]});
                 v = resized(v);
                 ratio[r][e.gpuOp.packed()] = ratioOf(gemmCost(before, e.cost), gemmCost(*d, e.cost));
                 ++out.gemms;
@@ -172,6 +224,8 @@ TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp,
     // The LM head's features are the vocabulary's share: wider than the MLP's 4H / T.
     if (!shardedSizes.empty() && *shardedSizes.rbegin() > 4 * out.hidden / tracedTp)
         out.vocab = *shardedSizes.rbegin() * tracedTp;
+    if (insertComm && !insertions.empty())
+        insertAllReduces(g, insertions, out, *gpu, newTp, gpusPerNode, knob, ratio);
     // Ops on sharded activations: a tensor whose last dim (or a count argument, such as the
     // embedding backward's num_weights) is a sharded feature size.
     for (std::size_t r = 0; r < set.ranks.size(); ++r)

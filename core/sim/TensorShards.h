@@ -25,12 +25,19 @@ struct TensorShards {
     std::int64_t vocab = 0; // the vocabulary-parallel GEMM's features x the traced degree (0: none found)
     std::int64_t gemms = 0, attention = 0, activations = 0, optimizer = 0; // kernels re-shaped
     std::int64_t withoutShapes = 0; // compute kernels without shapes, kept as measured
-    std::string gpu;                // the GPU whose roofline gives the ratios
+    // From T = 1: tensor-parallel all-reduces the trace lacks, each added to the GEMM it follows
+    // (sim/TensorShards.cpp, insertAllReduces), and the time of one.
+    std::int64_t insertedAllReduces = 0;
+    double insertedUs = 0;
+    std::string gpu; // the GPU whose roofline gives the ratios
 };
 
 // The kernels of `g` at tensor-parallel degree newTp, traced at tracedTp. Throws KnobError (one line
 // naming tp.degree) when the trace has no recognisable transformer layers, when newTp does not
-// divide the heads or the hidden size, or when the trace's GPU is unknown (gpu.source names it).
-TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp, const std::string& gpuSource);
+// divide the heads or the hidden size, or when the trace's GPU is unknown (gpu.source names it);
+// from T = 1, also when the new group would span nodes of gpusPerNode GPUs.
+// insertComm = false (tp.resize_comm=false): no all-reduces are added from T = 1.
+TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp, const std::string& gpuSource,
+                              int gpusPerNode, bool insertComm = true);
 
 } // namespace sl

@@ -28,7 +28,7 @@ constexpr double kTolerancePct = 5.0;
 // GPUs whose links are PCIe-class (120 GB/s): the tensor-parallel all-reduces, which the compute
 // stream waits for, are a sizeable part of the step (5120 tokens: no GEMM dim of the model equals
 // them, so the shapes leave no doubt which dim is sharded).
-SynthConfig layoutJob(int dp, int tp, int microbatches = 2) {
+SynthConfig layoutJob(int dp, int tp, int microbatches = 2, double linkGBps = 120) {
     SynthConfig c;
     c.layers = 4;
     c.hidden = 4096;
@@ -39,7 +39,7 @@ SynthConfig layoutJob(int dp, int tp, int microbatches = 2) {
     c.microbatches = microbatches;
     c.dp = dp;
     c.tp = tp;
-    c.intraNodeGBps = 120;
+    c.intraNodeGBps = linkGBps;
     c.recordShapes = true;
     return c;
 }
@@ -56,13 +56,13 @@ SimKnobs knobsOf(const QStringList& assignments) {
 class TestLayoutOracle : public QObject {
     Q_OBJECT
     std::unique_ptr<Loaded> source_;                        // (dp 4, tp 2, pp 1)
-    std::map<std::string, std::unique_ptr<Loaded>> truths_; // by "dp,tp,microbatches"
+    std::map<std::string, std::unique_ptr<Loaded>> truths_; // by "dp,tp,microbatches,link"
 
-    const Loaded& truth(int dp, int tp, int microbatches) {
-        const std::string key =
-            std::to_string(dp) + "," + std::to_string(tp) + "," + std::to_string(microbatches);
+    const Loaded& truth(int dp, int tp, int microbatches, int link = 120) {
+        const std::string key = std::to_string(dp) + "," + std::to_string(tp) + "," +
+                                std::to_string(microbatches) + "," + std::to_string(link);
         auto& t = truths_[key];
-        if (!t) t = generateAndLoad(layoutJob(dp, tp, microbatches));
+        if (!t) t = generateAndLoad(layoutJob(dp, tp, microbatches, link));
         return *t;
     }
 
@@ -74,22 +74,34 @@ private slots:
         QTest::addColumn<int>("tp");
         QTest::addColumn<int>("microbatches");
         QTest::addColumn<QStringList>("knobs");
-        QTest::addColumn<bool>("within"); // the prediction must be within kTolerancePct (else beyond)
+        QTest::addColumn<bool>("within");  // the prediction must be within kTolerancePct (else beyond)
+        QTest::addColumn<bool>("fromTp1"); // predicted from the job at (dp 8, tp 1) on NVLink (450 GB/s)
         const QStringList toTp4{"tp.degree=4", "dp.degree=2"}, toTp1{"tp.degree=1", "dp.degree=8"};
-        QTest::newRow("(2,4,1)") << 2 << 4 << 2 << toTp4 << true;
-        QTest::newRow("(8,1,1)") << 8 << 1 << 2 << toTp1 << true;
+        QTest::newRow("(2,4,1)") << 2 << 4 << 2 << toTp4 << true << false;
+        QTest::newRow("(8,1,1)") << 8 << 1 << 2 << toTp1 << true << false;
         // The GPU count stays at 8 and so does the global batch: dp 2 runs 4 micro-batches.
         QTest::newRow("(2,4,1) parallel.gpus=8")
-            << 2 << 4 << 4 << QStringList{"tp.degree=4", "parallel.gpus=8"} << true;
-        QTest::newRow("(2,4,1) without the knob") << 2 << 4 << 2 << QStringList{"dp.degree=2"} << false;
+            << 2 << 4 << 4 << QStringList{"tp.degree=4", "parallel.gpus=8"} << true << false;
+        QTest::newRow("(2,4,1) without the knob")
+            << 2 << 4 << 2 << QStringList{"dp.degree=2"} << false << false;
         QTest::newRow("(2,4,1) tp.reshape=false")
-            << 2 << 4 << 2 << (toTp4 + QStringList{"tp.reshape=false"}) << false;
+            << 2 << 4 << 2 << (toTp4 + QStringList{"tp.reshape=false"}) << false << false;
         QTest::newRow("(8,1,1) tp.reshape=false")
-            << 8 << 1 << 2 << (toTp1 + QStringList{"tp.reshape=false"}) << false;
+            << 8 << 1 << 2 << (toTp1 + QStringList{"tp.reshape=false"}) << false << false;
         QTest::newRow("(2,4,1) tp.resize_comm=false")
-            << 2 << 4 << 2 << (toTp4 + QStringList{"tp.resize_comm=false"}) << false;
+            << 2 << 4 << 2 << (toTp4 + QStringList{"tp.resize_comm=false"}) << false << false;
         QTest::newRow("(8,1,1) tp.resize_comm=false")
-            << 8 << 1 << 2 << (toTp1 + QStringList{"tp.resize_comm=false"}) << false;
+            << 8 << 1 << 2 << (toTp1 + QStringList{"tp.resize_comm=false"}) << false << false;
+        // From a trace without tensor parallelism: the all-reduces are inserted (docs/Layouts.md).
+        QTest::newRow("(4,2,1) from tp 1")
+            << 4 << 2 << 2 << QStringList{"tp.degree=2", "dp.degree=4"} << true << true;
+        QTest::newRow("(2,4,1) from tp 1")
+            << 2 << 4 << 2 << QStringList{"tp.degree=4", "dp.degree=2"} << true << true;
+        QTest::newRow("(2,4,1) from tp 1, tp.resize_comm=false")
+            << 2 << 4 << 2 << QStringList{"tp.degree=4", "dp.degree=2", "tp.resize_comm=false"} << false
+            << true;
+        QTest::newRow("(2,4,1) from tp 1, tp.reshape=false")
+            << 2 << 4 << 2 << QStringList{"tp.degree=4", "dp.degree=2", "tp.reshape=false"} << false << true;
     }
 
     void predictsLayout() {
@@ -98,9 +110,12 @@ private slots:
         QFETCH(int, microbatches);
         QFETCH(QStringList, knobs);
         QFETCH(bool, within);
-        const Loaded& b = truth(dp, tp, microbatches);
+        QFETCH(bool, fromTp1);
+        const int link = fromTp1 ? 450 : 120;
+        const Loaded& b = truth(dp, tp, microbatches, link);
+        const Loaded& a = fromTp1 ? truth(8, 1, 2, link) : *source_;
         const SimResult measured = simulate(b.graph);
-        const SimResult pred = simulate(source_->graph, knobsOf(knobs));
+        const SimResult pred = simulate(a.graph, knobsOf(knobs));
         QVERIFY(pred.complete);
         const double err = errPct(static_cast<double>(pred.simulatedIteration),
                                   static_cast<double>(measured.measuredIteration));
@@ -194,8 +209,8 @@ private slots:
                                      << 2 << "needs dp 2";
         QTest::newRow("no shapes") << QStringList{"tp.degree=4"} << false << 2
                                    << "no transformer layers recognised";
-        QTest::newRow("tp 1") << QStringList{"tp.degree=2"} << true << 1
-                              << "has no tensor parallelism (tp 1)";
+        QTest::newRow("tp 1 across nodes")
+            << QStringList{"tp.degree=16"} << true << 1 << "spans nodes of 8 GPUs";
     }
 
     void badLayoutsAreErrors() {
