@@ -13,7 +13,8 @@ namespace {
 
 Command makePlanCommand() {
     return {"plan", "parallel layouts of a GPU count, predicted from one transformer trace, best first",
-            "usage: sightline-cli plan PATH... --gpus N [--json] [--step N] [--set key=value]...\n"
+            "usage: sightline-cli plan PATH... --gpus N [--microbatches M,...] [--json] [--step N]\n"
+            "                          [--set key=value]...\n"
             "\n"
             "Every DP x TP x PP layout of N GPUs (TP within a node, dividing the heads and the hidden\n"
             "size; PP as traced) is predicted from the trace with tp.degree and parallel.gpus (the\n"
@@ -24,19 +25,33 @@ Command makePlanCommand() {
             "those that do (docs/Layouts.md).\n"
             "\n"
             "  --gpus N   GPUs of the job\n"
+            "  --microbatches M,...  micro-batches per replica to try with each layout (the global\n"
+            "             batch is then dp x M micro-batches; ranked by tokens per second)\n"
             "  --json     {gpus, gpu, model, traced, layouts[], notes} instead of the table\n",
             [](Args& args) {
                 const bool json = args.flag("--json");
                 const auto gpusText = args.option("--gpus");
                 if (!gpusText) throw UsageError("plan: --gpus N is required");
                 const int gpus = nonNegativeInt("--gpus", *gpusText);
+                std::vector<int> microbatches;
+                if (auto list = args.option("--microbatches")) {
+                    std::size_t b = 0;
+                    while (b <= list->size()) {
+                        std::size_t e = list->find(',', b);
+                        if (e == std::string::npos) e = list->size();
+                        const int m = nonNegativeInt("--microbatches", list->substr(b, e - b));
+                        if (m <= 0) throw UsageError("plan: --microbatches values must be at least 1");
+                        microbatches.push_back(m);
+                        b = e + 1;
+                    }
+                }
                 if (gpus <= 0) throw UsageError("plan: --gpus must be at least 1");
                 SimSetup setup = parseSimSetup(args, "plan", true);
                 TraceSet set = loadWithProgress(setup.paths);
                 ExecutionGraph g = buildGraphForCli(set, setup);
                 LayoutPlan plan;
                 try {
-                    plan = planLayouts(g, gpus, setup.knobs);
+                    plan = planLayouts(g, gpus, setup.knobs, microbatches);
                 } catch (const KnobError& e) {
                     throw Error(ErrorKind::Format, setup.paths.front(), e.what());
                 }
@@ -67,7 +82,8 @@ Command makePlanCommand() {
                 }
                 for (const LayoutRow& r : plan.rows)
                     if (!r.modelled.empty()) {
-                        std::printf("modelled for dp %d x tp %d x pp %d:", r.dp, r.tp, r.pp);
+                        std::printf("modelled for dp %d x tp %d x pp %d, %d micro-batches:", r.dp, r.tp, r.pp,
+                                    r.microbatches);
                         for (std::size_t k = 0; k < r.modelled.size(); ++k)
                             std::printf("%s %s", k ? ";" : "", r.modelled[k].c_str());
                         std::printf("\n");

@@ -44,7 +44,8 @@ std::string errorText(const std::exception_ptr& e) {
 
 } // namespace
 
-LayoutPlan planLayouts(const ExecutionGraph& g, int gpus, const SimKnobs& base) {
+LayoutPlan planLayouts(const ExecutionGraph& g, int gpus, const SimKnobs& base,
+                       const std::vector<int>& microbatches) {
     const TraceSet& set = *g.trace;
     const ParallelStructure s = recognizeStructure(set, &g, true);
     if (!s.recognised)
@@ -83,13 +84,24 @@ LayoutPlan planLayouts(const ExecutionGraph& g, int gpus, const SimKnobs& base) 
         r.tp = tp;
         r.pp = s.pp;
         r.dp = gpus / (tp * s.pp);
-        const int batch = p.tracedMicrobatches * s.dp; // micro-batches of the global batch
-        r.microbatches = batch % r.dp == 0 ? batch / r.dp : p.tracedMicrobatches;
-        p.rows.push_back(r);
         SimKnobs k = base;
         k.tpDegree = tp;
-        k.parallelGpus = gpus;
-        knobs.push_back(k);
+        if (microbatches.empty()) { // the global batch stays
+            const int batch = p.tracedMicrobatches * s.dp;
+            r.microbatches = batch % r.dp == 0 ? batch / r.dp : p.tracedMicrobatches;
+            k.parallelGpus = gpus;
+            p.rows.push_back(r);
+            knobs.push_back(k);
+            continue;
+        }
+        // Given micro-batches per replica: the global batch is dp x M micro-batches.
+        k.dpDegree = r.dp;
+        for (int m : microbatches) {
+            r.microbatches = m;
+            k.ppMicrobatches = m == p.tracedMicrobatches ? 0 : m;
+            p.rows.push_back(r);
+            knobs.push_back(k);
+        }
     }
     if (p.rows.empty())
         throw KnobError("plan: " + std::to_string(gpus) + " GPUs make no layout with pp " +
@@ -98,7 +110,7 @@ LayoutPlan planLayouts(const ExecutionGraph& g, int gpus, const SimKnobs& base) 
                         " heads and hidden " + std::to_string(p.hidden));
 
     const std::vector<SweepRun> runs = runSweep(g, knobs);
-    const double globalTokens =
+    const double tracedTokens =
         static_cast<double>(p.tracedMicrobatches) * s.dp * static_cast<double>(p.tokens);
     for (std::size_t i = 0; i < p.rows.size(); ++i) {
         LayoutRow& r = p.rows[i];
@@ -113,7 +125,10 @@ LayoutPlan planLayouts(const ExecutionGraph& g, int gpus, const SimKnobs& base) 
         }
         r.step = run.iteration;
         r.exposed = run.exposed;
-        r.tokensPerSecond = r.step > 0 ? globalTokens / (static_cast<double>(r.step) / 1e9) : 0;
+        const double tokens =
+            microbatches.empty() ? tracedTokens
+                                 : static_cast<double>(r.microbatches) * r.dp * static_cast<double>(p.tokens);
+        r.tokensPerSecond = r.step > 0 ? tokens / (static_cast<double>(r.step) / 1e9) : 0;
         r.bubblePct = 100.0 * (r.pp - 1) / std::max(1, r.microbatches + r.pp - 1);
         r.memory = memoryOf(p, r.tp, r.pp, r.microbatches);
         r.fits = p.gpuMemoryGB <= 0 || r.memory.total() <= p.gpuMemoryGB * 1e9;
@@ -127,7 +142,7 @@ LayoutPlan planLayouts(const ExecutionGraph& g, int gpus, const SimKnobs& base) 
         if (r.dp != s.dp)
             r.modelled.push_back("gradient all-reduces re-sized for " + std::to_string(r.dp) + " replicas");
         const int batch = p.tracedMicrobatches * s.dp;
-        if (batch % r.dp != 0)
+        if (microbatches.empty() && batch % r.dp != 0)
             r.modelled.push_back("each replica's micro-batch work x " + std::to_string(s.dp) + " / " +
                                  std::to_string(r.dp) + " (the global batch of " + std::to_string(batch) +
                                  " micro-batches does not split evenly)");
@@ -140,7 +155,7 @@ LayoutPlan planLayouts(const ExecutionGraph& g, int gpus, const SimKnobs& base) 
     std::stable_sort(p.rows.begin(), p.rows.end(), [](const LayoutRow& a, const LayoutRow& b) {
         if (a.error.empty() != b.error.empty()) return a.error.empty();
         if (a.fits != b.fits) return a.fits;
-        return a.step < b.step;
+        return a.tokensPerSecond > b.tokensPerSecond;
     });
     return p;
 }

@@ -26,7 +26,7 @@ struct LayoutMemory {
 
 struct LayoutRow {
     int dp = 1, tp = 1, pp = 1;
-    int microbatches = 0; // per replica (the global batch stays)
+    int microbatches = 0; // per replica
     std::string error;    // the layout could not be predicted (one line); the figures below are 0
     TimeNs step = 0;
     double tokensPerSecond = 0;
@@ -43,14 +43,17 @@ struct LayoutPlan {
     double gpuMemoryGB = 0;
     std::int64_t hidden = 0, heads = 0, tokens = 0, vocab = 0;
     int layers = 0, tracedDp = 1, tracedTp = 1, tracedPp = 1, tracedMicrobatches = 0;
-    std::vector<LayoutRow> rows; // fitting layouts first, then by step time; errors last
+    std::vector<LayoutRow> rows; // fitting layouts first, then by tokens per second; errors last
     std::vector<std::string> notes;
 };
 
 // Every DP x TP x PP = gpus with TP within a node dividing the heads and the hidden size, PP as
-// traced, each simulated with `base` plus tp.degree and parallel.gpus. Throws KnobError where the
-// trace has no transformer layers or the count makes no layout (one line).
-LayoutPlan planLayouts(const ExecutionGraph& graph, int gpus, const SimKnobs& base = {});
+// traced, each simulated with `base` plus tp.degree and parallel.gpus (the global batch stays), or,
+// with `microbatches`, once per micro-batch count per replica (tp.degree, dp.degree,
+// pp.microbatches: the global batch is dp x M micro-batches). Throws KnobError where the trace has
+// no transformer layers or the count makes no layout (one line).
+LayoutPlan planLayouts(const ExecutionGraph& graph, int gpus, const SimKnobs& base = {},
+                       const std::vector<int>& microbatches = {});
 
 nlohmann::ordered_json layoutPlanJson(const LayoutPlan& plan);
 

@@ -75,7 +75,6 @@ private slots:
                     QString("tp %1: predicted %2 us, generated %3 us").arg(tp).arg(step).arg(truth[tp])));
             QVERIFY(step >= previous); // best first
             previous = step;
-            // The ranking is the generated runs': each layout is no faster than the one before it.
             QVERIFY(l["memory_gb"].toObject()["total"].toDouble() > 0);
             QCOMPARE(l["modelled"].toArray().isEmpty(), tp == 2);
         }
@@ -88,8 +87,27 @@ private slots:
 
         Run text = sltest::runCli({"plan", traced.path(), "--gpus", "8"});
         QCOMPARE(text.code, 0);
-        QVERIFY2(text.out.contains("tokens/s") && text.out.contains("modelled for dp 8 x tp 1 x pp 1"),
+        QVERIFY2(text.out.contains("tokens/s") &&
+                     text.out.contains("modelled for dp 8 x tp 1 x pp 1, 1 micro-batches"),
                  text.out.constData());
+
+        // Micro-batches per replica given: every layout with each count, by tokens per second.
+        Run mb = sltest::runCli({"plan", traced.path(), "--gpus", "8", "--microbatches", "1,2", "--json"});
+        QCOMPARE(mb.code, 0);
+        const QJsonArray rows = QJsonDocument::fromJson(mb.out).object()["layouts"].toArray();
+        QCOMPARE(rows.size(), 8);
+        double faster = 1e300;
+        for (const auto& v : rows) {
+            const QJsonObject l = v.toObject();
+            const double tokens = l["tokens_per_s"].toDouble();
+            QVERIFY(tokens <= faster);
+            faster = tokens;
+            // tokens per second = dp x M x 5120 tokens / step
+            const double expected =
+                l["dp"].toInt() * l["microbatches"].toInt() * 5120.0 / (l["step_us"].toDouble() / 1e6);
+            QVERIFY(std::abs(tokens - expected) <= 0.001 * expected + 1);
+        }
+        QCOMPARE(sltest::runCli({"plan", traced.path(), "--gpus", "8", "--microbatches", "0"}).code, 1);
     }
 
     void badInputIsOneLine() {
