@@ -57,6 +57,7 @@ StepWork stepWork(const ParallelStructure& s, const SimKnobs& knobs, const SimRe
     w.tracedDp = w.dp = std::max(1, s.dp);
     w.tracedMicrobatches = w.microbatches = s.microbatches;
     w.tracedLayers = w.layers = s.layers;
+    w.tp = std::max(1, s.tp);
     // dp.degree applied: the simulated job has the knob's replicas.
     if (knobs.dpDegree > 0 && s.recognised && result.setup.edited && result.setup.dp == knobs.dpDegree &&
         !ignored(result, "dp.degree")) {
@@ -68,6 +69,7 @@ StepWork stepWork(const ParallelStructure& s, const SimKnobs& knobs, const SimRe
     const bool layout = (knobs.tpDegree > 0 || knobs.parallelGpus > 0) && s.recognised && result.setup.edited;
     if (layout) {
         w.dp = result.setup.dp;
+        w.tp = result.setup.tp;
         w.strong = knobs.parallelGpus > 0 || knobs.dpStrong;
     }
     if (knobs.ppMicrobatches > 0 && s.microbatches > 0 && !ignored(result, "pp.microbatches"))
@@ -102,6 +104,11 @@ Throughput throughputFrom(const StepWork& base, TimeNs baselineStep, const StepW
     if (work.dp != base.dp || work.strong != base.strong) {
         add(work.strong ? "strong scaling" : "weak scaling");
         scale = std::to_string(base.dp) + " -> " + std::to_string(work.dp) + " replicas";
+    }
+    if (work.tp != base.tp) {
+        add("tensor parallelism");
+        if (!scale.empty()) scale += ", ";
+        scale += "tp " + std::to_string(base.tp) + " -> " + std::to_string(work.tp);
     }
     if (work.microbatches != base.microbatches) {
         add("micro-batches");
