@@ -135,6 +135,40 @@ private slots:
         }
     }
 
+    // A pipeline of two stages (4 micro-batches, 1F1B) at (dp 2, tp 2, pp 2), one node of 16 GPUs:
+    // the stages' sends and receives stay, each tensor place of a stage gets the new degree.
+    void predictsPipelineLayouts() {
+        auto pipeline = [](int dp, int tp) {
+            SynthConfig c = layoutJob(dp, tp, 4);
+            c.pp = 2;
+            c.gpusPerNode = 16;
+            return c;
+        };
+        const auto traced = generateAndLoad(pipeline(2, 2));
+        struct Row {
+            int dp, tp;
+            QStringList knobs;
+        };
+        for (const Row& row : {Row{2, 4, {"tp.degree=4"}}, Row{2, 1, {"tp.degree=1"}},
+                               Row{1, 4, {"tp.degree=4", "dp.degree=1"}}}) {
+            const auto truthRun = generateAndLoad(pipeline(row.dp, row.tp));
+            const TimeNs measured = simulate(truthRun->graph).measuredIteration;
+            const SimResult pred = simulate(traced->graph, knobsOf(row.knobs));
+            const double err =
+                errPct(static_cast<double>(pred.simulatedIteration), static_cast<double>(measured));
+            const QString what = QString("(%1,%2,2) %3: predicted %4 us, generated %5 us, %6% off")
+                                     .arg(row.dp)
+                                     .arg(row.tp)
+                                     .arg(row.knobs.join(' '))
+                                     .arg(static_cast<double>(pred.simulatedIteration) / 1000.0)
+                                     .arg(static_cast<double>(measured) / 1000.0)
+                                     .arg(err, 0, 'f', 2);
+            qInfo("%s", qPrintable(what));
+            QVERIFY2(err <= kTolerancePct, qPrintable(what));
+            QCOMPARE(pred.setup.world, row.dp * row.tp * 2);
+        }
+    }
+
     // What the prediction modelled instead of measuring is in its notes.
     void notesSayWhatIsModelled() {
         const SimResult pred = simulate(source_->graph, knobsOf({"tp.degree=4", "dp.degree=2"}));
