@@ -151,17 +151,18 @@ TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp, 
             const auto shapes = set.ranks[r].opShapes(e.op);
             if (!shapes || shapes->dims.empty() || shapes->dims[0].size() < 3) continue;
             const auto& d0 = shapes->dims[0];
-            if (op.find("layer_norm") != std::string_view::npos &&
-                op.find("backward") == std::string_view::npos)
-                ++normShapes[{d0.back(), leading(d0)}];
+            // LayerNorm (GPT, BERT) or RMSNorm (LLaMA-style models), on [batch, sequence, H].
+            const bool norm = op.find("layer_norm") != std::string_view::npos ||
+                              op.find("rms_norm") != std::string_view::npos;
+            if (norm && op.find("backward") == std::string_view::npos) ++normShapes[{d0.back(), leading(d0)}];
             if (e.cost.family == OpFamily::Attention && op.find("backward") == std::string_view::npos)
                 ++headCounts[d0[1]];
         }
     }
     if (normShapes.empty() || headCounts.empty())
         throw KnobError(knob +
-                        ": no transformer layers recognised (tp.degree needs layer norms, attention and "
-                        "GEMMs with recorded shapes: a trace profiled with record_shapes=True)");
+                        ": no transformer layers recognised (tp.degree needs layer or RMS norms, attention "
+                        "and GEMMs with recorded shapes: a trace profiled with record_shapes=True)");
     std::tie(out.hidden, out.tokens) = mostCommon(normShapes);
     const std::int64_t headsPerRank = mostCommon(headCounts);
     out.heads = headsPerRank * tracedTp;

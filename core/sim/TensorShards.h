@@ -2,7 +2,7 @@
 // tp.degree's kernels (docs/Layouts.md): which kernels of a transformer trace the tensor-parallel
 // degree re-shards and how long each takes at the new degree.
 //
-// The layers are read from the shapes the profiler recorded (record_shapes): the layer norms give
+// The layers are read from the shapes the profiler recorded (record_shapes): the layer (or RMS) norms give
 // the hidden size H and the tokens of a micro-batch, the attention ops the heads per rank. A GEMM
 // whose dims are the tokens, H and one other feature size f is a sharded linear (column-parallel:
 // QKV, MLP up, LM head; row-parallel: attention output, MLP down), and f becomes f x T / N;
