@@ -190,6 +190,10 @@ void planLayout(const ExecutionGraph& g, const SetupKnobs& k, const std::vector<
                     std::to_string(shards.hidden) + ", " + std::to_string(shards.tokens) +
                     " tokens per micro-batch): each kernel's measured time x the " + shards.gpu +
                     " roofline of its new shapes over its traced ones";
+        if (shards.sequenceParallel)
+            shardNote += "; sequence parallel: " + std::to_string(shards.sequenceOps) +
+                         " norm and residual kernels on the sequence split re-shaped for tp " +
+                         std::to_string(tp);
         if (shards.insertedAllReduces > 0)
             shardNote += "; modelled, not measured: " + std::to_string(shards.insertedAllReduces) +
                          " tensor-parallel all-reduces the tp 1 trace lacks, " +

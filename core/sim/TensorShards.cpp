@@ -141,6 +141,7 @@ TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp, 
     std::vector<std::vector<KernelCostEntry>> costs(set.ranks.size());
     std::map<std::pair<std::int64_t, std::int64_t>, int> normShapes;
     std::map<std::int64_t, int> headCounts;
+    std::map<std::pair<std::int64_t, std::int64_t>, int> gemmKM;               // (K, M) of the GEMMs
     std::vector<std::unordered_set<std::uint64_t>> withCost(set.ranks.size()); // GPU ops with shapes
     for (std::size_t r = 0; r < set.ranks.size(); ++r) {
         costs[r] = kernelCosts(set.ranks[r]);
@@ -149,7 +150,10 @@ TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp, 
             withCost[r].insert(e.gpuOp.packed());
             const std::string_view op = bare(set.ranks[r].name(e.op));
             const auto shapes = set.ranks[r].opShapes(e.op);
-            if (!shapes || shapes->dims.empty() || shapes->dims[0].size() < 3) continue;
+            if (!shapes || shapes->dims.empty()) continue;
+            if (e.cost.family == OpFamily::Gemm)
+                if (const auto d = gemmDims(op, *shapes)) ++gemmKM[{(*d)[1], (*d)[0]}];
+            if (shapes->dims[0].size() < 3) continue;
             const auto& d0 = shapes->dims[0];
             // LayerNorm (GPT, BERT) or RMSNorm (LLaMA-style models), on [batch, sequence, H].
             const bool norm = op.find("layer_norm") != std::string_view::npos ||
@@ -164,6 +168,14 @@ TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp, 
                         ": no transformer layers recognised (tp.degree needs layer or RMS norms, attention "
                         "and GEMMs with recorded shapes: a trace profiled with record_shapes=True)");
     std::tie(out.hidden, out.tokens) = mostCommon(normShapes);
+    // Sequence parallelism: the norms see tokens / T, the GEMMs that read [tokens, H] all of them.
+    std::map<std::int64_t, int> gemmTokens;
+    for (const auto& [km, n] : gemmKM)
+        if (km.first == out.hidden) gemmTokens[km.second] += n;
+    if (tracedTp > 1 && !gemmTokens.empty() && mostCommon(gemmTokens) == out.tokens * tracedTp) {
+        out.sequenceParallel = true;
+        out.tokens *= tracedTp;
+    }
     const std::int64_t headsPerRank = mostCommon(headCounts);
     out.heads = headsPerRank * tracedTp;
     if (out.heads % newTp != 0)
@@ -237,11 +249,20 @@ TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp, 
             const auto shapes = set.ranks[r].opShapes(e.op);
             if (!shapes) continue;
             OpShapes after = *shapes;
-            bool changed = false;
+            bool changed = false, sequence = false;
             for (auto& d : after.dims)
                 if (!d.empty() && shardedSizes.count(d.back()) && (d.back() * tracedTp) % newTp == 0) {
                     d.back() = resized(d.back());
                     changed = true;
+                } else if (out.sequenceParallel && d.size() >= 2 && d.back() == out.hidden &&
+                           leading(d) * tracedTp == out.tokens) {
+                    // [.., tokens / T, H] on the sequence split: one of its leading dims takes T / N.
+                    for (std::size_t i = 0; i + 1 < d.size(); ++i)
+                        if ((d[i] * tracedTp) % newTp == 0) {
+                            d[i] = resized(d[i]);
+                            changed = sequence = true;
+                            break;
+                        }
                 }
             for (auto& c : after.concrete) {
                 const std::int64_t v = std::atoll(c.c_str());
@@ -255,7 +276,7 @@ TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp, 
             const auto b = opCost(op, *shapes, e.cls), a = opCost(op, after, e.cls);
             if (!b || !a) continue;
             ratio[r][e.gpuOp.packed()] = ratioOf(*b, *a);
-            ++out.activations;
+            ++(sequence ? out.sequenceOps : out.activations);
         }
 
     // 3. The optimizer's kernels (launched inside Optimizer.step) update this rank's share of the

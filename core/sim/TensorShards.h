@@ -24,6 +24,10 @@ struct TensorShards {
     std::int64_t hidden = 0, tokens = 0, heads = 0; // the model as recognised (heads of the whole layer)
     std::int64_t vocab = 0; // the vocabulary-parallel GEMM's features x the traced degree (0: none found)
     std::int64_t gemms = 0, attention = 0, activations = 0, optimizer = 0; // kernels re-shaped
+    // Megatron's sequence parallelism: the norms see tokens / T; their ops and the residual adds on
+    // the sequence split (sequenceOps) take T / N.
+    bool sequenceParallel = false;
+    std::int64_t sequenceOps = 0;
     std::int64_t withoutShapes = 0; // compute kernels without shapes, kept as measured
     // From T = 1: tensor-parallel all-reduces the trace lacks, each added to the GEMM it follows
     // (sim/TensorShards.cpp, insertAllReduces), and the time of one.

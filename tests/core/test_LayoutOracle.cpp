@@ -9,6 +9,7 @@
 #include "analysis/LayoutPlan.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
+#include "structure/CollectiveCalls.h"
 
 #include <map>
 #include <memory>
@@ -167,6 +168,55 @@ private slots:
             QVERIFY2(err <= kTolerancePct, qPrintable(what));
             QCOMPARE(pred.setup.world, row.dp * row.tp * 2);
         }
+    }
+
+    // Sequence parallelism: the generated job enters each tensor-parallel region with an all-gather
+    // and leaves it with a reduce-scatter (the bytes of the whole activation), its norms and adds on
+    // the sequence split; tp.degree re-sizes both collectives and re-shapes those ops too.
+    void predictsSequenceParallelLayouts() {
+        auto sp = [](int dp, int tp) {
+            SynthConfig c = layoutJob(dp, tp);
+            c.sequenceParallel = true;
+            return c;
+        };
+        const auto traced = generateAndLoad(sp(4, 2));
+        std::map<CollectiveType, int> types;
+        for (const auto& c : collectiveCalls(traced->graph))
+            if (c.bytes == 5120 * 4096 * 2) ++types[c.type];
+        // Per rank: 4 layers x 2 regions x 2 micro-batches x (forward + backward), all 8 ranks.
+        QCOMPARE(types[CollectiveType::AllGather], 4 * 2 * 2 * 2 * 8);
+        QCOMPARE(types[CollectiveType::ReduceScatter], 4 * 2 * 2 * 2 * 8);
+        QCOMPARE(types[CollectiveType::AllReduce], 0);
+        struct Row {
+            int dp, tp;
+            QStringList knobs;
+            bool within;
+        };
+        for (const Row& row : {Row{2, 4, {"tp.degree=4", "dp.degree=2"}, true},
+                               Row{8, 1, {"tp.degree=1", "dp.degree=8"}, true},
+                               Row{2, 4, {"tp.degree=4", "dp.degree=2", "tp.resize_comm=false"}, false}}) {
+            const auto truthRun =
+                generateAndLoad(row.tp > 1 ? sp(row.dp, row.tp) : layoutJob(row.dp, row.tp));
+            const TimeNs measured = simulate(truthRun->graph).measuredIteration;
+            const SimResult pred = simulate(traced->graph, knobsOf(row.knobs));
+            const double err =
+                errPct(static_cast<double>(pred.simulatedIteration), static_cast<double>(measured));
+            const QString what =
+                QString("sequence parallel (%1,%2,1) %3: predicted %4 us, generated %5 us, %6% off")
+                    .arg(row.dp)
+                    .arg(row.tp)
+                    .arg(row.knobs.join(' '))
+                    .arg(static_cast<double>(pred.simulatedIteration) / 1000.0)
+                    .arg(static_cast<double>(measured) / 1000.0)
+                    .arg(err, 0, 'f', 2);
+            qInfo("%s", qPrintable(what));
+            QVERIFY2(row.within ? err <= kTolerancePct : err > kTolerancePct, qPrintable(what));
+        }
+        std::string notes;
+        for (const auto& n : simulate(traced->graph, knobsOf({"tp.degree=4"})).setup.notes)
+            notes += n + "\n";
+        QVERIFY2(notes.find("sequence parallel: 512 norm and residual kernels") != std::string::npos,
+                 notes.c_str());
     }
 
     // What the prediction modelled instead of measuring is in its notes.
