@@ -45,6 +45,23 @@ SynthConfig layoutJob(int dp, int tp, int microbatches = 2, double linkGBps = 12
     return c;
 }
 
+// A prediction against the generated truth: its error in %, and a line saying so (logged).
+struct Checked {
+    double err = 0;
+    QString what;
+};
+Checked check(const QString& label, const QStringList& knobs, TimeNs predicted, TimeNs generated) {
+    Checked c;
+    c.err = errPct(static_cast<double>(predicted), static_cast<double>(generated));
+    c.what = QString("%1 %2: predicted %3 us, generated %4 us, %5% off")
+                 .arg(label, knobs.join(' '))
+                 .arg(static_cast<double>(predicted) / 1000.0)
+                 .arg(static_cast<double>(generated) / 1000.0)
+                 .arg(c.err, 0, 'f', 2);
+    qInfo("%s", qPrintable(c.what));
+    return c;
+}
+
 SimKnobs knobsOf(const QStringList& assignments) {
     SimKnobs k;
     for (const auto& a : assignments)
@@ -118,14 +135,10 @@ private slots:
         const SimResult measured = simulate(b.graph);
         const SimResult pred = simulate(a.graph, knobsOf(knobs));
         QVERIFY(pred.complete);
-        const double err = errPct(static_cast<double>(pred.simulatedIteration),
-                                  static_cast<double>(measured.measuredIteration));
-        const QString what = QString("%1: predicted %2 us, generated %3 us, %4% off")
-                                 .arg(knobs.join(' '))
-                                 .arg(static_cast<double>(pred.simulatedIteration) / 1000.0)
-                                 .arg(static_cast<double>(measured.measuredIteration) / 1000.0)
-                                 .arg(err, 0, 'f', 2);
-        qInfo("%s", qPrintable(what));
+        const Checked c = check(QString(QTest::currentDataTag()), knobs, pred.simulatedIteration,
+                                measured.measuredIteration);
+        const double err = c.err;
+        const QString& what = c.what;
         if (within) {
             QVERIFY2(err <= kTolerancePct, qPrintable(what));
             QCOMPARE(pred.setup.world, dp * tp);
@@ -155,17 +168,9 @@ private slots:
             const auto truthRun = generateAndLoad(pipeline(row.dp, row.tp));
             const TimeNs measured = simulate(truthRun->graph).measuredIteration;
             const SimResult pred = simulate(traced->graph, knobsOf(row.knobs));
-            const double err =
-                errPct(static_cast<double>(pred.simulatedIteration), static_cast<double>(measured));
-            const QString what = QString("(%1,%2,2) %3: predicted %4 us, generated %5 us, %6% off")
-                                     .arg(row.dp)
-                                     .arg(row.tp)
-                                     .arg(row.knobs.join(' '))
-                                     .arg(static_cast<double>(pred.simulatedIteration) / 1000.0)
-                                     .arg(static_cast<double>(measured) / 1000.0)
-                                     .arg(err, 0, 'f', 2);
-            qInfo("%s", qPrintable(what));
-            QVERIFY2(err <= kTolerancePct, qPrintable(what));
+            const Checked c = check(QString("(%1,%2,2)").arg(row.dp).arg(row.tp), row.knobs,
+                                    pred.simulatedIteration, measured);
+            QVERIFY2(c.err <= kTolerancePct, qPrintable(c.what));
             QCOMPARE(pred.setup.world, row.dp * row.tp * 2);
         }
     }
@@ -199,18 +204,9 @@ private slots:
                 generateAndLoad(row.tp > 1 ? sp(row.dp, row.tp) : layoutJob(row.dp, row.tp));
             const TimeNs measured = simulate(truthRun->graph).measuredIteration;
             const SimResult pred = simulate(traced->graph, knobsOf(row.knobs));
-            const double err =
-                errPct(static_cast<double>(pred.simulatedIteration), static_cast<double>(measured));
-            const QString what =
-                QString("sequence parallel (%1,%2,1) %3: predicted %4 us, generated %5 us, %6% off")
-                    .arg(row.dp)
-                    .arg(row.tp)
-                    .arg(row.knobs.join(' '))
-                    .arg(static_cast<double>(pred.simulatedIteration) / 1000.0)
-                    .arg(static_cast<double>(measured) / 1000.0)
-                    .arg(err, 0, 'f', 2);
-            qInfo("%s", qPrintable(what));
-            QVERIFY2(row.within ? err <= kTolerancePct : err > kTolerancePct, qPrintable(what));
+            const Checked c = check(QString("sequence parallel (%1,%2,1)").arg(row.dp).arg(row.tp), row.knobs,
+                                    pred.simulatedIteration, measured);
+            QVERIFY2(row.within ? c.err <= kTolerancePct : c.err > kTolerancePct, qPrintable(c.what));
         }
         std::string notes;
         for (const auto& n : simulate(traced->graph, knobsOf({"tp.degree=4"})).setup.notes)
