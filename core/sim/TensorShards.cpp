@@ -141,7 +141,8 @@ TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp, 
     std::vector<std::vector<KernelCostEntry>> costs(set.ranks.size());
     std::map<std::pair<std::int64_t, std::int64_t>, int> normShapes;
     std::map<std::int64_t, int> headCounts;
-    std::map<std::pair<std::int64_t, std::int64_t>, int> gemmKM;               // (K, M) of the GEMMs
+    std::map<std::pair<std::int64_t, std::int64_t>, int> gemmKM; // (K, M) of the GEMMs
+    std::map<std::pair<std::int64_t, std::int64_t>, int> tables; // (columns, rows) of embedding lookups
     std::vector<std::unordered_set<std::uint64_t>> withCost(set.ranks.size()); // GPU ops with shapes
     for (std::size_t r = 0; r < set.ranks.size(); ++r) {
         costs[r] = kernelCosts(set.ranks[r]);
@@ -153,6 +154,8 @@ TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp, 
             if (!shapes || shapes->dims.empty()) continue;
             if (e.cost.family == OpFamily::Gemm)
                 if (const auto d = gemmDims(op, *shapes)) ++gemmKM[{(*d)[1], (*d)[0]}];
+            if ((op == "embedding" || op == "index_select") && shapes->dims[0].size() == 2)
+                ++tables[{shapes->dims[0][1], shapes->dims[0][0]}];
             if (shapes->dims[0].size() < 3) continue;
             const auto& d0 = shapes->dims[0];
             // LayerNorm (GPT, BERT) or RMSNorm (LLaMA-style models), on [batch, sequence, H].
@@ -234,8 +237,11 @@ TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp, 
             }
         }
     shardedSizes.erase(out.tokens);
-    // The LM head's features are the vocabulary's share: wider than the MLP's 4H / T.
-    if (!shardedSizes.empty() && *shardedSizes.rbegin() > 4 * out.hidden / tracedTp)
+    // The vocabulary: the embedding table's rows [V / T, H] (vocabulary-parallel), else the LM
+    // head's features when they are wider than the MLP's 4H / T.
+    for (const auto& [shape, n] : tables)
+        if (shape.first == out.hidden) out.vocab = std::max(out.vocab, shape.second * tracedTp);
+    if (out.vocab == 0 && !shardedSizes.empty() && *shardedSizes.rbegin() > 4 * out.hidden / tracedTp)
         out.vocab = *shardedSizes.rbegin() * tracedTp;
     if (insertComm && !insertions.empty())
         insertAllReduces(g, insertions, out, *gpu, newTp, gpusPerNode, knob, ratio);

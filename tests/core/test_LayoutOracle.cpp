@@ -275,6 +275,32 @@ private slots:
         QVERIFY2(agree >= 4, qPrintable(lines.join("; ")));
     }
 
+    // The memory one GPU holds: an 8192-wide model of 8 layers does not fit an 80 GB H100 unsharded
+    // (about 7.0 billion parameters x 18 bytes of weights, gradients and Adam state), does at tp 2;
+    // the layouts that do not fit come after those that do.
+    void marksLayoutsThatDoNotFit() {
+        SynthConfig c = layoutJob(4, 2);
+        c.hidden = 8192;
+        c.heads = 64;
+        c.layers = 8;
+        const auto traced = generateAndLoad(c);
+        const LayoutPlan plan = planLayouts(traced->graph, 8);
+        QCOMPARE(plan.gpuMemoryGB, 80.0);
+        QCOMPARE(plan.layers, 8);
+        bool seenMisfit = false;
+        for (const auto& r : plan.rows) {
+            QVERIFY(r.error.empty());
+            const double params = (8.0 * (12.0 * 8192 * 8192 + 13.0 * 8192) + 2.0 * 32000 * 8192) / r.tp;
+            QVERIFY(std::abs(r.memory.params - params) < 1.0);
+            QCOMPARE(r.memory.weightsBytes + r.memory.gradsBytes + r.memory.optimizerBytes, 18.0 * params);
+            QCOMPARE(r.fits, r.tp > 1);
+            if (!r.fits) seenMisfit = true;
+            QVERIFY(r.fits || seenMisfit); // no fitting layout after one that does not fit
+            QVERIFY(!seenMisfit || !r.fits);
+        }
+        QVERIFY(seenMisfit);
+    }
+
     // A layout the trace cannot make is one clear error, never a result.
     void badLayoutsAreErrors_data() {
         QTest::addColumn<QStringList>("knobs");
