@@ -180,8 +180,9 @@ void planLayout(const ExecutionGraph& g, const SetupKnobs& k, const std::vector<
     setup.world = n * tp * pp;
     std::string shardNote;
     if (tp != tp0) {
-        const TensorShards shards = planTensorShards(g, tp0, tp, k.gpuSource, gpusPerNode, k.tpResizeComm);
-        if (k.tpReshape) plan.shardFactor = shards.nodeFactor;
+        const TensorShards shards =
+            planTensorShards(g, tp0, tp, k.gpuSource, gpusPerNode, k.tpResizeComm, k.tpReshape);
+        plan.shardFactor = shards.nodeFactor;
         shardNote = "modelled, not measured: " + std::to_string(shards.gemms) + " sharded GEMMs, " +
                     std::to_string(shards.attention) + " attention kernels (" + std::to_string(shards.heads) +
                     " heads / " + std::to_string(tp) + "), " + std::to_string(shards.activations) +

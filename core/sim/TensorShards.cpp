@@ -94,7 +94,7 @@ constexpr double kTpAllReduceLatencyUs = 10.0;
 
 void insertAllReduces(const ExecutionGraph& g, const std::vector<Insertion>& candidates, TensorShards& out,
                       const GpuSpec& gpu, int newTp, int gpusPerNode, const std::string& knob,
-                      std::vector<std::unordered_map<std::uint64_t, double>>& ratio) {
+                      std::vector<std::unordered_map<std::uint64_t, double>>& addedUs) {
     if (gpusPerNode > 0 && newTp > gpusPerNode)
         throw KnobError(knob + ": the trace has no tensor-parallel collectives and a group of " +
                         std::to_string(newTp) + " spans nodes of " + std::to_string(gpusPerNode) +
@@ -108,10 +108,7 @@ void insertAllReduces(const ExecutionGraph& g, const std::vector<Insertion>& can
     for (const auto& c : candidates) {
         const Rank& rank = g.trace->ranks[c.rank];
         if (inBackward(rank, c.op) && (c.k == out.hidden || c.k == out.vocab)) continue;
-        const TimeNs d = rank.tracks[c.gpuOp.track].events.duration[c.gpuOp.index];
-        auto it = ratio[c.rank].find(c.gpuOp.packed());
-        if (d <= 0 || it == ratio[c.rank].end()) continue;
-        it->second += out.insertedUs * 1000.0 / static_cast<double>(d);
+        addedUs[c.rank][c.gpuOp.packed()] = out.insertedUs;
         ++out.insertedAllReduces;
     }
 }
@@ -130,7 +127,7 @@ template <class T> T mostCommon(const std::map<T, int>& counts) {
 } // namespace
 
 TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp, const std::string& gpuSource,
-                              int gpusPerNode, bool insertComm) {
+                              int gpusPerNode, bool insertComm, bool reshape) {
     const std::string knob = "tp.degree=" + std::to_string(newTp);
     const TraceSet& set = *g.trace;
     TensorShards out;
@@ -243,8 +240,9 @@ TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp, 
         if (shape.first == out.hidden) out.vocab = std::max(out.vocab, shape.second * tracedTp);
     if (out.vocab == 0 && !shardedSizes.empty() && *shardedSizes.rbegin() > 4 * out.hidden / tracedTp)
         out.vocab = *shardedSizes.rbegin() * tracedTp;
+    std::vector<std::unordered_map<std::uint64_t, double>> addedUs(set.ranks.size()); // per GPU op
     if (insertComm && !insertions.empty())
-        insertAllReduces(g, insertions, out, *gpu, newTp, gpusPerNode, knob, ratio);
+        insertAllReduces(g, insertions, out, *gpu, newTp, gpusPerNode, knob, addedUs);
     // Ops on sharded activations: a tensor whose last dim (or a count argument, such as the
     // embedding backward's num_weights) is a sharded feature size.
     for (std::size_t r = 0; r < set.ranks.size(); ++r)
@@ -326,7 +324,11 @@ TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp, 
         }
         // A kernel near the GPU's shortest stays near it: launch ramp and tail do not shard.
         const double m = static_cast<double>(n.duration);
+        if (!reshape) f = 1.0;
         if (m > 0) f = std::max(m * f, minNs * std::min(1.0, m / minNs)) / m;
+        // The inserted all-reduce that follows this GEMM on the compute stream.
+        if (auto a = addedUs[n.rank].find(n.event.packed()); a != addedUs[n.rank].end() && m > 0)
+            f += a->second * 1000.0 / m;
         out.nodeFactor[i] = f;
     }
     if (out.gemms == 0)

@@ -40,8 +40,9 @@ struct TensorShards {
 // naming tp.degree) when the trace has no recognisable transformer layers, when newTp does not
 // divide the heads or the hidden size, or when the trace's GPU is unknown (gpu.source names it);
 // from T = 1, also when the new group would span nodes of gpusPerNode GPUs.
-// insertComm = false (tp.resize_comm=false): no all-reduces are added from T = 1.
+// insertComm = false (tp.resize_comm=false): no all-reduces are added from T = 1; reshape = false
+// (tp.reshape=false): every kernel keeps its traced time (an inserted all-reduce is still added).
 TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp, const std::string& gpuSource,
-                              int gpusPerNode, bool insertComm = true);
+                              int gpusPerNode, bool insertComm = true, bool reshape = true);
 
 } // namespace sl
