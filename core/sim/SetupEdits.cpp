@@ -199,9 +199,9 @@ void planLayout(const ExecutionGraph& g, const SetupKnobs& k, const std::vector<
             shardNote += "; modelled, not measured: " + std::to_string(shards.insertedAllReduces) +
                          " tensor-parallel all-reduces the tp 1 trace lacks, " +
                          std::to_string(static_cast<long long>(std::llround(shards.insertedUs))) +
-                         " us each (10 us + " + std::to_string(shards.tokens) + " x " +
-                         std::to_string(shards.hidden) + " BF16 x 2(N-1)/N over " + shards.gpu +
-                         "'s link), added to the GEMM each follows on the compute stream (not drawn as "
+                         " us each (" + shards.insertedFrom + ", " + std::to_string(shards.tokens) + " x " +
+                         std::to_string(shards.hidden) +
+                         " BF16), added to the GEMM each follows on the compute stream (not drawn as "
                          "collectives; counted as compute)";
         if (shards.withoutShapes > 0)
             shardNote +=

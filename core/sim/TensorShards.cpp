@@ -3,6 +3,7 @@
 #include "models/GpuTable.h"
 #include "models/KernelCost.h"
 #include "models/Roofline.h"
+#include "sim/CollectiveKnobs.h"
 #include "sim/Knobs.h"
 
 #include <algorithm>
@@ -88,8 +89,9 @@ bool inBackward(const Rank& rank, EventRef op) {
 // (attention output, MLP down) and the input gradient of each column-parallel one in the backward
 // (QKV, MLP up; not the attention output's, whose K is H, nor the LM head's, as the generator).
 // The trace has no such collective to re-size, so its time joins the GEMM it follows on the
-// compute stream, which waits for it: latency + bytes x 2(N-1)/N over the GPU's link (per
-// direction, the GPU table's both-ways figure halved).
+// compute stream, which waits for it. The time is the all-reduce model calibrated on the trace's
+// own all-reduces inside a node (as comm.model=alpha-beta calibrates it), else latency + bytes x
+// 2(N-1)/N over the GPU's link (per direction, the GPU table's both-ways figure halved).
 constexpr double kTpAllReduceLatencyUs = 10.0;
 
 void insertAllReduces(const ExecutionGraph& g, const std::vector<Insertion>& candidates, TensorShards& out,
@@ -99,12 +101,23 @@ void insertAllReduces(const ExecutionGraph& g, const std::vector<Insertion>& can
         throw KnobError(knob + ": the trace has no tensor-parallel collectives and a group of " +
                         std::to_string(newTp) + " spans nodes of " + std::to_string(gpusPerNode) +
                         " GPUs: inserting all-reduces across nodes is not modelled");
-    if (gpu.linkGBps <= 0)
-        throw KnobError(knob + ": the GPU table has no link bandwidth for " + gpu.name +
-                        " to time the inserted tensor-parallel all-reduces");
     const double bytes = static_cast<double>(out.tokens) * static_cast<double>(out.hidden) * 2.0; // BF16
-    const double busGBps = gpu.linkGBps / 2.0;
-    out.insertedUs = kTpAllReduceLatencyUs + bytes * 2.0 * (newTp - 1) / newTp / (busGBps * 1e9) * 1e6;
+    const CollectiveModel traced = collectiveModelFor(g, SimKnobs{}, collectiveCalls(g), nullptr);
+    const TimeNs calibrated =
+        traced.time(CollectiveType::AllReduce, static_cast<std::int64_t>(bytes), newTp, false);
+    if (calibrated > 0) {
+        out.insertedUs = static_cast<double>(calibrated) / 1000.0;
+        out.insertedFrom = "the all-reduce model calibrated on the trace";
+    } else {
+        if (gpu.linkGBps <= 0)
+            throw KnobError(knob +
+                            ": the trace has no all-reduce to calibrate on and the GPU table no link "
+                            "bandwidth for " +
+                            gpu.name + " to time the inserted tensor-parallel all-reduces");
+        const double busGBps = gpu.linkGBps / 2.0;
+        out.insertedUs = kTpAllReduceLatencyUs + bytes * 2.0 * (newTp - 1) / newTp / (busGBps * 1e9) * 1e6;
+        out.insertedFrom = "10 us + bytes x 2(N-1)/N over " + gpu.name + "'s link";
+    }
     for (const auto& c : candidates) {
         const Rank& rank = g.trace->ranks[c.rank];
         if (inBackward(rank, c.op) && (c.k == out.hidden || c.k == out.vocab)) continue;

@@ -33,7 +33,8 @@ struct TensorShards {
     // (sim/TensorShards.cpp, insertAllReduces), and the time of one.
     std::int64_t insertedAllReduces = 0;
     double insertedUs = 0;
-    std::string gpu; // the GPU whose roofline gives the ratios
+    std::string insertedFrom; // what timed them
+    std::string gpu;          // the GPU whose roofline gives the ratios
 };
 
 // The kernels of `g` at tensor-parallel degree newTp, traced at tracedTp. Throws KnobError (one line
