@@ -455,13 +455,14 @@ SetupEditPlan planSetupEdits(const ExecutionGraph& g, const SetupKnobs& k,
     return plan;
 }
 
-int largestJobRankId(const ParallelStructure& s, int dpDegree) {
+int largestJobRankId(const ParallelStructure& s, int dpDegree, int tpDegree) {
     int most = -1;
     for (const RankPlace& p : s.places)
         most = std::max(most, p.rank);
-    if (dpDegree <= 0 || !s.recognised || dpDegree == s.dp) return most;
-    most = -1; // the replicas from dpDegree on are dropped
-    const JobIds ids = jobRankIds(s, dpDegree, s.tp);
+    const int dp = dpDegree > 0 ? dpDegree : s.dp, tp = tpDegree > 0 ? tpDegree : s.tp;
+    if (!s.recognised || (dp == s.dp && tp == s.tp)) return most;
+    most = -1; // the places beyond the new degrees are dropped
+    const JobIds ids = jobRankIds(s, dp, tp);
     for (int id : ids.all())
         most = std::max(most, id);
     return most;

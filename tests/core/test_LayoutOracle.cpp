@@ -7,9 +7,11 @@
 #include "SynthFixture.h"
 
 #include "analysis/LayoutPlan.h"
+#include "sim/JobRankIds.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
 #include "structure/CollectiveCalls.h"
+#include "structure/Structure.h"
 
 #include <map>
 #include <memory>
@@ -214,6 +216,19 @@ private slots:
             notes += n + "\n";
         QVERIFY2(notes.find("sequence parallel: 512 norm and residual kernels") != std::string::npos,
                  notes.c_str());
+    }
+
+    // The GUI's straggler box offers every rank of the predicted job (sim/JobRankIds.h).
+    void largestRankOfTheNewJob() {
+        const ParallelStructure s = recognizeStructure(source_->set, &source_->graph);
+        QCOMPARE(largestJobRankId(s, 0), 7);
+        QCOMPARE(largestJobRankId(s, 0, 4), 15); // dp 4 x tp 4
+        QCOMPARE(largestJobRankId(s, 2, 4), 7);
+        QCOMPARE(largestJobRankId(s, 8, 1), 7);
+        const SimResult pred = simulate(source_->graph, knobsOf({"tp.degree=4", "straggler.rank=15"}));
+        QCOMPARE(pred.setup.world, 16);
+        QVERIFY_THROWS_EXCEPTION(KnobError,
+                                 simulate(source_->graph, knobsOf({"tp.degree=4", "straggler.rank=16"})));
     }
 
     // What the prediction modelled instead of measuring is in its notes.
