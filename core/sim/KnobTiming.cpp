@@ -128,6 +128,42 @@ void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, const GpuSwap
                      "the intra-node values");
 }
 
+// The host calls of the collectives a new layout removes (tp.degree=1): for each, the outermost op
+// around its launch on its thread that launches nothing else (the c10d call with its event record
+// and wait, and the tensor-parallel region around it where the trace shows one).
+std::vector<RemovedSpan> removedCommSpans(const ExecutionGraph& g, const std::vector<std::uint8_t>& removed) {
+    std::vector<RemovedSpan> out;
+    if (removed.empty()) return out;
+    for (NodeId c = 0; c < g.nodes.size(); ++c) {
+        if (!removed[c]) continue;
+        NodeId call = kNoNode;
+        for (EdgeId e : g.inEdges(c))
+            if (g.edges[e].kind == EdgeKind::Launch) call = g.edges[e].from;
+        if (call == kNoNode) continue;
+        const GraphNode& launch = g.nodes[call];
+        const Processor& p = g.processors[launch.processor];
+        const auto& ev = g.trace->ranks[launch.rank].tracks[launch.event.track].events;
+        auto launchesOnlyRemoved = [&](TimeNs from, TimeNs to) {
+            auto it = std::lower_bound(p.nodes.begin(), p.nodes.end(), from,
+                                       [&](NodeId x, TimeNs v) { return g.measuredStart(x) < v; });
+            for (; it != p.nodes.end() && g.measuredStart(*it) < to; ++it)
+                for (EdgeId id : g.outEdges(*it))
+                    if (g.edges[id].kind == EdgeKind::Launch && !removed[g.edges[id].to]) return false;
+            return true;
+        };
+        RemovedSpan span{launch.processor, 0, 0};
+        for (std::int32_t a = ev.parent[launch.event.index]; a >= 0;
+             a = ev.parent[static_cast<std::size_t>(a)]) {
+            const auto i = static_cast<std::size_t>(a);
+            if (!launchesOnlyRemoved(ev.start[i], ev.end(i))) break;
+            span.start = ev.start[i];
+            span.end = ev.end(i);
+        }
+        if (span.end > span.start) out.push_back(span);
+    }
+    return out;
+}
+
 } // namespace
 
 KnobTiming::KnobTiming(const ExecutionGraph& g, const SimKnobs& k, const SetupEditPlan& plan,
@@ -178,9 +214,9 @@ KnobTiming::KnobTiming(const ExecutionGraph& g, const SimKnobs& k, const SetupEd
     std::vector<std::regex> regexes;
     for (const auto& [re, s] : k.kernelSpeedup)
         regexes.emplace_back(re);
-    const CpuRegions regions(g, k.cpuRegionSpeedup,
-                             DataLoaderKnobs{k.dataWorkers, k.dataSpeedup, k.dataCores},
-                             HostFactors{1.0 / k.hostDispatch, 1.0 / k.hostCompute});
+    const CpuRegions regions(
+        g, k.cpuRegionSpeedup, DataLoaderKnobs{k.dataWorkers, k.dataSpeedup, k.dataCores},
+        HostFactors{1.0 / k.hostDispatch, 1.0 / k.hostCompute}, removedCommSpans(g, removedComm_));
     if (k.hostCompute != 1.0 && regions.computeTime() == 0)
         warnings.addForKnob("host.compute", Warn::HostComputeNone,
                             "host.compute: no CPU compute found (every CPU op issues GPU work or is part of "

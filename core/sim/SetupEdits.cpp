@@ -395,7 +395,8 @@ void planLayout(const ExecutionGraph& g, const SetupKnobs& k, const std::vector<
     if (tensorCalls > 0)
         setup.notes.push_back(
             tp == 1 ? "removed " + std::to_string(tensorCalls) +
-                          " tensor-parallel collective kernels (tp 1); their host calls stay as traced"
+                          " tensor-parallel collective kernels (tp 1) with their host calls (the c10d call, "
+                          "its event record and wait)"
                     : "modelled, not measured: " + std::to_string(tensorCalls) +
                           " tensor-parallel collective kernels re-timed for groups of " + std::to_string(tp) +
                           " by the collective model (the new ranks' links: NVLink within a node, the "

@@ -280,6 +280,12 @@ private slots:
                 }
             }
             agree += plan.rows.front().tp == bestTp ? 1 : 0;
+            // The best layout's step, where the planner found it, within 5% of the truth's (the small
+            // models need the removed all-reduces' host calls gone).
+            if (plan.rows.front().tp == bestTp)
+                QVERIFY2(errPct(static_cast<double>(plan.rows.front().step), static_cast<double>(best)) <=
+                             kTolerancePct,
+                         qPrintable(QString("hidden %1").arg(hidden)));
             lines << QString("hidden %1: planner tp %2 (%3 us), generated best tp %4 (%5 us)")
                          .arg(hidden)
                          .arg(plan.rows.front().tp)
