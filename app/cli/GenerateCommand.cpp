@@ -81,6 +81,7 @@ Command makeGenerateCommand() {
             "  --no-overlap          the compute stream waits for every collective\n"
             "  --python-stacks       Python between modules as python_function ranges\n"
             "  --record-shapes       ops carry Input Dims / Input type, as with record_shapes=True\n"
+            "  --sequence-parallel   Megatron sequence parallelism (all-gather / reduce-scatter, tp > 1)\n"
             "Recommendation job (docs/Embeddings.md; needs --tp 1 --pp 1, --dp = ranks):\n"
             "  --rec-tables F        embedding tables (tables.json, with batch_per_rank and each rank)\n"
             "  --rec-plan F          their placement (plan.json; default: each table on its rank)\n"
@@ -130,6 +131,7 @@ Command makeGenerateCommand() {
                 c.commOverlap = !args.flag("--no-overlap");
                 c.pythonStacks = args.flag("--python-stacks");
                 c.recordShapes = args.flag("--record-shapes");
+                c.sequenceParallel = args.flag("--sequence-parallel");
                 if (auto t = args.option("--rec-tables")) {
                     std::string file;
                     c.recTables = parseEmbeddingTables(embeddingKnobText(*t, file), file);

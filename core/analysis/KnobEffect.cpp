@@ -27,8 +27,9 @@ std::set<PathLabel> knobTargets(const SimKnobs& k) {
     if (!k.cpuRegionSpeedup.empty()) t.insert(PathLabel::Sync);
     if (k.launchLatencyUs >= 0) t.insert(PathLabel::LaunchLatency);
     // A straggler and the setup edits (more or fewer replicas, layers, micro-batches) change every
-    // kind of time on the path, not one class of work.
-    const bool setupEdit = k.dpDegree > 0 || k.dpStrong || k.modelLayers > 0 || k.ppMicrobatches > 0;
+    // kind of time on the path, not one class of work; so does a new parallel layout.
+    const bool setupEdit = k.dpDegree > 0 || k.dpStrong || k.modelLayers > 0 || k.ppMicrobatches > 0 ||
+                           k.tpDegree > 0 || k.parallelGpus > 0;
     // So do stragglers, slow nodes and jitter (sim/RankVariation.h).
     if (hasRankVariation(k) || setupEdit)
         for (int l = 0; l < kPathLabelCount; ++l)

@@ -32,7 +32,8 @@ std::string times(double v) {
 } // namespace
 
 bool setsWork(const SimKnobs& k) {
-    return k.dpDegree > 0 || k.ppMicrobatches > 0 || k.modelLayers > 0;
+    return k.dpDegree > 0 || k.ppMicrobatches > 0 || k.modelLayers > 0 || k.tpDegree > 0 ||
+           k.parallelGpus > 0;
 }
 
 bool needsBlocks(const SimKnobs& k) {
@@ -56,18 +57,27 @@ StepWork stepWork(const ParallelStructure& s, const SimKnobs& knobs, const SimRe
     w.tracedDp = w.dp = std::max(1, s.dp);
     w.tracedMicrobatches = w.microbatches = s.microbatches;
     w.tracedLayers = w.layers = s.layers;
+    w.tp = std::max(1, s.tp);
     // dp.degree applied: the simulated job has the knob's replicas.
     if (knobs.dpDegree > 0 && s.recognised && result.setup.edited && result.setup.dp == knobs.dpDegree &&
         !ignored(result, "dp.degree")) {
         w.dp = knobs.dpDegree;
         w.strong = knobs.dpStrong;
     }
+    // tp.degree / parallel.gpus (docs/Layouts.md): the simulated job's replicas and GPUs; with
+    // parallel.gpus the global batch stays.
+    const bool layout = (knobs.tpDegree > 0 || knobs.parallelGpus > 0) && s.recognised && result.setup.edited;
+    if (layout) {
+        w.dp = result.setup.dp;
+        w.tp = result.setup.tp;
+        w.strong = knobs.parallelGpus > 0 || knobs.dpStrong;
+    }
     if (knobs.ppMicrobatches > 0 && s.microbatches > 0 && !ignored(result, "pp.microbatches"))
         w.microbatches = knobs.ppMicrobatches;
     if (knobs.modelLayers > 0 && s.layers > 0 && !ignored(result, "model.layers"))
         w.layers = knobs.modelLayers;
     const double dpRatio = static_cast<double>(w.dp) / w.tracedDp;
-    w.gpus = dpRatio;
+    w.gpus = layout && s.world > 0 ? static_cast<double>(result.setup.world) / s.world : dpRatio;
     w.samples = (w.strong ? 1.0 : dpRatio) *
                 (w.tracedMicrobatches > 0 ? static_cast<double>(w.microbatches) / w.tracedMicrobatches : 1.0);
     w.workPerSample = w.tracedLayers > 0 ? static_cast<double>(w.layers) / w.tracedLayers : 1.0;
@@ -94,6 +104,11 @@ Throughput throughputFrom(const StepWork& base, TimeNs baselineStep, const StepW
     if (work.dp != base.dp || work.strong != base.strong) {
         add(work.strong ? "strong scaling" : "weak scaling");
         scale = std::to_string(base.dp) + " -> " + std::to_string(work.dp) + " replicas";
+    }
+    if (work.tp != base.tp) {
+        add("tensor parallelism");
+        if (!scale.empty()) scale += ", ";
+        scale += "tp " + std::to_string(base.tp) + " -> " + std::to_string(work.tp);
     }
     if (work.microbatches != base.microbatches) {
         add("micro-batches");

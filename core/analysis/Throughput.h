@@ -23,6 +23,7 @@ struct StepWork {
     bool strong = false;        // dp.strong: the global batch stays
     int microbatches = 0;       // per step (0: not recognised)
     int tracedMicrobatches = 0; //
+    int tp = 1;                 // tensor-parallel degree (tp.degree)
     int layers = 0;             // layer blocks of the model (0: not recognised)
     int tracedLayers = 0;       //
     double samples = 1.0;       // samples per step / the trace's

@@ -56,11 +56,14 @@ struct Region {
 } // namespace
 
 CpuRegions::CpuRegions(const ExecutionGraph& g, const std::vector<std::pair<std::string, double>>& patterns,
-                       DataLoaderKnobs data, HostFactors host)
+                       DataLoaderKnobs data, HostFactors host, const std::vector<RemovedSpan>& removedSpans)
     : g_(g), dispatch_(host.dispatch) {
     pieces_.resize(g.processors.size());
     empty_ = !host.active();
-    if (patterns.empty() && !data.active() && !host.active()) return;
+    if (patterns.empty() && !data.active() && !host.active() && removedSpans.empty()) return;
+    std::vector<std::vector<RemovedSpan>> removedOn(g.processors.size());
+    for (const RemovedSpan& r : removedSpans)
+        if (r.processor < removedOn.size()) removedOn[r.processor].push_back(r);
     std::vector<std::regex> res;
     for (const auto& [re, x] : patterns)
         res.emplace_back(re);
@@ -80,6 +83,8 @@ CpuRegions::CpuRegions(const ExecutionGraph& g, const std::vector<std::pair<std:
         }
         std::unordered_map<StringId, double> byName; // factor per name (1: no match)
         std::vector<Region> regions;
+        for (const RemovedSpan& r : removedOn[pi])
+            regions.push_back({Region::Pattern, r.start, r.end, 0.0});
         // Data waits (sim/DataLoaderModel.h): the stretches of them the data knobs re-time.
         if (data.active()) {
             const std::vector<DataWait> waits = findDataWaits(rank, track);

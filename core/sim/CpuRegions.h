@@ -30,11 +30,20 @@ bool isMetadataOpName(std::string_view name);
 // framework itself ("torch/...") are dispatch; DataLoader iterator ops are always compute.
 bool isHostComputeOp(EventKind kind, std::string_view name, bool launches, bool insideLaunchingCpuOp);
 
+// A stretch of a CPU thread (a graph processor) that the simulated job does not run: the host
+// calls of a collective a new layout removes (tp.degree=1).
+struct RemovedSpan {
+    std::uint32_t processor = 0;
+    TimeNs start = 0, end = 0;
+};
+
 class CpuRegions {
 public:
-    // patterns: (ECMAScript regex, speedup), any speedup > 0, +inf removes the region.
+    // patterns: (ECMAScript regex, speedup), any speedup > 0, +inf removes the region; `removed`
+    // spans are removed as an inf pattern's regions are.
     CpuRegions(const ExecutionGraph& g, const std::vector<std::pair<std::string, double>>& patterns,
-               DataLoaderKnobs data = {}, HostFactors host = {});
+               DataLoaderKnobs data = {}, HostFactors host = {},
+               const std::vector<RemovedSpan>& removed = {});
 
     bool empty() const { return empty_; }
     // Data waits (DataLoader iterator ops) re-timed by data.workers / data.speedup.

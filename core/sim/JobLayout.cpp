@@ -51,10 +51,14 @@ JobLayout layoutJob(const ExecutionGraph& g, const SetupEditPlan& plan,
         if (inRendezvous(i)) L.collIndex[i] = collCount[g.nodes[i].rank]++;
     std::unordered_map<std::uint64_t, std::uint32_t> rdvIds;
     std::vector<std::uint32_t> rdvSize;
-    auto rdvFor = [&](NodeId x, int dp) {
+    // Ranks an edit dropped meet only each other (kDroppedRdv): they must still finish, and never
+    // hold a kept rank (a layout change adds and drops ranks in one job).
+    constexpr std::uint32_t kDroppedRdv = 0x80000000u;
+    auto rdvFor = [&](NodeId x, int dp, bool dropped = false) {
         const std::uint32_t gi = g.nodes[x].collective;
-        const std::uint64_t key =
-            (static_cast<std::uint64_t>(gi) << 32) | static_cast<std::uint32_t>(replicated[gi] ? -1 : dp);
+        const std::uint32_t low = dropped ? kDroppedRdv | static_cast<std::uint32_t>(replicated[gi] ? 0 : dp)
+                                          : static_cast<std::uint32_t>(replicated[gi] ? -1 : dp);
+        const std::uint64_t key = (static_cast<std::uint64_t>(gi) << 32) | low;
         auto [it, fresh] = rdvIds.try_emplace(key, static_cast<std::uint32_t>(rdvSize.size()));
         if (fresh) rdvSize.push_back(0);
         ++rdvSize[it->second];
@@ -65,8 +69,8 @@ JobLayout layoutJob(const ExecutionGraph& g, const SetupEditPlan& plan,
         if (r.measured) loadedDp[r.source] = r.dp;
     L.rdvOfNode.assign(L.n, JobLayout::kNone);
     for (NodeId i = 0; i < L.n; ++i)
-        if (L.collIndex[i] != JobLayout::kNone && !setup.isDropped(g.nodes[i].rank))
-            L.rdvOfNode[i] = rdvFor(i, loadedDp[g.nodes[i].rank]);
+        if (L.collIndex[i] != JobLayout::kNone)
+            L.rdvOfNode[i] = rdvFor(i, loadedDp[g.nodes[i].rank], setup.isDropped(g.nodes[i].rank));
     L.addedCollBase.assign(added.count() + 1, 0);
     for (std::size_t a = 0; a < added.count(); ++a)
         L.addedCollBase[a + 1] = L.addedCollBase[a] + collCount[added.source[a]];

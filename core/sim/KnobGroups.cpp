@@ -32,6 +32,8 @@ KnobGroup knobGroupOf(std::string_view key) {
         {"dp.scale", KnobGroup::DataParallel},
         {"dp.degree", KnobGroup::DataParallel},
         {"dp.strong", KnobGroup::DataParallel},
+        {"tp.degree", KnobGroup::Setup}, // docs/Layouts.md
+        {"parallel.gpus", KnobGroup::Setup},
         {"model.layers", KnobGroup::Setup},
         {"pp.microbatches", KnobGroup::Setup},
         {"batch.samples", KnobGroup::Setup},

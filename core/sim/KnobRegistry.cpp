@@ -3,6 +3,7 @@
 #include "models/GpuTable.h"
 #include "models/KernelClass.h"
 #include "sim/EmbeddingKnobs.h"
+#include "sim/LayoutKnobs.h"
 #include "sim/SetupEdits.h"
 
 #include <algorithm>
@@ -341,12 +342,9 @@ std::vector<KnobSpec> buildSpecs() {
         "a collective the measured skew after this rank does, so job-wide knobs move it too (it assumes "
         "the peers run the same program on the same hardware; a straggler on this rank leaves them as "
         "measured); measured = the peers arrive when they did in the trace, under every knob."));
-    {
-        KnobSpec s = number("dp.scale", "Data-parallel scale", &SimKnobs::dpScale, "x", 1, 1e5,
-                            "Re-times the data-parallel collectives for a group this many times larger (a "
-                            "ring all-reduce gets longer with more ranks). Typical: 2 to 8.");
-        specs.push_back(s);
-    }
+    specs.push_back(number("dp.scale", "Data-parallel scale", &SimKnobs::dpScale, "x", 1, 1e5,
+                           "Re-times the data-parallel collectives for a group this many times larger (a "
+                           "ring all-reduce gets longer with more ranks). Typical: 2 to 8."));
     specs.push_back(integer("dp.degree", "DP replicas", &SimKnobs::dpDegree, 1, 1 << 20, "as traced",
                             "Data-parallel replicas of the predicted job: new ones are clones of traced "
                             "replicas, and every collective spanning replicas is re-timed for its new group "
@@ -362,6 +360,15 @@ std::vector<KnobSpec> buildSpecs() {
             "shrink by traced / new degree) instead of each replica's work. Typical: off (weak scaling).";
         specs.push_back(s);
     }
+    specs.push_back(
+        integer("tp.degree", "TP degree", &SimKnobs::tpDegree, 1, 1024, "as traced",
+                "Tensor-parallel degree of the predicted job: sharded GEMMs, attention and their "
+                "activations re-shaped by the kernel model, TP all-reduces re-sized, ranks = DP x "
+                "TP x PP (docs/Layouts.md). 0: as traced. Typical: 1, 2, 4, 8."));
+    specs.push_back(integer("parallel.gpus", "GPUs", &SimKnobs::parallelGpus, 1, 1 << 20, "as the layout",
+                            "GPUs of the predicted job: with tp.degree the data-parallel degree becomes "
+                            "GPUs / (TP x PP) and the global batch stays (docs/Layouts.md). 0: the job "
+                            "grows with the layout."));
     specs.push_back(
         integer("model.layers", "Model layers", &SimKnobs::modelLayers, 1, 1 << 16, "as traced",
                 "Layer blocks of the predicted model: the recognised repeated layer blocks of every "
@@ -474,6 +481,7 @@ std::vector<KnobFamily> buildFamilies() {
                          j["kernel.class." + c] = re;
                  }});
     f.push_back(embeddingKnobFamily()); // sim/EmbeddingKnobs.cpp
+    f.push_back(layoutSwitchFamily());  // sim/LayoutKnobs.cpp
     f.push_back(
         {"comm.<" + joined(kCommTypes, "|") + ">.<" + joined(kCommParams, "|") + ">",
          "Alpha-beta parameters of one collective type; they override comm.intra_node_GBps, "

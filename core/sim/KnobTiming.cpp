@@ -26,7 +26,8 @@ TimeNs scaled(TimeNs v, double f) {
 // Collective transfer times under comm.model / dp.scale (before comm.speedup and straggler),
 // written into `base` (indexed by node). Only collective kernel nodes change.
 void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, const GpuSwap* swap,
-                       const SetupEditPlan& plan, std::vector<TimeNs>& base, Warnings& warnings) {
+                       const SetupEditPlan& plan, std::vector<TimeNs>& base,
+                       std::vector<std::uint8_t>& removed, Warnings& warnings) {
     const bool alphaBeta = k.commModel == "alpha-beta";
     // dp.degree gives every collective its group size, node span and message size in the new job
     // (SetupEditPlan::calls, docs/Structure.md); the re-timing below is the one dp.scale uses.
@@ -88,6 +89,12 @@ void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, const GpuSwap
                                       : scaled(d, bytesFactor);
             }
         }
+        // tp.degree=1: a tensor-parallel group of one rank has nothing to reduce.
+        if (edited && n2 <= 1 && n > 1) {
+            d = 0;
+            if (removed.empty()) removed.assign(g.nodes.size(), 0);
+            removed[c.node] = 1;
+        }
         if (link && !spans2 && !modelled) {
             const auto& p = measuredLinks.params[static_cast<std::size_t>(commParamGroup(c.type))][0];
             const double busBytes = c.bytes > 0 ? static_cast<double>(c.bytes) * busFactor(c.type, n2) : -1;
@@ -119,6 +126,42 @@ void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, const GpuSwap
         warnings.add(Warn::CommNoInterNodeBandwidth,
                      "no inter-node bandwidth (set comm.inter_node_GBps): collectives spanning nodes use "
                      "the intra-node values");
+}
+
+// The host calls of the collectives a new layout removes (tp.degree=1): for each, the outermost op
+// around its launch on its thread that launches nothing else (the c10d call with its event record
+// and wait, and the tensor-parallel region around it where the trace shows one).
+std::vector<RemovedSpan> removedCommSpans(const ExecutionGraph& g, const std::vector<std::uint8_t>& removed) {
+    std::vector<RemovedSpan> out;
+    if (removed.empty()) return out;
+    for (NodeId c = 0; c < g.nodes.size(); ++c) {
+        if (!removed[c]) continue;
+        NodeId call = kNoNode;
+        for (EdgeId e : g.inEdges(c))
+            if (g.edges[e].kind == EdgeKind::Launch) call = g.edges[e].from;
+        if (call == kNoNode) continue;
+        const GraphNode& launch = g.nodes[call];
+        const Processor& p = g.processors[launch.processor];
+        const auto& ev = g.trace->ranks[launch.rank].tracks[launch.event.track].events;
+        auto launchesOnlyRemoved = [&](TimeNs from, TimeNs to) {
+            auto it = std::lower_bound(p.nodes.begin(), p.nodes.end(), from,
+                                       [&](NodeId x, TimeNs v) { return g.measuredStart(x) < v; });
+            for (; it != p.nodes.end() && g.measuredStart(*it) < to; ++it)
+                for (EdgeId id : g.outEdges(*it))
+                    if (g.edges[id].kind == EdgeKind::Launch && !removed[g.edges[id].to]) return false;
+            return true;
+        };
+        RemovedSpan span{launch.processor, 0, 0};
+        for (std::int32_t a = ev.parent[launch.event.index]; a >= 0;
+             a = ev.parent[static_cast<std::size_t>(a)]) {
+            const auto i = static_cast<std::size_t>(a);
+            if (!launchesOnlyRemoved(ev.start[i], ev.end(i))) break;
+            span.start = ev.start[i];
+            span.end = ev.end(i);
+        }
+        if (span.end > span.start) out.push_back(span);
+    }
+    return out;
 }
 
 } // namespace
@@ -158,7 +201,7 @@ KnobTiming::KnobTiming(const ExecutionGraph& g, const SimKnobs& k, const SetupEd
     base_.resize(g.nodes.size());
     for (std::size_t i = 0; i < g.nodes.size(); ++i)
         base_[i] = g.nodes[i].duration;
-    retimeCollectives(g, k, swap, plan, base_, warnings);
+    retimeCollectives(g, k, swap, plan, base_, removedComm_, warnings);
     // embedding.plan: lookups and their all-to-alls re-timed for another placement of the tables
     // (sim/EmbeddingWhatIf.h). The lookup model already predicts on gpu.target's GPU, so the
     // swap's own factor is taken back out of those kernels.
@@ -171,9 +214,9 @@ KnobTiming::KnobTiming(const ExecutionGraph& g, const SimKnobs& k, const SetupEd
     std::vector<std::regex> regexes;
     for (const auto& [re, s] : k.kernelSpeedup)
         regexes.emplace_back(re);
-    const CpuRegions regions(g, k.cpuRegionSpeedup,
-                             DataLoaderKnobs{k.dataWorkers, k.dataSpeedup, k.dataCores},
-                             HostFactors{1.0 / k.hostDispatch, 1.0 / k.hostCompute});
+    const CpuRegions regions(
+        g, k.cpuRegionSpeedup, DataLoaderKnobs{k.dataWorkers, k.dataSpeedup, k.dataCores},
+        HostFactors{1.0 / k.hostDispatch, 1.0 / k.hostCompute}, removedCommSpans(g, removedComm_));
     if (k.hostCompute != 1.0 && regions.computeTime() == 0)
         warnings.addForKnob("host.compute", Warn::HostComputeNone,
                             "host.compute: no CPU compute found (every CPU op issues GPU work or is part of "
@@ -278,6 +321,8 @@ TimeNs KnobTiming::duration(NodeId i, const RankVariation& v) const {
     if (swap_) f *= swap_->nodeFactor[i];
     // dp.strong: the work of a smaller per-rank batch (SetupEditPlan::scaledWork).
     if (!plan_.scaledWork.empty() && plan_.scaledWork[i]) f *= plan_.workFactor;
+    // tp.degree: the kernel re-shaped for the new degree (sim/TensorShards.h).
+    if (!plan_.shardFactor.empty()) f *= plan_.shardFactor[i];
     return scaled(base_[i], f);
 }
 
@@ -285,6 +330,12 @@ TimeNs KnobTiming::delay(EdgeId id, const RankVariation& v) const {
     const GraphEdge& e = g_.edges[id];
     if (replay_) return e.delay;
     if (neverBinds_[id]) return kEdgeNeverBinds;
+    // A removed collective (tp.degree=1) passes its stream's order and the event waits on it at
+    // once: no kernel launches, so no launch latency and no gap behind it.
+    if (!removedComm_.empty() &&
+        ((removedComm_[e.from] && (e.kind == EdgeKind::StreamOrder || e.kind == EdgeKind::CrossStream)) ||
+         (removedComm_[e.to] && e.kind == EdgeKind::Launch)))
+        return 0;
     switch (e.kind) {
     case EdgeKind::ThreadOrder:
     case EdgeKind::ThreadStart:

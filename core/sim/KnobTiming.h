@@ -53,6 +53,8 @@ private:
     std::vector<TimeNs> edgeWork_;         // per edge: thread gaps' CPU work left after cpu.speedup[] regions
     std::vector<TimeNs> rootWork_;         // per node: a root's CPU work before its first call, likewise
     std::vector<std::uint8_t> neverBinds_; // per edge: a sync inside a removed region, a dropped peer
+    // per node: a collective kernel the new layout removes (tp.degree=1); empty when none
+    std::vector<std::uint8_t> removedComm_;
 };
 
 } // namespace sl

@@ -118,6 +118,15 @@ struct SimKnobs {
     // (0 = as traced), and strong scaling (the global batch stays) instead of weak scaling.
     int dpDegree = 0;
     bool dpStrong = false;
+    // Parallel layout (docs/Layouts.md): the tensor-parallel degree of the predicted job (0 = as
+    // traced), and the GPUs it keeps (0 = the job grows or shrinks with the layout; else the
+    // data-parallel degree follows, global batch fixed).
+    int tpDegree = 0;
+    int parallelGpus = 0;
+    // Switches of tp.degree's model (checks show what each part contributes): re-shape the sharded
+    // kernels; re-size the tensor-parallel collectives.
+    bool tpReshape = true;
+    bool tpResizeComm = true;
     // Block edits (sim/BlockEdits.h, docs/Structure.md): layer blocks of the predicted model
     // (0 = as traced); recognised layer blocks are repeated or dropped.
     int modelLayers = 0;

@@ -1,6 +1,8 @@
 #include "sim/SetupEdits.h"
 
 #include "sim/JobRankIds.h"
+#include "sim/Knobs.h"
+#include "sim/TensorShards.h"
 
 #include <algorithm>
 #include <cmath>
@@ -91,21 +93,21 @@ private:
     std::vector<int> ids_;
 };
 
-// Rank ids in the job of n replicas: Megatron order when the trace follows it, else loaded ranks
-// keep their ids and new replicas take the ids after the traced world.
-JobIds jobRankIds(const ParallelStructure& s, int n) {
+// Rank ids in the job of n replicas of tensor-parallel degree m: Megatron order when the trace
+// follows it, else loaded ranks keep their ids and new places take the ids after the traced world.
+JobIds jobRankIds(const ParallelStructure& s, int n, int m) {
     std::map<Coord, std::uint32_t> loaded; // coordinate -> trace rank index
     for (std::uint32_t i = 0; i < s.places.size(); ++i)
         loaded[{s.places[i].pp, s.places[i].dp, s.places[i].tp}] = i;
-    JobIds newIds(s.pp, n, s.tp);
+    JobIds newIds(s.pp, n, m);
     int nextId = s.world;
     for (int p = 0; p < s.pp; ++p)
         for (int d = 0; d < n; ++d)
-            for (int t = 0; t < s.tp; ++t) {
+            for (int t = 0; t < m; ++t) {
                 int id = 0;
                 if (s.megatronOrder)
-                    id = ParallelStructure::megatronRank(p, d, t, n, s.tp);
-                else if (d < s.dp) {
+                    id = ParallelStructure::megatronRank(p, d, t, n, m);
+                else if (d < s.dp && t < s.tp) {
                     auto it = loaded.find({p, d, t});
                     id = it != loaded.end() ? s.places[it->second].rank
                                             : ParallelStructure::megatronRank(p, d, t, s.dp, s.tp);
@@ -116,22 +118,53 @@ JobIds jobRankIds(const ParallelStructure& s, int n) {
     return newIds;
 }
 
-void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::vector<CollectiveCall>& calls,
-                      int gpusPerNode, SetupEditPlan& plan) {
+// The layout knobs as the user wrote them, for notes and errors ("tp.degree=4 parallel.gpus=8").
+std::string layoutKnobText(const SetupKnobs& k) {
+    std::string t;
+    auto add = [&](const char* key, int v) {
+        if (v <= 0) return;
+        if (!t.empty()) t += ' ';
+        t.append(key).append("=").append(std::to_string(v));
+    };
+    add("tp.degree", k.tpDegree);
+    add("parallel.gpus", k.parallelGpus);
+    add("dp.degree", k.dpDegree);
+    return t;
+}
+
+void planLayout(const ExecutionGraph& g, const SetupKnobs& k, const std::vector<CollectiveCall>& calls,
+                int gpusPerNode, SetupEditPlan& plan) {
     const auto& set = *g.trace;
-    const int n = k.dpDegree;
-    const std::string knob = "dp.degree=" + std::to_string(n);
-    ParallelStructure s = recognizeStructure(set, &g, k.dpStrong); // blocks: strong scaling only
+    const bool layoutKnob = k.tpDegree > 0 || k.parallelGpus > 0; // errors, never ignored
+    const std::string knob = layoutKnobText(k);
+    const bool strongAsked = k.dpStrong || k.parallelGpus > 0;
+    ParallelStructure s = recognizeStructure(set, &g, strongAsked); // blocks: strong scaling only
     if (!s.recognised) {
         std::string why = s.notes.empty() ? std::string("no layout") : s.notes.front();
+        if (layoutKnob) throw KnobError(knob + ": no parallel layout recognised (" + why + ")");
         plan.warnings.addForKnob("dp.degree", Warn::SetupEditIgnored,
                                  knob + ": no data-parallel layout recognised (" + why + "): knob ignored");
         return;
     }
-    const int dp0 = s.dp, tp = s.tp, pp = s.pp;
-    if (n == dp0) {
-        plan.setup.notes.push_back(knob + " is the traced data-parallel degree: nothing to add or drop");
-        if (!k.dpStrong) return;
+    const int dp0 = s.dp, tp0 = s.tp, pp = s.pp;
+    const int tp = k.tpDegree > 0 ? k.tpDegree : tp0;
+    int n = k.dpDegree > 0 ? k.dpDegree : dp0;
+    if (k.parallelGpus > 0) {
+        // The GPU count stays: data parallelism takes what tensor and pipeline parallelism leave.
+        if (k.parallelGpus % (tp * pp) != 0)
+            throw KnobError(knob + ": " + std::to_string(k.parallelGpus) +
+                            " GPUs cannot be laid out with TP " + std::to_string(tp) + " x PP " +
+                            std::to_string(pp) + " (not a multiple of " + std::to_string(tp * pp) + ")");
+        const int want = k.parallelGpus / (tp * pp);
+        if (k.dpDegree > 0 && k.dpDegree != want)
+            throw KnobError(knob + ": dp.degree=" + std::to_string(k.dpDegree) + " with " +
+                            std::to_string(k.parallelGpus) + " GPUs needs dp " + std::to_string(want));
+        n = want;
+    }
+    const bool strong = k.dpStrong || (k.parallelGpus > 0 && n != dp0);
+    if (n == dp0 && tp == tp0) {
+        plan.setup.notes.push_back(knob + " is the traced layout: nothing to add or drop");
+        if (!strong) return;
     }
     if (dp0 == 1 && n > 1)
         plan.warnings.addForKnob(
@@ -145,12 +178,41 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
     setup.tp = tp;
     setup.pp = pp;
     setup.world = n * tp * pp;
+    std::string shardNote;
+    if (tp != tp0) {
+        const TensorShards shards =
+            planTensorShards(g, tp0, tp, k.gpuSource, gpusPerNode, k.tpResizeComm, k.tpReshape);
+        plan.shardFactor = shards.nodeFactor;
+        shardNote = "modelled, not measured: " + std::to_string(shards.gemms) + " sharded GEMMs, " +
+                    std::to_string(shards.attention) + " attention kernels (" + std::to_string(shards.heads) +
+                    " heads / " + std::to_string(tp) + "), " + std::to_string(shards.activations) +
+                    " kernels on sharded activations and " + std::to_string(shards.optimizer) +
+                    " optimizer kernels re-shaped for tp " + std::to_string(tp) + " (hidden " +
+                    std::to_string(shards.hidden) + ", " + std::to_string(shards.tokens) +
+                    " tokens per micro-batch): each kernel's measured time x the " + shards.gpu +
+                    " roofline of its new shapes over its traced ones";
+        if (shards.sequenceParallel)
+            shardNote += "; sequence parallel: " + std::to_string(shards.sequenceOps) +
+                         " norm and residual kernels on the sequence split re-shaped for tp " +
+                         std::to_string(tp);
+        if (shards.insertedAllReduces > 0)
+            shardNote += "; modelled, not measured: " + std::to_string(shards.insertedAllReduces) +
+                         " tensor-parallel all-reduces the tp 1 trace lacks, " +
+                         std::to_string(static_cast<long long>(std::llround(shards.insertedUs))) +
+                         " us each (" + shards.insertedFrom + ", " + std::to_string(shards.tokens) + " x " +
+                         std::to_string(shards.hidden) +
+                         " BF16), added to the GEMM each follows on the compute stream (not drawn as "
+                         "collectives; counted as compute)";
+        if (shards.withoutShapes > 0)
+            shardNote +=
+                "; " + std::to_string(shards.withoutShapes) + " GPU ops without shapes kept as measured";
+    }
     setup.ranks.clear();
 
     std::map<Coord, std::uint32_t> loaded; // coordinate -> trace rank index
     for (std::uint32_t i = 0; i < s.places.size(); ++i)
         loaded[{s.places[i].pp, s.places[i].dp, s.places[i].tp}] = i;
-    const JobIds newIds = jobRankIds(s, n);
+    const JobIds newIds = jobRankIds(s, n, tp);
     auto idOf = [&](Coord c) { return newIds.at(c); };
 
     // The ranks of the new job: loaded ranks of replicas below n, then clones.
@@ -158,7 +220,7 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
     setup.dropped.assign(set.ranks.size(), 0);
     for (std::uint32_t i = 0; i < s.places.size(); ++i) {
         const auto& p = s.places[i];
-        if (p.dp >= n) {
+        if (p.dp >= n || p.tp >= tp) {
             setup.dropped[i] = 1;
             dropped.push_back(p.rank);
             continue;
@@ -174,12 +236,14 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
     }
     std::vector<SimulatedRank> clones;
     for (int p = 0; p < pp; ++p)
-        for (int d = dp0; d < n; ++d)
+        for (int d = 0; d < n; ++d)
             for (int t = 0; t < tp; ++t) {
-                // The loaded replica d mod dp0 at the same tensor / pipeline place, else any loaded one.
-                auto it = loaded.find({p, d % dp0, t});
+                if (d < dp0 && t < tp0) continue; // a traced place
+                // The loaded replica d mod dp0 at the same tensor (mod the traced degree) and pipeline
+                // place, else any loaded one.
+                auto it = loaded.find({p, d % dp0, t % tp0});
                 for (int alt = 0; it == loaded.end() && alt < dp0; ++alt)
-                    it = loaded.find({p, alt, t});
+                    it = loaded.find({p, alt, t % tp0});
                 const int id = idOf({p, d, t});
                 if (it == loaded.end()) {
                     missing.push_back(id);
@@ -202,19 +266,26 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
               [](const SimulatedRank& a, const SimulatedRank& b) { return a.rank < b.rank; });
     setup.ranks.insert(setup.ranks.end(), clones.begin(), clones.end());
 
-    const std::string scaling = k.dpStrong ? "strong scaling: the global batch stays, per-rank work x " +
-                                                 std::to_string(dp0) + "/" + std::to_string(n)
-                                           : "weak scaling: per-rank work as traced";
-    setup.notes.push_back(knob + ": data-parallel degree " + std::to_string(dp0) + " -> " +
+    const std::string scaling = strong ? "strong scaling: the global batch stays, per-rank work x " +
+                                             std::to_string(dp0) + "/" + std::to_string(n)
+                                       : "weak scaling: per-rank work as traced";
+    const std::string tpText =
+        tp == tp0 ? std::string()
+                  : "tensor-parallel degree " + std::to_string(tp0) + " -> " + std::to_string(tp) + ", ";
+    setup.notes.push_back(knob + ": " + tpText + "data-parallel degree " + std::to_string(dp0) + " -> " +
                           std::to_string(n) + " (" + scaling + "), world " + std::to_string(s.world) +
                           " -> " + std::to_string(setup.world));
     if (!cloneIds.empty())
         setup.notes.push_back(
             "added ranks " + idRangesText(cloneIds) + ": clones of ranks " + idRangesText(cloneSources) +
             " (the loaded rank at replica d mod " + std::to_string(dp0) +
-            " with the same tensor / pipeline place, else one loaded there), each simulated "
-            "on its own");
-    if (!dropped.empty())
+            (tp == tp0 ? std::string(" with the same tensor / pipeline place")
+                       : " at tensor place t mod " + std::to_string(tp0) + " and the same pipeline place") +
+            ", else one loaded there), each simulated on its own");
+    if (!dropped.empty() && tp != tp0)
+        setup.notes.push_back("dropped ranks " + idRangesText(dropped) +
+                              " (places beyond the new degrees; their collectives no longer wait for them)");
+    else if (!dropped.empty())
         setup.notes.push_back("dropped replicas " + std::to_string(n) + ".." + std::to_string(dp0 - 1) +
                               ": ranks " + idRangesText(dropped) +
                               " (their collectives no longer wait for them)");
@@ -222,7 +293,8 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
         setup.notes.push_back("ranks " + idRangesText(renumbered) +
                               " get new ids in the new job (Megatron order "
                               "with dp " +
-                              std::to_string(n) + "); results keep the traced ids");
+                              std::to_string(n) + (tp == tp0 ? "" : " and tp " + std::to_string(tp)) +
+                              "); results keep the traced ids");
     if (!missing.empty())
         plan.warnings.addForKnob(
             "dp.degree", Warn::DpRanksNotCloned,
@@ -237,7 +309,7 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
     std::unordered_map<int, RankPlace> placeById; // the loaded ranks (every member lookup below)
     for (const auto& p : s.places)
         placeById.emplace(p.rank, p);
-    std::int64_t resized = 0, unplaced = 0;
+    std::int64_t resized = 0, unplaced = 0, tensorCalls = 0;
     std::map<std::string, std::int64_t> byType;
     struct Group {
         int members = 0;
@@ -257,16 +329,26 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
             if (!p.known) placed = false;
             members.push_back({p.pp, p.dp, p.tp});
         }
-        std::set<int> dps;
-        for (const auto& m : members)
+        std::set<int> dps, tps;
+        for (const auto& m : members) {
             dps.insert(m.dp);
+            tps.insert(m.tp);
+        }
         const bool replicated = placed ? dps.size() > 1 : c.dataParallel;
+        // A group over every tensor place of its replica (TP all-reduces) takes the new degree's.
+        const bool tensor =
+            k.tpResizeComm && placed && tps.size() > 1 && static_cast<int>(tps.size()) == tp0 && !replicated;
         r.replicated = replicated;
         if (!placed && !c.ranks.empty()) ++unplaced;
         if (placed) {
             std::set<std::pair<int, int>> slots; // (pp, tp) places of the members
-            for (const auto& m : members)
-                slots.insert({m.pp, m.tp});
+            for (const auto& m : members) {
+                if (tensor)
+                    for (int t = 0; t < tp; ++t)
+                        slots.insert({m.pp, t});
+                else if (m.tp < tp)
+                    slots.insert({m.pp, m.tp});
+            }
             std::vector<int> ds;
             if (replicated && static_cast<int>(dps.size()) == dp0)
                 for (int d = 0; d < n; ++d)
@@ -285,7 +367,7 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
                 ids.erase(std::remove(ids.begin(), ids.end(), -1), ids.end());
                 group->second = {static_cast<int>(ids.size()), !ids.empty() && spans(ids, gpusPerNode)};
             }
-            if (replicated) r.groupSize = group->second.members;
+            if ((replicated || tensor) && group->second.members > 0) r.groupSize = group->second.members;
             if (group->second.members > 0) r.spansNodes = group->second.spansNodes;
         } else if (replicated) {
             r.groupSize = std::max(1, static_cast<int>(std::llround(c.groupSize / factor)));
@@ -293,14 +375,32 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
         }
         // Strong scaling: activations (tensor / pipeline traffic) shrink with the per-rank batch;
         // gradients (the replicated groups) keep their size.
-        if (k.dpStrong && !replicated) r.bytesFactor = factor;
+        if (strong && !replicated) r.bytesFactor = factor;
+        // Each rank holds parameters / TP: its gradients shrink or grow with the degree.
+        if (replicated && tp != tp0) r.bytesFactor *= static_cast<double>(tp0) / static_cast<double>(tp);
         r.changed =
             r.groupSize != c.groupSize || r.spansNodes != c.spansNodes(gpusPerNode) || r.bytesFactor != 1.0;
+        if (tensor && r.groupSize != c.groupSize && !setup.isDropped(g.nodes[c.node].rank)) ++tensorCalls;
         if (r.changed) {
             ++resized;
             ++byType[std::string(collectiveTypeName(c.type))];
         }
     }
+    if (!shardNote.empty())
+        setup.notes.push_back(k.tpReshape ? shardNote
+                                          : "tp.reshape=false: sharded kernels keep their "
+                                            "traced times");
+    if (tp != tp0 && !k.tpResizeComm)
+        setup.notes.push_back("tp.resize_comm=false: tensor-parallel collectives keep their traced groups");
+    if (tensorCalls > 0)
+        setup.notes.push_back(
+            tp == 1 ? "removed " + std::to_string(tensorCalls) +
+                          " tensor-parallel collective kernels (tp 1) with their host calls (the c10d call, "
+                          "its event record and wait)"
+                    : "modelled, not measured: " + std::to_string(tensorCalls) +
+                          " tensor-parallel collective kernels re-timed for groups of " + std::to_string(tp) +
+                          " by the collective model (the new ranks' links: NVLink within a node, the "
+                          "network beyond)");
     if (resized > 0) {
         std::string types;
         for (const auto& [t, cnt] : byType)
@@ -317,7 +417,7 @@ void planDataParallel(const ExecutionGraph& g, const SetupKnobs& k, const std::v
 
     // Strong scaling: compute work inside the micro-batch blocks shrinks; the optimizer and other
     // work outside them (parameter-sized) stays.
-    if (k.dpStrong && n != dp0) {
+    if (strong && n != dp0) {
         plan.workFactor = factor;
         plan.scaledWork.assign(g.nodes.size(), 0);
         bool unmarked = false;
@@ -348,21 +448,22 @@ SetupEditPlan planSetupEdits(const ExecutionGraph& g, const SetupKnobs& k,
                              const std::vector<CollectiveCall>& calls, int gpusPerNode) {
     SetupEditPlan plan;
     plan.setup = measuredSetup(g);
-    if (k.dpDegree > 0)
-        planDataParallel(g, k, calls, gpusPerNode, plan);
+    if (k.dpDegree > 0 || k.tpDegree > 0 || k.parallelGpus > 0)
+        planLayout(g, k, calls, gpusPerNode, plan);
     else if (k.dpStrong)
         plan.warnings.addForKnob("dp.strong", Warn::KnobNoEffect,
                                  "dp.strong=true without dp.degree changes nothing");
     return plan;
 }
 
-int largestJobRankId(const ParallelStructure& s, int dpDegree) {
+int largestJobRankId(const ParallelStructure& s, int dpDegree, int tpDegree) {
     int most = -1;
     for (const RankPlace& p : s.places)
         most = std::max(most, p.rank);
-    if (dpDegree <= 0 || !s.recognised || dpDegree == s.dp) return most;
-    most = -1; // the replicas from dpDegree on are dropped
-    const JobIds ids = jobRankIds(s, dpDegree);
+    const int dp = dpDegree > 0 ? dpDegree : s.dp, tp = tpDegree > 0 ? tpDegree : s.tp;
+    if (!s.recognised || (dp == s.dp && tp == s.tp)) return most;
+    most = -1; // the places beyond the new degrees are dropped
+    const JobIds ids = jobRankIds(s, dp, tp);
     for (int id : ids.all())
         most = std::max(most, id);
     return most;

@@ -22,8 +22,13 @@ namespace sl {
 
 // The setup knobs (SimKnobs::dpDegree, dpStrong): 0 / false = as traced.
 struct SetupKnobs {
-    int dpDegree = 0;      // dp.degree: data-parallel replicas of the new job
-    bool dpStrong = false; // dp.strong: the global batch stays (per-rank work / (degree / traced))
+    int dpDegree = 0;         // dp.degree: data-parallel replicas of the new job
+    bool dpStrong = false;    // dp.strong: the global batch stays (per-rank work / (degree / traced))
+    int tpDegree = 0;         // tp.degree: tensor-parallel degree of the new job (docs/Layouts.md)
+    int parallelGpus = 0;     // parallel.gpus: GPUs of the new job; the data-parallel degree follows
+    std::string gpuSource;    // gpu.source: the GPU the sharded kernels' model runs on when not traced
+    bool tpReshape = true;    // tp.reshape=false: sharded kernels keep their traced time
+    bool tpResizeComm = true; // tp.resize_comm=false: tensor-parallel collectives keep their group
 };
 
 // One rank of the simulated job.
@@ -66,10 +71,13 @@ struct SetupEditPlan {
     // Strong scaling: GPU compute ops inside the micro-batch blocks of their rank run x factor.
     double workFactor = 1.0;
     std::vector<std::uint8_t> scaledWork; // per node: 1 when workFactor applies
-    Warnings warnings;                    // an edit that could not be applied, and why
+    // tp.degree: per node, the duration factor of a kernel whose shapes the new degree re-shards
+    // (empty: none); docs/Layouts.md.
+    std::vector<double> shardFactor;
+    Warnings warnings; // an edit that could not be applied, and why
 };
 
-// The plan of the setup knobs (dp.degree, dp.strong) on a graph. `calls` are
+// The plan of the setup knobs (dp.degree, dp.strong, tp.degree, parallel.gpus) on a graph. `calls` are
 // collectiveCalls(graph); gpusPerNode as the collective model uses it.
 SetupEditPlan planSetupEdits(const ExecutionGraph& graph, const SetupKnobs& knobs,
                              const std::vector<CollectiveCall>& calls, int gpusPerNode);

@@ -10,6 +10,7 @@
 #include "sim/Scheduler.h"
 #include "sim/SetupEdits.h"
 #include "structure/CollectiveCalls.h"
+#include "structure/Structure.h"
 
 #include <algorithm>
 #include <cmath>
@@ -201,12 +202,16 @@ SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimO
     warnHostKnobsOnGpuOnlyRanks(g, knobs, res.warnings);
     const std::size_t R = g.trace->ranks.size();
     const int gpusPerNode = gpusPerNodeOf(*g.trace, knobs.commGpusPerNode);
-    // Setup edits (dp.degree, dp.strong): the plan of the new job (sim/SetupEdits.h).
+    // Setup edits (dp.degree, dp.strong, tp.degree, parallel.gpus): the plan of the new job
+    // (sim/SetupEdits.h).
     SetupEditPlan plan;
     std::vector<CollectiveCall> calls;
-    if (knobs.dpDegree > 0 || knobs.dpStrong) {
+    if (knobs.dpDegree > 0 || knobs.dpStrong || knobs.tpDegree > 0 || knobs.parallelGpus > 0) {
         calls = collectiveCalls(g);
-        plan = planSetupEdits(g, SetupKnobs{knobs.dpDegree, knobs.dpStrong}, calls, gpusPerNode);
+        plan = planSetupEdits(g,
+                              SetupKnobs{knobs.dpDegree, knobs.dpStrong, knobs.tpDegree, knobs.parallelGpus,
+                                         knobs.gpuSource, knobs.tpReshape, knobs.tpResizeComm},
+                              calls, gpusPerNode);
         res.warnings.append(plan.warnings);
     } else {
         plan.setup = measuredSetup(g);
@@ -267,7 +272,40 @@ SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimO
 
 namespace {
 
-SimResult simulateKnobs(const ExecutionGraph& g, const SimKnobs& knobs, const SimOptions& options) {
+// parallel.gpus keeps the global batch (docs/Layouts.md): where the traced micro-batches allow,
+// each replica of the new job runs traced micro-batches x traced dp / new dp of them (Megatron's
+// global batch = dp x micro-batch size x micro-batches); the setup edit then sees dp.degree, and
+// pp.microbatches copies or drops the blocks. Otherwise the knobs stay and the setup edit scales
+// each replica's work (strong scaling) or says why the layout cannot be made.
+SimKnobs resolveLayoutKnobs(const ExecutionGraph& g, const SimKnobs& knobs, std::string& note) {
+    if (knobs.parallelGpus <= 0 || knobs.ppMicrobatches > 0 || knobs.dpStrong || knobs.modelLayers > 0)
+        return knobs;
+    const ParallelStructure s = recognizeStructure(*g.trace, &g, true);
+    const int tp = knobs.tpDegree > 0 ? knobs.tpDegree : s.tp;
+    if (!s.recognised || s.microbatches <= 0 || tp <= 0 || knobs.parallelGpus % (tp * s.pp) != 0)
+        return knobs;
+    const int n = knobs.parallelGpus / (tp * s.pp);
+    if ((knobs.dpDegree > 0 && knobs.dpDegree != n) || (s.microbatches * s.dp) % n != 0) return knobs;
+    SimKnobs k = knobs;
+    k.parallelGpus = 0;
+    k.dpDegree = n;
+    const int m = s.microbatches * s.dp / n;
+    if (m != s.microbatches) k.ppMicrobatches = m;
+    note = "parallel.gpus=" + std::to_string(knobs.parallelGpus) + ": dp " + std::to_string(n) + " x tp " +
+           std::to_string(tp) + " x pp " + std::to_string(s.pp) +
+           "; the global batch stays: " + std::to_string(m) + " micro-batches per replica (traced " +
+           std::to_string(s.microbatches) + " on dp " + std::to_string(s.dp) + ")";
+    return k;
+}
+
+SimResult simulateKnobs(const ExecutionGraph& g, const SimKnobs& userKnobs, const SimOptions& options) {
+    std::string layoutNote;
+    const SimKnobs knobs = resolveLayoutKnobs(g, userKnobs, layoutNote);
+    if (!layoutNote.empty()) { // one level: the resolved knobs have no parallel.gpus
+        SimResult r = simulateKnobs(g, knobs, options);
+        r.setup.notes.insert(r.setup.notes.begin(), layoutNote);
+        return r;
+    }
     // Block edits (model.layers, pp.microbatches): the job runs on an edited copy of the graph and
     // its times are mapped back onto g (sim/BlockEdits.h).
     if (knobs.modelLayers > 0 || knobs.ppMicrobatches > 0) {

@@ -382,6 +382,24 @@ private:
         end();
     }
     std::int64_t activationElems() const { return std::int64_t(c_.microbatch) * c_.seq * c_.hidden; }
+    // Sequence parallelism (README: "Variants"): between the tensor-parallel regions activations
+    // are split along the sequence; an all-gather enters a region, a reduce-scatter leaves it.
+    bool sequenceParallel() const { return c_.sequenceParallel && c_.tp > 1; }
+    void tpGather(const char* where) {
+        if (!sequenceParallel()) return;
+        const int group = groups_.tpOf[self()];
+        const double us = collectiveTimeUs(c_, CommKind::AllGather, double(activationElems()) * 2,
+                                           job_.groups[static_cast<std::size_t>(group)].ranks);
+        begin(where, false, 3);
+        waitWork(comm(CommKind::AllGather, activationElems() / c_.tp, "BFloat16", group, -1, us));
+        end();
+    }
+    void tpReduce(const char* where) {
+        if (!sequenceParallel()) return tpAllReduce(where);
+        begin(where, false, 3);
+        waitWork(comm(CommKind::ReduceScatter, activationElems(), "BFloat16", groups_.tpOf[self()], -1));
+        end();
+    }
 
     // --- the model ----------------------------------------------------------------------------------
     void forward(int mb) {
@@ -391,7 +409,12 @@ private:
         auto layerNormShapes = [&] {
             shapeNext({{B, S, H}, {}, {H}, {H}, {}}, {kBf16, "", kBf16, kBf16, "double"});
         };
-        auto addShapes = [&] { shapeNext({{B, S, H}, {B, S, H}, {}}, {kBf16, kBf16, "Scalar"}); };
+        // Inside the layers: the sequence-split activations with sequence parallelism.
+        const double Ss = sequenceParallel() ? S / t : S, Ts = B * Ss;
+        auto seqNormShapes = [&] {
+            shapeNext({{B, Ss, H}, {}, {H}, {H}, {}}, {kBf16, "", kBf16, kBf16, "double"});
+        };
+        auto seqAddShapes = [&] { shapeNext({{B, Ss, H}, {B, Ss, H}, {}}, {kBf16, kBf16, "Scalar"}); };
         pyGap(20);
         begin("forward_step#" + std::to_string(mb), true, 5);
         if (stage > 0)
@@ -405,9 +428,10 @@ private:
         const int stageLayers = c_.layers / c_.pp;
         for (int l = 0; l < stageLayers; ++l) {
             pyGap(8);
-            layerNormShapes();
+            seqNormShapes();
             op("aten::layer_norm", "aten::native_layer_norm", KernelClass::Reduction, kLayerNormFwd,
-               8 * T * H, T * H * 4, T * H);
+               8 * Ts * H, Ts * H * 4, Ts * H);
+            tpGather("_GatherFromSequenceParallelRegion");
             linear(T, 3 * H / t, H);
             begin("aten::scaled_dot_product_attention");
             begin("aten::_scaled_dot_product_flash_attention", false, 3);
@@ -418,19 +442,20 @@ private:
             end();
             end();
             linear(T, H, H / t);
-            tpAllReduce("_ReduceFromModelParallelRegion");
-            addShapes();
-            elementwise("aten::add", nullptr, kAdd, T * H, 3);
-            layerNormShapes();
+            tpReduce("_ReduceFromModelParallelRegion");
+            seqAddShapes();
+            elementwise("aten::add", nullptr, kAdd, Ts * H, 3);
+            seqNormShapes();
             op("aten::layer_norm", "aten::native_layer_norm", KernelClass::Reduction, kLayerNormFwd,
-               8 * T * H, T * H * 4, T * H);
+               8 * Ts * H, Ts * H * 4, Ts * H);
+            tpGather("_GatherFromSequenceParallelRegion");
             linear(T, 4 * H / t, H);
             shapeNext({{B, S, 4 * H / t}, {}}, {kBf16, ""});
             elementwise("aten::gelu", nullptr, kGelu, T * 4 * H / t, 2);
             linear(T, H, 4 * H / t);
-            tpAllReduce("_ReduceFromModelParallelRegion");
-            addShapes();
-            elementwise("aten::add", nullptr, kAdd, T * H, 3);
+            tpReduce("_ReduceFromModelParallelRegion");
+            seqAddShapes();
+            elementwise("aten::add", nullptr, kAdd, Ts * H, 3);
             // `.item()` after evenly spaced layers: the host waits for everything launched so far.
             if (c_.itemSyncs > 0 && (l + 1) * c_.itemSyncs / stageLayers != l * c_.itemSyncs / stageLayers) {
                 pyGap(6);
@@ -466,7 +491,12 @@ private:
             shapeNext({{B, S, H}, {B, S, H}, {}, {B, S, 1}, {B, S, 1}, {H}, {H}, {}},
                       {kBf16, kBf16, "", "float", "float", kBf16, kBf16, ""});
         };
-        auto addShapes = [&] { shapeNext({{B, S, H}, {B, S, H}, {}}, {kBf16, kBf16, "Scalar"}); };
+        const double Ss = sequenceParallel() ? S / t : S, Ts = B * Ss;
+        auto seqNormBwdShapes = [&] {
+            shapeNext({{B, Ss, H}, {B, Ss, H}, {}, {B, Ss, 1}, {B, Ss, 1}, {H}, {H}, {}},
+                      {kBf16, kBf16, "", "float", "float", kBf16, kBf16, ""});
+        };
+        auto seqAddShapes = [&] { shapeNext({{B, Ss, H}, {B, Ss, H}, {}}, {kBf16, kBf16, "Scalar"}); };
         pyGap(20);
         begin("backward_step#" + std::to_string(mb), true, 5);
         if (stage < c_.pp - 1)
@@ -497,17 +527,19 @@ private:
         }
         for (int l = c_.layers / c_.pp - 1; l >= 0; --l) {
             pyGap(8);
+            tpGather("autograd::engine::evaluate_function: _ScatterToSequenceParallelRegionBackward");
             linearBackward("AddmmBackward0", T, H, 4 * H / t);
             shapeNext({{B, S, 4 * H / t}, {B, S, 4 * H / t}, {}}, {kBf16, kBf16, ""});
             gradFn("GeluBackward0", "aten::gelu_backward", KernelClass::Elementwise, kGeluBwd,
                    8 * T * 4 * H / t, T * 4 * H / t * 6, T * 4 * H / t);
             linearBackward("AddmmBackward0", T, 4 * H / t, H);
-            tpAllReduce("autograd::engine::evaluate_function: _CopyToModelParallelRegionBackward");
-            layerNormBwdShapes();
+            tpReduce("autograd::engine::evaluate_function: _CopyToModelParallelRegionBackward");
+            seqNormBwdShapes();
             gradFn("NativeLayerNormBackward0", "aten::native_layer_norm_backward", KernelClass::Reduction,
-                   kLayerNormBwd, 12 * T * H, T * H * 8, T * H);
-            addShapes();
-            gradFn("AddBackward0", "aten::add", KernelClass::Elementwise, kAdd, T * H, T * H * 6, T * H);
+                   kLayerNormBwd, 12 * Ts * H, Ts * H * 8, Ts * H);
+            seqAddShapes();
+            gradFn("AddBackward0", "aten::add", KernelClass::Elementwise, kAdd, Ts * H, Ts * H * 6, Ts * H);
+            tpGather("autograd::engine::evaluate_function: _ScatterToSequenceParallelRegionBackward");
             linearBackward("AddmmBackward0", T, H, H / t);
             shapeNext({{B, h, S, D},
                        {B, h, S, D},
@@ -532,12 +564,12 @@ private:
                    "aten::_scaled_dot_product_flash_attention_backward", KernelClass::Attention, kFlashBwd,
                    5.0 * T * c_.seq * H / t, T * H / t * 2 * 8, T * H / t);
             linearBackward("AddmmBackward0", T, 3 * H / t, H);
-            tpAllReduce("autograd::engine::evaluate_function: _CopyToModelParallelRegionBackward");
-            layerNormBwdShapes();
+            tpReduce("autograd::engine::evaluate_function: _CopyToModelParallelRegionBackward");
+            seqNormBwdShapes();
             gradFn("NativeLayerNormBackward0", "aten::native_layer_norm_backward", KernelClass::Reduction,
-                   kLayerNormBwd, 12 * T * H, T * H * 8, T * H);
-            addShapes();
-            gradFn("AddBackward0", "aten::add", KernelClass::Elementwise, kAdd, T * H, T * H * 6, T * H);
+                   kLayerNormBwd, 12 * Ts * H, Ts * H * 8, Ts * H);
+            seqAddShapes();
+            gradFn("AddBackward0", "aten::add", KernelClass::Elementwise, kAdd, Ts * H, Ts * H * 6, Ts * H);
             if (syncGrads) addGrad(params.perLayer);
         }
         if (stage == 0) {

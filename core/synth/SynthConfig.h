@@ -104,6 +104,10 @@ struct SynthConfig {
     // A profile with record_shapes=True: the ops that launch kernels carry "Input Dims", "Input type"
     // (and "Concrete Inputs" where PyTorch writes scalars the cost needs), as real traces do.
     bool recordShapes = false;
+    // Megatron's sequence parallelism (tp > 1): layer norms and residual adds on the sequence split
+    // over the tensor-parallel ranks; each tensor-parallel region entered by an all-gather and left by
+    // a reduce-scatter instead of an all-reduce (forward and backward).
+    bool sequenceParallel = false;
     // The GPU's kernels reach the achieved efficiency per family and the shortest kernel time that the
     // GPU table measured on real traces of that GPU (resources/gpus.json, docs/GpuModel.md), instead
     // of the generator's datasheet-style defaults (gemmEfficiency, memEfficiency, kernelFloorUs).

@@ -1,0 +1,35 @@
+#include "sim/LayoutKnobs.h"
+
+#include "sim/Knobs.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace sl {
+
+KnobFamily layoutSwitchFamily() {
+    return KnobFamily{
+        "tp.<reshape|resize_comm>",
+        "Switches of tp.degree's model (docs/Layouts.md): reshape = false keeps every sharded kernel at "
+        "its traced time; resize_comm = false keeps the tensor-parallel collectives at their traced "
+        "group. Both true by default.",
+        [](const std::string& key) -> std::optional<std::string> {
+            if (key == "tp.reshape" || key == "tp.resize_comm") return key.substr(3);
+            return std::nullopt;
+        },
+        [](SimKnobs& k, const std::string& key, const std::string& param, const std::string& value) {
+            bool on = true;
+            if (value == "false" || value == "0")
+                on = false;
+            else if (value != "true" && value != "1")
+                throw KnobError("knob " + key + ": expected true or false, got '" + value + "'");
+            (param == "reshape" ? k.tpReshape : k.tpResizeComm) = on;
+        },
+        [](const SimKnobs& k, nlohmann::json& j) {
+            if (!k.tpReshape) j["tp.reshape"] = false;
+            if (!k.tpResizeComm) j["tp.resize_comm"] = false;
+        }};
+}
+
+} // namespace sl
