@@ -5,12 +5,12 @@
 #include "Annotations.h"
 #include "ComparisonController.h"
 #include "ComparisonWindow.h"
-#include "JobSummaryPanel.h"
 #include "DialogDir.h"
 #include "EtAttach.h"
 #include "FindBar.h"
 #include "HelpSheets.h"
 #include "HighlightModel.h"
+#include "JobSummaryPanel.h"
 #include "Lesson.h"
 #include "LessonPanel.h"
 #include "MessageBar.h"
@@ -235,8 +235,8 @@ void MainMenus::buildComparisonActions(QMenu* file) {
         scroll->setWidget(w);
         scroll->setMinimumHeight(1);
         if (QWidget* old = dock->widget()) {
-            for (auto* tables : old->findChildren<ComparisonWindow*>())
-                tables->disconnect(dock); // replaced, not closed: the tab stays
+            for (auto* before : old->findChildren<ComparisonWindow*>())
+                before->disconnect(dock); // replaced, not closed: the tab stays
             old->deleteLater();
         }
         dock->setWidget(scroll);
@@ -273,7 +273,8 @@ void MainMenus::buildComparisonActions(QMenu* file) {
     connect(comparison, &ComparisonController::cleared, this, [panes, tables, closeRun, this] {
         panes->setComparison(nullptr);
         // The run's tables go with it.
-        if (auto* dock = window_->findChild<QDockWidget*>(QStringLiteral("comparisonDock")); dock && dock->isVisible()) {
+        if (auto* dock = window_->findChild<QDockWidget*>(QStringLiteral("comparisonDock"));
+            dock && dock->isVisible()) {
             hideBottomTab(dock);
             if (QWidget* old = dock->widget()) old->deleteLater();
             dock->setWidget(ComparisonWindow::placeholder(dock));
@@ -345,13 +346,16 @@ void MainMenus::buildFileMenu() {
     buildComparisonActions(file);
     // A job too large to load whole, summarised rank by rank from Python (docs/Python.md): its rank
     // overview and who waited for whom in the Job summary tab; picked ranks open in full.
-    file->addAction(tr("Open &Job Summary..."), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(window_, tr("Open a job summary (sightline.summarize)"),
-                                                          dialogDir(), tr("Job summary (*.json);;All files (*)"));
-        if (path.isEmpty()) return;
-        rememberDir(path);
-        openJobSummary(path);
-    })->setObjectName(QStringLiteral("openJobSummaryAction"));
+    file->addAction(tr("Open &Job Summary..."), this,
+                    [this] {
+                        const QString path = QFileDialog::getOpenFileName(
+                            window_, tr("Open a job summary (sightline.summarize)"), dialogDir(),
+                            tr("Job summary (*.json);;All files (*)"));
+                        if (path.isEmpty()) return;
+                        rememberDir(path);
+                        openJobSummary(path);
+                    })
+        ->setObjectName(QStringLiteral("openJobSummaryAction"));
     file->addSeparator();
     // Asks for a path to save to (remembering its folder); empty when the user cancels.
     auto askSave = [this](const QString& title, const QString& start, const QString& filter) {

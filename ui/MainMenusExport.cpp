@@ -26,53 +26,56 @@ QString exportFigureFormatError(const QString& path, bool pdfToo) {
 
 void MainMenus::buildExportFigureAction(QMenu* file) {
     SessionController* session = p_.session;
-    auto* action = file->addAction(tr("Export &Figure..."), QKeySequence(tr("Ctrl+Shift+S")), this, [this, session] {
-        // Rendered figures first (ui/export/FigureRender.h: the card's headline, every rank, both
-        // panes to their ends); pictures of the window as it is after them.
-        const QStringList kinds = {tr("Timeline figure: both panes, every rank"),
-                                   tr("Timeline figure: both panes, ranks and tracks as shown"),
-                                   tr("Timeline figure: the measured pane"),
-                                   tr("Timeline figure: the simulated pane"),
-                                   tr("The chart on screen (sweep or Charts tab)"),
-                                   tr("The timeline as shown, with the result card"),
-                                   tr("The whole window as shown")};
-        bool ok = false;
-        const QString kind = QInputDialog::getItem(window_, tr("Export figure"), tr("Figure:"), kinds, 0, false, &ok);
-        if (!ok) return;
-        const int which = static_cast<int>(kinds.indexOf(kind));
-        const bool figure = which <= 3;
-        QSize px;
-        if (figure) {
-            const QStringList sizes = {QStringLiteral("1920x1080"), QStringLiteral("3840x2160"),
-                                       QStringLiteral("1280x720")};
-            const QString size =
-                QInputDialog::getItem(window_, tr("Export figure"), tr("Size (pixels):"), sizes, 0, true, &ok);
-            if (!ok || !parseFigureSize(size, px)) return;
-        }
-        const QString path = QFileDialog::getSaveFileName(
-            window_, tr("Export figure"), dialogDir(QStringLiteral("figure.png")),
-            figure ? tr("PNG, SVG or PDF (*.png *.svg *.pdf);;All files (*)")
-                   : tr("PNG or SVG (*.png *.svg);;All files (*)"));
-        if (path.isEmpty()) return;
-        rememberDir(path);
-        if (const QString bad = exportFigureFormatError(path, figure); !bad.isEmpty()) {
-            if (auto* bar = window_->findChild<MessageBar*>()) bar->showMessage(bad, MessageBar::Level::Error);
-            return;
-        }
-        if (figure) {
-            FigureContent content;
-            content.windowTracks = which == 1;
-            content.measured = which != 3;
-            content.simulated = which != 2;
-            session->exportTimelineFigure(path, px, content);
-        } else if (which == 4) {
-            emit saveChartRequested(path);
-        } else if (which == 5) {
-            emit saveTimelineRequested(path);
-        } else {
-            emit saveViewRequested(path);
-        }
-    });
+    auto* action =
+        file->addAction(tr("Export &Figure..."), QKeySequence(tr("Ctrl+Shift+S")), this, [this, session] {
+            // Rendered figures first (ui/export/FigureRender.h: the card's headline, every rank, both
+            // panes to their ends); pictures of the window as it is after them.
+            const QStringList kinds = {tr("Timeline figure: both panes, every rank"),
+                                       tr("Timeline figure: both panes, ranks and tracks as shown"),
+                                       tr("Timeline figure: the measured pane"),
+                                       tr("Timeline figure: the simulated pane"),
+                                       tr("The chart on screen (sweep or Charts tab)"),
+                                       tr("The timeline as shown, with the result card"),
+                                       tr("The whole window as shown")};
+            bool ok = false;
+            const QString kind =
+                QInputDialog::getItem(window_, tr("Export figure"), tr("Figure:"), kinds, 0, false, &ok);
+            if (!ok) return;
+            const int which = static_cast<int>(kinds.indexOf(kind));
+            const bool figure = which <= 3;
+            QSize px;
+            if (figure) {
+                const QStringList sizes = {QStringLiteral("1920x1080"), QStringLiteral("3840x2160"),
+                                           QStringLiteral("1280x720")};
+                const QString size = QInputDialog::getItem(window_, tr("Export figure"), tr("Size (pixels):"),
+                                                           sizes, 0, true, &ok);
+                if (!ok || !parseFigureSize(size, px)) return;
+            }
+            const QString path = QFileDialog::getSaveFileName(
+                window_, tr("Export figure"), dialogDir(QStringLiteral("figure.png")),
+                figure ? tr("PNG, SVG or PDF (*.png *.svg *.pdf);;All files (*)")
+                       : tr("PNG or SVG (*.png *.svg);;All files (*)"));
+            if (path.isEmpty()) return;
+            rememberDir(path);
+            if (const QString bad = exportFigureFormatError(path, figure); !bad.isEmpty()) {
+                if (auto* bar = window_->findChild<MessageBar*>())
+                    bar->showMessage(bad, MessageBar::Level::Error);
+                return;
+            }
+            if (figure) {
+                FigureContent content;
+                content.windowTracks = which == 1;
+                content.measured = which != 3;
+                content.simulated = which != 2;
+                session->exportTimelineFigure(path, px, content);
+            } else if (which == 4) {
+                emit saveChartRequested(path);
+            } else if (which == 5) {
+                emit saveTimelineRequested(path);
+            } else {
+                emit saveViewRequested(path);
+            }
+        });
     action->setObjectName(QStringLiteral("exportFigureAction"));
 }
 

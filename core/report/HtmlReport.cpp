@@ -169,6 +169,8 @@ std::string headlineSection(const nlohmann::json& j) {
         else
             win += ": " + changeWords(baseUs, num(b, "iteration_us"));
         if (b.contains("rate_note")) win += "; " + esc(text(b["rate_note"]));
+        // What limits the scenario named here, not the run the window showed at the export.
+        if (const std::string own = text(b.value("limit", nlohmann::json(""))); !own.empty()) limit = own;
         if (limit.empty()) limit = text(sc[0].value("limit", nlohmann::json("")));
     } else {
         const std::vector<std::string> changed = changedOf(j);

@@ -72,7 +72,8 @@ JobSummaryFile readJobSummaryFile(const std::string& path) {
         }
         const auto rankIndex = [&](const Json& id) {
             const auto it = indexOf.find(id.get<int>());
-            if (it == indexOf.end()) throw bad("a collective names rank " + id.dump() + ", which 'ranks' lacks");
+            if (it == indexOf.end())
+                throw bad("a collective names rank " + id.dump() + ", which 'ranks' lacks");
             return it->second;
         };
         const Json& c = j["collectives"];

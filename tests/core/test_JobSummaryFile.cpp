@@ -20,8 +20,8 @@
 #include <fstream>
 
 using namespace sl;
-using slgraph::LoadedSet;
 using slgraph::loadCached;
+using slgraph::LoadedSet;
 
 namespace {
 
@@ -82,10 +82,9 @@ private slots:
             QCOMPARE(it->timesLast, w.timesLast);
         }
         // Rank 5, the straggler, made the others wait.
-        const auto top = std::max_element(job.arrivals.ranks.begin(), job.arrivals.ranks.end(),
-                                          [](const RankWaiting& a, const RankWaiting& b) {
-                                              return a.madeOthersWait < b.madeOthersWait;
-                                          });
+        const auto top = std::max_element(
+            job.arrivals.ranks.begin(), job.arrivals.ranks.end(),
+            [](const RankWaiting& a, const RankWaiting& b) { return a.madeOthersWait < b.madeOthersWait; });
         QCOMPARE(top->rankId, idOfSet(static_cast<std::uint32_t>(
                                   std::find_if(whole.graph.ranks.begin(), whole.graph.ranks.end(),
                                                [](const RankWindow& r) { return r.rankId == 5; }) -
@@ -101,7 +100,8 @@ private slots:
         QTest::newRow("twice") << QByteArray(R"({"ranks": [{"rank": 1}, {"rank": 1}], "collectives": {}})")
                                << "rank 1 is listed twice";
         QTest::newRow("unknown rank")
-            << QByteArray(R"({"ranks": [{"rank": 0}], "collectives": {"collectives": [{"arrivals": [{"rank": 4}]}]}})")
+            << QByteArray(
+                   R"({"ranks": [{"rank": 0}], "collectives": {"collectives": [{"arrivals": [{"rank": 4}]}]}})")
             << "names rank 4";
     }
     void notAJobSummary() {

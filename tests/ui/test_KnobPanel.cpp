@@ -11,8 +11,8 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
-#include <QSignalSpy>
 #include <QScrollArea>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QWheelEvent>
 #include <QtTest>

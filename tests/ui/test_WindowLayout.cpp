@@ -332,7 +332,8 @@ private slots:
         settleLayout();
         QVERIFY(w.findChild<QWidget*>(QStringLiteral("addedRanksLine"))->isVisible());
         QCOMPARE(w.size(), QSize(1280, 720));
-        QVERIFY2(w.minimumSizeHint().width() <= 1280, qPrintable(QString::number(w.minimumSizeHint().width())));
+        QVERIFY2(w.minimumSizeHint().width() <= 1280,
+                 qPrintable(QString::number(w.minimumSizeHint().width())));
     }
 };
 

@@ -32,7 +32,8 @@ std::shared_ptr<const AddedRanks> AddedRanks::of(std::shared_ptr<const SimResult
     std::vector<TimeNs> steps;
     for (const Row& r : out->rows_)
         steps.push_back(r.step);
-    std::nth_element(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(steps.size() / 2), steps.end());
+    std::nth_element(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(steps.size() / 2),
+                     steps.end());
     const TimeNs median = steps[steps.size() / 2];
     for (Row& r : out->rows_)
         r.slow = static_cast<double>(r.step) > 1.01 * static_cast<double>(median);
@@ -61,12 +62,13 @@ QString AddedRanks::rowLabel(const Row& row) {
 }
 
 QString AddedRanks::header() const {
-    QString text = (rows_.size() == 1 ? tr("%1 rank added by dp.degree (simulated job: %2 ranks), simulated on "
-                                           "its own")
-                                      : tr("%1 ranks added by dp.degree (simulated job: %2 ranks), each "
-                                           "simulated on its own; slowest first"))
-                       .arg(rows_.size())
-                       .arg(world_);
+    QString text =
+        (rows_.size() == 1 ? tr("%1 rank added by dp.degree (simulated job: %2 ranks), simulated on "
+                                "its own")
+                           : tr("%1 ranks added by dp.degree (simulated job: %2 ranks), each "
+                                "simulated on its own; slowest first"))
+            .arg(rows_.size())
+            .arg(world_);
     if (!rows_.empty() && rows_.front().slow)
         text += tr(": rank %1 is the slowest (%2)").arg(rows_.front().rank).arg(ms(rows_.front().step));
     return text;

@@ -35,7 +35,9 @@ bool startsWith(const std::string& s, const char* prefix) {
 QString phraseOf(const std::string& key, const nlohmann::json& v, const nlohmann::json& all,
                  const std::vector<std::string>& changed) {
     const QString x = valueText(v);
-    const auto isChanged = [&](const char* k) { return std::find(changed.begin(), changed.end(), k) != changed.end(); };
+    const auto isChanged = [&](const char* k) {
+        return std::find(changed.begin(), changed.end(), k) != changed.end();
+    };
     if (key == "compute.speedup") return tr("GPU %1x").arg(x);
     if (key == "comm.speedup") return tr("network %1x").arg(x);
     if (key == "cpu.speedup") return tr("CPU %1x").arg(x);
@@ -74,11 +76,13 @@ QString phraseOf(const std::string& key, const nlohmann::json& v, const nlohmann
         return isChanged("straggler.rank") || isChanged("straggler.ranks") ? QString()
                                                                            : tr("straggler %1x").arg(x);
     // Per-class speed-ups: "gemm 2x".
-    if (startsWith(key, "compute.speedup.")) return tr("%1 %2x").arg(QString::fromStdString(key.substr(16)), x);
+    if (startsWith(key, "compute.speedup."))
+        return tr("%1 %2x").arg(QString::fromStdString(key.substr(16)), x);
     if (startsWith(key, "kernel.class.")) return tr("%1 %2x").arg(QString::fromStdString(key.substr(13)), x);
     // Regex families: "gemm kernels 2x", "node 3 1.5x slower", "CPU DataLoader 2x".
     const auto bracket = [&](const char* prefix) {
-        return QString::fromStdString(key.substr(std::string(prefix).size(), key.size() - std::string(prefix).size() - 1));
+        return QString::fromStdString(
+            key.substr(std::string(prefix).size(), key.size() - std::string(prefix).size() - 1));
     };
     if (startsWith(key, "kernel.speedup[")) return tr("%1 kernels %2x").arg(bracket("kernel.speedup["), x);
     if (startsWith(key, "node.slowdown[")) return tr("node %1 %2x slower").arg(bracket("node.slowdown["), x);

@@ -49,9 +49,9 @@ JobSummaryPanel::JobSummaryPanel(QWidget* parent) : QWidget(parent) {
     tabs_ = new QTabWidget(this);
     ranks_ = new QTableWidget(0, 9, this);
     ranks_->setObjectName(QStringLiteral("jobSummaryRanks"));
-    ranks_->setHorizontalHeaderLabels({tr("Rank"), tr("Step (ms)"), tr("Compute (ms)"), tr("Communication (ms)"),
-                                       tr("Exposed comm. (ms)"), tr("GPU idle (ms)"), tr("Pinned % (alone)"),
-                                       tr("Made others wait (ms)"), tr("Last at")});
+    ranks_->setHorizontalHeaderLabels(
+        {tr("Rank"), tr("Step (ms)"), tr("Compute (ms)"), tr("Communication (ms)"), tr("Exposed comm. (ms)"),
+         tr("GPU idle (ms)"), tr("Pinned % (alone)"), tr("Made others wait (ms)"), tr("Last at")});
     ranks_->verticalHeader()->hide();
     ranks_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     ranks_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -121,8 +121,10 @@ void JobSummaryPanel::show(JobSummaryFile job, const QString& path) {
     stragglers_->setArrivals(job_.arrivals);
     missing_->setRowCount(static_cast<int>(job_.missing.size()));
     for (std::size_t i = 0; i < job_.missing.size(); ++i) {
-        missing_->setItem(static_cast<int>(i), 0, new QTableWidgetItem(QString::fromStdString(job_.missing[i].path)));
-        missing_->setItem(static_cast<int>(i), 1, new QTableWidgetItem(QString::fromStdString(job_.missing[i].error)));
+        missing_->setItem(static_cast<int>(i), 0,
+                          new QTableWidgetItem(QString::fromStdString(job_.missing[i].path)));
+        missing_->setItem(static_cast<int>(i), 1,
+                          new QTableWidgetItem(QString::fromStdString(job_.missing[i].error)));
     }
     tabs_->setTabText(2, tr("Missing (%1)").arg(job_.missing.size()));
     headline_->setText(headline());
@@ -131,18 +133,24 @@ void JobSummaryPanel::show(JobSummaryFile job, const QString& path) {
 
 QString JobSummaryPanel::headline() const {
     if (path_.isEmpty()) return headline_->text();
-    QString text = tr("%1: %2 ranks summarised one by one").arg(QFileInfo(path_).fileName()).arg(job_.ranks.size());
+    QString text =
+        tr("%1: %2 ranks summarised one by one").arg(QFileInfo(path_).fileName()).arg(job_.ranks.size());
     if (!job_.ranks.empty()) {
-        const auto slowest = std::max_element(job_.ranks.begin(), job_.ranks.end(),
-                                              [](const auto& a, const auto& b) { return a.measuredUs < b.measuredUs; });
-        text += tr("; the slowest step: rank %1, %2 ms").arg(slowest->rank).arg(ms(slowest->measuredUs), 0, 'f', 3);
+        const auto slowest =
+            std::max_element(job_.ranks.begin(), job_.ranks.end(),
+                             [](const auto& a, const auto& b) { return a.measuredUs < b.measuredUs; });
+        text += tr("; the slowest step: rank %1, %2 ms")
+                    .arg(slowest->rank)
+                    .arg(ms(slowest->measuredUs), 0, 'f', 3);
     }
     text += QStringLiteral(". ") + stragglers_->summary();
     // Never a silently partial job: what the summary lacks is said.
     if (!job_.missing.empty())
-        text += tr(" %n rank file(s) missing (the Missing tab says why).", nullptr, static_cast<int>(job_.missing.size()));
+        text += tr(" %n rank file(s) missing (the Missing tab says why).", nullptr,
+                   static_cast<int>(job_.missing.size()));
     if (job_.collectivesLeftOut > 0)
-        text += tr(" %1 collective(s) left out: a participant was not summarised.").arg(job_.collectivesLeftOut);
+        text +=
+            tr(" %1 collective(s) left out: a participant was not summarised.").arg(job_.collectivesLeftOut);
     if (job_.complete) text += tr(" Complete: every rank and every collective of the job.");
     return text;
 }

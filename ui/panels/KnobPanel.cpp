@@ -7,16 +7,16 @@
 
 #include <QAbstractScrollArea>
 #include <QCheckBox>
-#include <QCoreApplication>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QWheelEvent>
 #include <QTimer>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <map>
@@ -265,14 +265,15 @@ void KnobPanel::applyPreset(int i) {
 
 void KnobPanel::setJobLayout(const ParallelStructure& layout) {
     layout_ = std::make_shared<const ParallelStructure>(layout);
-    updateRankLimit(knobs().dpDegree);
+    updateRankLimit(knobs());
 }
 
-void KnobPanel::updateRankLimit(int dpDegree) {
+void KnobPanel::updateRankLimit(const SimKnobs& k) {
     auto* rank = qobject_cast<QSpinBox*>(field(QStringLiteral("straggler.rank")));
     if (!rank || !layout_ || layout_->places.empty()) return;
-    // The ranks dp.degree gives the job (docs/AddedRanks.md): a straggler may be an added rank.
-    const int most = largestJobRankId(*layout_, dpDegree);
+    // The ranks dp.degree and tp.degree give the job (docs/AddedRanks.md, docs/Layouts.md): a
+    // straggler may be an added rank.
+    const int most = largestJobRankId(*layout_, k.dpDegree, k.tpDegree);
     // A lower limit clamps the value: that edit is read with the others, not signalled on its own.
     const bool was = updating_;
     updating_ = true;
@@ -325,7 +326,7 @@ QString KnobPanel::knobNote(const QString& key) const {
 void KnobPanel::setKnobs(const SimKnobs& k) {
     base_ = k;
     showMatchingPreset(k);
-    updateRankLimit(k.dpDegree); // before the straggler rank is shown: it may be an added rank
+    updateRankLimit(k); // before the straggler rank is shown: it may be an added rank
     updating_ = true;
     for (auto& f : fields_) {
         showValue(f, k);
@@ -338,7 +339,7 @@ void KnobPanel::setKnobs(const SimKnobs& k) {
 
 void KnobPanel::emitChanged() {
     if (updating_) return;
-    updateRankLimit(knobs().dpDegree);
+    updateRankLimit(knobs());
     SimKnobs k = knobs();
     showMatchingPreset(k); // a knob changed by hand: the preset name must not stay behind
     emit changed(k);

@@ -77,7 +77,7 @@ private:
     static void readValue(const Field& f, SimKnobs& k);
     void emitChanged();
     void showMatchingPreset(const SimKnobs& knobs);
-    void updateRankLimit(int dpDegree);
+    void updateRankLimit(const SimKnobs& k);
 
     std::vector<Field> fields_;
     CpuRegionEditor* regions_ = nullptr;

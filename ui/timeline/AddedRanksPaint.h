@@ -14,13 +14,13 @@ class QPainter;
 namespace sl::ui {
 
 struct AddedRanksArea {
-    int width = 0;      // the whole strip, gutter included
-    int gutter = 0;     // the label column
-    int areaWidth = 0;  // the time axis' pixels right of the gutter
+    int width = 0;     // the whole strip, gutter included
+    int gutter = 0;    // the label column
+    int areaWidth = 0; // the time axis' pixels right of the gutter
     int headerHeight = 18;
     int rowHeight = 16;
-    int firstRow = 0;   // the first row shown (the strip scrolls)
-    int rowCount = 8;   // rows shown at most
+    int firstRow = 0;     // the first row shown (the strip scrolls)
+    int rowCount = 8;     // rows shown at most
     QString headerSuffix; // appended to the header ("; the 8 slowest shown")
 };
 
