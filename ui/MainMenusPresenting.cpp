@@ -164,6 +164,9 @@ QString MainMenus::openLesson(const QString& path) {
                     });
         }
         window_->addDockWidget(Qt::RightDockWidgetArea, lessonDock_);
+        // The right column's top, as a tab beside Details: the text gets the column's height.
+        if (auto* details = window_->findChild<QDockWidget*>(QStringLiteral("detailsDock")))
+            window_->tabifyDockWidget(details, lessonDock_);
         lessonDock_->hide();
     }
     const QString error = lessonPanel_->open(path);

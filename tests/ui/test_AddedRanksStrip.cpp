@@ -296,8 +296,7 @@ private slots:
         QVERIFY(!panes.addedRanksLine()->isHidden());
         QCOMPARE(
             panes.addedRanksLine()->text(),
-            QString(
-                "The simulated job has 8 ranks: 4 added by dp.degree are shown under the simulated pane"));
+            QString("The simulated job has 8 ranks: the 4 added to it are shown under the simulated pane"));
         // The measured pane's own note stays its own (empty for a Kineto set).
         QVERIFY(panes.measured()->note().isEmpty());
         // The measured and simulated panes keep the loaded ranks only.

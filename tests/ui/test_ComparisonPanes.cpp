@@ -73,6 +73,18 @@ class TestComparisonPanes : public QObject {
     }
 
 private slots:
+    // Rank files picked one by one are named by their folder, as the folder itself is ("after", not
+    // "rank-0.json"); one file by its name.
+    void runNamedByItsFolder() {
+        QCOMPARE(ComparisonRun::runName(
+                     {QStringLiteral("/runs/after/rank-0.json"), QStringLiteral("/runs/after/rank-1.json")}),
+                 QStringLiteral("after"));
+        QCOMPARE(ComparisonRun::runName({QStringLiteral("/runs/after")}), QStringLiteral("after"));
+        QCOMPARE(ComparisonRun::runName({QStringLiteral("/runs/one.json")}), QStringLiteral("one.json"));
+        QCOMPARE(ComparisonRun::runName({QStringLiteral("/a/x.json"), QStringLiteral("/b/y.json")}),
+                 QStringLiteral("x.json"));
+    }
+
     void lowerPaneShowsTheRunAlongTheOpenOne() {
         MainWindow w;
         open(w);

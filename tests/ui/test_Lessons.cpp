@@ -278,6 +278,10 @@ private slots:
         QCOMPARE(menus->openLesson(path), QString());
         LessonPanel& panel = *menus->lessonPanel();
         QVERIFY(settle(w, panel));
+        // The Lesson dock fits a laptop's screen: its buttons once widened the window past 1280 px.
+        QCOMPARE(w.width(), 1280);
+        QVERIFY2(w.minimumSizeHint().width() <= 1280,
+                 qPrintable(QString::number(w.minimumSizeHint().width())));
         SessionController* s = w.sessions();
         const TraceSet& set = *s->traceSet();
         const RowLayout& layout = w.findChild<TimelinePanes*>()->measured()->layout();

@@ -135,6 +135,11 @@ private slots:
         QVERIFY(card.titleLine()->height() > 2 * card.fontMetrics().height()); // wrapped
         QVERIFY(card.text().contains(r.pathNote));
         QVERIFY(card.text().contains(QStringLiteral("Knobs: compute.speedup = 2")));
+        QVERIFY(!card.text().contains(QStringLiteral("Layout: ")));
+        // A layout knob's modelled parts are said on the card (docs/Layouts.md).
+        r.modelled = QStringLiteral("modelled, not measured: 32 sharded GEMMs");
+        card.setResult(&r, false, QStringLiteral("Baseline"));
+        QVERIFY(card.text().contains(QStringLiteral("Layout: modelled, not measured: 32 sharded GEMMs")));
         card.setCompact(true);
         QCoreApplication::processEvents();
         QVERIFY(!card.text().contains(r.pathNote));

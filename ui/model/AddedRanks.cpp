@@ -62,13 +62,12 @@ QString AddedRanks::rowLabel(const Row& row) {
 }
 
 QString AddedRanks::header() const {
-    QString text =
-        (rows_.size() == 1 ? tr("%1 rank added by dp.degree (simulated job: %2 ranks), simulated on "
-                                "its own")
-                           : tr("%1 ranks added by dp.degree (simulated job: %2 ranks), each "
-                                "simulated on its own; slowest first"))
-            .arg(rows_.size())
-            .arg(world_);
+    QString text = (rows_.size() == 1 ? tr("%1 rank added to the job (simulated job: %2 ranks), simulated on "
+                                           "its own")
+                                      : tr("%1 ranks added to the job (simulated job: %2 ranks), each "
+                                           "simulated on its own; slowest first"))
+                       .arg(rows_.size())
+                       .arg(world_);
     if (!rows_.empty() && rows_.front().slow)
         text += tr(": rank %1 is the slowest (%2)").arg(rows_.front().rank).arg(ms(rows_.front().step));
     return text;

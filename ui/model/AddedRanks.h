@@ -41,7 +41,7 @@ public:
     int world() const { return world_; }
     // "rank 100 (as 36)  196.2 ms".
     static QString rowLabel(const Row& row);
-    // "28 ranks added by dp.degree (simulated job: 32 ranks), each simulated on its own; slowest
+    // "28 ranks added to the job (simulated job: 32 ranks), each simulated on its own; slowest
     // first: rank 9 is the slowest (21.60 ms)".
     QString header() const;
     // Busy time of row `row` in each pixel column [0, width) of the mapping, column c covering

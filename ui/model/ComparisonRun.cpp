@@ -324,11 +324,21 @@ QString ComparisonRun::predictionLine(const SimResult* simulation) const {
                              static_cast<double>(check.actualIteration);
     return QObject::tr(
                "Against %1 (measured): predicted %2, measured %3, error %4% (%5% assuming no change)%6")
-        .arg(QFileInfo(paths.value(0)).fileName(), formatDuration(check.predictedIteration),
-             formatDuration(check.actualIteration))
+        .arg(runName(paths), formatDuration(check.predictedIteration), formatDuration(check.actualIteration))
         .arg(check.iterationErrorPct(), 0, 'f', 1)
         .arg(unchanged, 0, 'f', 1)
         .arg(check.iterationWorseThanNoChange() ? QObject::tr(": WORSE than no change") : QString());
+}
+
+QString ComparisonRun::runName(const QStringList& paths) {
+    if (paths.size() > 1) {
+        const QString folder = QFileInfo(paths.front()).absolutePath();
+        bool oneFolder = true;
+        for (const QString& p : paths)
+            oneFolder = oneFolder && QFileInfo(p).absolutePath() == folder;
+        if (oneFolder) return QFileInfo(folder).fileName();
+    }
+    return QFileInfo(paths.value(0)).fileName();
 }
 
 } // namespace sl::ui

@@ -31,6 +31,10 @@ namespace sl::ui {
 
 struct ComparisonRun {
     QStringList openPaths, paths;
+    // What the window calls the run: the folder of its rank files (picked one by one or as the
+    // folder alike), else its one file's name.
+    QString name() const { return runName(paths); }
+    static QString runName(const QStringList& paths);
     std::shared_ptr<const ExecutionGraph> openGraph; // the open run's graph (compared with)
     std::shared_ptr<const TraceSet> set;             // the comparison run
     std::shared_ptr<const ExecutionGraph> graph;     // its graph

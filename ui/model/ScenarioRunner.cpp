@@ -98,6 +98,11 @@ void ScenarioRunner::explain(ScenarioResult& r, const ScenarioResult* baseline) 
         if (t.applies) throughput << QString::fromStdString(t.sentence);
     }
     r.throughput = throughput.join(QStringLiteral("; "));
+    QStringList modelled;
+    for (const std::string& note : res.setup.notes)
+        if (note.find("modelled, not measured") != std::string::npos)
+            modelled << QString::fromStdString(note);
+    r.modelled = modelled.join(QStringLiteral("; "));
 }
 
 void ScenarioRunner::run(std::shared_ptr<const ExecutionGraph> graph,

@@ -40,6 +40,9 @@ struct ScenarioResult {
     // scaling efficiency against the baseline when the work per step differs (iteration.throughput_note
     // of `json`, docs/Scaling.md); empty when neither applies.
     QString throughput;
+    // What a layout knob (tp.degree, parallel.gpus) modelled rather than measured: re-shaped
+    // kernels, inserted or re-sized collectives (docs/Layouts.md); empty for every other knob.
+    QString modelled;
     QString pinnedDetail; // the pinned share with its largest pin, in words (analysis/PinnedTime.h)
     std::map<std::string, std::string> knobNotes;
 };

@@ -152,7 +152,7 @@ QTableWidget* predictionTable(const nlohmann::json& p) {
 ComparisonWindow::ComparisonWindow(QStringList openPaths, QStringList paths, QWidget* parent)
     : QWidget(parent, Qt::Window), openPaths_(std::move(openPaths)), paths_(std::move(paths)) {
     setAttribute(Qt::WA_DeleteOnClose);
-    setWindowTitle(tr("Comparison: %1").arg(QFileInfo(paths_.value(0)).fileName()));
+    setWindowTitle(tr("Comparison: %1").arg(ComparisonRun::runName(paths_)));
     resize(1100, 640);
     auto* layout = new QVBoxLayout(this);
     verdict_ = new QLabel(tr("Loading %1 and aligning it with the open run...").arg(paths_.join(", ")));

@@ -11,7 +11,7 @@
 #include <QDir>
 #include <QEvent>
 #include <QFileInfo>
-#include <QHBoxLayout>
+#include <QGridLayout>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -58,16 +58,17 @@ LessonPanel::LessonPanel(SessionController* session, QWidget* parent) : QWidget(
     end_ = new QPushButton(tr("End lesson"), this);
     end_->setObjectName(QStringLiteral("lessonEnd"));
     end_->setToolTip(tr("Back to your own session: its scenarios, knobs, traces and view"));
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(back_);
-    buttons->addStretch(1);
-    buttons->addWidget(end_);
-    buttons->addWidget(next_);
+    // Two rows of two: four buttons in a row made the dock, and with it the window, wider than a
+    // 1280 px screen (Next and End lesson off screen).
+    auto* buttons = new QGridLayout;
+    buttons->addWidget(back_, 0, 0);
+    buttons->addWidget(next_, 0, 1);
     layout->addWidget(title_);
     layout->addWidget(progress_);
     layout->addWidget(bar_);
     layout->addWidget(body_, 1);
-    buttons->insertWidget(1, reveal_);
+    buttons->addWidget(reveal_, 1, 0);
+    buttons->addWidget(end_, 1, 1);
     layout->addLayout(buttons);
     connect(end_, &QPushButton::clicked, this, [this] {
         end();

@@ -120,7 +120,7 @@ Figure SessionController::timelineFigure(QSize size, const FigureContent& conten
     // The comparison run in the lower pane (docs/Compare.md): in the picture too, with the colours.
     if (const auto& run = comparison_->run(); content.simulated && comparison_->inPane() && fig.measured) {
         fig.simulated = run->timeline;
-        fig.simulatedTitle = tr("Comparison: %1").arg(QFileInfo(run->paths.value(0)).fileName());
+        fig.simulatedTitle = tr("Comparison: %1").arg(run->name());
         fig.simulatedRows = run->rows;
         fig.added = nullptr;
         std::tie(fig.measuredDeltas, fig.simulatedDeltas) = run->deltasAgainst(*fig.measured);

@@ -134,14 +134,14 @@ bool AddedRanksStrip::event(QEvent* event) {
         const int r = rowAt(help->pos().y());
         if (r >= 0) {
             const Row& row = rows()[static_cast<std::size_t>(r)];
-            QToolTip::showText(
-                help->globalPos(),
-                tr("Rank %1: added by dp.degree, runs the program of rank %2 with times of its "
-                   "own (not measured); simulated step %3")
-                    .arg(row.rank)
-                    .arg(row.sourceRank)
-                    .arg(ms(row.step)),
-                this);
+            QToolTip::showText(help->globalPos(),
+                               tr("Rank %1: added to the job (dp.degree, tp.degree or parallel.gpus), runs "
+                                  "the program of rank %2 with times of its "
+                                  "own (not measured); simulated step %3")
+                                   .arg(row.rank)
+                                   .arg(row.sourceRank)
+                                   .arg(ms(row.step)),
+                               this);
         } else {
             QToolTip::hideText();
         }

@@ -26,8 +26,10 @@ ResultCard::ResultCard(QWidget* parent) : QFrame(parent) {
     outer->addWidget(title_);
     limit_ = new QLabel(this);
     reason_ = new QLabel(this);
+    modelled_ = new QLabel(this);
+    modelled_->setObjectName(QStringLiteral("resultModelled"));
     pathNote_ = new QLabel(this);
-    for (QLabel* l : {limit_, reason_, pathNote_}) {
+    for (QLabel* l : {limit_, reason_, modelled_, pathNote_}) {
         l->setWordWrap(true);
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
         outer->addWidget(l);
@@ -54,6 +56,7 @@ ResultCard::ResultCard(QWidget* parent) : QFrame(parent) {
     pathNote_->setFont(small);
     pathNote_->setStyleSheet(QStringLiteral("color: palette(mid);"));
     reason_->setStyleSheet(QStringLiteral("color: #a05a00;"));
+    modelled_->setStyleSheet(QStringLiteral("color: #5c3d99;"));
     setResult(nullptr, false);
 }
 
@@ -68,6 +71,8 @@ void ResultCard::setResult(const ScenarioResult* r, bool isBaseline, const QStri
     throughput_->setText(r->throughput.isEmpty() ? QString() : tr("Throughput: %1").arg(r->throughput));
     limitText_ = r->limit.isEmpty() ? QString() : tr("What limits this %1: %2").arg(r->stepWord, r->limit);
     reason_->setText(r->noEffect.isEmpty() ? QString() : tr("Why so little change: %1").arg(r->noEffect));
+    // A new layout's kernels and collectives are predicted, not measured: the card says which.
+    modelled_->setText(r->modelled.isEmpty() ? QString() : tr("Layout: %1").arg(r->modelled));
     pathNote_->setText(r->pathNote);
     pinnedDetail_ = r->pinnedDetail;
     refresh();
@@ -100,6 +105,7 @@ void ResultCard::refresh() {
     comparison_->setVisible(!comparison_->text().isEmpty());
     limit_->setVisible(!limitText_.isEmpty());
     reason_->setVisible(!reason_->text().isEmpty());
+    modelled_->setVisible(!modelled_->text().isEmpty());
     // Compact (a short window): the path's note moves into the tooltip of the limit line, so that the
     // card leaves the panes half of a 1280x720 window (docs/MainWindow.md, "Layout").
     const QString note = pathNote_->text();
@@ -138,7 +144,7 @@ void ResultCard::fitHeight() {
 QString ResultCard::text() const {
     QStringList lines;
     lines << titleText_ + QLatin1Char(' ') + headlineText_ << knobsText_;
-    for (QLabel* l : {comparison_, throughput_, limit_, reason_, pathNote_}) {
+    for (QLabel* l : {comparison_, throughput_, limit_, reason_, modelled_, pathNote_}) {
         const QString shown = l == limit_ ? limitText_ : l->text(); // the whole sentence
         if (!shown.isEmpty() && (l != pathNote_ || !compact_)) lines << shown;
     }

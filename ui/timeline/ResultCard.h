@@ -49,6 +49,7 @@ private:
     QLabel* throughput_; // docs/Scaling.md: when the work per step differs from the baseline's
     QLabel* limit_;
     QLabel* reason_;
+    QLabel* modelled_; // what a layout knob modelled rather than measured (docs/Layouts.md)
     QLabel* pathNote_;
 };
 

@@ -98,7 +98,7 @@ QString TimelinePanes::measuredNote(const std::shared_ptr<const TimelineData>& t
 }
 
 QString TimelinePanes::addedRanksNote(int world, int added) {
-    return tr("The simulated job has %1 ranks: %2 added by dp.degree are shown under the simulated pane")
+    return tr("The simulated job has %1 ranks: the %2 added to it are shown under the simulated pane")
         .arg(world)
         .arg(added);
 }
@@ -145,7 +145,7 @@ void TimelinePanes::setComparison(std::shared_ptr<const ComparisonRun> run) {
     }
     comparison_->setRowMapping(run_->rows);
     comparison_->setData(run_->timeline);
-    const QString file = QFileInfo(run_->paths.value(0)).fileName();
+    const QString file = run_->name();
     comparison_->setTitle(
         run_->offset == 0
             ? tr("Comparison: %1").arg(file)
