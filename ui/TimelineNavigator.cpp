@@ -129,9 +129,7 @@ void TimelineNavigator::reveal(EventId e, bool centreInTime) {
         // pane, or to its rank's header when the event then stays well in view (the rank's name on
         // screen, not an unlabelled row in the middle of its call stack).
         if (y < controller_->scrollY() || y + RowLayout::kLaneHeight > controller_->scrollY() + h - 24) {
-            int header = -1;
-            for (const Row& candidate : layout.rows())
-                if (candidate.rank == e.rank && candidate.track == -1) header = candidate.y;
+            const int header = layout.headerY(e.rank);
             const bool headerFits = header >= 0 && y - header < h * 2 / 3;
             controller_->setScrollY(std::max(0, headerFits ? header : y - h / 3));
         }
@@ -168,11 +166,8 @@ void TimelineNavigator::focusRanks(const std::vector<int>& ranks, bool cpu, bool
     }
     emit tracks_->changed();
     // The first rank's header at the top of both panes (they share the vertical scroll).
-    for (const Row& row : p_.panes->measured()->layout().rows())
-        if (row.rank == ranks.front() && row.track == -1) {
-            controller_->setScrollY(row.y);
-            break;
-        }
+    if (const int header = p_.panes->measured()->layout().headerY(ranks.front()); header >= 0)
+        controller_->setScrollY(header);
 }
 
 QMenu* TimelineNavigator::eventMenu(EventId e, bool simulatedPane, QWidget* parent) {

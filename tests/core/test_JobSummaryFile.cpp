@@ -3,14 +3,11 @@
 // 8-rank straggler sample: rank 5 is last, the same spread at every collective), and a file that
 // is no job summary gives one line naming it.
 #include "GraphFixture.h"
+#include "JobSummaryFixture.h"
 
 #include "analysis/CollectiveArrivals.h"
 #include "base/Error.h"
-#include "io/KinetoLoader.h"
 #include "report/JobSummaryFile.h"
-#include "report/RankSummary.h"
-#include "report/ToolSetup.h"
-#include "sim/Simulator.h"
 
 #include "TestSupport.h"
 
@@ -25,15 +22,8 @@ using slgraph::LoadedSet;
 
 namespace {
 
-// What sightline.summarize does, in one process: a summary per rank file, then the reduce.
 nlohmann::json summarizeJob(const std::string& folder) {
-    std::vector<nlohmann::json> ranks;
-    for (const std::string& file : expandTracePaths({folder})) {
-        const TraceSet one = loadTraceSet({file});
-        const ExecutionGraph g = buildGraphForPaths(one, {file}, -1, Warnings{});
-        ranks.push_back(rankSummaryJson(g, simulate(g, SimKnobs{})));
-    }
-    return jobSummaryJson(std::move(ranks), {{"/runs/rank-9.json", "rank-9.json: not JSON"}});
+    return sltest::summarizeJob(folder, {{"/runs/rank-9.json", "rank-9.json: not JSON"}});
 }
 
 std::string write(const QTemporaryDir& dir, const char* name, const std::string& text) {

@@ -9,11 +9,7 @@
 #include "StragglersPanel.h"
 #include "TraceLoader.h"
 
-#include "io/KinetoLoader.h"
-#include "report/RankSummary.h"
-#include "report/ToolSetup.h"
-#include "sim/Simulator.h"
-
+#include "JobSummaryFixture.h"
 #include "TestSupport.h"
 
 #include <QDockWidget>
@@ -29,16 +25,10 @@ using namespace sl::ui;
 
 namespace {
 
-// What sightline.summarize(...).save(path) writes, made here with the same core functions.
+// What sightline.summarize(...).save(path) writes.
 std::string saveJobSummary(const QTemporaryDir& dir, const std::string& folder) {
-    std::vector<nlohmann::json> ranks;
-    for (const std::string& file : expandTracePaths({folder})) {
-        const TraceSet one = loadTraceSet({file});
-        const ExecutionGraph g = buildGraphForPaths(one, {file}, -1, Warnings{});
-        ranks.push_back(rankSummaryJson(g, simulate(g, SimKnobs{})));
-    }
     const std::string path = dir.filePath(QStringLiteral("job.json")).toStdString();
-    std::ofstream(path) << jobSummaryJson(std::move(ranks), {}).dump();
+    std::ofstream(path) << sltest::summarizeJob(folder).dump();
     return path;
 }
 

@@ -10,9 +10,6 @@
 namespace sl::ui {
 
 namespace {
-QString ms(TimeNs t) {
-    return QString::number(static_cast<double>(t) / 1e6, 'f', 2) + QStringLiteral(" ms");
-}
 QString tr(const char* text) {
     return QCoreApplication::translate("AddedRanks", text);
 }
@@ -57,8 +54,12 @@ std::shared_ptr<const AddedRanks> AddedRanks::of(std::shared_ptr<const SimResult
     return out;
 }
 
+QString AddedRanks::stepText(TimeNs step) {
+    return QString::number(static_cast<double>(step) / 1e6, 'f', 2) + QStringLiteral(" ms");
+}
+
 QString AddedRanks::rowLabel(const Row& row) {
-    return tr("rank %1 (as %2)  %3").arg(row.rank).arg(row.sourceRank).arg(ms(row.step));
+    return tr("rank %1 (as %2)  %3").arg(row.rank).arg(row.sourceRank).arg(stepText(row.step));
 }
 
 QString AddedRanks::header() const {
@@ -69,7 +70,7 @@ QString AddedRanks::header() const {
                        .arg(rows_.size())
                        .arg(world_);
     if (!rows_.empty() && rows_.front().slow)
-        text += tr(": rank %1 is the slowest (%2)").arg(rows_.front().rank).arg(ms(rows_.front().step));
+        text += tr(": rank %1 is the slowest (%2)").arg(rows_.front().rank).arg(stepText(rows_.front().step));
     return text;
 }
 

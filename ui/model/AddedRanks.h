@@ -41,6 +41,8 @@ public:
     int world() const { return world_; }
     // "rank 100 (as 36)  196.2 ms".
     static QString rowLabel(const Row& row);
+    // A step as the rows say it: "196.20 ms".
+    static QString stepText(TimeNs step);
     // "28 ranks added to the job (simulated job: 32 ranks), each simulated on its own; slowest
     // first: rank 9 is the slowest (21.60 ms)".
     QString header() const;

@@ -146,6 +146,12 @@ int RowLayout::firstRowBelow(int y) const {
     return static_cast<int>(it - rows_.begin());
 }
 
+int RowLayout::headerY(int rank) const {
+    for (const Row& row : rows_)
+        if (row.rank == rank && row.track == -1) return row.y;
+    return -1;
+}
+
 int RowLayout::rowOf(int rank, int track) const {
     if (rank < 0 || static_cast<std::size_t>(rank) >= rowOfTrack_.size()) return -1;
     const auto& v = rowOfTrack_[static_cast<std::size_t>(rank)];

@@ -93,6 +93,8 @@ public:
     int firstRowBelow(int y) const;
     // The row of a track, or -1 when it is not shown.
     int rowOf(int rank, int track) const;
+    // The content y of a rank's header row, or -1 when it is not shown.
+    int headerY(int rank) const;
     // The lane's y inside its row.
     static int laneY(int lane) { return kTrackPadding / 2 + lane * kLaneHeight; }
 

@@ -18,12 +18,7 @@ QStringList ScenarioList::knobChanges(const SimKnobs& knobs) {
     const nlohmann::json json = knobs.toJson();
     QStringList out;
     for (const std::string& key : changedKnobs(json)) {
-        const nlohmann::json& v = json[key];
-        // 12 digits: a batch of 1048576 tokens reads as such, not 1.04858e+06.
-        const QString value = v.is_number()   ? QString::number(v.get<double>(), 'g', 12)
-                              : v.is_string() ? QString::fromStdString(v.get<std::string>())
-                                              : QString::fromStdString(v.dump());
-        out << QStringLiteral("%1 = %2").arg(QString::fromStdString(key), value);
+        out << QStringLiteral("%1 = %2").arg(QString::fromStdString(key), knobValueText(json[key]));
     }
     return out;
 }

@@ -5,8 +5,6 @@
 
 #include <QCoreApplication>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -19,13 +17,6 @@ QString tr(const char* text) {
     return QCoreApplication::translate("ScenarioNames", text);
 }
 
-// 12 digits: a batch of 1048576 reads as such, not 1.04858e+06.
-QString valueText(const nlohmann::json& v) {
-    if (v.is_number()) return QString::number(v.get<double>(), 'g', 12);
-    if (v.is_string()) return QString::fromStdString(v.get<std::string>());
-    return QString::fromStdString(v.dump());
-}
-
 bool startsWith(const std::string& s, const char* prefix) {
     return s.rfind(prefix, 0) == 0;
 }
@@ -34,7 +25,7 @@ bool startsWith(const std::string& s, const char* prefix) {
 // its partner's phrase (a straggler's slowdown, a jitter's seed).
 QString phraseOf(const std::string& key, const nlohmann::json& v, const nlohmann::json& all,
                  const std::vector<std::string>& changed) {
-    const QString x = valueText(v);
+    const QString x = knobValueText(v);
     const auto isChanged = [&](const char* k) {
         return std::find(changed.begin(), changed.end(), k) != changed.end();
     };
@@ -69,7 +60,7 @@ QString phraseOf(const std::string& key, const nlohmann::json& v, const nlohmann
     if (key == "straggler.rank" || key == "straggler.ranks") {
         const nlohmann::json& slow = all.value("straggler.slowdown", nlohmann::json(1.0));
         const QString who = key == "straggler.rank" ? tr("rank %1").arg(x) : tr("ranks %1").arg(x);
-        return isChanged("straggler.slowdown") ? tr("%1 %2x slower").arg(who, valueText(slow))
+        return isChanged("straggler.slowdown") ? tr("%1 %2x slower").arg(who, knobValueText(slow))
                                                : tr("%1 straggling").arg(who);
     }
     if (key == "straggler.slowdown")
@@ -92,6 +83,12 @@ QString phraseOf(const std::string& key, const nlohmann::json& v, const nlohmann
 }
 
 } // namespace
+
+QString knobValueText(const nlohmann::json& v) {
+    if (v.is_number()) return QString::number(v.get<double>(), 'g', 12);
+    if (v.is_string()) return QString::fromStdString(v.get<std::string>());
+    return QString::fromStdString(v.dump());
+}
 
 QStringList knobPhrases(const SimKnobs& knobs) {
     const nlohmann::json json = knobs.toJson();

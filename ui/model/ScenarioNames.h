@@ -4,10 +4,16 @@
 // it keeps the exact `key = value` form the CLI takes.
 #include "sim/Knobs.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QString>
 #include <QStringList>
 
 namespace sl::ui {
+
+// A knob's value as the knob list and the names write it: numbers with up to 12 digits (a batch of
+// 1048576 tokens reads as such, not 1.04858e+06), words as they are.
+QString knobValueText(const nlohmann::json& value);
 
 // One phrase per changed knob (paired knobs, such as a straggler's rank and slowdown, make one),
 // in the registry's order; the batch (batch.samples, batch.tokens) describes the trace, not a

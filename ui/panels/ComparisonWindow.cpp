@@ -1,5 +1,7 @@
 #include "ComparisonWindow.h"
 
+#include "NumberCell.h"
+
 #include "DialogDir.h"
 #include "SimRunner.h"
 
@@ -23,13 +25,6 @@
 namespace sl::ui {
 
 namespace {
-
-QTableWidgetItem* number(double v, int decimals = 2) {
-    auto* item = new QTableWidgetItem;
-    item->setData(Qt::DisplayRole, QString::number(v, 'f', decimals).toDouble());
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    return item;
-}
 
 QTableWidgetItem* text(const std::string& s) {
     auto* item = new QTableWidgetItem(QString::fromStdString(s));
@@ -70,16 +65,16 @@ QTableWidget* timeTable(const nlohmann::json& rows, const QString& keyHeader) {
         const bool changed = row.value("changed", false);
         const double d = row.value("delta_us", 0.0);
         t->setItem(r, 0, text(row.value("key", "")));
-        t->setItem(r, 1, number(row.value("before_us", 0.0)));
-        t->setItem(r, 2, number(row.value("after_us", 0.0)));
+        t->setItem(r, 1, numberCell(row.value("before_us", 0.0)));
+        t->setItem(r, 2, numberCell(row.value("after_us", 0.0)));
         for (int c : {3, 4}) {
-            QTableWidgetItem* item = number(row.value(c == 3 ? "delta_us" : "delta_pct", 0.0));
+            QTableWidgetItem* item = numberCell(row.value(c == 3 ? "delta_us" : "delta_pct", 0.0));
             colourDelta(item, changed, d);
             t->setItem(r, c, item);
         }
-        t->setItem(r, 5, number(row.value("count_before", 0.0), 0));
-        t->setItem(r, 6, number(row.value("count_after", 0.0), 0));
-        t->setItem(r, 7, number(row.value("noise_us", 0.0)));
+        t->setItem(r, 5, numberCell(row.value("count_before", 0.0), 0));
+        t->setItem(r, 6, numberCell(row.value("count_after", 0.0), 0));
+        t->setItem(r, 7, numberCell(row.value("noise_us", 0.0)));
         ++r;
     }
     t->setSortingEnabled(true);
@@ -97,16 +92,16 @@ QTableWidget* rankTable(const nlohmann::json& ranks) {
     t->setRowCount(static_cast<int>(ranks.size()));
     int r = 0;
     for (const auto& rank : ranks) {
-        t->setItem(r, 0, number(rank.value("rank", 0.0), 0));
+        t->setItem(r, 0, numberCell(rank.value("rank", 0.0), 0));
         int c = 1;
         for (const char* f : kFigures) {
             const nlohmann::json fig = rank.value(f, nlohmann::json::object());
-            t->setItem(r, c++, number(fig.value("before_us", 0.0)));
-            QTableWidgetItem* after = number(fig.value("after_us", 0.0));
+            t->setItem(r, c++, numberCell(fig.value("before_us", 0.0)));
+            QTableWidgetItem* after = numberCell(fig.value("after_us", 0.0));
             colourDelta(after, fig.value("changed", false), fig.value("delta_us", 0.0));
             t->setItem(r, c++, after);
         }
-        t->setItem(r, c, number(rank.value("aligned_pct", 0.0), 1));
+        t->setItem(r, c, numberCell(rank.value("aligned_pct", 0.0), 1));
         ++r;
     }
     t->setSortingEnabled(true);
@@ -137,11 +132,11 @@ QTableWidget* predictionTable(const nlohmann::json& p) {
     for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
         const auto& [key, before, predicted, actual, err, unchanged] = rows[static_cast<std::size_t>(r)];
         t->setItem(r, 0, text(key));
-        t->setItem(r, 1, number(before));
-        t->setItem(r, 2, number(predicted));
-        t->setItem(r, 3, number(actual));
-        t->setItem(r, 4, number(err));
-        t->setItem(r, 5, number(unchanged));
+        t->setItem(r, 1, numberCell(before));
+        t->setItem(r, 2, numberCell(predicted));
+        t->setItem(r, 3, numberCell(actual));
+        t->setItem(r, 4, numberCell(err));
+        t->setItem(r, 5, numberCell(unchanged));
     }
     t->setSortingEnabled(true);
     return t;

@@ -1,5 +1,6 @@
 #include "JobSummaryPanel.h"
 
+#include "NumberCell.h"
 #include "StragglersPanel.h"
 
 #include "base/Error.h"
@@ -19,16 +20,6 @@
 namespace sl::ui {
 
 namespace {
-
-// A cell that sorts by value and shows it with `decimals`.
-QTableWidgetItem* numberItem(double v, int decimals) {
-    auto* item = new QTableWidgetItem;
-    // A number (not text) so that the column sorts by value; rounded to what is shown.
-    item->setData(Qt::DisplayRole, decimals == 0 ? QVariant(static_cast<qlonglong>(v))
-                                                 : QVariant(QString::number(v, 'f', decimals).toDouble()));
-    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    return item;
-}
 
 double ms(double us) {
     return us / 1000.0;
@@ -103,18 +94,18 @@ void JobSummaryPanel::show(JobSummaryFile job, const QString& path) {
         const JobSummaryFile::Rank& r = job_.ranks[i];
         const RankWaiting& w = job_.arrivals.ranks[i];
         const int row = static_cast<int>(i);
-        auto* rank = numberItem(r.rank, 0);
+        auto* rank = numberCell(r.rank, 0);
         rank->setData(Qt::UserRole, QString::fromStdString(r.path));
         rank->setToolTip(QString::fromStdString(r.path));
         ranks_->setItem(row, 0, rank);
-        ranks_->setItem(row, 1, numberItem(ms(r.measuredUs), 3));
-        ranks_->setItem(row, 2, numberItem(ms(r.computeUs), 3));
-        ranks_->setItem(row, 3, numberItem(ms(r.commUs), 3));
-        ranks_->setItem(row, 4, numberItem(ms(r.exposedCommUs), 3));
-        ranks_->setItem(row, 5, numberItem(ms(r.idleUs), 3));
-        ranks_->setItem(row, 6, numberItem(r.pinnedSharePct, 1));
-        ranks_->setItem(row, 7, numberItem(static_cast<double>(w.madeOthersWait) / 1e6, 3));
-        ranks_->setItem(row, 8, numberItem(static_cast<double>(w.timesLast), 0));
+        ranks_->setItem(row, 1, numberCell(ms(r.measuredUs), 3));
+        ranks_->setItem(row, 2, numberCell(ms(r.computeUs), 3));
+        ranks_->setItem(row, 3, numberCell(ms(r.commUs), 3));
+        ranks_->setItem(row, 4, numberCell(ms(r.exposedCommUs), 3));
+        ranks_->setItem(row, 5, numberCell(ms(r.idleUs), 3));
+        ranks_->setItem(row, 6, numberCell(r.pinnedSharePct, 1));
+        ranks_->setItem(row, 7, numberCell(static_cast<double>(w.madeOthersWait) / 1e6, 3));
+        ranks_->setItem(row, 8, numberCell(static_cast<double>(w.timesLast), 0));
     }
     ranks_->setSortingEnabled(true);
     ranks_->sortItems(1, Qt::DescendingOrder); // slowest first

@@ -17,10 +17,6 @@ namespace sl::ui {
 
 namespace {
 constexpr int kScrollWidth = 16; // the panes' scroll bar column: the time areas line up
-
-QString ms(TimeNs t) {
-    return QString::number(static_cast<double>(t) / 1e6, 'f', 2) + QStringLiteral(" ms");
-}
 } // namespace
 
 AddedRanksStrip::AddedRanksStrip(ViewController* controller, QWidget* parent)
@@ -140,7 +136,7 @@ bool AddedRanksStrip::event(QEvent* event) {
                                   "own (not measured); simulated step %3")
                                    .arg(row.rank)
                                    .arg(row.sourceRank)
-                                   .arg(ms(row.step)),
+                                   .arg(AddedRanks::stepText(row.step)),
                                this);
         } else {
             QToolTip::hideText();
