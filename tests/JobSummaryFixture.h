@@ -13,7 +13,8 @@
 
 namespace sltest {
 
-inline nlohmann::json summarizeJob(const std::string& folder, const std::vector<sl::FailedRank>& failed = {}) {
+inline nlohmann::json summarizeJob(const std::string& folder,
+                                   const std::vector<sl::FailedRank>& failed = {}) {
     std::vector<nlohmann::json> ranks;
     for (const std::string& file : sl::expandTracePaths({folder})) {
         const sl::TraceSet one = sl::loadTraceSet({file});
