@@ -11,7 +11,7 @@ import sys
 import tempfile
 import time
 
-from dask.distributed import Client, LocalCluster
+from dask.distributed import Client
 
 import sightline
 
@@ -39,7 +39,7 @@ def peak_mb():
 
 def main():
     ranks = int(sys.argv[1]) if len(sys.argv) > 1 else 1024
-    layers = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+    layers = int(sys.argv[2]) if len(sys.argv) > 2 else 4  # the generator's default
     out = os.path.join(tempfile.gettempdir(), f"sightline-bench-dp{ranks}-l{layers}")
     if not os.path.isdir(out):
         subprocess.run([CLI, "generate", "--out", out, "--dp", str(ranks), "--layers", str(layers)], check=True,
@@ -60,8 +60,7 @@ def main():
     task_mb = alone("s = sightline._core._rank_summary(p)")
     print(f"one rank alone: its load +{one_mb:.1f} MB resident at the peak, its whole task (load, graph, replay, "
           f"summary) +{task_mb:.1f} MB")
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
-            Client(cluster) as client:
+    with sightline.local_cluster(n_workers=2) as cluster, Client(cluster) as client:
         before = client.run(reset_peak)
         t = time.perf_counter()
         summary = sightline.summarize(out, client=client)

@@ -23,10 +23,11 @@ from ._core import (  # noqa: F401  (the error classes are the module's API)
     UsageError,
     WriteError,
 )
-from .summary import JobSummary, summarize  # noqa: F401
+from .summary import JobSummary, local_cluster, summarize, worker_config  # noqa: F401
 
 __all__ = [
-    "load", "compare", "summarize", "Session", "Result", "JobSummary", "Error", "ReadError",
+    "load", "compare", "summarize", "local_cluster", "worker_config", "Session", "Result", "JobSummary",
+    "Error", "ReadError",
     "ParseError", "FormatError", "LimitError", "WriteError", "GraphError", "UsageError", "KnobError",
 ]
 

@@ -5,6 +5,7 @@ from the summaries alone."""
 
 import json
 import os
+import zlib
 
 import pandas as pd
 
@@ -29,9 +30,11 @@ def _rank_files(paths):
 
 
 def _summarize_rank(path, step):
-    """One rank: (path, summary JSON, None) or (path, None, the error's line)."""
+    """One rank: (path, summary JSON compressed, None) or (path, None, the error's line). The
+    summary waits on the worker until the client fetches its batch; compressed (zlib's fastest
+    level, 80 KB of JSON to about 10 KB) it is a small part of a worker's memory."""
     try:
-        return path, _core._rank_summary(path, step), None
+        return path, zlib.compress(_core._rank_summary(path, step).encode(), 1), None
     except _core.Error as e:
         return path, None, str(e)
 
@@ -42,10 +45,9 @@ def _summarize_ranks(paths, step):
 
 
 # A task takes rank files until they hold this many bytes (a larger file is a task of its own). A
-# task per 170 KB file cost a worker 6-8x one rank's load in Dask's per-task state and the
-# summaries waiting to be fetched; batches of small files, still loaded one file at a time, keep it
-# at 2.6x (one rank's whole task, load, graph and replay, is 1.8x) and run 2.5x faster
-# (docs/Python.md, "Speed and memory").
+# task per 170 KB file cost a worker 6-8x one rank's load in Dask's per-task state; batches of
+# small files, still loaded one file at a time, cost far less and run 2.5x faster; batches of
+# 16 MB or more hold more summaries at once again (docs/Python.md, "Speed and memory").
 _BATCH_BYTES = 4 << 20
 
 
@@ -111,19 +113,41 @@ class JobSummary:
             return cls(json.load(f))
 
 
+def worker_config(processes=True):
+    """The Dask settings a summarising worker needs (dask.config.set(sightline.worker_config())
+    before a cluster is made): Dask's statistical profiler off (its call-tree history grows with
+    every task and tells nothing about one C++ call), and for worker processes one malloc arena
+    (a task runs on the worker's executor thread, whose own arena would keep a second heap beside
+    the main one)."""
+    config = {"distributed.worker.profile.enabled": False}
+    if processes:
+        config["distributed.nanny.pre-spawn-environ.MALLOC_ARENA_MAX"] = 1
+    return config
+
+
+def local_cluster(n_workers=2, processes=True):
+    """A LocalCluster of single-threaded workers set up by worker_config()."""
+    import dask
+    from dask.distributed import LocalCluster
+
+    with dask.config.set(worker_config(processes)):
+        return LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=processes,
+                            dashboard_address=":0")
+
+
 def summarize(paths, client=None, step=None):
     """Summarises a job rank file by rank file on a Dask cluster (a LocalCluster of two
-    single-threaded workers when no client is given) and reduces the summaries into a JobSummary.
+    single-threaded workers in this process, local_cluster(processes=False), when no client is
+    given; pass a client of local_cluster() or of a cluster set up by worker_config() for jobs
+    that need the memory of separate processes) and reduces the summaries into a JobSummary.
     A rank file that fails is named in .missing with its error and the rest are kept; collectives
     with a missing participant are left out of the job view and counted (collectives_left_out)."""
-    from dask.distributed import Client, LocalCluster, as_completed
+    from dask.distributed import Client, as_completed
 
     files = _rank_files(paths)
     own = None
     if client is None:
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                               dashboard_address=":0")
-        own = client = Client(cluster)
+        own = client = Client(local_cluster(processes=False))
     try:
         futures = client.map(_summarize_ranks, list(_batches(files)), step=-1 if step is None else int(step),
                              pure=False)
@@ -139,6 +163,6 @@ def summarize(paths, client=None, step=None):
         if own is not None:
             own.close()
             own.cluster.close()
-    summaries = [s for _, s, _ in results if s is not None]
+    summaries = [zlib.decompress(s).decode() for _, s, _ in results if s is not None]
     failures = [(p, e) for p, _, e in results if e is not None]
     return JobSummary(json.loads(_core._job_summary(summaries, failures)))

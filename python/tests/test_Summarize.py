@@ -5,7 +5,7 @@ file is named and the rest reported, with the summary saying what is missing."""
 import shutil
 
 import pytest
-from dask.distributed import Client, LocalCluster
+from dask.distributed import Client
 
 import sightline
 from conftest import cli, cli_json, sample, shared
@@ -16,9 +16,25 @@ RANK_FIELDS = ("measured_us", "unexplained_wait_us", "prewindow_ops", "typical_l
 
 @pytest.fixture(scope="module")
 def client():
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster:
+    with sightline.local_cluster(n_workers=2, processes=False) as cluster:
         with Client(cluster) as c:
             yield c
+
+
+def worker_settings():
+    import os
+
+    import dask
+
+    return os.environ.get("MALLOC_ARENA_MAX"), dask.config.get("distributed.worker.profile.enabled")
+
+
+def test_local_cluster_sets_up_its_workers(job):
+    # The settings worker_config() names must reach a worker process (docs/Python.md, "Speed and
+    # memory"): a renamed Dask key would leave them silently unset.
+    with sightline.local_cluster(n_workers=1) as cluster, Client(cluster) as c:
+        assert list(c.run(worker_settings).values()) == [("1", False)]
+        check_exact(sightline.summarize(str(job), client=c), str(job))
 
 
 @pytest.fixture(scope="module")
