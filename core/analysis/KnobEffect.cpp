@@ -16,7 +16,7 @@ std::set<PathLabel> knobTargets(const SimKnobs& k) {
     std::set<PathLabel> t;
     if (k.computeSpeedup != 1.0 || !k.computeClassSpeedup.empty() || !k.kernelSpeedup.empty())
         t.insert(PathLabel::GpuCompute);
-    if (k.commSpeedup != 1.0 || k.commModel != "measured" || k.dpScale != 1.0 || !k.commOverlap) {
+    if (k.commSpeedup != 1.0 || k.commModel != CommModel::Measured || k.dpScale != 1.0 || !k.commOverlap) {
         t.insert(PathLabel::GpuComm);
         t.insert(PathLabel::CollectiveWait);
     }

@@ -9,7 +9,7 @@ CollectiveModel collectiveModelFor(const ExecutionGraph& g, const SimKnobs& k,
     (void)calls;
     CollectiveModel m;
     m.gpusPerNode = gpusPerNodeOf(*g.trace, k.commGpusPerNode);
-    m.tree = k.commAlgorithm == "tree";
+    m.tree = k.commAlgorithm == CommAlgorithm::Tree;
     Calibration cal;
     bool needCal = k.commIntraNodeGBps <= 0 || k.commInterNodeGBps <= 0 || k.commLatencyUs < 0;
     if (needCal) cal = calibrate(g, m.gpusPerNode);

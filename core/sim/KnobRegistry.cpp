@@ -3,6 +3,7 @@
 #include "models/GpuTable.h"
 #include "models/KernelClass.h"
 #include "sim/EmbeddingKnobs.h"
+#include "sim/KnobText.h"
 #include "sim/LayoutKnobs.h"
 #include "sim/SetupEdits.h"
 
@@ -35,33 +36,6 @@ std::string joined(const std::vector<std::string>& words, const char* sep) {
     for (const auto& w : words)
         s += (s.empty() ? "" : sep) + w;
     return s;
-}
-
-// "1e+06" -> "1e6", as people write it.
-std::string withShortExponent(std::string s) {
-    auto e = s.find('e');
-    if (e == std::string::npos) return s;
-    std::string mantissa = s.substr(0, e), exponent = s.substr(e + 1);
-    std::string sign = exponent[0] == '-' ? "-" : "";
-    if (exponent[0] == '+' || exponent[0] == '-') exponent.erase(0, 1);
-    exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
-    return mantissa + "e" + sign + exponent;
-}
-
-// Shortest text that reads back to the same double ("2", "0.5", "1e+06").
-std::string numberText(double v) {
-    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-    std::ostringstream os;
-    os.precision(std::numeric_limits<double>::max_digits10);
-    os << v;
-    std::string precise = os.str();
-    for (int digits = 1; digits < std::numeric_limits<double>::max_digits10; ++digits) {
-        std::ostringstream shortOs;
-        shortOs.precision(digits);
-        shortOs << v;
-        if (std::strtod(shortOs.str().c_str(), nullptr) == v) return withShortExponent(shortOs.str());
-    }
-    return precise;
 }
 
 double parseDouble(const std::string& key, const std::string& value) {
@@ -208,6 +182,16 @@ KnobSpec choice(std::string key, std::string label, std::string SimKnobs::*membe
     return s;
 }
 
+// A choice stored as an enum: `words` name its values in the enum's order.
+template <typename E>
+KnobSpec enumChoice(std::string key, std::string label, E SimKnobs::*member, std::vector<std::string> words,
+                    std::string help) {
+    KnobSpec s = choice(std::move(key), std::move(label), nullptr, std::move(words), std::move(help));
+    s.member = KnobEnumMember{[member](const SimKnobs& k) { return static_cast<std::size_t>(k.*member); },
+                              [member](SimKnobs& k, std::size_t i) { k.*member = static_cast<E>(i); }};
+    return s;
+}
+
 std::vector<KnobSpec> buildSpecs() {
     std::vector<KnobSpec> specs;
     specs.push_back(factor("compute.speedup", "GPU compute", &SimKnobs::computeSpeedup, 1e6,
@@ -217,9 +201,10 @@ std::vector<KnobSpec> buildSpecs() {
         factor("comm.speedup", "Communication", &SimKnobs::commSpeedup, 1e6,
                "Collective transfers (all-reduce, all-gather, ...) take their time / this factor, "
                "as on a faster network. Typical: 2 (an NVLink generation, 2x InfiniBand)."));
-    specs.push_back(choice("comm.model", "Network model", &SimKnobs::commModel, {"measured", "alpha-beta"},
-                           "measured: collectives keep their measured transfer time; alpha-beta: latency + "
-                           "bytes / bandwidth from the collective's size, group and algorithm."));
+    specs.push_back(
+        enumChoice("comm.model", "Network model", &SimKnobs::commModel, {"measured", "alpha-beta"},
+                   "measured: collectives keep their measured transfer time; alpha-beta: latency + "
+                   "bytes / bandwidth from the collective's size, group and algorithm."));
     specs.push_back(integer("comm.gpus_per_node", "GPUs per node", &SimKnobs::commGpusPerNode, 1, 4096,
                             "from the trace",
                             "GPUs per node for the alpha-beta model (which ranks talk over NVLink and which "
@@ -243,8 +228,8 @@ std::vector<KnobSpec> buildSpecs() {
         s.sentinelText = "calibrated";
         specs.push_back(s);
     }
-    specs.push_back(choice("comm.algorithm", "Collective algorithm", &SimKnobs::commAlgorithm,
-                           {"ring", "tree"}, "Collective algorithm of the alpha-beta model."));
+    specs.push_back(enumChoice("comm.algorithm", "Collective algorithm", &SimKnobs::commAlgorithm,
+                               {"ring", "tree"}, "Collective algorithm of the alpha-beta model."));
     {
         KnobSpec s;
         s.key = "comm.overlap";
@@ -336,7 +321,7 @@ std::vector<KnobSpec> buildSpecs() {
     specs.push_back(factor("data.speedup", "Data loading", &SimKnobs::dataSpeedup, 1e6,
                            "Every batch loads this many times faster (a faster decode, cached data); with "
                            "data.workers, per worker. Typical: 2."));
-    specs.push_back(choice(
+    specs.push_back(enumChoice(
         "peers.model", "Missing peers", &SimKnobs::peersModel, {"follow", "measured"},
         "Ranks missing from the loaded set (one rank of a larger job): follow = each missing peer reaches "
         "a collective the measured skew after this rank does, so job-wide knobs move it too (it assumes "
@@ -572,21 +557,18 @@ std::vector<KnobFamily> buildFamilies() {
 } // namespace
 
 std::string KnobSpec::valueText(const SimKnobs& k) const {
-    return std::visit(
-        [&](auto m) -> std::string {
-            using T = std::remove_cvref_t<decltype(k.*m)>;
-            if constexpr (std::is_same_v<T, bool>)
-                return k.*m ? "true" : "false";
-            else if constexpr (std::is_same_v<T, std::string>)
-                return k.*m;
-            else
-                return numberText(static_cast<double>(k.*m));
-        },
-        member);
+    return knobValueText(toJson(k));
 }
 
 nlohmann::json KnobSpec::toJson(const SimKnobs& k) const {
-    return std::visit([&](auto m) { return nlohmann::json(k.*m); }, member);
+    return std::visit(
+        [&](const auto& m) -> nlohmann::json {
+            if constexpr (std::is_same_v<std::remove_cvref_t<decltype(m)>, KnobEnumMember>)
+                return choices.at(m.get(k));
+            else
+                return k.*m;
+        },
+        member);
 }
 
 std::string KnobSpec::rangeText() const {
@@ -596,13 +578,13 @@ std::string KnobSpec::rangeText() const {
     case KnobType::Choice:
         return joined(validChoices(), " | ");
     case KnobType::Factor:
-        return "(" + numberText(min) + ", " + numberText(max) + "]";
+        return "(" + knobNumberText(min) + ", " + knobNumberText(max) + "]";
     case KnobType::Number:
     case KnobType::Integer:
         break;
     }
-    std::string r = "[" + numberText(min) + ", " + numberText(max) + "]";
-    if (sentinel) r += " (" + numberText(*sentinel) + " = " + sentinelText + ")";
+    std::string r = "[" + knobNumberText(min) + ", " + knobNumberText(max) + "]";
+    if (sentinel) r += " (" + knobNumberText(*sentinel) + " = " + sentinelText + ")";
     return r;
 }
 
@@ -628,7 +610,10 @@ void KnobSpec::set(SimKnobs& k, const std::string& value) const {
         const auto words = validChoices();
         if (!contains(words, value))
             throw KnobError("knob " + key + ": expected " + joined(words, " or ") + ", got '" + value + "'");
-        k.*std::get<std::string SimKnobs::*>(member) = value;
+        if (const auto* e = std::get_if<KnobEnumMember>(&member))
+            e->set(k, static_cast<std::size_t>(std::find(words.begin(), words.end(), value) - words.begin()));
+        else
+            k.*std::get<std::string SimKnobs::*>(member) = value;
         return;
     }
     case KnobType::Factor:

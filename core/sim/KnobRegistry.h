@@ -33,6 +33,13 @@ const char* knobGroupName(KnobGroup group);
 // The group of a knob's key (sim/KnobGroups.cpp: one line per knob; a new knob adds its line there).
 KnobGroup knobGroupOf(std::string_view key);
 
+// The member of a Choice knob stored as an enum (SimKnobs::commModel, ...): reads and writes the
+// index of its word in KnobSpec::choices, which lists the words in the enum's order.
+struct KnobEnumMember {
+    std::function<std::size_t(const SimKnobs&)> get;
+    std::function<void(SimKnobs&, std::size_t)> set;
+};
+
 // A knob with one value (compute.speedup, comm.model, ...).
 struct KnobSpec {
     std::string key;
@@ -51,14 +58,16 @@ struct KnobSpec {
     // (a table read at run time) gives them through choicesFn.
     std::vector<std::string> choices;
     std::function<std::vector<std::string>()> choicesFn;
-    std::variant<double SimKnobs::*, int SimKnobs::*, bool SimKnobs::*, std::string SimKnobs::*> member;
+    std::variant<double SimKnobs::*, int SimKnobs::*, bool SimKnobs::*, std::string SimKnobs::*,
+                 KnobEnumMember>
+        member;
 
     std::vector<std::string> validChoices() const { return choicesFn ? choicesFn() : choices; }
     // The knob's value in `k` as text ("2", "alpha-beta", "true").
     std::string valueText(const SimKnobs& k) const;
     // Parses and checks `value`, then stores it in `k`. Throws KnobError naming the key.
     void set(SimKnobs& k, const std::string& value) const;
-    // The value as JSON (a number, a bool or a string).
+    // The value as JSON (a number, a bool or a string; an enum choice as its word).
     nlohmann::json toJson(const SimKnobs& k) const;
     // The value range as people read it: "(0, 1e6]", "ring | tree", "true | false".
     std::string rangeText() const;

@@ -28,7 +28,7 @@ TimeNs scaled(TimeNs v, double f) {
 void retimeCollectives(const ExecutionGraph& g, const SimKnobs& k, const GpuSwap* swap,
                        const SetupEditPlan& plan, std::vector<TimeNs>& base,
                        std::vector<std::uint8_t>& removed, Warnings& warnings) {
-    const bool alphaBeta = k.commModel == "alpha-beta";
+    const bool alphaBeta = k.commModel == CommModel::AlphaBeta;
     // dp.degree gives every collective its group size, node span and message size in the new job
     // (SetupEditPlan::calls, docs/Structure.md); the re-timing below is the one dp.scale uses.
     const bool edited = plan.active && !plan.calls.empty();

@@ -44,6 +44,15 @@ private:
     }
 };
 
+// The knobs whose value is one of a fixed set of words, as enums: the registry (sim/KnobRegistry.cpp)
+// parses the word once and writes it back; the words are listed there in the enum's order.
+// comm.model: "measured" keeps each collective's measured transfer time, "alpha-beta" models it.
+enum class CommModel { Measured, AlphaBeta };
+// comm.algorithm: "ring" | "tree" (the alpha-beta model's collective algorithm).
+enum class CommAlgorithm { Ring, Tree };
+// peers.model: "follow" | "measured" (GraphNode::phantomArrival).
+enum class PeersModel { Follow, Measured };
+
 struct SimKnobs {
     // GPU compute kernels: duration / speedup.
     double computeSpeedup = 1.0;
@@ -58,9 +67,9 @@ struct SimKnobs {
     std::map<std::string, std::string> kernelClassPattern;
 
     // Communication (models/CollectiveModel.h).
-    double commSpeedup = 1.0;           // collective transfer time / speedup
-    std::string commModel = "measured"; // "measured" | "alpha-beta"
-    int commGpusPerNode = 0;            // 0: from the trace (deviceProperties count), else 8
+    double commSpeedup = 1.0; // collective transfer time / speedup
+    CommModel commModel = CommModel::Measured;
+    int commGpusPerNode = 0; // 0: from the trace (deviceProperties count), else 8
     // Effective bus bandwidth and latency for alpha-beta. 0 / < 0: not set, calibrated from the
     // measured transfers of the trace itself.
     double commIntraNodeGBps = 0;
@@ -71,8 +80,8 @@ struct SimKnobs {
     // all_gather, reduce_scatter, all_to_all, broadcast, reduce, send_recv (knob comm.<type>.<param>); they
     // override the values above for that type.
     std::map<std::string, double> commPerType;
-    std::string commAlgorithm = "ring"; // "ring" | "tree"
-    bool commOverlap = true;            // false: collectives wait for the compute stream
+    CommAlgorithm commAlgorithm = CommAlgorithm::Ring;
+    bool commOverlap = true; // false: collectives wait for the compute stream
 
     // Host.
     double cpuSpeedup = 1.0; // CPU work between calls and call durations / speedup
@@ -110,7 +119,7 @@ struct SimKnobs {
 
     // Peers missing from the rank set (GraphNode::phantomArrival): "follow" = they arrive the
     // measured skew after this rank's simulated arrival; "measured" = at their traced time.
-    std::string peersModel = "follow";
+    PeersModel peersModel = PeersModel::Follow;
 
     // Data-parallel scale: re-times collectives for a group dp.scale times larger.
     double dpScale = 1.0;

@@ -246,8 +246,8 @@ SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimO
     const EdgeOverlay* overlay = res.addedEdges.get();
     if (stop()) return res;
 
-    Schedule s = scheduleJob(
-        {g, timing, L, added, loadedVar, addedVar, overlay, knobs.peersModel != "measured", options.cancel});
+    Schedule s = scheduleJob({g, timing, L, added, loadedVar, addedVar, overlay,
+                              knobs.peersModel != PeersModel::Measured, options.cancel});
     if (s.cancelled) {
         res.complete = false;
         return res;

@@ -117,7 +117,7 @@ private slots:
         Calibration c = calibrate(l.graph, gpusPerNodeOf(l.set, 0));
         SimKnobs k;
         applyKnobsJson(k, c.toKnobJson());
-        QCOMPARE(k.commModel, std::string("alpha-beta"));
+        QCOMPARE(k.commModel, CommModel::AlphaBeta);
         SimResult r = simulate(l.graph, k);
         QVERIFY(r.complete);
         QVERIFY2(r.iterationErrorPct() < 3.0, qPrintable(QString::number(r.iterationErrorPct())));

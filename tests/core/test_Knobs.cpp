@@ -122,7 +122,7 @@ private slots:
         SimKnobs k;
         applyKnobsJson(k, nlohmann::json::parse(R"({"name":"x","description":"y","calibration":{"fits":[]},
             "comm":{"model":"alpha-beta","intra_node_GBps":200},"dp.scale":2})"));
-        QCOMPARE(k.commModel, std::string("alpha-beta"));
+        QCOMPARE(k.commModel, CommModel::AlphaBeta);
         QCOMPARE(k.commIntraNodeGBps, 200.0);
         QCOMPARE(k.dpScale, 2.0);
         QVERIFY_THROWS_EXCEPTION(KnobError, applyKnobsJson(k, nlohmann::json::parse(R"({"dp.scale":0})")));

@@ -55,7 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             knobs.stragglerSlowdown = 3.0;
         }
         if (selector & 32) {
-            knobs.commModel = "alpha-beta";
+            knobs.commModel = sl::CommModel::AlphaBeta;
             knobs.commIntraNodeGBps = 100;
             knobs.commInterNodeGBps = 10;
             knobs.dpScale = 4.0;

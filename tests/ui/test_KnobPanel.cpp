@@ -112,12 +112,12 @@ private slots:
         gpus->setValue(4);
         QVERIFY(changed.count() >= 3);
         const SimKnobs k = panel.knobs();
-        QCOMPARE(QString::fromStdString(k.commModel), QStringLiteral("alpha-beta"));
+        QCOMPARE(k.commModel, CommModel::AlphaBeta);
         QCOMPARE(k.commInterNodeGBps, 25.0);
         QCOMPARE(k.commGpusPerNode, 4);
         // Untouched fields keep the replay defaults: no knob but these three changed.
         SimKnobs expected;
-        expected.commModel = "alpha-beta";
+        expected.commModel = CommModel::AlphaBeta;
         expected.commInterNodeGBps = 25;
         expected.commGpusPerNode = 4;
         QCOMPARE(k.toJson(), expected.toJson());

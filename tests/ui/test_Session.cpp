@@ -341,7 +341,7 @@ private slots:
         // Knobs without a widget survive the panel.
         SimKnobs k;
         k.computeClassSpeedup["gemm"] = 3;
-        k.commModel = "alpha-beta";
+        k.commModel = CommModel::AlphaBeta;
         k.cpuSpeedup = 1.5;
         panel.setKnobs(k);
         QCOMPARE(panel.knobs().toJson(), k.toJson());
