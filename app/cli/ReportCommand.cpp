@@ -5,7 +5,7 @@
 #include "base/Error.h"
 #include "report/Report.h"
 #include "report/SimulationReport.h"
-#include "sim/KnobRegistry.h"
+#include "sim/KnobText.h"
 #include "sim/Simulator.h"
 
 #include <nlohmann/json.hpp>
@@ -56,14 +56,8 @@ void checkWritable(const std::string& path) {
 std::vector<std::string> knobAssignments(const SimKnobs& knobs) {
     const nlohmann::json j = knobs.toJson();
     std::vector<std::string> out;
-    for (const auto& key : changedKnobs(j)) {
-        const nlohmann::json& v = j[key];
-        const KnobSpec* spec = findKnobSpec(key); // "2", not "2.0"
-        out.push_back(key + "=" +
-                      (spec            ? spec->valueText(knobs)
-                       : v.is_string() ? v.get<std::string>()
-                                       : v.dump()));
-    }
+    for (const auto& key : changedKnobs(j))
+        out.push_back(key + "=" + knobValueText(j[key], KnobNumberStyle::Exact)); // "2", not "2.0"
     return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include "report/Colours.h"
 #include "report/SimulationReport.h"
+#include "sim/KnobText.h"
 
 #include <algorithm>
 #include <cmath>
@@ -102,14 +103,8 @@ std::string text(const nlohmann::json& v) {
     return v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-// A knob value as people write it: 2 (not 2.0), 1.5, true, "alpha-beta" without quotes.
 std::string knobText(const nlohmann::json& v) {
-    if (v.is_number_float()) {
-        const double d = v.get<double>();
-        if (std::isfinite(d) && d == std::floor(d) && std::abs(d) < 1e15)
-            return std::to_string(static_cast<long long>(d));
-    }
-    return text(v);
+    return knobValueText(v, KnobNumberStyle::Whole);
 }
 
 bool hasMeasuredTimes(const nlohmann::json& report) {

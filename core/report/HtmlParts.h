@@ -32,7 +32,8 @@ std::vector<PathKind> pathKinds();
 std::string esc(const std::string& s);
 // A JSON value as text (strings without quotes).
 std::string text(const nlohmann::json& v);
-// A knob value as people write it: 2 (not 2.0), 1.5, true, "alpha-beta" without quotes.
+// A knob value as people write it: 2 (not 2.0), 1.5, true, "alpha-beta" without quotes
+// (sim/KnobText.h, KnobNumberStyle::Whole).
 std::string knobText(const nlohmann::json& v);
 // obj[key] as a number; 0 when it is missing or not a number.
 // False for a set without measured times (Chakra input): the report's "measured_times" is false

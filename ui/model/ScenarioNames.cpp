@@ -2,6 +2,7 @@
 
 #include "report/SimulationReport.h"
 #include "sim/KnobRegistry.h"
+#include "sim/KnobText.h"
 
 #include <QCoreApplication>
 
@@ -85,9 +86,7 @@ QString phraseOf(const std::string& key, const nlohmann::json& v, const nlohmann
 } // namespace
 
 QString knobValueText(const nlohmann::json& v) {
-    if (v.is_number()) return QString::number(v.get<double>(), 'g', 12);
-    if (v.is_string()) return QString::fromStdString(v.get<std::string>());
-    return QString::fromStdString(v.dump());
+    return QString::fromStdString(sl::knobValueText(v, KnobNumberStyle::Readable));
 }
 
 QStringList knobPhrases(const SimKnobs& knobs) {

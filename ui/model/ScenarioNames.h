@@ -12,7 +12,7 @@
 namespace sl::ui {
 
 // A knob's value as the knob list and the names write it: numbers with up to 12 digits (a batch of
-// 1048576 tokens reads as such, not 1.04858e+06), words as they are.
+// 1048576 tokens reads as such, not 1.04858e+06), words as they are (sim/KnobText.h, Readable).
 QString knobValueText(const nlohmann::json& value);
 
 // One phrase per changed knob (paired knobs, such as a straggler's rank and slowdown, make one),
