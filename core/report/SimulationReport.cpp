@@ -1,5 +1,7 @@
 #include "report/SimulationReport.h"
 
+#include "report/SimulationNumbers.h"
+
 #include "sim/GpuSwap.h"
 
 #include "analysis/Breakdown.h"
@@ -98,7 +100,69 @@ nlohmann::json classJson(const std::array<TimeNs, kKernelClassCount + 1>& t) {
     return j;
 }
 
+// What simulationNumbers() and simulationResultJson() both compute of a run.
+struct RunParts {
+    Throughput throughput; // applies only against a replay
+    Rate rate;
+    std::vector<RankBreakdown> simulated;
+    std::vector<CommSplit> simulatedSplit;
+    CriticalPath path; // the job's critical path (totals), walked with the ranks' pins
+    std::vector<RankPinnedTime> pins;
+};
+
+RunParts runParts(const ExecutionGraph& g, const SimResult& res, const SimKnobs& knobs,
+                  const SimResult* replay, const SimKnobs* replayKnobs) {
+    RunParts p;
+    if (replay)
+        p.throughput = throughputVsBaseline(g, *replay, replayKnobs ? *replayKnobs : SimKnobs{}, res, knobs);
+    // Samples and tokens per second where the batch is given: the what-if's own batch.* knobs,
+    // else the baseline's (the batch describes the trace, docs/Scaling.md).
+    p.rate = runRate(g, res, knobs, replayKnobs);
+    p.simulated = simulatedBreakdown(*g.trace, res.timeline);
+    p.simulatedSplit = simulatedCommSplit(g, res);
+    // Pinned time per rank: measured time without a cause on the critical path that ends on the
+    // rank (analysis/PinnedTime.h); the path of this run, so a what-if says what still holds it.
+    p.pins = pinnedTime(g, res, &p.path);
+    return p;
+}
+
+SimulationNumbers numbersOf(const SimResult& res, const RunParts& p) {
+    SimulationNumbers n;
+    n.simulatedUs = us(res.simulatedIteration);
+    if (p.throughput.applies) {
+        n.throughputVsBaseline = pct(p.throughput.throughputRatio);
+        n.scalingEfficiency = pct(p.throughput.efficiency);
+        n.throughputNote = p.throughput.sentence;
+    }
+    if (p.rate.known()) {
+        if (p.rate.samplesPerSecond > 0) n.samplesPerSecond = pct(p.rate.samplesPerSecond);
+        n.rateNote = rateText(p.rate);
+    }
+    n.criticalPathUs = us(p.path.length);
+    for (std::size_t l = 0; l < n.criticalPath.size(); ++l)
+        n.criticalPath[l] = {us(p.path.byLabel[l]), pct(p.path.sharePct(p.path.byLabel[l]))};
+    for (std::size_t r = 0; r < res.ranks.size(); ++r) {
+        RankNumbers rn;
+        rn.rank = res.ranks[r].rank;
+        rn.simulatedUs = us(res.ranks[r].simulated());
+        if (r < p.simulated.size()) {
+            rn.computeUs = us(p.simulated[r].compute);
+            rn.exposedCommUs = us(p.simulated[r].exposedCommunication);
+            rn.idleUs = us(p.simulated[r].idle);
+        }
+        if (r < p.simulatedSplit.size()) rn.commWaitUs = us(p.simulatedSplit[r].wait);
+        n.ranks.push_back(rn);
+    }
+    return n;
+}
+
 } // namespace
+
+SimulationNumbers simulationNumbers(const ExecutionGraph& graph, const SimResult& result,
+                                    const SimKnobs& knobs, const SimResult* replay,
+                                    const SimKnobs* replayKnobs) {
+    return numbersOf(result, runParts(graph, result, knobs, replay, replayKnobs));
+}
 
 Rate runRate(const ExecutionGraph& g, const SimResult& res, const SimKnobs& knobs,
              const SimKnobs* baselineKnobs) {
@@ -113,19 +177,16 @@ Rate runRate(const ExecutionGraph& g, const SimResult& res, const SimKnobs& knob
 
 nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& res, const SimKnobs& knobs,
                                     const SimResult* replay, const SimKnobs* replayKnobs) {
+    const RunParts run = runParts(g, res, knobs, replay, replayKnobs);
+    const SimulationNumbers numbers = numbersOf(res, run);
     nlohmann::json j;
     j["iteration"] = {{"measured_us", us(res.measuredIteration)},
-                      {"simulated_us", us(res.simulatedIteration)},
+                      {"simulated_us", numbers.simulatedUs},
                       {"error_pct", pct(res.iterationErrorPct())}};
-    if (replay)
-        addThroughputJson(
-            j["iteration"],
-            throughputVsBaseline(g, *replay, replayKnobs ? *replayKnobs : SimKnobs{}, res, knobs));
-    // Samples and tokens per second where the batch is given: the what-if's own batch.* knobs,
-    // else the baseline's (the batch describes the trace, docs/Scaling.md).
-    addRateJson(j["iteration"], runRate(g, res, knobs, replayKnobs));
+    addThroughputJson(j["iteration"], run.throughput);
+    addRateJson(j["iteration"], run.rate);
     // Breakdown (HTA definitions): simulated at the top level of each rank, measured in `measured`.
-    std::vector<RankBreakdown> sim = simulatedBreakdown(*g.trace, res.timeline);
+    const std::vector<RankBreakdown>& sim = run.simulated;
     std::vector<RankBreakdown> meas = measuredBreakdown(*g.trace, &g);
     std::vector<StreamIdle> idle = measuredStreamIdle(g);
     const ClassTimes classes = classTimes(g, res);
@@ -150,8 +211,8 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
         const TimeNs sIdle = sHi > sLo ? std::max<TimeNs>(0, (sHi - sLo) - sBusy) : 0;
         streamIdle[{p.rank, t.device(), t.stream()}] = {mIdle, sIdle};
     }
-    const std::vector<CommSplit> splitMeasured = measuredCommSplit(g),
-                                 splitSimulated = simulatedCommSplit(g, res);
+    const std::vector<CommSplit> splitMeasured = measuredCommSplit(g);
+    const std::vector<CommSplit>& splitSimulated = run.simulatedSplit;
     auto splitJson = [](nlohmann::json& into, const CommSplit& c) {
         into["comm_wait_us"] = us(c.wait);
         into["comm_transfer_us"] = us(c.transfer);
@@ -175,10 +236,8 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
         }
         return out;
     };
-    // Pinned time per rank: measured time without a cause on the critical path that ends on the
-    // rank (analysis/PinnedTime.h); the path of this run, so a what-if says what still holds it.
-    CriticalPath cp; // the job's critical path (totals), walked with the ranks' pins
-    const std::vector<RankPinnedTime> pins = pinnedTime(g, res, &cp);
+    const CriticalPath& cp = run.path;
+    const std::vector<RankPinnedTime>& pins = run.pins;
     nlohmann::json ranks = nlohmann::json::array();
     for (std::size_t r = 0; r < res.ranks.size(); ++r) {
         const auto& s = res.ranks[r];
@@ -234,7 +293,7 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
         rankJson["stream_idle"] = streams;
         ranks.push_back({{"rank", s.rank},
                          {"measured_us", us(s.measured())},
-                         {"simulated_us", us(s.simulated())},
+                         {"simulated_us", numbers.ranks[r].simulatedUs},
                          {"error_pct", pct(s.errorPct())},
                          {"step_window", g.ranks[r].hasStep},
                          {"typical_launch_latency_us", us(g.ranks[r].typicalLaunchLatency)},
@@ -256,9 +315,9 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
         edges[std::string(edgeKindName(static_cast<EdgeKind>(k)))] = g.stats.edgesByKind[k];
     nlohmann::json byKind = nlohmann::json::object();
     for (int l = 0; l < kPathLabelCount; ++l) {
-        const double share = cp.sharePct(cp.byLabel[static_cast<std::size_t>(l)]);
-        byKind[std::string(pathLabelName(static_cast<PathLabel>(l)))] = {
-            {"us", us(cp.byLabel[static_cast<std::size_t>(l)])}, {"pct", pct(share)}};
+        const PathShare& share = numbers.criticalPath[static_cast<std::size_t>(l)];
+        byKind[std::string(pathLabelName(static_cast<PathLabel>(l)))] = {{"us", share.us},
+                                                                         {"pct", share.pct}};
     }
     nlohmann::json top = nlohmann::json::array();
     for (const auto& [ref, t] : cp.topNodes)
@@ -266,7 +325,7 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
                        {"rank", res.rankId(g, ref)},
                        {"kind", std::string(nodeKindName(g.nodes[ref.node].kind))},
                        {"us", us(t)}});
-    j["critical_path"] = {{"length_us", us(cp.length)}, {"by_kind", byKind}, {"top_events", top}};
+    j["critical_path"] = {{"length_us", numbers.criticalPathUs}, {"by_kind", byKind}, {"top_events", top}};
     j["graph"] = {{"nodes", g.nodes.size()},
                   {"edges", edges},
                   {"inferred_cross_stream", g.stats.inferredCrossStream},

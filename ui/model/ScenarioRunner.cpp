@@ -144,7 +144,7 @@ void ScenarioRunner::run(std::shared_ptr<const ExecutionGraph> graph,
                         results->empty() ? nullptr : results->front().output.result.get();
                     for (ScenarioResult& r : *results) {
                         failing = r.name;
-                        r.json = simulationResultJson(*graph, *r.output.result, r.knobs, baseline,
+                        r.numbers = simulationNumbers(*graph, *r.output.result, r.knobs, baseline,
                                                       &results->front().knobs);
                         explain(r, &results->front());
                     }

@@ -6,12 +6,11 @@
 #include "BackgroundJob.h"
 #include "Scenario.h"
 #include "SimRunner.h"
+#include "report/SimulationNumbers.h"
 
 #include <QObject>
 #include <QString>
 #include <QStringList>
-
-#include <nlohmann/json.hpp>
 
 #include <map>
 #include <memory>
@@ -23,9 +22,9 @@ struct ScenarioResult {
     QString name;
     SimKnobs knobs;
     SimOutput output;
-    // simulationResultJson() of this scenario: the numbers `sightline-cli simulate --json` prints
-    // for the same knobs.
-    nlohmann::json json;
+    // The numbers of this scenario as `sightline-cli simulate --json` prints them for the same
+    // knobs (report/SimulationNumbers.h).
+    SimulationNumbers numbers;
     // The words of the result card (analysis/StepExplanation.h): headline against the baseline (the
     // baseline's own: measured -> replay), the knobs that differ, what limits the step, why the
     // knobs barely moved it (empty when they did), the path / iteration sentence, and notes of knobs
@@ -38,7 +37,7 @@ struct ScenarioResult {
     QString pathNote;
     // Samples/s and tokens/s where batch.* gives the batch (iteration.rate_note), then throughput and
     // scaling efficiency against the baseline when the work per step differs (iteration.throughput_note
-    // of `json`, docs/Scaling.md); empty when neither applies.
+    // of `numbers`, docs/Scaling.md); empty when neither applies.
     QString throughput;
     // What a layout knob (tp.degree, parallel.gpus) modelled rather than measured: re-shaped
     // kernels, inserted or re-sized collectives (docs/Layouts.md); empty for every other knob.

@@ -13,14 +13,20 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
 
 namespace sl::ui {
 
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-double ms(const nlohmann::json& j, const char* key) {
-    return j.contains(key) && j[key].is_number() ? j[key].get<double>() / 1000.0 : kNaN;
+double ms(double us) {
+    return us / 1000.0;
+}
+
+double ms(const std::optional<double>& us) {
+    return us ? *us / 1000.0 : kNaN;
 }
 } // namespace
 
@@ -42,27 +48,25 @@ void DeltaTableModel::setShowRanks(bool on) {
 void DeltaTableModel::build() {
     rows_.clear();
     if (results_ && !results_->empty()) {
-        const double base = ms(results_->front().json["iteration"], "simulated_us");
+        const double base = ms(results_->front().numbers.simulatedUs);
         for (std::size_t s = 0; s < results_->size(); ++s) {
-            const nlohmann::json& j = (*results_)[s].json;
+            const SimulationNumbers& n = (*results_)[s].numbers;
             Row job;
             job.scenario = static_cast<int>(s);
             std::fill(std::begin(job.values), std::end(job.values), kNaN);
-            job.values[Iteration] = ms(j["iteration"], "simulated_us");
+            job.values[Iteration] = ms(n.simulatedUs);
             job.values[Change] = base > 0 ? 100.0 * (job.values[Iteration] - base) / base : kNaN;
-            const nlohmann::json& iter = j["iteration"];
-            if (iter.contains("throughput_vs_baseline")) {
-                job.values[Throughput] = iter["throughput_vs_baseline"].get<double>();
-                job.values[Efficiency] = 100.0 * iter["scaling_efficiency"].get<double>();
+            if (n.throughputVsBaseline) {
+                job.values[Throughput] = *n.throughputVsBaseline;
+                job.values[Efficiency] = 100.0 * n.scalingEfficiency.value_or(kNaN);
             }
-            if (iter.contains("samples_per_s")) job.values[Samples] = iter["samples_per_s"].get<double>();
+            if (n.samplesPerSecond) job.values[Samples] = *n.samplesPerSecond;
             // The composition, largest kinds first (as `simulate` prints it).
             std::vector<std::pair<double, std::string>> kinds;
-            if (j.contains("critical_path"))
-                for (auto it = j["critical_path"]["by_kind"].begin();
-                     it != j["critical_path"]["by_kind"].end(); ++it)
-                    if (it.value()["pct"].get<double>() >= 0.5)
-                        kinds.push_back({it.value()["pct"].get<double>(), it.key()});
+            for (std::size_t l = 0; l < n.criticalPath.size(); ++l)
+                if (n.criticalPath[l].pct >= 0.5)
+                    kinds.push_back(
+                        {n.criticalPath[l].pct, std::string(pathLabelName(static_cast<PathLabel>(l)))});
             std::sort(kinds.rbegin(), kinds.rend());
             QStringList parts;
             for (const auto& [p, name] : kinds)
@@ -70,16 +74,16 @@ void DeltaTableModel::build() {
             job.path = parts.join(QStringLiteral(", "));
             rows_.push_back(job);
             if (!showRanks_) continue;
-            for (const nlohmann::json& r : j["ranks"]) {
+            for (const RankNumbers& r : n.ranks) {
                 Row row;
                 row.scenario = static_cast<int>(s);
-                row.rank = r["rank"].get<int>();
+                row.rank = r.rank;
                 std::fill(std::begin(row.values), std::end(row.values), kNaN);
-                row.values[Iteration] = ms(r, "simulated_us");
-                row.values[Compute] = ms(r, "compute_us");
-                row.values[ExposedComm] = ms(r, "exposed_comm_us");
-                row.values[Wait] = ms(r, "comm_wait_us");
-                row.values[Idle] = ms(r, "idle_us");
+                row.values[Iteration] = ms(r.simulatedUs);
+                row.values[Compute] = ms(r.computeUs);
+                row.values[ExposedComm] = ms(r.exposedCommUs);
+                row.values[Wait] = ms(r.commWaitUs);
+                row.values[Idle] = ms(r.idleUs);
                 rows_.push_back(row);
             }
         }
@@ -118,16 +122,14 @@ QVariant DeltaTableModel::data(const QModelIndex& index, int role) const {
         return f;
     }
     if (role == Qt::ToolTipRole && (c == Throughput || c == Efficiency) && row.rank < 0) {
-        const nlohmann::json& it = (*results_)[static_cast<std::size_t>(row.scenario)].json["iteration"];
-        return it.contains("throughput_note")
-                   ? QString::fromStdString(it["throughput_note"].get<std::string>())
-                   : tr("the same work per step as the baseline: compare the iteration");
+        const SimulationNumbers& n = (*results_)[static_cast<std::size_t>(row.scenario)].numbers;
+        return n.throughputVsBaseline ? QString::fromStdString(n.throughputNote)
+                                      : tr("the same work per step as the baseline: compare the iteration");
     }
     if (role == Qt::ToolTipRole && c == Samples && row.rank < 0) {
-        const nlohmann::json& it = (*results_)[static_cast<std::size_t>(row.scenario)].json["iteration"];
-        return it.contains("rate_note")
-                   ? QString::fromStdString(it["rate_note"].get<std::string>())
-                   : tr("give the traced batch (Job setup, batch.samples) to see samples/s");
+        const SimulationNumbers& n = (*results_)[static_cast<std::size_t>(row.scenario)].numbers;
+        return !n.rateNote.empty() ? QString::fromStdString(n.rateNote)
+                                   : tr("give the traced batch (Job setup, batch.samples) to see samples/s");
     }
     if (role == Qt::ToolTipRole && c == Scenario) {
         const QStringList& knobs = (*results_)[static_cast<std::size_t>(row.scenario)].changedKnobs;

@@ -1,9 +1,9 @@
 #pragma once
 // Every scenario side by side (docs/WhatIfWorkbench.md): per scenario a job row (iteration, change
 // against the baseline, the knobs that differ, critical-path composition) and, on demand ("Per
-// rank"), one row per rank (compute, exposed communication, collective wait, idle). Every number is read from
-// the scenario's simulationResultJson(), the object `sightline-cli simulate --json` prints, so the table and
-// the command line agree.
+// rank"), one row per rank (compute, exposed communication, collective wait, idle). Every number is the
+// scenario's SimulationNumbers (report/SimulationNumbers.h), as `sightline-cli simulate --json` prints
+// them, so the table and the command line agree.
 #include "ScenarioRunner.h"
 
 #include <QAbstractTableModel>
