@@ -1,11 +1,13 @@
 #include "report/HtmlReport.h"
 
+#include "base/Rounding.h"
 #include "report/HtmlParts.h"
 #include "report/SimulationReport.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -101,12 +103,26 @@ std::string knobValues(const std::vector<std::string>& keys, const nlohmann::jso
     return out;
 }
 
-std::vector<std::string> keysOf(const nlohmann::json& r) {
-    std::vector<std::string> keys;
-    for (const auto& k : r.value("changed_knobs", nlohmann::json::array()))
-        keys.push_back(text(k));
-    return keys;
-}
+// A scenario's numbers as the report's "scenarios" array writes them (report/Report.h).
+struct ScenarioFigures {
+    std::vector<std::string> keys; // the changed knobs
+    nlohmann::json knobs;          // SimKnobs::toJson()
+    std::optional<double> throughput, efficiency, samplesPerSecond;
+    std::string throughputNote, rateNote;
+
+    explicit ScenarioFigures(const ScenarioRow& r) : knobs(r.knobs.toJson()) {
+        keys = changedKnobs(knobs);
+        if (r.throughput.applies) {
+            throughput = pct(r.throughput.throughputRatio);
+            efficiency = pct(r.throughput.efficiency);
+            throughputNote = r.throughput.sentence;
+        }
+        if (r.rate.known()) {
+            if (r.rate.samplesPerSecond > 0) samplesPerSecond = pct(r.rate.samplesPerSecond);
+            rateNote = rateText(r.rate);
+        }
+    }
+};
 
 // The kind holding most of the critical path, in words: "GPU compute (62% of the critical path)".
 std::string largestPathKind(const nlohmann::json& cp) {
@@ -136,42 +152,40 @@ std::string changeWords(double before, double after) {
 
 // The headline a manager reads first: the biggest win among the scenarios (or this run against the
 // measured trace), its throughput where the work per step changed, and what limits the step.
-std::string headlineSection(const nlohmann::json& j) {
+std::string headlineSection(const nlohmann::json& j, const Report& report) {
     const nlohmann::json it = j.value("iteration", nlohmann::json::object());
     const nlohmann::json knobs = j.value("knobs", nlohmann::json::object());
-    std::string win, limit = text(j.value("limit", nlohmann::json("")));
-    const nlohmann::json sc = j.value("scenarios", nlohmann::json::array());
-    if (sc.is_array() && sc.size() >= 2) {
+    std::string win, limit = report.limit.value_or("");
+    const std::vector<ScenarioRow>& sc = report.scenarios;
+    if (sc.size() >= 2) {
         // The best scenario: the highest throughput where the work changed, else the shortest step.
-        const nlohmann::json* best = nullptr;
-        const double baseUs = num(sc[0], "iteration_us");
-        auto score = [baseUs](const nlohmann::json& r) {
-            const double t = num(r, "throughput_vs_baseline"), us = num(r, "iteration_us");
+        const ScenarioRow* best = nullptr;
+        const double baseUs = sc[0].iterationUs;
+        auto score = [baseUs](const ScenarioRow& r) {
+            const double t = ScenarioFigures(r).throughput.value_or(0), us = r.iterationUs;
             return t > 0 ? t : (us > 0 ? baseUs / us : 0.0);
         };
         for (std::size_t i = 1; i < sc.size(); ++i)
             if (!best || score(sc[i]) > score(*best)) best = &sc[i];
-        const nlohmann::json& b = *best;
+        const ScenarioRow& b = *best;
+        const ScenarioFigures bf(b);
         // A scenario that does worse than the baseline is no win, however it ranks among the others.
         const bool wins = score(b) > 1.0;
         win = std::string(wins ? "<b>Biggest win: " : "<b>No scenario beats the baseline; the closest: ") +
-              esc(text(b.value("name", nlohmann::json("")))) + "</b>";
-        const std::vector<std::string> keys = keysOf(b);
-        const std::string values = knobValues(keys, b.value("knobs", nlohmann::json::object()));
+              esc(b.name) + "</b>";
+        const std::string values = knobValues(bf.keys, bf.knobs);
         // A scenario named by its knobs (the GUI's default name) says them once.
-        if (!keys.empty() && values != text(b.value("name", nlohmann::json(""))))
-            win += " (" + esc(values) + ")";
+        if (!bf.keys.empty() && values != b.name) win += " (" + esc(values) + ")";
         // Where the work per step changed, the throughput is the answer and leads; the step's length
         // follows ("7.03x baseline throughput ...; the step 4.21 ms -> 4.79 ms ...").
-        if (b.contains("throughput_note"))
-            win += ": " + esc(text(b["throughput_note"])) + "; the step " +
-                   changeWords(baseUs, num(b, "iteration_us"));
+        if (bf.throughput)
+            win += ": " + esc(bf.throughputNote) + "; the step " + changeWords(baseUs, b.iterationUs);
         else
-            win += ": " + changeWords(baseUs, num(b, "iteration_us"));
-        if (b.contains("rate_note")) win += "; " + esc(text(b["rate_note"]));
+            win += ": " + changeWords(baseUs, b.iterationUs);
+        if (!bf.rateNote.empty()) win += "; " + esc(bf.rateNote);
         // What limits the scenario named here, not the run the window showed at the export.
-        if (const std::string own = text(b.value("limit", nlohmann::json(""))); !own.empty()) limit = own;
-        if (limit.empty()) limit = text(sc[0].value("limit", nlohmann::json("")));
+        if (!b.limit.empty()) limit = b.limit;
+        if (limit.empty()) limit = sc[0].limit;
     } else {
         const std::vector<std::string> changed = changedOf(j);
         // The batch (batch.samples, batch.tokens) describes the trace: no what-if of its own.
@@ -202,15 +216,15 @@ std::string headlineSection(const nlohmann::json& j) {
 // The what-if scenarios the GUI compared (its File > Export Report adds them): name, knobs with
 // their values, iteration and change against the first (the baseline), throughput where the work
 // per step changed (docs/Scaling.md), what limits the step; a bar chart of the iterations.
-std::string scenariosSection(const nlohmann::json& j) {
-    if (!j.contains("scenarios") || !j["scenarios"].is_array() || j["scenarios"].empty()) return {};
-    const nlohmann::json& sc = j["scenarios"];
+std::string scenariosSection(const std::vector<ScenarioRow>& sc) {
+    if (sc.empty()) return {};
     bool throughput = false, samples = false;
     double most = 0;
-    for (const auto& r : sc) {
-        throughput = throughput || r.contains("throughput_vs_baseline");
-        samples = samples || r.contains("samples_per_s");
-        most = std::max(most, num(r, "iteration_us"));
+    for (const ScenarioRow& r : sc) {
+        const ScenarioFigures f(r);
+        throughput = throughput || f.throughput;
+        samples = samples || f.samplesPerSecond;
+        most = std::max(most, r.iterationUs);
     }
     std::string s = "<section><h2>Scenarios</h2><p class=\"lead\">Every what-if scenario of the session, "
                     "simulated on the same traces; the change is against the first (the baseline).</p>";
@@ -220,17 +234,16 @@ std::string scenariosSection(const nlohmann::json& j) {
     s += "<svg class=\"chart\" viewBox=\"0 0 " + svgNum(labelW + plotW + rightW) + " " + svgNum(height) +
          "\" role=\"img\" aria-label=\"iteration per scenario\">";
     if (most > 0) s += grid(labelW, plotW, top - 2, height - top - 20, most);
-    const double baseUs = num(sc[0], "iteration_us");
+    const double baseUs = sc[0].iterationUs;
     for (std::size_t i = 0; i < sc.size(); ++i) {
-        const nlohmann::json& r = sc[i];
-        const double us = num(r, "iteration_us"), y = top + static_cast<double>(i) * rowH;
+        const ScenarioRow& r = sc[i];
+        const double us = r.iterationUs, y = top + static_cast<double>(i) * rowH;
         const std::string color = i == 0        ? kMeasuredColor
                                   : us < baseUs ? "#2b8a3e"
                                   : us > baseUs ? "#c92a2a"
                                                 : kSimulatedColor;
-        const std::string name = text(r.value("name", nlohmann::json("")));
-        s += svgText(labelW - 10, y + barH - 4, name, "label", "end");
-        s += rect(labelW, y, most > 0 ? plotW * us / most : 0, barH, color, name + ": " + duration(us));
+        s += svgText(labelW - 10, y + barH - 4, r.name, "label", "end");
+        s += rect(labelW, y, most > 0 ? plotW * us / most : 0, barH, color, r.name + ": " + duration(us));
         s += svgText(labelW + (most > 0 ? plotW * us / most : 0) + 6, y + barH - 4, duration(us), "tag");
     }
     s += "</svg><table class=\"num top\"><thead><tr><th>Scenario</th><th class=\"l\">Knobs</th>"
@@ -238,25 +251,22 @@ std::string scenariosSection(const nlohmann::json& j) {
     if (throughput) s += "<th>Throughput</th><th>Scaling eff.</th>";
     if (samples) s += "<th>Samples/s</th>";
     s += "<th class=\"l\">What limits the step</th></tr></thead><tbody>";
-    for (const auto& r : sc) {
-        const std::string knobs = knobValues(keysOf(r), r.value("knobs", nlohmann::json::object()));
-        const double change = num(r, "vs_baseline_pct");
-        s += "<tr><th class=\"name\">" + esc(text(r.value("name", nlohmann::json("")))) +
-             "</th><td class=\"src\">" + esc(knobs.empty() ? std::string("replay") : knobs) + "</td><td>" +
-             duration(num(r, "iteration_us")) + "</td><td>" + (change > 0 ? "+" : "") + fmt(change, 1) +
-             " %</td>";
+    for (const ScenarioRow& r : sc) {
+        const ScenarioFigures f(r);
+        const std::string knobs = knobValues(f.keys, f.knobs);
+        const double change = r.vsBaselinePct;
+        s += "<tr><th class=\"name\">" + esc(r.name) + "</th><td class=\"src\">" +
+             esc(knobs.empty() ? std::string("replay") : knobs) + "</td><td>" + duration(r.iterationUs) +
+             "</td><td>" + (change > 0 ? "+" : "") + fmt(change, 1) + " %</td>";
         if (throughput)
-            s += r.contains("throughput_vs_baseline")
-                     ? "<td title=\"" + esc(text(r.value("throughput_note", nlohmann::json("")))) + "\">" +
-                           fmt(num(r, "throughput_vs_baseline"), 2) + "x</td><td>" +
-                           fmt(100.0 * num(r, "scaling_efficiency"), 0) + " %</td>"
-                     : std::string("<td class=\"muted\">same work</td><td></td>");
+            s += f.throughput ? "<td title=\"" + esc(f.throughputNote) + "\">" + fmt(*f.throughput, 2) +
+                                    "x</td><td>" + fmt(100.0 * f.efficiency.value_or(0), 0) + " %</td>"
+                              : std::string("<td class=\"muted\">same work</td><td></td>");
         if (samples)
-            s += r.contains("samples_per_s")
-                     ? "<td title=\"" + esc(text(r.value("rate_note", nlohmann::json("")))) + "\">" +
-                           fmt(num(r, "samples_per_s"), 0) + "</td>"
+            s += f.samplesPerSecond
+                     ? "<td title=\"" + esc(f.rateNote) + "\">" + fmt(*f.samplesPerSecond, 0) + "</td>"
                      : std::string("<td></td>");
-        s += "<td class=\"src\">" + esc(text(r.value("limit", nlohmann::json("")))) + "</td></tr>";
+        s += "<td class=\"src\">" + esc(r.limit) + "</td></tr>";
     }
     s += "</tbody></table></section>";
     return s;
@@ -276,18 +286,16 @@ std::string withoutNamespaces(std::string svg) {
 
 // Timeline pictures the GUI's export adds ({name, caption, svg}: inline SVG it rendered itself,
 // no scripts or links in it); the part before the <svg element (XML declaration) is left out.
-std::string figuresSection(const nlohmann::json& j) {
-    if (!j.contains("figures") || !j["figures"].is_array() || j["figures"].empty()) return {};
+std::string figuresSection(const std::vector<ReportFigure>& figures) {
+    if (figures.empty()) return {};
     std::string s =
         "<section><h2>Timelines</h2><p class=\"lead\">Each scenario's simulated timeline under the "
         "measured one, as File &gt; Export Figure renders it, and the sweep's plot when a sweep ran.</p>";
-    for (const auto& f : j["figures"]) {
-        const std::string svg = text(f.value("svg", nlohmann::json("")));
-        const auto at = svg.find("<svg");
-        if (at == std::string::npos || svg.find("<script") != std::string::npos) continue;
-        s += "<figure class=\"timeline\"><figcaption><b>" + esc(text(f.value("name", nlohmann::json("")))) +
-             "</b> &middot; " + esc(text(f.value("caption", nlohmann::json("")))) + "</figcaption>" +
-             withoutNamespaces(svg.substr(at)) + "</figure>";
+    for (const ReportFigure& f : figures) {
+        const auto at = f.svg.find("<svg");
+        if (at == std::string::npos || f.svg.find("<script") != std::string::npos) continue;
+        s += "<figure class=\"timeline\"><figcaption><b>" + esc(f.name) + "</b> &middot; " + esc(f.caption) +
+             "</figcaption>" + withoutNamespaces(f.svg.substr(at)) + "</figure>";
     }
     s += "</section>";
     return s;
@@ -307,24 +315,25 @@ SpanSegments spanSegments(const nlohmann::json& b) {
     return s;
 }
 
-std::string htmlReport(const nlohmann::json& report) {
+std::string htmlReport(const Report& typed) {
+    const nlohmann::json& report = typed.numbers;
     std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                     "<title>Sightline report</title><style>";
     h += html::reportCss();
     h += "</style></head><body><main>";
     h += header(report);
-    h += headlineSection(report);
+    h += headlineSection(report, typed);
     h += cards(report);
-    h += scenariosSection(report);
-    h += figuresSection(report);
+    h += scenariosSection(typed.scenarios);
+    h += figuresSection(typed.figures);
     h += breakdownSection(report.value("ranks", nlohmann::json::array()), hasMeasuredTimes(report));
     h += gpuSwapSection(report);
     h += criticalPathSection(report.value("critical_path", nlohmann::json::object()));
     h += accuracySection(report);
     h += warningsSection(report);
     // Who wrote it: the program and its version, and where (the CLI's report or the GUI's export).
-    const std::string generator = text(report.value("generator", nlohmann::json("")));
+    const std::string generator = typed.generator.value_or("");
     h += "<footer>Written by Sightline " + esc(sightlineVersion()) +
          (generator.empty() ? "" : " (" + esc(generator) + ")") +
          ". Self-contained: no scripts, no network resources. The same numbers are available as JSON and "

@@ -3,19 +3,21 @@
 // no scripts, no web fonts): header with the trace paths, window and knobs; summary cards; per-rank
 // GPU time breakdown measured vs simulated (stacked bars and table); critical-path composition;
 // replay accuracy (per-rank iteration and kernel start error); warnings.
+#include "report/Report.h"
+
 #include <nlohmann/json.hpp>
 
 #include <string>
 
 namespace sl {
 
-// `report` is a simulationReportJson() object; every number shown comes from it. An optional
-// "scenarios" array ({name, changed_knobs[], knobs{}, iteration_us, vs_baseline_pct, limit, and
-// throughput_vs_baseline, scaling_efficiency, throughput_note where the work per step changed}; the
-// GUI's export adds it) becomes a bar chart and a Scenarios table; "limit" (what limits the step,
-// analysis/LimitingCause.h) and "generator" (who wrote it: "sightline-cli report", "File > Export
-// Report") are optional too. A headline comes first: the biggest win and what limits the step.
-std::string htmlReport(const nlohmann::json& report);
+// The report as a page: its numbers (Report::numbers, a simulationReportJson() object), the
+// scenarios ({name, knobs, iteration, change against the first, throughput where the work per step
+// changed, what limits the step}; the GUI's export gives them) as a bar chart and a Scenarios table,
+// the timeline figures, what limits the step (analysis/LimitingCause.h) and who wrote it
+// ("sightline-cli report", "File > Export Report"). A headline comes first: the biggest win and
+// what limits the step.
+std::string htmlReport(const Report& report);
 
 // The program's version (the project's, from CMake): "0.1.0".
 const char* sightlineVersion();

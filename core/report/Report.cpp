@@ -2,6 +2,8 @@
 
 #include "analysis/LimitingCause.h"
 #include "base/Rounding.h"
+#include "report/CsvReport.h"
+#include "report/HtmlReport.h"
 #include "report/SimulationReport.h"
 
 namespace sl {
@@ -109,7 +111,16 @@ nlohmann::json reportJson(const Report& report, ReportFormat format) {
 }
 
 std::string reportText(const Report& report, ReportFormat format) {
-    return reportText(reportJson(report, format), format);
+    switch (format) {
+    case ReportFormat::Html:
+        return htmlReport(report);
+    case ReportFormat::Csv:
+        return csvReport(reportJson(report, format));
+    case ReportFormat::Json:
+        break;
+    }
+    // Names from a trace may hold invalid UTF-8: replaced rather than failing the export.
+    return reportJson(report, format).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 void writeReportFile(const std::string& path, const Report& report, ReportFormat format) {

@@ -1,8 +1,6 @@
 #include "report/ReportWriter.h"
 
 #include "base/Error.h"
-#include "report/CsvReport.h"
-#include "report/HtmlReport.h"
 
 #include <cerrno>
 #include <cstring>
@@ -19,23 +17,6 @@ std::optional<ReportFormat> reportFormatOf(const std::string& path) {
     if (ext == ".json") return ReportFormat::Json;
     if (ext == ".csv") return ReportFormat::Csv;
     return std::nullopt;
-}
-
-std::string reportText(const nlohmann::json& report, ReportFormat format) {
-    switch (format) {
-    case ReportFormat::Html:
-        return htmlReport(report);
-    case ReportFormat::Csv:
-        return csvReport(report);
-    case ReportFormat::Json:
-        break;
-    }
-    // Names from a trace may hold invalid UTF-8: replaced rather than failing the export.
-    return report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
-
-void writeReportFile(const std::string& path, const nlohmann::json& report, ReportFormat format) {
-    writeTextFile(path, reportText(report, format));
 }
 
 void writeTextFile(const std::string& path, const std::string& text) {

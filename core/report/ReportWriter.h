@@ -1,9 +1,6 @@
 #pragma once
-// One way out for a simulation report (docs/ARCHITECTURE.md, "Reports"): the simulationReportJson()
-// object written as HTML, JSON or CSV. The CLI's `report` and the GUI's File > Export Report both
-// call this, so the two write the same files for the same run.
-#include <nlohmann/json.hpp>
-
+// The formats of a simulation report and the file they are written to (docs/ARCHITECTURE.md,
+// "Reports"); report/Report.h writes a Report in each.
 #include <optional>
 #include <string>
 
@@ -15,14 +12,8 @@ enum class ReportFormat { Html, Json, Csv };
 // anything else.
 std::optional<ReportFormat> reportFormatOf(const std::string& path);
 
-// The report as text in `format` (`report` is a simulationReportJson() object).
-std::string reportText(const nlohmann::json& report, ReportFormat format);
-
 // Writes `text` to `path` (replacing it). Throws WriteError (base/Error.h) naming the path when it cannot be
 // written.
 void writeTextFile(const std::string& path, const std::string& text);
-
-// Writes reportText() to `path`. Throws WriteError (base/Error.h) naming the path when it cannot be written.
-void writeReportFile(const std::string& path, const nlohmann::json& report, ReportFormat format);
 
 } // namespace sl

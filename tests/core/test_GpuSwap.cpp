@@ -119,7 +119,9 @@ private slots:
         for (const auto& r : j["gpu_swap"]["by_class"])
             gemmRow = gemmRow || (r["class"] == "gemm" && r["kernels"].get<std::int64_t>() == gemm.kernels);
         QVERIFY(gemmRow);
-        const std::string html = htmlReport(j);
+        Report report;
+        report.numbers = j;
+        const std::string html = htmlReport(report);
         QVERIFY(html.find("On another GPU: A100-80GB &rarr; H100-SXM") != std::string::npos);
         QVERIFY(!simulationResultJson(a100_->graph, replay, {}).contains("gpu_swap"));
     }

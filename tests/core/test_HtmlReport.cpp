@@ -32,18 +32,35 @@ class TestHtmlReport : public QObject {
         return j;
     }
 
-    // A scenarios row as the GUI's export writes it (ui/session/SessionController.cpp).
-    static nlohmann::json row(const char* name, const nlohmann::json& report, double baseUs) {
-        nlohmann::json r = {{"name", name},
-                            {"changed_knobs", report["changed_knobs"]},
-                            {"knobs", report["knobs"]},
-                            {"iteration_us", report["iteration"]["simulated_us"]},
-                            {"vs_baseline_pct",
-                             100.0 * (report["iteration"]["simulated_us"].get<double>() - baseUs) / baseUs},
-                            {"limit", "communication kernels"}};
-        for (const char* key : {"throughput_vs_baseline", "scaling_efficiency", "throughput_note"})
-            if (report["iteration"].contains(key)) r[key] = report["iteration"][key];
+    // A scenario of the GUI's export: its name, knobs and simulation.
+    struct Run {
+        std::string name;
+        SimKnobs knobs;
+        SimResult result;
+    };
+    Run run(const char* name, const std::vector<std::pair<std::string, std::string>>& knobs) {
+        Run r{name, {}, {}};
+        for (const auto& [key, value] : knobs)
+            setKnob(r.knobs, key, value);
+        r.result = simulate(graph_, r.knobs);
         return r;
+    }
+    // A report of `numbers` with the scenarios as the GUI's export gives them (report/Report.h,
+    // scenarioTable): the first is the baseline, each limited by "communication kernels".
+    Report withScenarios(const nlohmann::json& numbers, const std::vector<Run>& runs) {
+        std::vector<ScenarioRun> in;
+        for (const Run& r : runs)
+            in.push_back({r.name, r.knobs, &r.result, "communication kernels"});
+        Report rep;
+        rep.numbers = numbers;
+        rep.scenarios = scenarioTable(graph_, in, &in.front());
+        return rep;
+    }
+    static std::string page(const Report& report) { return htmlReport(report); }
+    static std::string page(const nlohmann::json& numbers) {
+        Report rep;
+        rep.numbers = numbers;
+        return htmlReport(rep);
     }
 
 private slots:
@@ -55,14 +72,12 @@ private slots:
 
     // Every scenario is named with its knob values; the headline names the biggest win.
     void scenariosWithKnobValues() {
-        nlohmann::json base = simulationReportJson(graph_, replay_, SimKnobs{}, {"samples/02-dp4"}, -1);
         nlohmann::json fast = reportOf({{"compute.speedup", "2"}});
         nlohmann::json net = reportOf({{"comm.speedup", "1.5"}, {"cpu.speedup", "2"}});
-        const double baseUs = base["iteration"]["simulated_us"].get<double>();
-        nlohmann::json rep = fast;
-        rep["scenarios"] = nlohmann::json::array(
-            {row("Baseline", base, baseUs), row("Faster GPUs", fast, baseUs), row("Network", net, baseUs)});
-        const QString html = QString::fromStdString(htmlReport(rep));
+        const Report rep =
+            withScenarios(fast, {run("Baseline", {}), run("Faster GPUs", {{"compute.speedup", "2"}}),
+                                 run("Network", {{"comm.speedup", "1.5"}, {"cpu.speedup", "2"}})});
+        const QString html = QString::fromStdString(page(rep));
         QFile dump(QDir::temp().filePath(QStringLiteral("sightline-report-scenarios.html")));
         if (dump.open(QIODevice::WriteOnly)) dump.write(html.toUtf8()); // to look at when this fails
         QVERIFY(html.contains("compute.speedup = 2"));
@@ -84,20 +99,16 @@ private slots:
 
     // dp.degree=32 (weak scaling): the headline and the table give throughput and efficiency.
     void throughputInReport() {
-        nlohmann::json base = simulationReportJson(graph_, replay_, SimKnobs{}, {"samples/02-dp4"}, -1);
         nlohmann::json big = reportOf({{"dp.degree", "32"}});
-        const double baseUs = base["iteration"]["simulated_us"].get<double>();
         // Alone (the CLI): the headline carries the throughput sentence.
-        QString html = QString::fromStdString(htmlReport(big));
+        QString html = QString::fromStdString(page(big));
         QVERIFY(html.contains("<b>dp.degree = 32</b>"));
         QVERIFY(html.contains("7.03x baseline throughput (8x the samples per step"));
         QVERIFY(html.contains("scaling efficiency 88% (weak scaling, 4 -&gt; 32 replicas)"));
         // With scenarios (the GUI): the largest throughput wins although its step is longer.
-        nlohmann::json rep = big;
-        rep["scenarios"] =
-            nlohmann::json::array({row("Baseline", base, baseUs), row("32 replicas", big, baseUs),
-                                   row("Faster GPUs", reportOf({{"compute.speedup", "1.1"}}), baseUs)});
-        html = QString::fromStdString(htmlReport(rep));
+        const Report rep = withScenarios(big, {run("Baseline", {}), run("32 replicas", {{"dp.degree", "32"}}),
+                                               run("Faster GPUs", {{"compute.speedup", "1.1"}})});
+        html = QString::fromStdString(page(rep));
         QVERIFY(html.contains("Biggest win: 32 replicas</b> (dp.degree = 32): 7.03x baseline throughput"));
         QVERIFY(html.contains("; the step "));
         QVERIFY(html.contains("<th>Throughput</th><th>Scaling eff.</th>"));
@@ -111,10 +122,9 @@ private slots:
         const double baseUs = base["iteration"]["simulated_us"].get<double>();
         nlohmann::json slow = reportOf({{"compute.speedup", "0.5"}});
         QVERIFY(slow["iteration"]["simulated_us"].get<double>() > baseUs);
-        nlohmann::json rep = slow;
-        rep["scenarios"] =
-            nlohmann::json::array({row("Baseline", base, baseUs), row("Old GPUs", slow, baseUs)});
-        const QString html = QString::fromStdString(htmlReport(rep));
+        const Report rep =
+            withScenarios(slow, {run("Baseline", {}), run("Old GPUs", {{"compute.speedup", "0.5"}})});
+        const QString html = QString::fromStdString(page(rep));
         QVERIFY(!html.contains("Biggest win"));
         QVERIFY(html.contains("No scenario beats the baseline; the closest: Old GPUs</b>"));
         QVERIFY(html.contains("x slower)"));
@@ -123,7 +133,7 @@ private slots:
     // Every critical-path kind the JSON has, by the enum: a row with its time in the table.
     void everyPathKind() {
         const nlohmann::json rep = reportOf({{"compute.speedup", "2"}});
-        const QString html = QString::fromStdString(htmlReport(rep));
+        const QString html = QString::fromStdString(page(rep));
         for (int l = 0; l < kPathLabelCount; ++l) {
             const std::string key(pathLabelName(static_cast<PathLabel>(l)));
             QVERIFY2(rep["critical_path"]["by_kind"].contains(key), key.c_str());
@@ -135,15 +145,14 @@ private slots:
 
     // Timeline pictures (the GUI's export renders them): inline, captioned, never a script.
     void timelineFigures() {
-        nlohmann::json rep = reportOf({{"compute.speedup", "2"}});
-        QVERIFY(!QString::fromStdString(htmlReport(rep)).contains("<h2>Timelines</h2>"));
-        rep["figures"] = nlohmann::json::array(
-            {{{"name", "Faster GPUs"},
-              {"caption", "compute.speedup = 2"},
-              {"svg",
-               "<?xml version=\"1.0\"?>\n<svg viewBox=\"0 0 10 10\"><rect width=\"5\" height=\"5\"/></svg>"}},
-             {{"name", "Evil"}, {"caption", ""}, {"svg", "<svg><script>alert(1)</script></svg>"}}});
-        const QString html = QString::fromStdString(htmlReport(rep));
+        Report rep;
+        rep.numbers = reportOf({{"compute.speedup", "2"}});
+        QVERIFY(!QString::fromStdString(page(rep)).contains("<h2>Timelines</h2>"));
+        rep.figures = {
+            {"Faster GPUs", "compute.speedup = 2",
+             "<?xml version=\"1.0\"?>\n<svg viewBox=\"0 0 10 10\"><rect width=\"5\" height=\"5\"/></svg>"},
+            {"Evil", "", "<svg><script>alert(1)</script></svg>"}};
+        const QString html = QString::fromStdString(page(rep));
         QVERIFY(html.contains("<h2>Timelines</h2>"));
         QVERIFY(html.contains(
             "<figcaption><b>Faster GPUs</b> &middot; compute.speedup = 2</figcaption><svg viewBox"));
@@ -154,13 +163,12 @@ private slots:
 
     // Who wrote it: the program with its version, and where.
     void writtenBySightline() {
-        nlohmann::json rep = reportOf({{"compute.speedup", "2"}});
-        QVERIFY(
-            QString::fromStdString(htmlReport(rep))
-                .contains(
-                    QStringLiteral("Written by Sightline %1.").arg(QString::fromLatin1(sightlineVersion()))));
-        rep["generator"] = "the Sightline window, File > Export Report";
-        const QString html = QString::fromStdString(htmlReport(rep));
+        Report rep;
+        rep.numbers = reportOf({{"compute.speedup", "2"}});
+        QVERIFY(QString::fromStdString(page(rep)).contains(
+            QStringLiteral("Written by Sightline %1.").arg(QString::fromLatin1(sightlineVersion()))));
+        rep.generator = "the Sightline window, File > Export Report";
+        const QString html = QString::fromStdString(page(rep));
         QVERIFY(html.contains(
             QStringLiteral("Written by Sightline %1 (the Sightline window, File &gt; Export Report)")
                 .arg(QString::fromLatin1(sightlineVersion()))));
