@@ -4,6 +4,7 @@
 #include "base/Rounding.h"
 #include "report/CsvReport.h"
 #include "report/HtmlReport.h"
+#include "report/ReportNumbersJson.h"
 #include "report/SimulationReport.h"
 
 namespace sl {
@@ -44,12 +45,11 @@ Report buildReport(const ReportInputs& in) {
         }
     }
     Report report;
-    if (!in.source) {
-        report.numbers = simulationResultJson(graph, result, in.knobs, replay);
-        return report;
-    }
-    std::vector<std::string> paths = in.source->paths;
-    report.numbers = simulationReportJson(graph, result, in.knobs, paths, in.source->step, replay);
+    SimulationReport numbers =
+        simulationReport(graph, result, in.knobs, replay, nullptr, in.source ? &*in.source : nullptr);
+    report.numbers = std::move(numbers.json);
+    report.typedNumbers = std::move(numbers.numbers);
+    if (!in.source) return report;
     // The headline's "what limits the step" (report/HtmlReport.h), as the GUI's result card says it.
     report.limit = limitingCause(graph, in.path ? *in.path : criticalPath(graph, result), result).sentence;
     report.generator = in.generator;
@@ -94,6 +94,10 @@ nlohmann::json scenarioTableJson(const std::vector<ScenarioRow>& rows) {
     for (const ScenarioRow& row : rows)
         j.push_back(scenarioRowJson(row));
     return j;
+}
+
+ReportNumbers reportNumbers(const Report& report) {
+    return report.typedNumbers ? *report.typedNumbers : readReportNumbers(report.numbers);
 }
 
 nlohmann::json reportJson(const Report& report, ReportFormat format) {

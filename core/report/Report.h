@@ -7,6 +7,7 @@
 #include "analysis/Throughput.h"
 #include "graph/ExecutionGraph.h"
 #include "report/ReportWriter.h"
+#include "report/SimulationNumbers.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
 
@@ -47,12 +48,6 @@ std::vector<ScenarioRow> scenarioTable(const ExecutionGraph& graph, const std::v
 // work per step changed, samples_per_s, tokens_per_s, rate_note where the batch is given}.
 nlohmann::json scenarioTableJson(const std::vector<ScenarioRow>& rows);
 
-// Where the report's numbers came from: a report file names them (source.{paths, step}).
-struct ReportSource {
-    std::vector<std::string> paths;
-    int step = -1;
-};
-
 // A timeline picture of a scenario (the HTML report only).
 struct ReportFigure {
     std::string name;
@@ -81,6 +76,9 @@ struct ReportInputs {
 struct Report {
     // simulationResultJson(), with source.{paths, step} and changed_knobs for a report file.
     nlohmann::json numbers;
+    // The typed fields of `numbers`, which were written from them (buildReport). Without them (a
+    // report made of a numbers object alone) the writers read them from `numbers`: reportNumbers().
+    std::optional<ReportNumbers> typedNumbers;
     // A report file's (nullopt without a source).
     std::optional<std::string> limit;
     std::optional<std::string> generator;
@@ -89,6 +87,9 @@ struct Report {
 };
 
 Report buildReport(const ReportInputs& inputs);
+
+// The typed numbers the HTML and CSV writers write from: typedNumbers, else read from numbers.
+ReportNumbers reportNumbers(const Report& report);
 
 // The report as one JSON object, as `format` shows it: the numbers, scenarios, limit and generator,
 // and the figures for HTML only (pictures are for people; the JSON and CSV keep the numbers).

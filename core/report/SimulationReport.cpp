@@ -1,5 +1,6 @@
 #include "report/SimulationReport.h"
 
+#include "report/ReportNumbersJson.h"
 #include "report/SimulationNumbers.h"
 
 #include "sim/GpuSwap.h"
@@ -104,7 +105,7 @@ nlohmann::json classJson(const std::array<TimeNs, kKernelClassCount + 1>& t) {
 struct RunParts {
     Throughput throughput; // applies only against a replay
     Rate rate;
-    std::vector<RankBreakdown> simulated;
+    std::vector<RankBreakdown> simulated, measured;
     std::vector<CommSplit> simulatedSplit;
     CriticalPath path; // the job's critical path (totals), walked with the ranks' pins
     std::vector<RankPinnedTime> pins;
@@ -119,6 +120,7 @@ RunParts runParts(const ExecutionGraph& g, const SimResult& res, const SimKnobs&
     // else the baseline's (the batch describes the trace, docs/Scaling.md).
     p.rate = runRate(g, res, knobs, replayKnobs);
     p.simulated = simulatedBreakdown(*g.trace, res.timeline);
+    p.measured = measuredBreakdown(*g.trace, &g);
     p.simulatedSplit = simulatedCommSplit(g, res);
     // Pinned time per rank: measured time without a cause on the critical path that ends on the
     // rank (analysis/PinnedTime.h); the path of this run, so a what-if says what still holds it.
@@ -126,12 +128,83 @@ RunParts runParts(const ExecutionGraph& g, const SimResult& res, const SimKnobs&
     return p;
 }
 
-SimulationNumbers numbersOf(const SimResult& res, const RunParts& p) {
+BreakdownNumbers breakdownNumbers(const RankBreakdown& b) {
+    return {us(b.compute), us(b.communication), us(b.exposedCommunication), us(b.memory),
+            us(b.idle),    us(b.span),          pct(b.overlapPct())};
+}
+
+// gpu_swap's rows as sim/GpuSwap.h's gpuSwapJson() rounds them (µs to the nanosecond).
+double swapUs(TimeNs t) {
+    return static_cast<double>(std::llround(static_cast<double>(t) / 1000.0 * 1000.0)) / 1000.0;
+}
+GpuSwapRowNumbers swapRowNumbers(const GpuSwapRow& r) {
+    return {r.name,
+            std::string(kernelClassName(r.cls)),
+            r.kernels,
+            r.withShapes,
+            swapUs(r.measured),
+            swapUs(r.predicted),
+            round3(r.speedup())};
+}
+GpuSwapNumbers swapNumbers(const GpuSwap& swap) {
+    GpuSwapNumbers n;
+    n.source = swap.source->name;
+    n.target = swap.target->name;
+    n.linkRatio = round3(swap.linkRatio);
+    n.withoutShapesKernels = swap.withoutShapes;
+    n.withoutShapesUs = swapUs(swap.withoutShapesTime);
+    for (const auto& c : swap.classes)
+        if (c.kernels > 0) {
+            n.byClass.push_back(swapRowNumbers(c));
+            n.byClass.back().name.clear();
+        }
+    constexpr std::size_t kTopKernels = 15; // gpuSwapJson's default
+    for (std::size_t i = 0; i < swap.kernels.size() && i < kTopKernels; ++i)
+        n.topKernels.push_back(swapRowNumbers(swap.kernels[i]));
+    return n;
+}
+
+RankNumbers rankNumbers(const ExecutionGraph& g, const SimResult& res, const RunParts& p, std::size_t r,
+                        bool measured) {
+    const RankSimSummary& s = res.ranks[r];
+    RankNumbers rn;
+    rn.rank = s.rank;
+    rn.simulatedUs = us(s.simulated());
+    if (measured) {
+        rn.measuredUs = us(s.measured());
+        rn.errorPct = pct(s.errorPct());
+        rn.gpuSpanErrorPct = pct(s.gpuSpanErrorPct());
+        if (r < p.measured.size()) rn.measured = breakdownNumbers(p.measured[r]);
+    }
+    if (r < p.simulated.size()) {
+        rn.simulated = breakdownNumbers(p.simulated[r]);
+        rn.computeUs = rn.simulated->computeUs;
+        rn.exposedCommUs = rn.simulated->exposedCommUs;
+        rn.idleUs = rn.simulated->idleUs;
+    }
+    if (r < p.simulatedSplit.size()) rn.commWaitUs = us(p.simulatedSplit[r].wait);
+    rn.unexplainedWaitUs = us(g.ranks[r].unexplainedWait);
+    rn.unexplainedGpuWaitUs = us(g.ranks[r].unexplainedGpuWait);
+    rn.prewindowOps = g.ranks[r].prewindowOps;
+    if (r < p.pins.size()) {
+        rn.pinnedSharePct = pct(p.pins[r].sharePct());
+        rn.largestPin = describePin(g, p.pins[r].largest);
+    }
+    return rn;
+}
+
+SimulationNumbers numbersOf(const ExecutionGraph& g, const SimResult& res, const RunParts& p) {
     SimulationNumbers n;
+    n.measuredTimes = !isUnmeasuredSet(*g.trace);
+    if (n.measuredTimes) {
+        n.measuredUs = us(res.measuredIteration);
+        n.errorPct = pct(res.iterationErrorPct());
+    }
     n.simulatedUs = us(res.simulatedIteration);
     if (p.throughput.applies) {
         n.throughputVsBaseline = pct(p.throughput.throughputRatio);
         n.scalingEfficiency = pct(p.throughput.efficiency);
+        n.baselineUs = us(p.throughput.baselineStep);
         n.throughputNote = p.throughput.sentence;
     }
     if (p.rate.known()) {
@@ -141,18 +214,18 @@ SimulationNumbers numbersOf(const SimResult& res, const RunParts& p) {
     n.criticalPathUs = us(p.path.length);
     for (std::size_t l = 0; l < n.criticalPath.size(); ++l)
         n.criticalPath[l] = {us(p.path.byLabel[l]), pct(p.path.sharePct(p.path.byLabel[l]))};
-    for (std::size_t r = 0; r < res.ranks.size(); ++r) {
-        RankNumbers rn;
-        rn.rank = res.ranks[r].rank;
-        rn.simulatedUs = us(res.ranks[r].simulated());
-        if (r < p.simulated.size()) {
-            rn.computeUs = us(p.simulated[r].compute);
-            rn.exposedCommUs = us(p.simulated[r].exposedCommunication);
-            rn.idleUs = us(p.simulated[r].idle);
-        }
-        if (r < p.simulatedSplit.size()) rn.commWaitUs = us(p.simulatedSplit[r].wait);
-        n.ranks.push_back(rn);
+    for (const auto& [ref, t] : p.path.topNodes)
+        n.topEvents.push_back({std::string(g.nodeName(ref.node)), res.rankId(g, ref),
+                               std::string(nodeKindName(g.nodes[ref.node].kind)), us(t)});
+    if (n.measuredTimes) {
+        const StartErrorStats& e = res.kernelStartError;
+        n.kernelStart =
+            KernelStartNumbers{round3(e.medianUs), round3(e.p90Us), round3(e.maxUs),       e.count,
+                               pct(e.medianPct),   pct(e.p90Pct),   pct(e.within1PctShare)};
     }
+    if (res.gpuSwap && res.gpuSwap->active()) n.gpuSwap = swapNumbers(*res.gpuSwap);
+    for (std::size_t r = 0; r < res.ranks.size(); ++r)
+        n.ranks.push_back(rankNumbers(g, res, p, r, n.measuredTimes));
     return n;
 }
 
@@ -161,7 +234,7 @@ SimulationNumbers numbersOf(const SimResult& res, const RunParts& p) {
 SimulationNumbers simulationNumbers(const ExecutionGraph& graph, const SimResult& result,
                                     const SimKnobs& knobs, const SimResult* replay,
                                     const SimKnobs* replayKnobs) {
-    return numbersOf(result, runParts(graph, result, knobs, replay, replayKnobs));
+    return numbersOf(graph, result, runParts(graph, result, knobs, replay, replayKnobs));
 }
 
 Rate runRate(const ExecutionGraph& g, const SimResult& res, const SimKnobs& knobs,
@@ -175,19 +248,24 @@ Rate runRate(const ExecutionGraph& g, const SimResult& res, const SimKnobs& knob
     return rateOf(batch, stepWork(g, knobs, res).samples, res.simulatedIteration);
 }
 
-nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& res, const SimKnobs& knobs,
-                                    const SimResult* replay, const SimKnobs* replayKnobs) {
+SimulationReport simulationReport(const ExecutionGraph& g, const SimResult& res, const SimKnobs& knobs,
+                                  const SimResult* replay, const SimKnobs* replayKnobs,
+                                  const ReportSource* source) {
     const RunParts run = runParts(g, res, knobs, replay, replayKnobs);
-    const SimulationNumbers numbers = numbersOf(res, run);
-    nlohmann::json j;
-    j["iteration"] = {{"measured_us", us(res.measuredIteration)},
-                      {"simulated_us", numbers.simulatedUs},
-                      {"error_pct", pct(res.iterationErrorPct())}};
+    SimulationReport out;
+    ReportNumbers& numbers = out.numbers;
+    numbers.run = numbersOf(g, res, run);
+    numbers.knobs = knobs.toJson();
+    numbers.changedKnobs = changedKnobs(numbers.knobs);
+    if (source) numbers.source = *source;
+    nlohmann::json& j = out.json;
+    // The fields the typed numbers do not carry; writeReportNumbers() adds theirs below.
+    j["iteration"] = nlohmann::json::object();
     addThroughputJson(j["iteration"], run.throughput);
     addRateJson(j["iteration"], run.rate);
     // Breakdown (HTA definitions): simulated at the top level of each rank, measured in `measured`.
     const std::vector<RankBreakdown>& sim = run.simulated;
-    std::vector<RankBreakdown> meas = measuredBreakdown(*g.trace, &g);
+    const std::vector<RankBreakdown>& meas = run.measured;
     std::vector<StreamIdle> idle = measuredStreamIdle(g);
     const ClassTimes classes = classTimes(g, res);
     // Idle time per GPU stream (span minus busy time), measured and simulated: the per-stream drift
@@ -219,24 +297,18 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
         into["exposed_comm_wait_us"] = us(c.exposedWait);
         into["exposed_comm_transfer_us"] = us(c.exposedTransfer);
     };
+    // The breakdown's own fields are typed (BreakdownNumbers); these parts are not.
     auto breakdownJson = [](const RankBreakdown& b) {
-        nlohmann::json out{{"compute_us", us(b.compute)},
-                           {"comm_us", us(b.communication)},
-                           {"exposed_comm_us", us(b.exposedCommunication)},
-                           {"memory_us", us(b.memory)},
-                           {"idle_us", us(b.idle)},
-                           {"gpu_span_us", us(b.span)},
-                           {"overlap_pct", pct(b.overlapPct())}};
+        nlohmann::json parts = nlohmann::json::object();
         // Parts of compute and comm, only for the ranks of a job that exchanges embeddings (a
         // recommendation model's sharded tables): a transformer's token-embedding kernels are lookups
         // by name too, and its report stays as it was.
         if (b.embeddingAllToAll > 0) {
-            out["embedding_lookup_us"] = us(b.embeddingLookup);
-            out["embedding_all_to_all_us"] = us(b.embeddingAllToAll);
+            parts["embedding_lookup_us"] = us(b.embeddingLookup);
+            parts["embedding_all_to_all_us"] = us(b.embeddingAllToAll);
         }
-        return out;
+        return parts;
     };
-    const CriticalPath& cp = run.path;
     const std::vector<RankPinnedTime>& pins = run.pins;
     nlohmann::json ranks = nlohmann::json::array();
     for (std::size_t r = 0; r < res.ranks.size(); ++r) {
@@ -270,12 +342,8 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
             splitJson(rankJson["measured"], splitMeasured[r]);
         if (rankJson.contains("measured"))
             rankJson["measured"]["by_class_us"] = classJson(classes.measured[r]);
-        rankJson["gpu_span_error_pct"] = pct(s.gpuSpanErrorPct());
         rankJson["measured_gpu_span_us"] = us(s.measuredGpuEnd - s.measuredGpuStart);
         rankJson["simulated_gpu_span_us"] = us(s.simulatedGpuEnd - s.simulatedGpuStart);
-        rankJson["unexplained_wait_us"] = us(g.ranks[r].unexplainedWait);
-        rankJson["unexplained_gpu_wait_us"] = us(g.ranks[r].unexplainedGpuWait);
-        rankJson["prewindow_ops"] = g.ranks[r].prewindowOps;
         rankJson["prewindow_queued"] = g.ranks[r].prewindowQueued;
         rankJson["graph_kernels"] = g.ranks[r].graphKernels;
         rankJson["device_waits"] = g.ranks[r].deviceWaits;
@@ -284,48 +352,21 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
             for (int k = 0; k < kPinKindCount; ++k)
                 parts[std::string(pinKindName(static_cast<PinKind>(k)))] =
                     us(pins[r].byKind[static_cast<std::size_t>(k)]);
-            rankJson["pinned_share_pct"] = pct(pins[r].sharePct());
             rankJson["pinned_us"] = parts;
-            rankJson["largest_pin"] = describePin(g, pins[r].largest);
         }
         rankJson["threads_released_at_measured"] = g.ranks[r].threadsReleasedAtMeasured;
         rankJson["cross_stream_window_us"] = us(g.ranks[r].crossStreamTolerance);
         rankJson["stream_idle"] = streams;
-        ranks.push_back({{"rank", s.rank},
-                         {"measured_us", us(s.measured())},
-                         {"simulated_us", numbers.ranks[r].simulatedUs},
-                         {"error_pct", pct(s.errorPct())},
-                         {"step_window", g.ranks[r].hasStep},
+        ranks.push_back({{"step_window", g.ranks[r].hasStep},
                          {"typical_launch_latency_us", us(g.ranks[r].typicalLaunchLatency)},
                          {"launch_latency_by_api_us", latencyByApi(g.ranks[r])},
                          {"cross_stream_delay_us", us(g.ranks[r].crossStreamDelay)}});
         ranks.back().update(rankJson);
     }
     j["ranks"] = ranks;
-    j["kernel_start_error_us"] = {{"median", std::round(res.kernelStartError.medianUs * 1000) / 1000},
-                                  {"p90", std::round(res.kernelStartError.p90Us * 1000) / 1000},
-                                  {"max", std::round(res.kernelStartError.maxUs * 1000) / 1000},
-                                  {"count", res.kernelStartError.count}};
-    // The same as % of the measured iteration of each op's rank (pre-window ops excluded).
-    j["kernel_start_error_pct"] = {{"median", pct(res.kernelStartError.medianPct)},
-                                   {"p90", pct(res.kernelStartError.p90Pct)},
-                                   {"within_1pct_share", pct(res.kernelStartError.within1PctShare)}};
     nlohmann::json edges = nlohmann::json::object();
     for (int k = 0; k < kEdgeKindCount; ++k)
         edges[std::string(edgeKindName(static_cast<EdgeKind>(k)))] = g.stats.edgesByKind[k];
-    nlohmann::json byKind = nlohmann::json::object();
-    for (int l = 0; l < kPathLabelCount; ++l) {
-        const PathShare& share = numbers.criticalPath[static_cast<std::size_t>(l)];
-        byKind[std::string(pathLabelName(static_cast<PathLabel>(l)))] = {{"us", share.us},
-                                                                         {"pct", share.pct}};
-    }
-    nlohmann::json top = nlohmann::json::array();
-    for (const auto& [ref, t] : cp.topNodes)
-        top.push_back({{"name", std::string(g.nodeName(ref.node))},
-                       {"rank", res.rankId(g, ref)},
-                       {"kind", std::string(nodeKindName(g.nodes[ref.node].kind))},
-                       {"us", us(t)}});
-    j["critical_path"] = {{"length_us", numbers.criticalPathUs}, {"by_kind", byKind}, {"top_events", top}};
     j["graph"] = {{"nodes", g.nodes.size()},
                   {"edges", edges},
                   {"inferred_cross_stream", g.stats.inferredCrossStream},
@@ -384,7 +425,6 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
                       {"collective_transfer_by_type", types},
                       {"notes", st.notes}};
     }
-    j["knobs"] = knobs.toJson();
     // data.workers with the cores unknown: both ends of the range; the iteration is the first.
     if (res.dataLoader.applies)
         j["data_loader"] = {{"workers", res.dataLoader.workers},
@@ -419,10 +459,17 @@ nlohmann::json simulationResultJson(const ExecutionGraph& g, const SimResult& re
         if (!effect.hostNote.empty())
             warnings.addForKnob("gpu.target", Warn::GpuTargetHostAsTraced, effect.hostNote);
     }
-    j["warnings"] = warnings.lines();
+    numbers.warnings = warnings.lines();
     j["warning_stats"] = warningStatsJson(warnings);
-    if (isUnmeasuredSet(*g.trace)) dropMeasured(j);
-    return j;
+    writeReportNumbers(j, numbers);
+    if (!numbers.run.measuredTimes) dropMeasured(j);
+    return out;
+}
+
+nlohmann::json simulationResultJson(const ExecutionGraph& graph, const SimResult& result,
+                                    const SimKnobs& knobs, const SimResult* replay,
+                                    const SimKnobs* replayKnobs) {
+    return simulationReport(graph, result, knobs, replay, replayKnobs, nullptr).json;
 }
 
 std::vector<std::string> changedKnobs(const nlohmann::json& knobs) {
@@ -438,10 +485,8 @@ std::vector<std::string> changedKnobs(const nlohmann::json& knobs) {
 nlohmann::json simulationReportJson(const ExecutionGraph& graph, const SimResult& result,
                                     const SimKnobs& knobs, const std::vector<std::string>& paths, int step,
                                     const SimResult* replay) {
-    nlohmann::json j = simulationResultJson(graph, result, knobs, replay);
-    j["source"] = {{"paths", paths}, {"step", step >= 0 ? nlohmann::json(step) : nlohmann::json(nullptr)}};
-    j["changed_knobs"] = changedKnobs(j["knobs"]);
-    return j;
+    const ReportSource source{paths, step};
+    return simulationReport(graph, result, knobs, replay, nullptr, &source).json;
 }
 
 } // namespace sl

@@ -3,6 +3,7 @@
 // behind `report` (HTML, JSON and CSV are all written from this object, so they agree).
 #include "analysis/Throughput.h"
 #include "graph/ExecutionGraph.h"
+#include "report/SimulationNumbers.h"
 #include "sim/Knobs.h"
 #include "sim/Simulator.h"
 
@@ -25,6 +26,17 @@ namespace sl {
 nlohmann::json simulationResultJson(const ExecutionGraph& graph, const SimResult& result,
                                     const SimKnobs& knobs, const SimResult* replay = nullptr,
                                     const SimKnobs* replayKnobs = nullptr);
+
+// A run's numbers typed and as the JSON object above, from one computation: the JSON's typed
+// fields are written from `numbers` (report/ReportNumbersJson.h). With a source, "source" and
+// "changed_knobs" as simulationReportJson() writes them.
+struct SimulationReport {
+    ReportNumbers numbers;
+    nlohmann::json json;
+};
+SimulationReport simulationReport(const ExecutionGraph& graph, const SimResult& result, const SimKnobs& knobs,
+                                  const SimResult* replay, const SimKnobs* replayKnobs,
+                                  const ReportSource* source);
 
 // Samples and tokens per second of a run where the batch is given: the run's own batch.* knobs, else
 // the baseline's (the batch describes the trace, docs/Scaling.md); unknown (Rate{}) otherwise.
