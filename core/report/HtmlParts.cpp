@@ -3,7 +3,6 @@
 #include "base/DurationText.h"
 
 #include "report/Colours.h"
-#include "report/SimulationReport.h"
 #include "sim/KnobText.h"
 
 #include <algorithm>
@@ -107,17 +106,6 @@ std::string knobText(const nlohmann::json& v) {
     return knobValueText(v, KnobNumberStyle::Whole);
 }
 
-bool hasMeasuredTimes(const nlohmann::json& report) {
-    auto it = report.find("measured_times");
-    return it == report.end() || !it->is_boolean() || it->get<bool>();
-}
-
-double num(const nlohmann::json& obj, const char* key) {
-    if (!obj.is_object()) return 0;
-    auto it = obj.find(key);
-    return it != obj.end() && it->is_number() ? it->get<double>() : 0.0;
-}
-
 // 12345.678 -> "12,345.68" (decimals fixed, thousands grouped with commas).
 std::string fmt(double v, int decimals) {
     char buf[64];
@@ -189,19 +177,8 @@ std::string grid(double x0, double w, double top, double height, double max) {
     return s;
 }
 
-std::string rankLabel(const nlohmann::json& r) {
-    return "rank " + text(r.value("rank", nlohmann::json("?")));
-}
-
-// The changed knob keys of a report (its changed_knobs, or worked out from its knobs).
-std::vector<std::string> changedOf(const nlohmann::json& j) {
-    if (j.contains("changed_knobs") && j["changed_knobs"].is_array()) {
-        std::vector<std::string> keys;
-        for (const auto& k : j["changed_knobs"])
-            keys.push_back(text(k));
-        return keys;
-    }
-    return changedKnobs(j.value("knobs", nlohmann::json::object()));
+std::string rankLabel(const RankNumbers& r) {
+    return "rank " + std::to_string(r.rank);
 }
 
 } // namespace sl::html

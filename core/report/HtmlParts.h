@@ -4,6 +4,7 @@
 // the per-rank sections (HtmlSections.cpp) and the page's style sheet (HtmlStyle.cpp). Internal to
 // core/report: HtmlReport.cpp puts the page together.
 #include "analysis/CriticalPath.h"
+#include "report/SimulationNumbers.h"
 
 #include <nlohmann/json.hpp>
 
@@ -35,11 +36,6 @@ std::string text(const nlohmann::json& v);
 // A knob value as people write it: 2 (not 2.0), 1.5, true, "alpha-beta" without quotes
 // (sim/KnobText.h, KnobNumberStyle::Whole).
 std::string knobText(const nlohmann::json& v);
-// obj[key] as a number; 0 when it is missing or not a number.
-// False for a set without measured times (Chakra input): the report's "measured_times" is false
-// and every measured figure null; the sections then show the simulated times alone.
-bool hasMeasuredTimes(const nlohmann::json& report);
-double num(const nlohmann::json& obj, const char* key);
 // 12345.678 -> "12,345.68" (decimals fixed, thousands grouped with commas).
 std::string fmt(double v, int decimals = 2);
 // A duration in microseconds for cards: "19.95 ms" or "812.40 us".
@@ -53,9 +49,7 @@ std::vector<double> ticks(double max, int want = 5);
 std::string axisLabel(double us, double max);
 // Vertical grid lines and labels under a chart of `height` whose plot area is [x0, x0 + w].
 std::string grid(double x0, double w, double top, double height, double max);
-std::string rankLabel(const nlohmann::json& r);
-// The changed knob keys of a report (its changed_knobs, or worked out from its knobs).
-std::vector<std::string> changedOf(const nlohmann::json& j);
+std::string rankLabel(const RankNumbers& r);
 
 // Layout of a chart with two bars per rank (measured above simulated), rank labels on the left and
 // a time axis below; bars get thinner as ranks get more numerous.
@@ -74,7 +68,7 @@ struct RankBarsLayout {
     bool labels() const { return barH() >= 7; }
     double width(double v) const { return max > 0 ? plotW * v / max : 0; }
     // The opening <svg> tag, the grid and the rank labels.
-    std::string open(const char* aria, const nlohmann::json& ranks) const {
+    std::string open(const char* aria, const std::vector<RankNumbers>& ranks) const {
         std::string s = "<svg class=\"chart\" viewBox=\"0 0 " + svgNum(labelW + plotW + rightW) + " " +
                         svgNum(height()) + "\" role=\"img\" aria-label=\"" + aria + "\">";
         if (max > 0) s += grid(labelW, plotW, top - 4, height() - top - 20, max);
@@ -86,12 +80,13 @@ struct RankBarsLayout {
 };
 
 // The per-rank sections (HtmlSections.cpp): GPU time per rank, the critical path, another GPU
-// (gpu.target), replay accuracy and the warnings.
-std::string breakdownSection(const nlohmann::json& ranks, bool measured);
-std::string criticalPathSection(const nlohmann::json& cp);
-std::string gpuSwapSection(const nlohmann::json& j);
-std::string accuracySection(const nlohmann::json& j);
-std::string warningsSection(const nlohmann::json& j);
+// (gpu.target), replay accuracy and the warnings. Without measured times (Chakra input) they show
+// the simulated times alone.
+std::string breakdownSection(const std::vector<RankNumbers>& ranks, bool measured);
+std::string criticalPathSection(const SimulationNumbers& numbers);
+std::string gpuSwapSection(const std::optional<GpuSwapNumbers>& swap);
+std::string accuracySection(const SimulationNumbers& numbers);
+std::string warningsSection(const std::vector<std::string>& warnings);
 
 // The page's style sheet (HtmlStyle.cpp).
 const char* reportCss();

@@ -2,6 +2,7 @@
 
 #include "base/Rounding.h"
 #include "report/HtmlParts.h"
+#include "report/ReportNumbersJson.h"
 #include "report/SimulationReport.h"
 
 #include <algorithm>
@@ -20,21 +21,19 @@ using namespace html;
 // ---- the top of the page: header, headline, cards, scenarios, pictures (the per-rank sections:
 // HtmlSections.cpp) -----------------------------------------------------------------------------------
 
-std::string header(const nlohmann::json& j) {
+std::string header(const ReportNumbers& n) {
     std::string h = "<header><div class=\"brand\">Sightline</div><h1>Simulation report</h1>";
-    const nlohmann::json src = j.value("source", nlohmann::json::object());
+    const ReportSource src = n.source.value_or(ReportSource{});
     h += "<dl class=\"meta\"><dt>Traces</dt><dd>";
-    const nlohmann::json paths = src.value("paths", nlohmann::json::array());
-    if (paths.empty()) h += "<span class=\"muted\">(not recorded)</span>";
-    for (const auto& p : paths)
-        h += "<code class=\"path\">" + esc(text(p)) + "</code>";
+    if (src.paths.empty()) h += "<span class=\"muted\">(not recorded)</span>";
+    for (const auto& p : src.paths)
+        h += "<code class=\"path\">" + esc(p) + "</code>";
     h += "</dd><dt>Window</dt><dd>";
-    const nlohmann::json step = src.value("step", nlohmann::json(nullptr));
-    h += step.is_number() ? "ProfilerStep#" + esc(text(step)) : std::string("whole trace");
-    h += " &middot; " + std::to_string(j.value("ranks", nlohmann::json::array()).size()) + " ranks</dd>";
+    h += src.step >= 0 ? "ProfilerStep#" + std::to_string(src.step) : std::string("whole trace");
+    h += " &middot; " + std::to_string(n.run.ranks.size()) + " ranks</dd>";
     h += "<dt>Knobs</dt><dd>";
-    const nlohmann::json knobs = j.value("knobs", nlohmann::json::object());
-    std::vector<std::string> changed = changedOf(j);
+    const nlohmann::json& knobs = n.knobs;
+    const std::vector<std::string>& changed = n.changedKnobs;
     if (changed.empty()) h += "<span class=\"chip replay\">replay &mdash; every knob at its default</span>";
     for (const auto& k : changed)
         h += "<span class=\"chip\">" + esc(k) + " = " +
@@ -48,23 +47,22 @@ std::string header(const nlohmann::json& j) {
     return h;
 }
 
-std::string cards(const nlohmann::json& j) {
-    const nlohmann::json it = j.value("iteration", nlohmann::json::object());
-    const nlohmann::json cp = j.value("critical_path", nlohmann::json::object());
-    const nlohmann::json ks = j.value("kernel_start_error_us", nlohmann::json::object());
-    const bool whatIf = !changedOf(j).empty();
-    double meas = num(it, "measured_us"), sim = num(it, "simulated_us");
+std::string cards(const ReportNumbers& n) {
+    const SimulationNumbers& it = n.run;
+    const KernelStartNumbers ks = it.kernelStart.value_or(KernelStartNumbers{});
+    const bool whatIf = !n.changedKnobs.empty();
+    double meas = it.measuredUs.value_or(0), sim = it.simulatedUs;
     auto card = [](const std::string& label, const std::string& value, const std::string& note,
                    const char* cls = "") {
         return std::string("<div class=\"card ") + cls + "\"><div class=\"label\">" + label +
                "</div><div class=\"value\">" + value + "</div><div class=\"note\">" + note + "</div></div>";
     };
     std::string s = "<section class=\"cards\">";
-    const bool measured = hasMeasuredTimes(j);
+    const bool measured = it.measuredTimes;
     s += measured ? card("Measured iteration", duration(meas), "first event to last event, over all ranks")
                   : card("Measured iteration", "&mdash;", "no measured times in this input (Chakra)");
     // With the batch given (docs/Scaling.md): the samples (tokens) per second of the simulated step.
-    const std::string rate = text(it.value("rate_note", nlohmann::json("")));
+    const std::string& rate = it.rateNote;
     s += card("Simulated iteration", duration(sim),
               std::string(whatIf ? "with the knobs above" : "replay, knobs at defaults") +
                   (rate.empty() ? "" : "; " + esc(rate)),
@@ -80,14 +78,14 @@ std::string cards(const nlohmann::json& j) {
                   : change < 0 ? "good"
                                : "bad");
     } else if (measured) {
-        s += card("Replay error", fmt(num(it, "error_pct"), 2) + " %",
+        s += card("Replay error", fmt(it.errorPct.value_or(0), 2) + " %",
                   "|simulated &minus; measured| / measured");
     }
-    s += card("Critical path", duration(num(cp, "length_us")), "across ranks, through collectives");
+    s += card("Critical path", duration(it.criticalPathUs), "across ranks, through collectives");
     auto short2 = [](double v) { return fmt(v, v >= 100 ? 0 : 2); };
     if (measured)
-        s += card("Kernel start error", short2(num(ks, "median")) + " / " + short2(num(ks, "p90")) + " µs",
-                  "median / p90 over " + fmt(num(ks, "count"), 0) + " GPU ops" +
+        s += card("Kernel start error", short2(ks.medianUs) + " / " + short2(ks.p90Us) + " µs",
+                  "median / p90 over " + fmt(static_cast<double>(ks.count), 0) + " GPU ops" +
                       (whatIf ? " (knobs move starts on purpose)" : ""));
     s += "</section>";
     return s;
@@ -125,12 +123,13 @@ struct ScenarioFigures {
 };
 
 // The kind holding most of the critical path, in words: "GPU compute (62% of the critical path)".
-std::string largestPathKind(const nlohmann::json& cp) {
-    const nlohmann::json byKind = cp.value("by_kind", nlohmann::json::object());
+std::string largestPathKind(const SimulationNumbers& n) {
     double best = -1;
     std::string out;
-    for (const auto& k : pathKinds()) {
-        const double pct = num(byKind.value(k.key, nlohmann::json::object()), "pct");
+    const std::vector<PathKind> kinds = pathKinds();
+    for (std::size_t l = 0; l < kinds.size(); ++l) {
+        const PathKind& k = kinds[l];
+        const double pct = n.criticalPath[l].pct;
         if (pct > best) {
             best = pct;
             out = std::string(k.label) + " (" + fmt(pct, 0) + "% of the critical path)";
@@ -152,9 +151,9 @@ std::string changeWords(double before, double after) {
 
 // The headline a manager reads first: the biggest win among the scenarios (or this run against the
 // measured trace), its throughput where the work per step changed, and what limits the step.
-std::string headlineSection(const nlohmann::json& j, const Report& report) {
-    const nlohmann::json it = j.value("iteration", nlohmann::json::object());
-    const nlohmann::json knobs = j.value("knobs", nlohmann::json::object());
+std::string headlineSection(const ReportNumbers& n, const Report& report) {
+    const SimulationNumbers& it = n.run;
+    const nlohmann::json& knobs = n.knobs;
     std::string win, limit = report.limit.value_or("");
     const std::vector<ScenarioRow>& sc = report.scenarios;
     if (sc.size() >= 2) {
@@ -187,26 +186,26 @@ std::string headlineSection(const nlohmann::json& j, const Report& report) {
         if (!b.limit.empty()) limit = b.limit;
         if (limit.empty()) limit = sc[0].limit;
     } else {
-        const std::vector<std::string> changed = changedOf(j);
+        const std::vector<std::string>& changed = n.changedKnobs;
         // The batch (batch.samples, batch.tokens) describes the trace: no what-if of its own.
         std::vector<std::string> whatIf;
         for (const auto& k : changed)
             if (k.rfind("batch.", 0) != 0) whatIf.push_back(k);
-        if (whatIf.empty() && !hasMeasuredTimes(j))
-            win = "<b>Simulation of the execution trace</b>: " + duration(num(it, "simulated_us")) +
+        if (whatIf.empty() && !it.measuredTimes)
+            win = "<b>Simulation of the execution trace</b>: " + duration(it.simulatedUs) +
                   " per step (no measured times to compare with)";
         else if (whatIf.empty())
-            win = "<b>Replay of the trace</b>: " + duration(num(it, "simulated_us")) + " per step, within " +
-                  fmt(num(it, "error_pct"), 1) + "% of the measured " + duration(num(it, "measured_us"));
+            win = "<b>Replay of the trace</b>: " + duration(it.simulatedUs) + " per step, within " +
+                  fmt(it.errorPct.value_or(0), 1) + "% of the measured " +
+                  duration(it.measuredUs.value_or(0));
         else {
-            const double base = it.contains("baseline_us") ? num(it, "baseline_us") : num(it, "measured_us");
-            win = "<b>" + esc(knobValues(whatIf, knobs)) +
-                  "</b>: " + changeWords(base, num(it, "simulated_us"));
+            const double base = it.baselineUs.value_or(it.measuredUs.value_or(0));
+            win = "<b>" + esc(knobValues(whatIf, knobs)) + "</b>: " + changeWords(base, it.simulatedUs);
         }
-        if (it.contains("rate_note")) win += "; " + esc(text(it["rate_note"]));
-        if (it.contains("throughput_note")) win += "; " + esc(text(it["throughput_note"]));
+        if (!it.rateNote.empty()) win += "; " + esc(it.rateNote);
+        if (it.throughputVsBaseline) win += "; " + esc(it.throughputNote);
     }
-    if (limit.empty()) limit = largestPathKind(j.value("critical_path", nlohmann::json::object()));
+    if (limit.empty()) limit = largestPathKind(it);
     std::string s = "<section class=\"headline\"><p class=\"win\">" + win + "</p>";
     if (!limit.empty()) s += "<p class=\"limit\">What limits the step: " + esc(limit) + "</p>";
     s += "</section>";
@@ -303,10 +302,14 @@ std::string figuresSection(const std::vector<ReportFigure>& figures) {
 
 } // namespace
 
-SpanSegments spanSegments(const nlohmann::json& b) {
+SpanSegments spanSegments(const nlohmann::json& breakdown) {
+    return spanSegments(readBreakdown(breakdown));
+}
+
+SpanSegments spanSegments(const BreakdownNumbers& b) {
     SpanSegments s;
-    double compute = num(b, "compute_us"), comm = num(b, "comm_us"), exposed = num(b, "exposed_comm_us");
-    double idle = num(b, "idle_us"), span = num(b, "gpu_span_us");
+    double compute = b.computeUs, comm = b.commUs, exposed = b.exposedCommUs;
+    double idle = b.idleUs, span = b.gpuSpanUs;
     s.overlappedComm = std::max(0.0, comm - exposed);
     s.computeOnly = std::max(0.0, compute - s.overlappedComm);
     s.exposedComm = std::max(0.0, exposed);
@@ -316,22 +319,23 @@ SpanSegments spanSegments(const nlohmann::json& b) {
 }
 
 std::string htmlReport(const Report& typed) {
-    const nlohmann::json& report = typed.numbers;
+    // The typed numbers (report/SimulationNumbers.h): no section reads the JSON by key.
+    const ReportNumbers numbers = reportNumbers(typed);
     std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                     "<title>Sightline report</title><style>";
     h += html::reportCss();
     h += "</style></head><body><main>";
-    h += header(report);
-    h += headlineSection(report, typed);
-    h += cards(report);
+    h += header(numbers);
+    h += headlineSection(numbers, typed);
+    h += cards(numbers);
     h += scenariosSection(typed.scenarios);
     h += figuresSection(typed.figures);
-    h += breakdownSection(report.value("ranks", nlohmann::json::array()), hasMeasuredTimes(report));
-    h += gpuSwapSection(report);
-    h += criticalPathSection(report.value("critical_path", nlohmann::json::object()));
-    h += accuracySection(report);
-    h += warningsSection(report);
+    h += breakdownSection(numbers.run.ranks, numbers.run.measuredTimes);
+    h += gpuSwapSection(numbers.run.gpuSwap);
+    h += criticalPathSection(numbers.run);
+    h += accuracySection(numbers.run);
+    h += warningsSection(numbers.warnings);
     // Who wrote it: the program and its version, and where (the CLI's report or the GUI's export).
     const std::string generator = typed.generator.value_or("");
     h += "<footer>Written by Sightline " + esc(sightlineVersion()) +

@@ -11,7 +11,8 @@
 
 namespace sl {
 
-// The report as a page: its numbers (Report::numbers, a simulationReportJson() object), the
+// The report as a page: its numbers (reportNumbers(): the typed numbers of a simulationReportJson()
+// object), the
 // scenarios ({name, knobs, iteration, change against the first, throughput where the work per step
 // changed, what limits the step}; the GUI's export gives them) as a bar chart and a Scenarios table,
 // the timeline figures, what limits the step (analysis/LimitingCause.h) and who wrote it
@@ -35,6 +36,8 @@ struct SpanSegments {
     double other = 0;
     double idle = 0;
 };
+SpanSegments spanSegments(const BreakdownNumbers& breakdown);
+// The same of a breakdown object of the report's JSON.
 SpanSegments spanSegments(const nlohmann::json& breakdown);
 
 } // namespace sl
