@@ -1,6 +1,10 @@
 #include "report/CsvReport.h"
 
+#include "report/ReportNumbersJson.h"
+
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace sl {
 
@@ -16,30 +20,40 @@ std::string csvField(const std::string& text) {
 
 namespace {
 
-// A JSON value as a CSV field: numbers exactly as the JSON export writes them, strings unquoted.
+// A value as a CSV field: numbers exactly as the JSON export writes them, strings unquoted, an
+// unknown value (nullopt, a measured figure of a set without measured times) empty.
 std::string value(const nlohmann::json& v) {
     if (v.is_string()) return csvField(v.get<std::string>());
     if (v.is_null()) return "";
     return csvField(v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
+template <typename T> nlohmann::json orNull(const std::optional<T>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
 
-const char* const kBreakdownFields[] = {"compute_us", "comm_us", "exposed_comm_us", "overlapped_comm_us",
-                                        "memory_us",  "idle_us", "gpu_span_us",     "overlap_pct"};
-
-nlohmann::json breakdownField(const nlohmann::json& b, const std::string& field) {
-    if (!b.is_object()) return nullptr;
-    if (field == "overlapped_comm_us") {
-        if (!b.contains("comm_us") || !b.contains("exposed_comm_us")) return nullptr;
-        double v = b["comm_us"].get<double>() - b["exposed_comm_us"].get<double>();
-        return std::round(std::max(0.0, v) * 100.0) / 100.0;
-    }
-    auto it = b.find(field);
-    return it == b.end() ? nlohmann::json(nullptr) : *it;
+// A breakdown's fields in the order of the rows, with overlapped_comm_us (comm - exposed, rounded
+// as the JSON rounds µs); all empty when the rank has no such breakdown.
+std::vector<std::pair<const char*, nlohmann::json>>
+breakdownFields(const std::optional<BreakdownNumbers>& b) {
+    auto field = [&](double BreakdownNumbers::*member) {
+        return b ? nlohmann::json((*b).*member) : nlohmann::json();
+    };
+    nlohmann::json overlapped;
+    if (b) overlapped = std::round(std::max(0.0, b->commUs - b->exposedCommUs) * 100.0) / 100.0;
+    return {{"compute_us", field(&BreakdownNumbers::computeUs)},
+            {"comm_us", field(&BreakdownNumbers::commUs)},
+            {"exposed_comm_us", field(&BreakdownNumbers::exposedCommUs)},
+            {"overlapped_comm_us", overlapped},
+            {"memory_us", field(&BreakdownNumbers::memoryUs)},
+            {"idle_us", field(&BreakdownNumbers::idleUs)},
+            {"gpu_span_us", field(&BreakdownNumbers::gpuSpanUs)},
+            {"overlap_pct", field(&BreakdownNumbers::overlapPct)}};
 }
 
 } // namespace
 
-std::string csvReport(const nlohmann::json& report) {
+std::string csvReport(const ReportNumbers& numbers) {
+    const SimulationNumbers& n = numbers.run;
     std::string out = "section,rank,metric,value\n";
     auto row = [&](const char* section, const std::string& rank, const std::string& metric,
                    const nlohmann::json& v) {
@@ -52,43 +66,49 @@ std::string csvReport(const nlohmann::json& report) {
         out += value(v);
         out += '\n';
     };
-    if (auto src = report.find("source"); src != report.end()) {
-        if (src->contains("paths"))
-            for (const auto& p : (*src)["paths"])
-                row("source", "", "path", p);
-        row("source", "", "step", src->value("step", nlohmann::json(nullptr)));
+    if (numbers.source) {
+        for (const std::string& p : numbers.source->paths)
+            row("source", "", "path", p);
+        row("source", "", "step",
+            numbers.source->step >= 0 ? nlohmann::json(numbers.source->step) : nlohmann::json());
     }
-    if (auto it = report.find("iteration"); it != report.end())
-        for (const char* k : {"measured_us", "simulated_us", "error_pct"})
-            row("iteration", "", k, it->value(k, nlohmann::json(nullptr)));
-    if (auto it = report.find("ranks"); it != report.end())
-        for (const auto& r : *it) {
-            std::string id = r.value("rank", nlohmann::json(nullptr)).dump();
-            for (const char* k : {"measured_us", "simulated_us", "error_pct"})
-                row("rank", id, k, r.value(k, nlohmann::json(nullptr)));
-            const nlohmann::json measured = r.value("measured", nlohmann::json::object());
-            for (const char* f : kBreakdownFields)
-                row("rank", id, std::string("measured.") + f, breakdownField(measured, f));
-            for (const char* f : kBreakdownFields)
-                row("rank", id, std::string("simulated.") + f, breakdownField(r, f));
-        }
-    if (auto it = report.find("critical_path"); it != report.end()) {
-        row("critical_path", "", "length_us", it->value("length_us", nlohmann::json(nullptr)));
-        if (auto bk = it->find("by_kind"); bk != it->end())
-            for (auto k = bk->begin(); k != bk->end(); ++k) {
-                row("critical_path", "", k.key() + "_us", k.value().value("us", nlohmann::json(nullptr)));
-                row("critical_path", "", k.key() + "_pct", k.value().value("pct", nlohmann::json(nullptr)));
-            }
+    row("iteration", "", "measured_us", orNull(n.measuredUs));
+    row("iteration", "", "simulated_us", n.simulatedUs);
+    row("iteration", "", "error_pct", orNull(n.errorPct));
+    for (const RankNumbers& r : n.ranks) {
+        const std::string id = std::to_string(r.rank);
+        row("rank", id, "measured_us", orNull(r.measuredUs));
+        row("rank", id, "simulated_us", r.simulatedUs);
+        row("rank", id, "error_pct", orNull(r.errorPct));
+        for (const auto& [f, v] : breakdownFields(r.measured))
+            row("rank", id, std::string("measured.") + f, v);
+        for (const auto& [f, v] : breakdownFields(r.simulated))
+            row("rank", id, std::string("simulated.") + f, v);
     }
-    // Null for a set without measured times: the rows stay, with empty values.
-    if (auto it = report.find("kernel_start_error_us"); it != report.end())
-        for (const char* k : {"median", "p90", "max", "count"})
-            row("kernel_start_error", "", std::string(k) + (std::string(k) == "count" ? "" : "_us"),
-                it->is_object() ? it->value(k, nlohmann::json(nullptr)) : nlohmann::json(nullptr));
-    if (auto it = report.find("knobs"); it != report.end())
-        for (auto k = it->begin(); k != it->end(); ++k)
-            row("knobs", "", k.key(), k.value());
+    row("critical_path", "", "length_us", n.criticalPathUs);
+    // The kinds by name, as the JSON object orders its keys.
+    std::vector<std::pair<std::string, PathShare>> kinds;
+    for (int l = 0; l < kPathLabelCount; ++l)
+        kinds.emplace_back(std::string(pathLabelName(static_cast<PathLabel>(l))),
+                           n.criticalPath[static_cast<std::size_t>(l)]);
+    std::sort(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [kind, share] : kinds) {
+        row("critical_path", "", kind + "_us", share.us);
+        row("critical_path", "", kind + "_pct", share.pct);
+    }
+    // Empty for a set without measured times: the rows stay, with empty values.
+    const std::optional<KernelStartNumbers>& ks = n.kernelStart;
+    row("kernel_start_error", "", "median_us", ks ? nlohmann::json(ks->medianUs) : nlohmann::json());
+    row("kernel_start_error", "", "p90_us", ks ? nlohmann::json(ks->p90Us) : nlohmann::json());
+    row("kernel_start_error", "", "max_us", ks ? nlohmann::json(ks->maxUs) : nlohmann::json());
+    row("kernel_start_error", "", "count", ks ? nlohmann::json(ks->count) : nlohmann::json());
+    for (auto k = numbers.knobs.begin(); k != numbers.knobs.end(); ++k)
+        row("knobs", "", k.key(), k.value());
     return out;
+}
+
+std::string csvReport(const nlohmann::json& report) {
+    return csvReport(readReportNumbers(report));
 }
 
 } // namespace sl

@@ -119,7 +119,7 @@ std::string reportText(const Report& report, ReportFormat format) {
     case ReportFormat::Html:
         return htmlReport(report);
     case ReportFormat::Csv:
-        return csvReport(reportJson(report, format));
+        return csvReport(reportNumbers(report));
     case ReportFormat::Json:
         break;
     }
