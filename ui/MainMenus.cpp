@@ -18,6 +18,8 @@
 #include "Selection.h"
 #include "Session.h"
 #include "SessionController.h"
+#include "SessionDocument.h"
+#include "SimulationDriver.h"
 #include "TimelinePanes.h"
 #include "TimelineView.h"
 #include "TrackState.h"
@@ -194,18 +196,19 @@ bool MainMenus::saveSessionAs() {
     SessionController* session = p_.session;
     QString path = QFileDialog::getSaveFileName(
         window_, tr("Save session"),
-        session->sessionPath().isEmpty()
+        session->document()->sessionPath().isEmpty()
             ? dialogDir(QStringLiteral("session") + QLatin1String(Session::kSuffix))
-            : session->sessionPath(),
+            : session->document()->sessionPath(),
         tr("Sightline sessions (*.sightline.json);;All files (*)"));
     if (path.isEmpty()) return false;
     rememberDir(path);
     if (!isSessionPath(path)) path += QLatin1String(Session::kSuffix);
-    return session->saveSession(path).isEmpty();
+    return session->document()->saveSession(path).isEmpty();
 }
 
 bool MainMenus::saveSession() {
-    return p_.session->sessionPath().isEmpty() ? saveSessionAs() : p_.session->saveSession().isEmpty();
+    return p_.session->document()->sessionPath().isEmpty() ? saveSessionAs()
+                                                           : p_.session->document()->saveSession().isEmpty();
 }
 
 void MainMenus::buildComparisonActions(QMenu* file) {
@@ -477,7 +480,7 @@ void MainMenus::setFocusMode(bool on) {
         // The panes shrink back to their height: the rows scrolled to come back too (the scroll
         // was clamped while the layout settled), once the restored docks are laid out.
         QTimer::singleShot(0, this, [this, y = focusScrollY_] {
-            p_.session->navigate([&] { p_.session->view()->setScrollY(y); });
+            p_.session->document()->navigate([&] { p_.session->view()->setScrollY(y); });
         });
         // The toolbar in the menu bar's corner is no part of the window's state.
         for (QToolBar* bar : window_->findChildren<QToolBar*>())

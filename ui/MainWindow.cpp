@@ -25,8 +25,9 @@
 #include "ScenarioController.h"
 #include "ScenariosDock.h"
 #include "SessionController.h"
-#include "ShiftScale.h"
+#include "SessionDocument.h"
 #include "SimAnalysis.h"
+#include "SimulationDriver.h"
 #include "StragglersPanel.h"
 #include "StructurePanel.h"
 #include "SweepView.h"
@@ -39,6 +40,7 @@
 #include "ViewController.h"
 #include "WarningsPanel.h"
 #include "WelcomePage.h"
+#include "WindowText.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -186,14 +188,8 @@ MainWindow::~MainWindow() {
     if (sweepDock_) disconnect(sweepDock_, nullptr, this, nullptr);
 }
 
-void MainWindow::updateShiftColour() {
-    const SimOutput& sim = sessions_->simulation();
-    const bool on = menus_->shiftAction()->isChecked() && sim.result;
-    panes_->simulated()->setShiftScale(on ? shiftColourScale(*sim.result) : 0);
-}
-
 void MainWindow::updateStatus() {
-    status_->setText(sessions_->statusText());
+    status_->setText(statusTextFor(*sessions_));
 }
 
 void MainWindow::setLoading(bool loading) {
@@ -275,7 +271,7 @@ QString MainWindow::copyChartImage() {
 }
 
 void MainWindow::offerRestore() {
-    const Autosave* autosave = sessions_->autosave();
+    const Autosave* autosave = sessions_->document()->autosave();
     if (!autosave || !autosave->recoverable()) return;
     // Window-modal, never blocks the event loop. The recovered session stays on disk until the user
     // answers (docs/MainWindow.md, "Never losing work"): closing the box without an answer offers
@@ -294,9 +290,9 @@ void MainWindow::offerRestore() {
     box->setAttribute(Qt::WA_DeleteOnClose);
     connect(box, &QMessageBox::buttonClicked, this, [this, box](QAbstractButton* button) {
         if (box->buttonRole(button) == QMessageBox::AcceptRole)
-            sessions_->restoreRecovered();
+            sessions_->document()->restoreRecovered();
         else if (box->buttonRole(button) == QMessageBox::DestructiveRole)
-            sessions_->declineRecovered();
+            sessions_->document()->declineRecovered();
     });
     box->open();
 }
@@ -321,14 +317,14 @@ MainWindow::CloseChoice MainWindow::askClose() {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     // A modified session is never lost by a close or Ctrl+Q: save, discard or stay.
-    if (sessions_->modified()) {
+    if (sessions_->document()->modified()) {
         const CloseChoice choice = askClose();
         if (choice == CloseChoice::Cancel || (choice == CloseChoice::Save && !menus_->saveSession())) {
             event->ignore();
             return;
         }
     }
-    if (sessions_->autosave()) sessions_->autosave()->finish();
+    if (sessions_->document()->autosave()) sessions_->document()->autosave()->finish();
     saveLayout();
     sessions_->loader()->cancel();
     QMainWindow::closeEvent(event);
@@ -337,8 +333,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 void MainWindow::endBySignal() {
     // No question can be answered now (the session is ending): unsaved work goes to the recovered
     // session, an unmodified session ends as after a clean close.
-    if (Autosave* autosave = sessions_->autosave())
-        sessions_->modified() ? autosave->finishKeepingWork() : autosave->finish();
+    if (Autosave* autosave = sessions_->document()->autosave())
+        sessions_->document()->modified() ? autosave->finishKeepingWork() : autosave->finish();
     saveLayout();
     sessions_->loader()->cancel();
     // exit(), not quit(): quit() would close the window, and its close would ask about the changes.

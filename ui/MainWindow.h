@@ -88,8 +88,8 @@ private:
     void buildDocks();
     void buildEmbeddingDock(QDockWidget* besides); // MainWindowDocks.cpp
     void wireSession();
-    void showSimulation(const SimOutput& output);
-    void updateShiftColour();
+    // The views subscribe to the session's SimulationModel (MainWindowWiring.cpp).
+    void subscribeToSimulation();
     void updateStatus();
     // The track filter hides from the track tree what it hides from the panes.
     void filterTree();

@@ -30,7 +30,6 @@
 #include "ScenarioController.h"
 #include "ScenariosDock.h"
 #include "SessionController.h"
-#include "ShiftScale.h"
 #include "SimAnalysis.h"
 #include "StragglersPanel.h"
 #include "StructurePanel.h"
@@ -110,13 +109,13 @@ void MainWindow::buildEmbeddingDock(QDockWidget* besides) {
         dock->setVisible(available);
         if (available) dock->raise();
     });
-    connect(sessions_, &SessionController::simulationShown, embedding, &EmbeddingTablesPanel::setSimulation);
+    connect(sessions_->simulationModel(), &SimulationModel::changed, embedding,
+            &EmbeddingTablesPanel::setSimulation);
     connect(sessions_, &SessionController::aboutToSwitch, embedding, &EmbeddingTablesPanel::clear);
     connect(embedding, &EmbeddingTablesPanel::planChosen, this, [this](const QString& plan) {
         SimKnobs k = knobs_->knobs();
         setKnob(k, "embedding.plan", plan.toStdString());
         knobs_->setKnobs(k);
-        emit knobs_->changed(k);
     });
 }
 

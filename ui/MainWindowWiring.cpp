@@ -27,8 +27,10 @@
 #include "ScenarioController.h"
 #include "ScenariosDock.h"
 #include "SessionController.h"
-#include "ShiftScale.h"
+#include "SessionDocument.h"
 #include "SimAnalysis.h"
+#include "SimulationDriver.h"
+#include "SimulationModel.h"
 #include "StragglersPanel.h"
 #include "StructurePanel.h"
 #include "SweepView.h"
@@ -41,6 +43,7 @@
 #include "ViewController.h"
 #include "WarningsPanel.h"
 #include "WelcomePage.h"
+#include "WindowText.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -98,7 +101,6 @@ void MainWindow::wireSession() {
         pathDock_->raise();
         forward ? pathTable_->next() : pathTable_->previous();
     });
-    connect(menus_->shiftAction(), &QAction::toggled, this, &MainWindow::updateShiftColour);
     // Loading: the status line, the progress bar and its cancel button, errors in the message bar.
     // Cancel stops the load, else the details of the set shown (docs/Loader.md, "GUI: timeline
     // first, details later").
@@ -106,7 +108,7 @@ void MainWindow::wireSession() {
         if (s->loader()->busy())
             s->loader()->cancel();
         else
-            s->cancelDetails();
+            s->driver()->cancelDetails();
     });
     connect(s->loader(), &TraceLoader::progress, this,
             [this](double f) { progress_->setValue(static_cast<int>(std::clamp(f, 0.0, 1.0) * 1000)); });
@@ -117,23 +119,25 @@ void MainWindow::wireSession() {
     connect(s, &SessionController::loadingChanged, this, &MainWindow::setLoading);
     // The details phase: the same bar says what is being computed; a cancel leaves the timeline
     // and says what is missing, with a way to compute it.
-    connect(s, &SessionController::detailsStarted, this, [this] {
+    connect(s->driver(), &SimulationDriver::detailsStarted, this, [this] {
         showProgress(tr("Details: starting"), 0.0);
         if (messageBar_->text() == detailsCancelledText()) messageBar_->hide();
     });
-    connect(s, &SessionController::detailsProgress, this, [this, s](const QString& what, double fraction) {
-        if (!s->loader()->busy()) showProgress(tr("Details: %1").arg(what), fraction); // else: the load's
-    });
-    connect(s, &SessionController::detailsFinished, this, [this, s] {
+    connect(s->driver(), &SimulationDriver::detailsProgress, this,
+            [this, s](const QString& what, double fraction) {
+                if (!s->loader()->busy())
+                    showProgress(tr("Details: %1").arg(what), fraction); // else: the load's
+            });
+    connect(s->driver(), &SimulationDriver::detailsFinished, this, [this, s] {
         if (!s->loader()->busy()) hideProgress();
     });
-    connect(s, &SessionController::detailsCancelled, this, [this, s] {
+    connect(s->driver(), &SimulationDriver::detailsCancelled, this, [this, s] {
         if (!s->loader()->busy()) hideProgress();
         panes_->simulated()->setNote({});
         panes_->simulated()->setEmptyText(
             tr("Details cancelled: no simulation yet (Compute details, or change a knob)"));
         messageBar_->showMessage(detailsCancelledText(), MessageBar::Level::Info, tr("Compute details"),
-                                 [s] { s->computeDetails(); });
+                                 [s] { s->driver()->computeDetails(); });
         overview_->setPending(s->traceSet(), tr("waits: not computed"));
     });
     connect(s, &SessionController::loadFailed, this,
@@ -175,6 +179,9 @@ void MainWindow::wireSession() {
         sessions_->tracks()->setRoomHint(height() < 800 ? std::max(60, (central - 160) / 2) : 0);
     });
     connect(s, &SessionController::switched, this, [this, s](auto set, auto measured) {
+        // dp.degree adds whole replicas of tp x pp ranks: the straggler rank may name any of them
+        // (before the scenarios follow and the panel shows their knobs).
+        knobs_->setJobLayout(recognizeStructure(*set, nullptr, false));
         trackModel_->setTraceSet(set);
         for (int r = 0; r < trackModel_->rowCount(); ++r)
             trackTree_->setExpanded(trackModel_->index(r, 0),
@@ -197,13 +204,13 @@ void MainWindow::wireSession() {
         overview_->setVisible(s->traceSet()->ranks.size() >= 4);
         updateStatus();
     });
-    connect(s, &SessionController::titleChanged, this, [this, s] {
-        setWindowTitle(s->title());
-        setWindowModified(s->modified());
+    connect(s->document(), &SessionDocument::titleChanged, this, [this, s] {
+        setWindowTitle(windowTitleFor(*s));
+        setWindowModified(s->document()->modified());
     });
     // Every save and export says where it went.
     // A saved session is offered in Open Recent and on the welcome page, as the traces it holds are.
-    connect(s, &SessionController::saved, this, [this, recent](const QString& path) {
+    connect(s->document(), &SessionDocument::saved, this, [this, recent](const QString& path) {
         recent->add({path});
         confirm(tr("Session saved to %1").arg(path));
     });
@@ -220,7 +227,7 @@ void MainWindow::wireSession() {
         if (sessions_->traceSet()) overview_->setPending(sessions_->traceSet(), tr("waits: not computed"));
         simulationFailed(sessions_->scenarios()->currentName(), error);
     });
-    connect(s, &SessionController::simulationShown, this, &MainWindow::showSimulation);
+    subscribeToSimulation();
     connect(knobs_, &KnobPanel::changed, sweep_, &SweepView::setBaseKnobs);
     connect(s->view(), &ViewController::windowChanged, this, &MainWindow::updateStatus);
     // The selection: details, the critical path table, range statistics (which come to the front).
@@ -251,29 +258,22 @@ void MainWindow::wireSession() {
             [this](const QModelIndex& i) { findBar_->showMatch(i.row()); });
 }
 
-void MainWindow::showSimulation(const SimOutput& output) {
-    const auto measured = sessions_->measured();
-    panes_->setSimulated(output.timeline, {});
-    panes_->setSimulatedRun(output.result, output.graph);
-    pathTable_->setSimulation(output);
-    stragglers_->setGraph(output.graph);
-    if (output.analysis && sessions_->traceSet()) {
-        overview_->setData(sessions_->traceSet(), output.analysis->measured, &stragglers_->arrivals(),
-                           output.graph.get());
-        overview_->setVisible(sessions_->traceSet()->ranks.size() >= 4);
-    }
-    sweep_->setGraph(sessions_->traceSet(), output.graph);
-    sweep_->setBaseKnobs(output.knobs); // the knobs the shown run ran with
-    panes_->simulated()->setReference(measured);
-    updateShiftColour();
-    charts_->setSimulation(output);
-    details_->setData(measured, output.timeline);
-    warnings_->setSimulationWarnings(output.graph ? output.graph->warnings : Warnings{},
-                                     output.result->warnings);
-    structure_->setSimulatedSetup(output.result->setup);
-    // The range statistics gain (or refresh) their simulated columns.
-    range_->setTimelines(measured, output.timeline);
-    updateStatus();
+void MainWindow::subscribeToSimulation() {
+    // The views subscribe to the simulation shown; each takes what it shows from a run.
+    const SimulationModel* model = sessions_->simulationModel();
+    panes_->followSimulation(model);
+    overview_->followSimulation(model);
+    stragglers_->followSimulation(model);
+    sweep_->followSimulation(model);
+    connect(model, &SimulationModel::changed, pathTable_, &CriticalPathTable::setSimulation);
+    connect(model, &SimulationModel::changed, charts_, &ChartsPanel::setSimulation);
+    connect(model, &SimulationModel::changed, details_, &DetailsPanel::setSimulation);
+    connect(model, &SimulationModel::changed, warnings_, &WarningsPanel::setSimulation);
+    connect(model, &SimulationModel::changed, structure_, &StructurePanel::setSimulation);
+    connect(model, &SimulationModel::changed, range_, &RangeStatsPanel::setSimulation);
+    connect(model, &SimulationModel::changed, this, &MainWindow::updateStatus);
+    connect(menus_->shiftAction(), &QAction::toggled, model, &SimulationModel::setShiftColour);
+    sessions_->simulationModel()->setShiftColour(menus_->shiftAction()->isChecked());
 }
 
 } // namespace sl::ui

@@ -8,6 +8,8 @@
 #include "ScenarioController.h"
 #include "Session.h"
 #include "SessionController.h"
+#include "SessionDocument.h"
+#include "SimulationDriver.h"
 #include "TrackState.h"
 #include "ViewController.h"
 #include "io/KinetoLoader.h"
@@ -112,14 +114,14 @@ QString takeScreenshot(const ScreenshotRequest& request) {
     }
     MainWindow window;
     SessionController* sessions = window.sessions();
-    sessions->setAutoSimulate(false);
+    sessions->driver()->setAutoSimulate(false);
     window.resize(request.width, request.height);
     sessions->showTraceSet(set, {});
     // A session's scenarios, as opening it shows them (the comparison below waits for them).
     if (session && !session->scenarios.empty())
         sessions->scenarios()->restore(session->scenarios, session->currentScenario, session->knobs);
     sessions->knobs()->setKnobs(knobs);
-    if (sim.timeline) sessions->showSimulation(sim);
+    if (sim.timeline) sessions->driver()->showSimulation(sim);
     const bool criticalPath = request.criticalPath || (session && session->criticalPath);
     sessions->highlights()->setCriticalPath(criticalPath);
     sessions->highlights()->setExposed(request.exposed || (session && session->exposed));

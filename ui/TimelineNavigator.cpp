@@ -3,8 +3,10 @@
 
 #include "FindBar.h"
 #include "SessionController.h"
+#include "SessionDocument.h"
 #include "SimAnalysis.h"
 #include "SimRunner.h"
+#include "SimulationDriver.h"
 #include "TimelinePanes.h"
 #include "TimelineView.h"
 #include "TrackState.h"
@@ -78,7 +80,7 @@ void TimelineNavigator::revealCriticalPath() {
             longest = &s;
     if (!longest) return;
     const EventId e{static_cast<int>(rank), g.nodes[longest->node].event};
-    p_.session->navigate([&] { revealEvent(e); });
+    p_.session->document()->navigate([&] { revealEvent(e); });
 }
 
 void TimelineNavigator::revealEvent(EventId e) {

@@ -14,6 +14,8 @@
 #include "MainWindow.h"
 #include "Screenshot.h"
 #include "SessionController.h"
+#include "SessionDocument.h"
+#include "SimulationDriver.h"
 #include "TerminationSignal.h"
 #include "TraceFigure.h"
 
@@ -123,7 +125,7 @@ int main(int argc, char** argv) {
     sl::ui::SessionController* sessions = window.sessions();
     window.restoreLayout();
     // Crash-safe autosave of the session; offers (without blocking) to restore after a crash.
-    sessions->enableAutosave();
+    sessions->document()->enableAutosave();
     // Each set's groups, folds and collapsed ranks, as they were left (docs/ManyRanks.md).
     sessions->rememberRankViews(std::make_unique<QSettings>());
     window.show();

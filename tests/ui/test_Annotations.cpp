@@ -9,6 +9,8 @@
 #include "Selection.h"
 #include "Session.h"
 #include "SessionController.h"
+#include "SessionDocument.h"
+#include "SimulationDriver.h"
 #include "TimelinePanes.h"
 #include "TimelineView.h"
 #include "TraceLoader.h"
@@ -126,7 +128,7 @@ private slots:
         QCOMPARE(s->view()->windowEnd(), data.start() + 3'000'000);
         // Saved and opened again.
         const QString path = dir.filePath(QStringLiteral("notes") + QLatin1String(Session::kSuffix));
-        QVERIFY(writeSessionFile(path, s->currentSession()).isEmpty());
+        QVERIFY(writeSessionFile(path, s->document()->currentSession()).isEmpty());
         MainWindow again;
         again.show();
         QCOMPARE(again.sessions()->openSession(path), QString());
@@ -248,7 +250,7 @@ private slots:
         QTemporaryDir dir;
         MainWindow w;
         openSample(w);
-        Session session = w.sessions()->currentSession();
+        Session session = w.sessions()->document()->currentSession();
         session.annotations =
             QJsonObject{{QStringLiteral("notes"),
                          QJsonArray{QJsonObject{{QStringLiteral("start_ns"), QStringLiteral("x")}}}}};

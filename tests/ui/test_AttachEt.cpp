@@ -10,6 +10,7 @@
 #include "KnobPanel.h"
 #include "MainWindow.h"
 #include "MessageBar.h"
+#include "SessionDocument.h"
 #include "SimRunner.h"
 #include "TraceLoader.h"
 #include "ViewController.h"
@@ -100,7 +101,7 @@ private slots:
         const TimeNs start = w.sessions()->view()->windowStart(), end = w.sessions()->view()->windowEnd();
         const TimeNs zoomStart = start + (end - start) / 4, zoomEnd = start + (end - start) / 2;
         w.sessions()->view()->setWindow(zoomStart, zoomEnd);
-        const Session before = w.sessions()->currentSession();
+        const Session before = w.sessions()->document()->currentSession();
         QCOMPARE(before.scenarios.size(), 2); // baseline + the what-if
         const auto old = w.sessions()->traceSet();
 
@@ -120,7 +121,7 @@ private slots:
         QCOMPARE(w.sessions()->tracePaths(), files);
 
         // Kept: the scenarios, the knobs shown, the view.
-        const Session after = w.sessions()->currentSession();
+        const Session after = w.sessions()->document()->currentSession();
         QCOMPARE(scenarioNames(after), scenarioNames(before));
         QCOMPARE(after.currentScenario, before.currentScenario);
         QCOMPARE(w.sessions()->knobs()->knobs().computeSpeedup, 1.5);

@@ -6,6 +6,7 @@
 #include "Export.h"
 #include "MainWindow.h"
 #include "SimRunner.h"
+#include "SimulationDriver.h"
 #include "WindowParts.h"
 #include "io/KinetoLoader.h"
 
@@ -149,9 +150,9 @@ private slots:
         QTemporaryDir dir;
         MainWindow w;
         QVERIFY(!w.sessions()->exportReport(dir.filePath("none.json")).isEmpty()); // nothing simulated yet
-        w.sessions()->setAutoSimulate(false);
+        w.sessions()->driver()->setAutoSimulate(false);
         w.sessions()->showTraceSet(set_);
-        w.sessions()->showSimulation(sim_);
+        w.sessions()->driver()->showSimulation(sim_);
         for (const char* name : {"gui.json", "gui.csv", "gui.html"})
             QCOMPARE(w.sessions()->exportReport(dir.filePath(name)), QString());
         const sltest::CliRun cli = sltest::runCli(
@@ -195,11 +196,11 @@ private slots:
         ensureLoaded();
         QTemporaryDir dir;
         MainWindow w;
-        w.sessions()->setAutoSimulate(false);
+        w.sessions()->driver()->setAutoSimulate(false);
         w.resize(1200, 800);
         w.show();
         w.sessions()->showTraceSet(set_);
-        w.sessions()->showSimulation(sim_);
+        w.sessions()->driver()->showSimulation(sim_);
         QCOMPARE(w.saveView(dir.filePath("v.png")), QString());
         QImage img(dir.filePath("v.png"));
         QVERIFY(!img.isNull());

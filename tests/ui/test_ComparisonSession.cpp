@@ -6,6 +6,7 @@
 #include "ComparisonController.h"
 #include "ComparisonPair.h"
 #include "Session.h"
+#include "SessionDocument.h"
 #include "TimelineView.h"
 #include "WindowParts.h"
 
@@ -80,8 +81,8 @@ private slots:
             QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
             sltest::settle(w);
             QCOMPARE(w.sessions()->comparison()->openNow({pair_.after}), QString());
-            QCOMPARE(w.sessions()->currentSession().comparison, QStringList{pair_.after});
-            QCOMPARE(w.sessions()->saveSession(file), QString());
+            QCOMPARE(w.sessions()->document()->currentSession().comparison, QStringList{pair_.after});
+            QCOMPARE(w.sessions()->document()->saveSession(file), QString());
         }
         MainWindow w;
         w.show();
@@ -98,7 +99,7 @@ private slots:
         w.sessions()->openTraces({QString::fromStdString(sltest::samplePath("02-dp4"))});
         QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
         QVERIFY(!w.sessions()->comparison()->run());
-        QVERIFY(w.sessions()->currentSession().comparison.isEmpty());
+        QVERIFY(w.sessions()->document()->currentSession().comparison.isEmpty());
         QVERIFY(!part<TimelinePanes>(w)->comparisonShown());
     }
 

@@ -10,6 +10,7 @@
 #include "MainWindow.h"
 #include "RowLayout.h"
 #include "SimRunner.h"
+#include "SimulationDriver.h"
 #include "TimelinePanes.h"
 #include "TimelineRenderer.h"
 #include "TimelineView.h"
@@ -314,12 +315,12 @@ private slots:
     void toggleByKeyAndAction() {
         ensureLoaded();
         MainWindow w;
-        w.sessions()->setAutoSimulate(false);
+        w.sessions()->driver()->setAutoSimulate(false);
         w.resize(1600, 1000);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.sessions()->showTraceSet(set_);
-        w.sessions()->showSimulation(sim_);
+        w.sessions()->driver()->showSimulation(sim_);
         QVERIFY(w.sessions()->highlights()->hasData());
         QVERIFY(!w.sessions()->highlights()->criticalPath());
         part<TimelinePanes>(w)->measured()->setFocus();

@@ -5,6 +5,7 @@
 #include "ChartsPanel.h"
 #include "MainWindow.h"
 #include "SimRunner.h"
+#include "SimulationDriver.h"
 #include "WindowParts.h"
 #include "io/KinetoLoader.h"
 
@@ -36,11 +37,11 @@ private slots:
         const SimOutput sim = SimRunner::runNow(set, {});
         QTemporaryDir dir;
         MainWindow w;
-        w.sessions()->setAutoSimulate(false);
+        w.sessions()->driver()->setAutoSimulate(false);
         w.resize(1400, 900);
         w.show();
         w.sessions()->showTraceSet(set);
-        w.sessions()->showSimulation(sim);
+        w.sessions()->driver()->showSimulation(sim);
         QVERIFY(QTest::qWaitForWindowExposed(&w));
 
         QCOMPARE(w.saveTimelineImage(dir.filePath("t.png")), QString());

@@ -14,6 +14,8 @@
 #include "ScenarioController.h"
 #include "Selection.h"
 #include "SessionController.h"
+#include "SessionDocument.h"
+#include "SimulationDriver.h"
 #include "TimelinePanes.h"
 #include "TimelineView.h"
 #include "TraceLoader.h"
@@ -142,9 +144,10 @@ private slots:
             QVERIFY(sltest::settleSimulations(w));
             if (!userModified) {
                 QTemporaryDir dir;
-                QCOMPARE(s->saveSession(dir.filePath(QStringLiteral("mine.sightline.json"))), QString());
+                QCOMPARE(s->document()->saveSession(dir.filePath(QStringLiteral("mine.sightline.json"))),
+                         QString());
             }
-            QCOMPARE(s->modified(), userModified);
+            QCOMPARE(s->document()->modified(), userModified);
             const int userScenarios = sltest::scenarios(w)->list()->count();
             QCOMPARE(userScenarios, 2);
             // The lesson on another sample: its own list, and nothing it does is an edit.
@@ -152,27 +155,27 @@ private slots:
             const QString lesson = bundledLessons().front(); // 01-overlap, on 02-dp4
             QCOMPARE(menus->openLesson(lesson), QString());
             LessonPanel& panel = *menus->lessonPanel();
-            QVERIFY(s->sandboxed());
+            QVERIFY(s->document()->sandboxed());
             for (int i = 0; i < panel.stepCount(); ++i) {
                 if (i > 0) panel.next();
                 QVERIFY(settle(w, panel));
-                QCOMPARE(s->modified(), userModified);
+                QCOMPARE(s->document()->modified(), userModified);
                 for (const Scenario& sc : sltest::scenarios(w)->list()->scenarios())
                     QVERIFY2(!(sc.knobs == k), qPrintable(sc.name)); // the user's what-if is not in it
             }
             QVERIFY(QFileInfo(s->tracePaths().front()).fileName() == QStringLiteral("02-dp4"));
             // Save during the lesson writes the user's session.
-            QCOMPARE(s->currentSession().traces, QStringList{QDir::cleanPath(mine)});
-            QCOMPARE(s->currentSession().scenarios.size(), std::size_t(userScenarios));
+            QCOMPARE(s->document()->currentSession().traces, QStringList{QDir::cleanPath(mine)});
+            QCOMPARE(s->document()->currentSession().scenarios.size(), std::size_t(userScenarios));
             // Ended: the user's traces, scenarios and flag are back.
             QTest::mouseClick(panel.endButton(), Qt::LeftButton);
-            QVERIFY(!s->sandboxed());
+            QVERIFY(!s->document()->sandboxed());
             QVERIFY(s->loader()->waitForFinished(60'000));
             QVERIFY(sltest::settleSimulations(w));
             QCOMPARE(s->tracePaths(), QStringList{QDir::cleanPath(mine)});
             QCOMPARE(sltest::scenarios(w)->list()->count(), userScenarios);
             QVERIFY(sltest::scenarios(w)->list()->at(1).knobs == k);
-            QCOMPARE(s->modified(), userModified);
+            QCOMPARE(s->document()->modified(), userModified);
         }
     }
 

@@ -12,6 +12,8 @@
 #include "ScenarioController.h"
 #include "ScenariosDock.h"
 #include "SessionController.h"
+#include "SessionDocument.h"
+#include "SimulationDriver.h"
 #include "TimelinePanes.h"
 #include "TimelineView.h"
 #include "TraceLoader.h"
@@ -89,7 +91,7 @@ private slots:
         w.resize(1600, 1000);
         w.show();
         w.setCloseQuestion([] { return MainWindow::CloseChoice::Discard; });
-        w.sessions()->setAutoSimulate(false);
+        w.sessions()->driver()->setAutoSimulate(false);
         w.sessions()->openTraces({sample("01-dp8-straggler")});
         QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
         auto* overview = part<RankOverview>(w);
@@ -100,7 +102,7 @@ private slots:
         const QRect line = overview->lineRect(5);
         QVERIFY(!line.isEmpty());
         QCOMPARE(overview->rankAt(line.center().y()), 5);
-        w.sessions()->computeDetails();
+        w.sessions()->driver()->computeDetails();
         QVERIFY(sltest::settleSimulations(w));
         QCoreApplication::processEvents();
         QCOMPARE(overview->headerNote(), QStringLiteral("late: r5"));
@@ -177,7 +179,7 @@ private slots:
             tracks->setGrouping(RankGrouping::Node);
             tracks->setGroupCollapsed(1, true);
             tracks->setRankExpanded(0, false);
-            QCOMPARE(w.sessions()->saveSession(file), QString());
+            QCOMPARE(w.sessions()->document()->saveSession(file), QString());
         }
         MainWindow w;
         open(w, file); // the session, with its traces

@@ -10,6 +10,7 @@
 #include "Scenario.h"
 #include "ScenarioController.h"
 #include "Session.h"
+#include "SessionDocument.h"
 #include "TraceLoader.h"
 #include "ViewController.h"
 #include "WindowParts.h"
@@ -79,19 +80,19 @@ private slots:
         MainWindow w;
         w.show();
         load(w, {sample()});
-        QVERIFY(!w.sessions()->modified());
+        QVERIFY(!w.sessions()->document()->modified());
         // Unmodified: closes without a question.
         QVERIFY(w.close());
         w.show();
         ctl(w)->list()->add(QStringLiteral("Network 2x"), fastGpu());
-        QVERIFY(w.sessions()->modified());
+        QVERIFY(w.sessions()->document()->modified());
         // Cancel keeps the window and the session.
         Answer cancel;
         answerNextBox("closeQuestion", QMessageBox::Cancel, &cancel);
         QVERIFY(!w.close());
         QVERIFY(cancel.asked);
         QVERIFY(w.isVisible());
-        QVERIFY(w.sessions()->modified());
+        QVERIFY(w.sessions()->document()->modified());
         // Ctrl+Q (File > Quit) asks the same.
         Answer quit;
         answerNextBox("closeQuestion", QMessageBox::Cancel, &quit);
@@ -101,7 +102,7 @@ private slots:
         // Save writes the session (here to the file it already has) and closes.
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("work.sightline.json"));
-        QCOMPARE(w.sessions()->saveSession(path), QString());
+        QCOMPARE(w.sessions()->document()->saveSession(path), QString());
         ctl(w)->list()->add(QStringLiteral("GPU 2x"), fastGpu());
         Answer save;
         answerNextBox("closeQuestion", QMessageBox::Save, &save);
@@ -133,15 +134,15 @@ private slots:
         QTemporaryDir dir;
         {
             MainWindow crashed;
-            crashed.sessions()->enableAutosave(dir.path(), 20);
+            crashed.sessions()->document()->enableAutosave(dir.path(), 20);
             load(crashed, {sample()});
             ctl(crashed)->list()->add(QStringLiteral("Network 2x"), fastGpu());
-            QTRY_VERIFY(QFile::exists(crashed.sessions()->autosave()->sessionPath()));
-            QTRY_VERIFY(!crashed.sessions()->autosave()->dirty());
+            QTRY_VERIFY(QFile::exists(crashed.sessions()->document()->autosave()->sessionPath()));
+            QTRY_VERIFY(!crashed.sessions()->document()->autosave()->dirty());
             // No close: as if the program crashed.
         }
         const auto startNext = [&dir](MainWindow& w) {
-            w.sessions()->enableAutosave(dir.path(), 20);
+            w.sessions()->document()->enableAutosave(dir.path(), 20);
             w.setCloseQuestion([] { return MainWindow::CloseChoice::Discard; });
         };
         {
@@ -149,14 +150,14 @@ private slots:
             // it (its autosave is written), then quits cleanly.
             MainWindow next;
             startNext(next);
-            QVERIFY(next.sessions()->autosave()->recoverable());
+            QVERIFY(next.sessions()->document()->autosave()->recoverable());
             next.show();
             next.offerRestore();
             restoreBox(next, "later");
             load(next, {sample()});
             next.sessions()->knobs()->setKnobs(fastGpu());
-            QTRY_VERIFY(!next.sessions()->autosave()->dirty());
-            QVERIFY(QFile::exists(next.sessions()->autosave()->recoveredPath()));
+            QTRY_VERIFY(!next.sessions()->document()->autosave()->dirty());
+            QVERIFY(QFile::exists(next.sessions()->document()->autosave()->recoveredPath()));
             QVERIFY(next.close());
         }
         {
@@ -164,9 +165,10 @@ private slots:
             // work, and then it is no longer offered.
             MainWindow third;
             startNext(third);
-            QVERIFY(third.sessions()->autosave()->recoverable());
+            QVERIFY(third.sessions()->document()->autosave()->recoverable());
             Session recovered;
-            QCOMPARE(readSessionFile(third.sessions()->autosave()->recoveredPath(), recovered), QString());
+            QCOMPARE(readSessionFile(third.sessions()->document()->autosave()->recoveredPath(), recovered),
+                     QString());
             QCOMPARE(recovered.scenarios.size(), std::size_t{2});
             third.show();
             third.offerRestore();
@@ -175,29 +177,29 @@ private slots:
             settle(third);
             QCOMPARE(ctl(third)->list()->count(), 2);
             QCOMPARE(ctl(third)->list()->at(1).name, QStringLiteral("Network 2x"));
-            QVERIFY(third.sessions()->modified());
+            QVERIFY(third.sessions()->document()->modified());
             QVERIFY(third.isWindowModified());
-            QVERIFY(!QFile::exists(third.sessions()->autosave()->recoveredPath()));
-            QVERIFY(third.sessions()->sessionPath().isEmpty());
+            QVERIFY(!QFile::exists(third.sessions()->document()->autosave()->recoveredPath()));
+            QVERIFY(third.sessions()->document()->sessionPath().isEmpty());
             // Crashes again, with the restored work autosaved.
-            QTRY_VERIFY(!third.sessions()->autosave()->dirty());
+            QTRY_VERIFY(!third.sessions()->document()->autosave()->dirty());
         }
         {
             // Declined: gone for good.
             MainWindow fourth;
             startNext(fourth);
-            QVERIFY(fourth.sessions()->autosave()->recoverable());
+            QVERIFY(fourth.sessions()->document()->autosave()->recoverable());
             fourth.show();
             fourth.offerRestore();
             restoreBox(fourth, "discard");
-            QVERIFY(!QFile::exists(fourth.sessions()->autosave()->recoveredPath()));
-            QVERIFY(!fourth.sessions()->autosave()->recoverable());
+            QVERIFY(!QFile::exists(fourth.sessions()->document()->autosave()->recoveredPath()));
+            QVERIFY(!fourth.sessions()->document()->autosave()->recoverable());
             QVERIFY(fourth.sessions()->traceSet() == nullptr);
             QVERIFY(fourth.close());
         }
         MainWindow fifth;
         startNext(fifth);
-        QVERIFY(!fifth.sessions()->autosave()->recoverable());
+        QVERIFY(!fifth.sessions()->document()->autosave()->recoverable());
     }
 
     void goodRanksKeepTheSession() {
@@ -240,7 +242,7 @@ private slots:
         QCOMPARE(ctl(w)->list()->current(), 1);
         QCOMPARE(w.sessions()->knobs()->knobs().toJson(), fastGpu().toJson());
         QVERIFY(w.menus()->criticalPathAction()->isChecked());
-        QCOMPARE(w.sessions()->sessionPath(), QFileInfo(path).absoluteFilePath());
+        QCOMPARE(w.sessions()->document()->sessionPath(), QFileInfo(path).absoluteFilePath());
         w.setCloseQuestion([] { return MainWindow::CloseChoice::Discard; });
     }
 
@@ -255,7 +257,7 @@ private slots:
             QVERIFY2(text.contains(path), qPrintable(text));
         };
         const QString session = dir.filePath(QStringLiteral("a.sightline.json"));
-        QCOMPARE(w.sessions()->saveSession(session), QString());
+        QCOMPARE(w.sessions()->document()->saveSession(session), QString());
         says(session);
         const QString report = dir.filePath(QStringLiteral("report.html"));
         QCOMPARE(w.sessions()->exportReport(report), QString());

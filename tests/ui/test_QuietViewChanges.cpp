@@ -9,8 +9,10 @@
 #include "MainWindow.h"
 #include "ScenarioController.h"
 #include "SessionController.h"
+#include "SessionDocument.h"
 #include "SimAnalysis.h"
 #include "SimRunner.h"
+#include "SimulationDriver.h"
 #include "TerminationSignal.h"
 #include "TimelinePanes.h"
 #include "TimelineView.h"
@@ -46,12 +48,12 @@ private slots:
         MainWindow w;
         w.setCloseQuestion([] { return MainWindow::CloseChoice::Discard; });
         QVERIFY(sltest::openSample(w, "02-dp4"));
-        QVERIFY(!w.sessions()->modified());
+        QVERIFY(!w.sessions()->document()->modified());
         for (QAction* toggle :
              {w.menus()->criticalPathAction(), w.menus()->exposedAction(), w.menus()->arrowsAction()}) {
             toggle->trigger();
             QCoreApplication::processEvents();
-            QVERIFY2(!w.sessions()->modified(), qPrintable(toggle->text()));
+            QVERIFY2(!w.sessions()->document()->modified(), qPrintable(toggle->text()));
             toggle->trigger();
         }
         QVERIFY(!w.isWindowModified());
@@ -59,7 +61,7 @@ private slots:
         SimKnobs k;
         k.computeSpeedup = 2;
         w.sessions()->knobs()->setKnobs(k);
-        QVERIFY(w.sessions()->modified());
+        QVERIFY(w.sessions()->document()->modified());
     }
 
     void criticalPathKeyGoesWhereThePathRuns() {
@@ -79,7 +81,7 @@ private slots:
         ViewController* view = w.sessions()->view();
         view->setScrollY(0);
         QCoreApplication::processEvents();
-        QVERIFY(!w.sessions()->modified());
+        QVERIFY(!w.sessions()->document()->modified());
         w.menus()->criticalPathAction()->trigger();
         QCoreApplication::processEvents();
         QVERIFY(w.menus()->criticalPathAction()->isChecked());
@@ -95,7 +97,7 @@ private slots:
                                 .arg(view->scrollY())
                                 .arg(view->scrollY() + pane->height())));
         QVERIFY(view->scrollY() > 0); // rank 5 is below the first screen at 1280x720
-        QVERIFY(!w.sessions()->modified());
+        QVERIFY(!w.sessions()->document()->modified());
         // Turning the path off moves nothing.
         const int scroll = view->scrollY();
         w.menus()->criticalPathAction()->trigger();
@@ -158,12 +160,12 @@ private slots:
         QTemporaryDir dir;
         {
             MainWindow w;
-            w.sessions()->enableAutosave(dir.path(), 60'000);
+            w.sessions()->document()->enableAutosave(dir.path(), 60'000);
             QVERIFY(sltest::openSample(w, "02-dp4"));
             SimKnobs k;
             k.computeSpeedup = 2;
             w.sessions()->knobs()->setKnobs(k);
-            QVERIFY(w.sessions()->modified());
+            QVERIFY(w.sessions()->document()->modified());
             bool ended = false;
             const TerminationSignal termination([&] {
                 ended = true;
@@ -172,15 +174,15 @@ private slots:
             QVERIFY(termination.installed());
             std::raise(SIGTERM);
             QTRY_VERIFY(ended);
-            QVERIFY(!QFile::exists(w.sessions()->autosave()->markerPath()));
-            QVERIFY(QFile::exists(w.sessions()->autosave()->recoveredPath()));
+            QVERIFY(!QFile::exists(w.sessions()->document()->autosave()->markerPath()));
+            QVERIFY(QFile::exists(w.sessions()->document()->autosave()->recoveredPath()));
             w.setCloseQuestion([] { return MainWindow::CloseChoice::Discard; });
         }
         MainWindow next;
-        next.sessions()->enableAutosave(dir.path(), 60'000);
+        next.sessions()->document()->enableAutosave(dir.path(), 60'000);
         next.setCloseQuestion([] { return MainWindow::CloseChoice::Discard; });
-        QVERIFY(next.sessions()->autosave()->recoverable());
-        QVERIFY(next.sessions()->autosave()->recoveredFromClose());
+        QVERIFY(next.sessions()->document()->autosave()->recoverable());
+        QVERIFY(next.sessions()->document()->autosave()->recoveredFromClose());
         next.show();
         next.offerRestore();
         auto* box = next.findChild<QMessageBox*>(QStringLiteral("restoreQuestion"));
@@ -194,16 +196,16 @@ private slots:
         QTemporaryDir dir;
         {
             MainWindow w;
-            w.sessions()->enableAutosave(dir.path(), 60'000);
+            w.sessions()->document()->enableAutosave(dir.path(), 60'000);
             QVERIFY(sltest::openSample(w, "02-dp4"));
-            QVERIFY(!w.sessions()->modified());
+            QVERIFY(!w.sessions()->document()->modified());
             w.endBySignal();
-            QVERIFY(!QFile::exists(w.sessions()->autosave()->markerPath()));
+            QVERIFY(!QFile::exists(w.sessions()->document()->autosave()->markerPath()));
             w.setCloseQuestion([] { return MainWindow::CloseChoice::Discard; });
         }
         MainWindow next;
-        next.sessions()->enableAutosave(dir.path(), 60'000);
-        QVERIFY(!next.sessions()->autosave()->recoverable());
+        next.sessions()->document()->enableAutosave(dir.path(), 60'000);
+        QVERIFY(!next.sessions()->document()->autosave()->recoverable());
     }
 };
 

@@ -11,6 +11,7 @@
 #include "ScenarioController.h"
 #include "ScenariosDock.h"
 #include "Session.h"
+#include "SessionDocument.h"
 #include "TimelinePanes.h"
 #include "TimelineView.h"
 #include "TraceLoader.h"
@@ -217,7 +218,7 @@ private slots:
         // A session keeps the scenarios and the current one; loading it shows the truth again.
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("s.sightline.json"));
-        QCOMPARE(w.sessions()->saveSession(path), QString());
+        QCOMPARE(w.sessions()->document()->saveSession(path), QString());
         MainWindow v;
         v.show();
         QCOMPARE(v.sessions()->openSession(path), QString());

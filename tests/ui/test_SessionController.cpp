@@ -8,10 +8,13 @@
 #include "ScenariosDock.h"
 #include "Selection.h"
 #include "SessionController.h"
+#include "SessionDocument.h"
+#include "SimulationDriver.h"
 #include "TimelinePanes.h"
 #include "TraceLoader.h"
 #include "TrackState.h"
 #include "ViewController.h"
+#include "WindowText.h"
 
 #include "TestSupport.h"
 #include "TimeFormat.h"
@@ -78,7 +81,7 @@ private slots:
         QSignalSpy letGo(&r.s, &SessionController::aboutToSwitch);
         QSignalSpy switched(&r.s, &SessionController::switched);
         QSignalSpy shown(&r.s, &SessionController::shown);
-        QSignalSpy simulated(&r.s, &SessionController::simulationShown);
+        QSignalSpy simulated(r.s.driver(), &SimulationDriver::simulationShown);
         load(r, {sample()});
         QCOMPARE(started.count(), 1);
         QCOMPARE(started[0][0].toString(), QStringLiteral("Loading 02-dp4..."));
@@ -97,11 +100,11 @@ private slots:
         QVERIFY(r.s.simulation().result);
         // Scenarios: the baseline was simulated, so the pane says which scenario it shows.
         QCOMPARE(r.list.count(), 1);
-        QVERIFY(r.s.statusText().startsWith(QStringLiteral("%1 ranks, ").arg(rankFiles())));
-        QVERIFY(r.s.statusText().contains(QStringLiteral("iteration: measured")));
+        QVERIFY(statusTextFor(r.s).startsWith(QStringLiteral("%1 ranks, ").arg(rankFiles())));
+        QVERIFY(statusTextFor(r.s).contains(QStringLiteral("iteration: measured")));
         // A fresh set is not modified; its title names the folder and the path.
-        QVERIFY(!r.s.modified());
-        QCOMPARE(r.s.title(), QStringLiteral("samples/02-dp4[*] - Sightline"));
+        QVERIFY(!r.s.document()->modified());
+        QCOMPARE(windowTitleFor(r.s), QStringLiteral("samples/02-dp4[*] - Sightline"));
 
         // Loading again: when the views are told to let go, the selection of the old set is
         // already gone and the old set is still the one held (switched brings the new one).
@@ -122,29 +125,29 @@ private slots:
 
     void editsMarkModified() {
         Rig r;
-        QSignalSpy title(&r.s, &SessionController::titleChanged);
-        r.s.markDirty(); // no set: nothing to modify
-        QVERIFY(!r.s.modified());
+        QSignalSpy title(r.s.document(), &SessionDocument::titleChanged);
+        r.s.document()->markDirty(); // no set: nothing to modify
+        QVERIFY(!r.s.document()->modified());
         QCOMPARE(title.count(), 0);
         load(r, {sample()});
-        QVERIFY(!r.s.modified());
+        QVERIFY(!r.s.document()->modified());
         title.clear();
         const TimeNs start = r.s.view()->windowStart(), end = r.s.view()->windowEnd();
         r.s.view()->setWindow(start, start + (end - start) / 2);
-        QVERIFY(r.s.modified());
+        QVERIFY(r.s.document()->modified());
         QCOMPARE(title.count(), 1);
         r.s.tracks()->setRankExpanded(0, !r.s.tracks()->rankExpanded(0));
         QCOMPARE(title.count(), 1); // already modified: no second signal
         // A selection, a new simulation or a highlight toggle (a way of looking) is no edit.
         QTemporaryDir dir;
-        QVERIFY(r.s.saveSession(dir.filePath(QStringLiteral("edits.sightline.json"))).isEmpty());
-        QVERIFY(!r.s.modified());
+        QVERIFY(r.s.document()->saveSession(dir.filePath(QStringLiteral("edits.sightline.json"))).isEmpty());
+        QVERIFY(!r.s.document()->modified());
         r.s.selection()->setEvent({0, {0, 0}});
         r.s.simRunner()->request(r.s.knobs()->knobs(), 0);
         QVERIFY(r.s.simRunner()->waitForIdle(60'000));
-        QVERIFY(!r.s.modified());
+        QVERIFY(!r.s.document()->modified());
         r.s.highlights()->setExposed(!r.s.highlights()->exposed());
-        QVERIFY(!r.s.modified());
+        QVERIFY(!r.s.document()->modified());
     }
 
     // dp.degree=8 on 02-dp4 with added rank 6 twice as slow: the status bar's simulated GPU span is
@@ -167,7 +170,7 @@ private slots:
         for (const RankSimSummary& rank : res.addedRanks.summary)
             job = std::max(job, rank.simulatedGpuEnd - rank.simulatedGpuStart);
         QVERIFY2(job > loaded, "the straggler's GPU span is the longest");
-        const QString text = r.s.statusText();
+        const QString text = statusTextFor(r.s);
         QVERIFY2(text.contains(QStringLiteral(" -> %1  |").arg(formatDuration(job))), qPrintable(text));
     }
 
@@ -180,14 +183,14 @@ private slots:
         const TimeNs quarter = (end - start) / 4;
         r.s.view()->setWindow(start + quarter, start + 2 * quarter);
         r.s.highlights()->setCriticalPath(true);
-        QVERIFY(r.s.modified());
-        QCOMPARE(r.s.saveSession(), QStringLiteral("No session file chosen"));
-        QSignalSpy saved(&r.s, &SessionController::saved);
-        QCOMPARE(r.s.saveSession(file), QString());
+        QVERIFY(r.s.document()->modified());
+        QCOMPARE(r.s.document()->saveSession(), QStringLiteral("No session file chosen"));
+        QSignalSpy saved(r.s.document(), &SessionDocument::saved);
+        QCOMPARE(r.s.document()->saveSession(file), QString());
         QCOMPARE(saved.count(), 1);
         QCOMPARE(saved[0][0].toString(), QFileInfo(file).absoluteFilePath());
-        QVERIFY(!r.s.modified());
-        QCOMPARE(r.s.title(), QStringLiteral("a.sightline.json[*] - Sightline"));
+        QVERIFY(!r.s.document()->modified());
+        QCOMPARE(windowTitleFor(r.s), QStringLiteral("a.sightline.json[*] - Sightline"));
 
         // The same traces: applied at once, without a load.
         r.s.view()->fitAll();
@@ -207,7 +210,7 @@ private slots:
         QCOMPARE(other.s.tracePaths(), QStringList{sample()});
         QCOMPARE(other.s.view()->windowStart(), start + quarter);
         QVERIFY(other.s.highlights()->criticalPath());
-        QCOMPARE(other.s.sessionPath(), QFileInfo(file).absoluteFilePath());
+        QCOMPARE(other.s.document()->sessionPath(), QFileInfo(file).absoluteFilePath());
     }
 
     void badInput() {

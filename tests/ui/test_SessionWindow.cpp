@@ -9,6 +9,7 @@
 #include "MessageBar.h"
 #include "Screenshot.h"
 #include "Session.h"
+#include "SessionDocument.h"
 #include "TimelinePanes.h"
 #include "TimelineView.h"
 #include "TraceLoader.h"
@@ -75,8 +76,8 @@ private slots:
         a.sessions()->view()->setWindow(a.sessions()->measured()->start() + 1'000'000,
                                         a.sessions()->measured()->start() + 3'000'000);
         a.menus()->criticalPathAction()->setChecked(true);
-        QCOMPARE(a.sessions()->saveSession(path), QString());
-        QCOMPARE(a.sessions()->sessionPath(), path);
+        QCOMPARE(a.sessions()->document()->saveSession(path), QString());
+        QCOMPARE(a.sessions()->document()->sessionPath(), path);
         // The pinned track is the first row of both panes.
         const auto pinned = a.sessions()->tracks()->order(3).back();
         QCOMPARE(part<TimelinePanes>(a)->measured()->layout().rowOf(3, static_cast<int>(pinned)), 0);
@@ -93,7 +94,7 @@ private slots:
         QCOMPARE(b.sessions()->view()->windowStart(), a.sessions()->view()->windowStart());
         QCOMPARE(b.sessions()->view()->windowEnd(), a.sessions()->view()->windowEnd());
         QVERIFY(b.menus()->criticalPathAction()->isChecked());
-        QCOMPARE(b.sessions()->sessionPath(), path);
+        QCOMPARE(b.sessions()->document()->sessionPath(), path);
         QCOMPARE(part<TimelinePanes>(b)->measured()->layout().rowOf(3, static_cast<int>(pinned)), 0);
         // The simulation ran with the session's knobs; both panes put the pinned track first.
         QVERIFY(b.sessions()->simRunner()->waitForIdle(60'000));
@@ -117,12 +118,12 @@ private slots:
         const auto set = w.sessions()->traceSet();
         const QStringList paths = w.sessions()->tracePaths();
         const auto knobs = w.sessions()->knobs()->knobs().toJson();
-        const Session before = w.sessions()->currentSession();
+        const Session before = w.sessions()->document()->currentSession();
         const auto check = [&] {
             QCOMPARE(w.sessions()->traceSet(), set);
             QCOMPARE(w.sessions()->tracePaths(), paths);
             QCOMPARE(w.sessions()->knobs()->knobs().toJson(), knobs);
-            const Session now = w.sessions()->currentSession();
+            const Session now = w.sessions()->document()->currentSession();
             QCOMPARE(sessionToJson(now), sessionToJson(before));
             QVERIFY(part<MessageBar>(w)->isVisible());
             QCOMPARE(part<MessageBar>(w)->level(), MessageBar::Level::Error);
@@ -149,7 +150,7 @@ private slots:
         QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
         check();
         QVERIFY(!w.menus()->criticalPathAction()->isChecked());
-        QVERIFY(w.sessions()->sessionPath() != otherPath);
+        QVERIFY(w.sessions()->document()->sessionPath() != otherPath);
     }
     void knobsSurviveResimulationAndReload() {
         MainWindow w;
@@ -158,7 +159,7 @@ private slots:
         arrangeTracks(w);
         QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
         const auto knobs = w.sessions()->knobs()->knobs().toJson();
-        const Session before = w.sessions()->currentSession();
+        const Session before = w.sessions()->document()->currentSession();
         // Another simulation run.
         w.sessions()->simRunner()->request(w.sessions()->knobs()->knobs(), 0);
         QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
@@ -193,30 +194,31 @@ private slots:
         QTemporaryDir dir;
         {
             MainWindow w;
-            w.sessions()->enableAutosave(dir.path(), 50);
-            QVERIFY(!w.sessions()->autosave()->recoverable());
+            w.sessions()->document()->enableAutosave(dir.path(), 50);
+            QVERIFY(!w.sessions()->document()->autosave()->recoverable());
             load(w, {sample()});
             w.sessions()->knobs()->setKnobs(someKnobs());
-            QTRY_VERIFY(QFile::exists(w.sessions()->autosave()->sessionPath()));
-            QTRY_VERIFY(!w.sessions()->autosave()->dirty());
+            QTRY_VERIFY(QFile::exists(w.sessions()->document()->autosave()->sessionPath()));
+            QTRY_VERIFY(!w.sessions()->document()->autosave()->dirty());
             Session saved;
-            QCOMPARE(readSessionFile(w.sessions()->autosave()->sessionPath(), saved), QString());
+            QCOMPARE(readSessionFile(w.sessions()->document()->autosave()->sessionPath(), saved), QString());
             QCOMPARE(saved.knobs.toJson(), w.sessions()->knobs()->knobs().toJson());
             QCOMPARE(saved.traces, w.sessions()->tracePaths());
             // No close: as if the program crashed.
         }
         MainWindow next;
-        next.sessions()->enableAutosave(dir.path(), 50);
-        QVERIFY(next.sessions()->autosave()->recoverable());
+        next.sessions()->document()->enableAutosave(dir.path(), 50);
+        QVERIFY(next.sessions()->document()->autosave()->recoverable());
         next.offerRestore(); // a window-modal question, never blocks
         QVERIFY(next.findChild<QMessageBox*>(QStringLiteral("restoreQuestion")));
-        QCOMPARE(next.sessions()->openSession(next.sessions()->autosave()->recoveredPath(), false),
-                 QString());
+        QCOMPARE(
+            next.sessions()->openSession(next.sessions()->document()->autosave()->recoveredPath(), false),
+            QString());
         QVERIFY(next.sessions()->loader()->waitForFinished(60'000));
         QCOMPARE(next.sessions()->knobs()->knobs().toJson(), someKnobs().toJson());
-        QVERIFY(next.sessions()->sessionPath().isEmpty());
+        QVERIFY(next.sessions()->document()->sessionPath().isEmpty());
         next.close();
-        QVERIFY(!QFile::exists(next.sessions()->autosave()->markerPath()));
+        QVERIFY(!QFile::exists(next.sessions()->document()->autosave()->markerPath()));
     }
 };
 

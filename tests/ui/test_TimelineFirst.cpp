@@ -6,7 +6,9 @@
 #include "MainWindow.h"
 #include "MessageBar.h"
 #include "SessionController.h"
+#include "SessionDocument.h"
 #include "SimRunner.h"
+#include "SimulationDriver.h"
 #include "TimelinePanes.h"
 #include "TimelineView.h"
 #include "TraceLoader.h"
@@ -36,10 +38,10 @@ bool waitForDetails(MainWindow& w, int timeoutMs = 60'000) {
     SessionController* s = w.sessions();
     QElapsedTimer clock;
     clock.start();
-    while ((s->details() == SessionController::Details::Running || s->simRunner()->busy()) &&
+    while ((s->driver()->details() == SimulationDriver::Details::Running || s->simRunner()->busy()) &&
            clock.elapsed() < timeoutMs)
         QTest::qWait(10);
-    return s->details() != SessionController::Details::Running && !s->simRunner()->busy();
+    return s->driver()->details() != SimulationDriver::Details::Running && !s->simRunner()->busy();
 }
 
 bool progressShown(MainWindow& w) {
@@ -88,15 +90,16 @@ private slots:
             boxes = view->lastStats().boxes;
             simulatedYet = s->simulation().result != nullptr;
         });
-        connect(s, &SessionController::detailsStarted, &w, [&] {
+        connect(s->driver(), &SimulationDriver::detailsStarted, &w, [&] {
             order << QStringLiteral("details started");
             progressDuring = progressShown(w);
         });
-        connect(s, &SessionController::detailsProgress, &w, [&](const QString&, double) {
+        connect(s->driver(), &SimulationDriver::detailsProgress, &w, [&](const QString&, double) {
             if (stageLabel.isEmpty()) stageLabel = part<QLabel>(w, QStringLiteral("progressLabel"))->text();
         });
-        connect(s, &SessionController::simulationShown, &w, [&] { order << QStringLiteral("simulated"); });
-        connect(s, &SessionController::detailsFinished, &w,
+        connect(s->driver(), &SimulationDriver::simulationShown, &w,
+                [&] { order << QStringLiteral("simulated"); });
+        connect(s->driver(), &SimulationDriver::detailsFinished, &w,
                 [&] { order << QStringLiteral("details finished"); });
         s->openTraces({sample()});
         QVERIFY(loader->waitForFinished(60'000));
@@ -110,7 +113,7 @@ private slots:
         // The pane shows the loader's timeline (not one indexed again on the UI thread).
         QVERIFY(fromLoader);
         QCOMPARE(s->measured(), fromLoader);
-        QCOMPARE(s->details(), SessionController::Details::Done);
+        QCOMPARE(s->driver()->details(), SimulationDriver::Details::Done);
         QVERIFY(s->simulation().result);
         QVERIFY(!progressShown(w));
     }
@@ -140,18 +143,18 @@ private slots:
             part<QPushButton>(w, QStringLiteral("progressCancel"))->click();
         };
         QMetaObject::Connection c =
-            whileRunning
-                ? connect(s->simRunner(), &SimRunner::started, &w, cancel, Qt::SingleShotConnection)
-                : connect(s, &SessionController::detailsStarted, &w, cancel, Qt::SingleShotConnection);
-        QSignalSpy cancelled(s, &SessionController::detailsCancelled);
-        QSignalSpy simulated(s, &SessionController::simulationShown);
+            whileRunning ? connect(s->simRunner(), &SimRunner::started, &w, cancel, Qt::SingleShotConnection)
+                         : connect(s->driver(), &SimulationDriver::detailsStarted, &w, cancel,
+                                   Qt::SingleShotConnection);
+        QSignalSpy cancelled(s->driver(), &SimulationDriver::detailsCancelled);
+        QSignalSpy simulated(s->driver(), &SimulationDriver::simulationShown);
         s->openTraces({sample()});
         QVERIFY(s->loader()->waitForFinished(60'000));
         QVERIFY(waitForDetails(w));
         QTest::qWait(50); // a result on its way would arrive now
         QCOMPARE(cancelled.count(), 1);
         QCOMPARE(simulated.count(), 0);
-        QCOMPARE(s->details(), SessionController::Details::Cancelled);
+        QCOMPARE(s->driver()->details(), SimulationDriver::Details::Cancelled);
         QVERIFY(!s->simulation().result);
         QVERIFY(!progressShown(w));
         // The timeline and the user's view are kept.
@@ -167,13 +170,13 @@ private slots:
         QVERIFY(!bar->isHidden());
         QVERIFY2(bar->text().startsWith(QStringLiteral("Details cancelled")), qPrintable(bar->text()));
         QVERIFY(!bar->actionButton()->isHidden());
-        QSignalSpy finished(s, &SessionController::detailsFinished);
+        QSignalSpy finished(s->driver(), &SimulationDriver::detailsFinished);
         bar->actionButton()->click();
-        QCOMPARE(s->details(), SessionController::Details::Running);
+        QCOMPARE(s->driver()->details(), SimulationDriver::Details::Running);
         QVERIFY(progressShown(w));
         QVERIFY(waitForDetails(w));
         QCOMPARE(finished.count(), 1);
-        QCOMPARE(s->details(), SessionController::Details::Done);
+        QCOMPARE(s->driver()->details(), SimulationDriver::Details::Done);
         QVERIFY(s->simulation().result);
         QVERIFY(part<TimelinePanes>(w)->simulated()->data());
         QCOMPARE(s->view()->windowStart(), viewStart);
@@ -184,18 +187,18 @@ private slots:
     void knobChangeAfterCancelComputesTheDetails() {
         MainWindow w;
         SessionController* s = w.sessions();
-        connect(s, &SessionController::detailsStarted, s, &SessionController::cancelDetails,
+        connect(s->driver(), &SimulationDriver::detailsStarted, s->driver(), &SimulationDriver::cancelDetails,
                 Qt::SingleShotConnection);
         s->openTraces({sample()});
         QVERIFY(s->loader()->waitForFinished(60'000));
         QVERIFY(waitForDetails(w));
-        QCOMPARE(s->details(), SessionController::Details::Cancelled);
+        QCOMPARE(s->driver()->details(), SimulationDriver::Details::Cancelled);
         SimKnobs knobs = s->knobs()->knobs();
         knobs.computeSpeedup = 2.0;
         s->knobs()->setKnobs(knobs);
-        QCOMPARE(s->details(), SessionController::Details::Running);
+        QCOMPARE(s->driver()->details(), SimulationDriver::Details::Running);
         QVERIFY(waitForDetails(w));
-        QCOMPARE(s->details(), SessionController::Details::Done);
+        QCOMPARE(s->driver()->details(), SimulationDriver::Details::Done);
         QVERIFY(s->simulation().result);
     }
 
@@ -203,15 +206,15 @@ private slots:
     void switchingSetsRestartsTheDetails() {
         MainWindow w;
         SessionController* s = w.sessions();
-        QSignalSpy cancelled(s, &SessionController::detailsCancelled);
+        QSignalSpy cancelled(s->driver(), &SimulationDriver::detailsCancelled);
         // The second set opens the moment the first set's details start: a fast machine can
         // finish the small sample's details within one turn of the event loop, so waiting for the
         // loader and then switching would not test a switch during the details.
         bool switchedWhileRunning = false;
         connect(
-            s, &SessionController::detailsStarted, s,
+            s->driver(), &SimulationDriver::detailsStarted, s,
             [&] {
-                switchedWhileRunning = s->details() == SessionController::Details::Running;
+                switchedWhileRunning = s->driver()->details() == SimulationDriver::Details::Running;
                 s->openTraces({QDir::cleanPath(QString::fromStdString(sltest::samplePath("03-tp2-pp2")))});
             },
             Qt::SingleShotConnection);
@@ -223,7 +226,7 @@ private slots:
                                  60'000);
         QVERIFY(waitForDetails(w));
         QCOMPARE(cancelled.count(), 0);
-        QCOMPARE(s->details(), SessionController::Details::Done);
+        QCOMPARE(s->driver()->details(), SimulationDriver::Details::Done);
         QCOMPARE(&s->simulation().timeline->set(), s->traceSet().get());
     }
 };

@@ -2,6 +2,7 @@
 // once the user changes something; focus mode (F11) leaves only the timeline and brings the panels back.
 #include "KnobPanel.h"
 #include "MainWindow.h"
+#include "SessionDocument.h"
 #include "SimRunner.h"
 #include "ViewController.h"
 #include "WindowParts.h"
@@ -39,7 +40,7 @@ private slots:
         QVERIFY(w.isWindowModified());
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("study.sightline.json"));
-        QVERIFY(w.sessions()->saveSession(path).isEmpty());
+        QVERIFY(w.sessions()->document()->saveSession(path).isEmpty());
         QVERIFY(!w.isWindowModified());
         QVERIFY(w.windowTitle().startsWith(QStringLiteral("study.sightline.json")));
         // A zoom is an edit of the session's view.
@@ -49,7 +50,7 @@ private slots:
         w.sessions()->showTraceSet(sltest::makeSyntheticSet(1, 1, 20),
                                    {QStringLiteral("/runs/llama/rank-0.json")});
         QVERIFY(w.windowTitle().startsWith(QStringLiteral("llama/rank-0.json")));
-        QVERIFY(w.sessions()->sessionPath().isEmpty());
+        QVERIFY(w.sessions()->document()->sessionPath().isEmpty());
         QVERIFY(!w.isWindowModified());
         QVERIFY(w.sessions()->simRunner()->waitForIdle(60'000));
     }

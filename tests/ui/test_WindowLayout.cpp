@@ -9,6 +9,8 @@
 #include "ResultCard.h"
 #include "RowLayout.h"
 #include "ScenarioController.h"
+#include "SessionDocument.h"
+#include "SimulationDriver.h"
 #include "SweepView.h"
 #include "TimelinePanes.h"
 #include "TimelineView.h"
@@ -84,7 +86,7 @@ class TestWindowLayout : public QObject {
     static QString sample(const char* name) { return QString::fromStdString(sltest::samplePath(name)); }
     // A window of size `size` with the default layout (no saved one) and `paths` loaded.
     static void open(MainWindow& w, QSize size, const QStringList& paths, bool simulate = false) {
-        w.sessions()->setAutoSimulate(simulate);
+        w.sessions()->driver()->setAutoSimulate(simulate);
         w.restoreLayout();
         w.resize(size);
         w.show();
@@ -200,7 +202,7 @@ private slots:
         settleLayout();
         QCOMPARE(delta->height(), row);
         QCOMPARE(part<TimelinePanes>(w)->height(), panes);
-        QVERIFY(!w.sessions()->modified());
+        QVERIFY(!w.sessions()->document()->modified());
         // And again after a sweep ran (a title and an axis title take the chart's room), with a
         // chart laid out for the taller row while its tab was behind.
         auto* sweep = part<SweepView>(w);
@@ -294,16 +296,16 @@ private slots:
     void resizeIsNoSessionChange() {
         MainWindow w;
         open(w, {1280, 720}, {sample("02-dp4")});
-        QVERIFY(!w.sessions()->modified());
+        QVERIFY(!w.sessions()->document()->modified());
         w.showMaximized();
         settleLayout();
         w.resize(1366, 768);
         settleLayout();
-        QVERIFY(!w.sessions()->modified());
+        QVERIFY(!w.sessions()->document()->modified());
         QVERIFY(!w.isWindowModified());
         // A zoom still is.
         w.sessions()->view()->zoom(2.0);
-        QVERIFY(w.sessions()->modified());
+        QVERIFY(w.sessions()->document()->modified());
     }
 
     void highlightsNeverWidenTheWindow() {

@@ -187,8 +187,8 @@ FigureStats paintFigure(QPainter& p, const Figure& fig) {
         RenderState state;
         state.origin = origin;
         if (deltas && deltas->set == &data.set()) state.deltas = deltas;
+        if (!other) state.notes = &fig.notes;
         stats.boxes += renderer.paintEvents(p, data, rows, m, QSize(areaW, h), 0, state).boxes;
-        if (!other) paintNotes(p, fig.notes, m, rows, QSize(areaW, h), 0);
         if (state.deltas) paintDeltaLegend(p, QRect(0, 0, areaW, h));
         p.restore();
         y += shownH + 12;

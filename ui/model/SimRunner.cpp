@@ -1,5 +1,7 @@
 #include "SimRunner.h"
 
+#include "Scenario.h"
+
 #include <QTimer>
 
 #include <chrono>
@@ -58,28 +60,40 @@ void SimRunner::request(const SimKnobs& knobs, int debounceMs) {
     debounce_->start(debounceMs);
 }
 
+void SimRunner::followScenarios(const ScenarioList* list) {
+    scenarios_ = list;
+    connect(list, &ScenarioList::currentChanged, this, &SimRunner::scenarioKnobsChanged);
+    connect(list, &ScenarioList::knobsChanged, this, &SimRunner::scenarioKnobsChanged);
+}
+
+void SimRunner::scenarioKnobsChanged(int index) {
+    // No set (before one is shown, or during a switch, which asks for its run itself): nothing runs.
+    if (following_ && set_ && index == scenarios_->current()) request(scenarios_->at(index).knobs);
+}
+
 SimOutput SimRunner::runNow(const std::shared_ptr<const TraceSet>& set, const SimKnobs& knobs) {
-    const auto t0 = std::chrono::steady_clock::now();
-    SimOutput out;
-    out.knobs = knobs;
-    out.graph = std::make_shared<const ExecutionGraph>(buildExecutionGraph(*set));
-    out.result = std::make_shared<const SimResult>(simulate(*out.graph, knobs));
-    analyze(out, set);
-    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return out;
+    return simulateOn(set, nullptr, knobs);
 }
 
 SimOutput SimRunner::simulateOn(const std::shared_ptr<const TraceSet>& set,
-                                const std::shared_ptr<const ExecutionGraph>& graph, const SimKnobs& knobs,
-                                const std::atomic<bool>* cancel) {
+                                std::shared_ptr<const ExecutionGraph> graph, const SimKnobs& knobs,
+                                const std::atomic<bool>* cancel, const Stage& stage) {
     const auto t0 = std::chrono::steady_clock::now();
+    const auto tell = [&](const char* what, double fraction) {
+        if (stage && !(cancel && *cancel)) stage(what, fraction);
+    };
+    // Shares of a first run on a 200 MB trace (graph about 55%, simulation 15%, analyses 30%).
+    const bool built = graph == nullptr;
     SimOutput out;
     out.knobs = knobs;
-    out.graph = graph;
+    if (built) tell("building the execution graph", 0.0);
+    out.graph = built ? std::make_shared<const ExecutionGraph>(buildExecutionGraph(*set)) : std::move(graph);
+    tell("simulating", built ? 0.55 : 0.0);
     SimOptions options;
     options.cancel = cancel;
-    auto result = std::make_shared<const SimResult>(simulate(*graph, knobs, options));
-    if ((cancel && *cancel) || !result->complete) return {};
+    auto result = std::make_shared<const SimResult>(simulate(*out.graph, knobs, options));
+    if ((cancel && *cancel) || !result->complete) return out; // the graph, for the next run
+    tell("analysing (critical path, breakdown, highlights)", built ? 0.7 : 0.3);
     out.result = std::move(result);
     analyze(out, set);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -95,7 +109,7 @@ void SimRunner::cancel() {
 }
 
 namespace {
-// What a run gives back: the output, or what the core threw (the graph built before it is kept).
+// What a run gives back: the output (a cancelled run: its graph, kept), or what the core threw.
 struct Attempt {
     SimOutput out;
     QString error;
@@ -114,31 +128,18 @@ void SimRunner::launch() {
     const std::uint64_t generation = job_.start(
         [set = set_, graph = graph_, knobs = knobs_, setGeneration](const JobControl& control) {
             Attempt a;
-            SimOutput& out = a.out;
-            out.knobs = knobs;
-            const auto t0 = std::chrono::steady_clock::now();
-            // Shares of a first run on a 200 MB trace (graph about 55%, simulation 15%, analyses 30%).
-            const auto stage = [&](const char* what, double fraction) {
-                control.progress(fraction, QString::fromUtf8(what));
-            };
             try {
-                if (!graph) stage("building the execution graph", 0.0);
-                out.graph = graph ? graph : std::make_shared<const ExecutionGraph>(buildExecutionGraph(*set));
-                if (!control.cancelled()) stage("simulating", graph ? 0.0 : 0.55);
-                SimOptions options;
-                options.cancel = control.cancelFlag();
-                auto result = std::make_shared<const SimResult>(simulate(*out.graph, knobs, options));
-                if (!control.cancelled() && result->complete) {
-                    stage("analysing (critical path, breakdown, highlights)", graph ? 0.3 : 0.7);
-                    out.result = result;
-                    analyze(out, set);
-                }
+                a.out = simulateOn(set, graph, knobs, control.cancelFlag(),
+                                   [&](const char* what, double fraction) {
+                                       control.progress(fraction, QString::fromUtf8(what));
+                                   });
             } catch (const std::exception& e) {
                 a.error = QString::fromStdString(e.what());
+                a.out.knobs = knobs;
             }
+            SimOutput& out = a.out;
             out.generation = control.generation();
             out.setGeneration = setGeneration;
-            out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             return a;
         },
         [this](Attempt a) {

@@ -9,11 +9,14 @@
 #include <QObject>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 class QTimer;
 
 namespace sl::ui {
+
+class ScenarioList;
 
 // What one simulation produced: the graph and result (kept alive for the timeline's columns), the
 // simulated timeline ready to draw, and its analyses.
@@ -49,6 +52,10 @@ public:
     void setTraceSet(std::shared_ptr<const TraceSet> set);
     // Simulates with knobs after the debounce delay (0: at the next event loop turn).
     void request(const SimKnobs& knobs, int debounceMs = 150);
+    // Simulates the current scenario of list whenever its knobs change (an edit, another scenario
+    // made current) while following is on (docs/ARCHITECTURE.md, "A knob change").
+    void followScenarios(const ScenarioList* list);
+    void setFollowing(bool on) { following_ = on; }
     bool busy() const { return job_.running() > 0 || pendingRequest_; }
     // Stops the running and the pending run: no result comes (cancelled() is emitted). A graph the
     // run had finished building is kept for the next request.
@@ -58,11 +65,14 @@ public:
     std::uint64_t setGeneration() const { return setGeneration_; }
     // Simulates synchronously (the screenshot and tests); throws what the core throws.
     static SimOutput runNow(const std::shared_ptr<const TraceSet>& set, const SimKnobs& knobs);
-    // Simulates knobs on an execution graph already built for set, with its timeline and analyses
-    // (any thread). Empty output (no result) when cancelled. Throws what the core throws.
+    // The one simulation of the GUI (the simulated pane, the scenarios, runNow): the execution graph
+    // of set (built when graph is null), knobs simulated on it, the timeline and the analyses (any
+    // thread). Cancelled: the graph and no result. stage hears what runs and the share done before
+    // it. Throws what the core throws.
+    using Stage = std::function<void(const char* what, double fraction)>;
     static SimOutput simulateOn(const std::shared_ptr<const TraceSet>& set,
-                                const std::shared_ptr<const ExecutionGraph>& graph, const SimKnobs& knobs,
-                                const std::atomic<bool>* cancel = nullptr);
+                                std::shared_ptr<const ExecutionGraph> graph, const SimKnobs& knobs,
+                                const std::atomic<bool>* cancel = nullptr, const Stage& stage = {});
     // The graph of the current set, once a simulation built it (null before).
     std::shared_ptr<const ExecutionGraph> graph() const { return graph_; }
     bool waitForIdle(int timeoutMs);
@@ -86,6 +96,9 @@ private:
     QTimer* debounce_;
     std::uint64_t setGeneration_ = 0;
     bool pendingRequest_ = false;
+    bool following_ = true;
+    const ScenarioList* scenarios_ = nullptr;
+    void scenarioKnobsChanged(int index);
     // Last: destroyed first, so its runs are cancelled and waited for while the rest still exists.
     BackgroundJob job_;
 };

@@ -1,4 +1,5 @@
 #include "DetailsPanel.h"
+#include "SimRunner.h"
 
 #include "EventText.h"
 
@@ -29,6 +30,11 @@ void DetailsPanel::showDetails(EventId e) {
     }
     setHtml(eventDetailsHtml(*measured_, simulated_.get(), e) +
             roofline_.html(measured_->set(), e.rank, e.ref));
+}
+
+void DetailsPanel::setSimulation(const SimOutput& output) {
+    simulated_ = output.timeline;
+    showDetails(shown_);
 }
 
 } // namespace sl::ui

@@ -2,6 +2,7 @@
 
 #include "CpuRegionEditor.h"
 #include "KnobLabels.h"
+#include "Scenario.h"
 #include "sim/JobRankIds.h"
 #include "sim/KnobRegistry.h"
 
@@ -137,7 +138,22 @@ KnobPanel::KnobPanel(QWidget* parent) : QWidget(parent) {
         setKnobs({});
     });
     connect(presets, &QComboBox::activated, this, &KnobPanel::applyPreset);
-    setKnobs({}); // every field shows the replay defaults
+    setScenarios(new ScenarioList(this)); // every field shows the replay defaults
+}
+
+void KnobPanel::setScenarios(ScenarioList* list) {
+    if (list_) disconnect(list_, nullptr, this, nullptr);
+    if (list_ && list_->parent() == this) delete list_; // the one it edited on its own
+    list_ = list;
+    connect(list_, &ScenarioList::currentChanged, this, &KnobPanel::showCurrent);
+    connect(list_, &ScenarioList::knobsChanged, this, [this](int i) {
+        if (i == list_->current()) showCurrent();
+    });
+    showCurrent();
+}
+
+const SimKnobs& KnobPanel::current() const {
+    return list_->at(list_->current()).knobs;
 }
 
 QWidget* KnobPanel::makeField(const KnobSpec& spec) {
@@ -282,7 +298,7 @@ void KnobPanel::updateRankLimit(const SimKnobs& k) {
 }
 
 SimKnobs KnobPanel::knobs() const {
-    SimKnobs k = base_;
+    SimKnobs k = current();
     for (const auto& f : fields_)
         readValue(f, k);
     k.cpuRegionSpeedup = regions_->regions();
@@ -324,9 +340,19 @@ QString KnobPanel::knobNote(const QString& key) const {
 }
 
 void KnobPanel::setKnobs(const SimKnobs& k) {
-    base_ = k;
-    showMatchingPreset(k);
+    // As an edit of every field: the fields show them first (an unfinished edit goes), then the list
+    // takes them and announces where they went (showCurrent()).
     updateRankLimit(k); // before the straggler rank is shown: it may be an added rank
+    fill(k);
+    editing_ = true;
+    if (current() == k)
+        showCurrent();
+    else
+        list_->setKnobs(list_->current(), k);
+    editing_ = false;
+}
+
+void KnobPanel::fill(const SimKnobs& k) {
     updating_ = true;
     for (auto& f : fields_) {
         showValue(f, k);
@@ -334,15 +360,26 @@ void KnobPanel::setKnobs(const SimKnobs& k) {
     }
     regions_->setRegions(k.cpuRegionSpeedup);
     updating_ = false;
-    emitChanged();
+}
+
+void KnobPanel::showCurrent() {
+    const SimKnobs k = current();
+    showMatchingPreset(k); // a knob changed by hand: the preset name must not stay behind
+    updateRankLimit(k);    // before the straggler rank is shown: it may be an added rank
+    if (!editing_) fill(k);
+    emit changed(k);
 }
 
 void KnobPanel::emitChanged() {
     if (updating_) return;
     updateRankLimit(knobs());
-    SimKnobs k = knobs();
-    showMatchingPreset(k); // a knob changed by hand: the preset name must not stay behind
-    emit changed(k);
+    const SimKnobs k = knobs();
+    editing_ = true;
+    if (k == current())
+        showCurrent(); // nothing the scenario holds changed (an invalid CPU region row)
+    else
+        list_->setKnobs(list_->current(), k); // -> showCurrent()
+    editing_ = false;
 }
 
 } // namespace sl::ui

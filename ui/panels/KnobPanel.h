@@ -23,21 +23,30 @@ class QAbstractSpinBox;
 namespace sl::ui {
 
 class CpuRegionEditor;
+class ScenarioList;
 
 // The what-if knobs, a reset, and the presets (built-in ones and those shipped in resources/presets).
 // One field per knob of the knob registry (sim/KnobRegistry.h), grouped (GPU, network, CPU, data
 // parallel, job setup, hardware), built from its row: spin box, check box or list, range, unit,
 // "from trace"-style special value, and help text with the valid range in the tooltip; plus the
-// cpu.speedup[<regex>] editor. Emits changed() with the knobs on every edit (the owner debounces
-// and re-simulates). Knobs of the families without a field here (per-class speedups, per-collective
-// parameters, ...) that came from a preset or a session are kept: knobs() returns them with the
-// fields' values on top.
+// cpu.speedup[<regex>] editor. It holds no knobs of its own: it shows and edits the knobs of the
+// current scenario of a ScenarioList (ui/model/Scenario.h; an edit goes to the list, which decides
+// where: an edit of the baseline starts a what-if), and emits changed() whenever the knobs it shows
+// change. Knobs of the families without a field here (per-class speedups, per-collective
+// parameters, ...) stay in the scenario: knobs() returns them with the fields' values on top.
 class KnobPanel : public QWidget {
     Q_OBJECT
 public:
     explicit KnobPanel(QWidget* parent = nullptr);
+    // The scenarios whose current one the panel shows and edits. Until it is given one (a panel on
+    // its own) it edits a list of its own.
+    void setScenarios(ScenarioList* list);
     SimKnobs knobs() const;
+    // Gives the current scenario these knobs (what an edit of every field does).
     void setKnobs(const SimKnobs& knobs);
+    // While an edit of the panel (a field, setKnobs) goes to the list: the list's signals then
+    // announce knobs the panel shows already.
+    bool editing() const { return editing_; }
     // The straggler rank may name any rank of the simulated job: the loaded ranks (by their ids,
     // which need not be 0..N-1), or under dp.degree the ranks of its job (largestJobRankId of the
     // set's layout, sim/JobRankIds.h). The limit follows the dp.degree field.
@@ -76,6 +85,10 @@ private:
     static QString fieldText(const Field& f);
     static void readValue(const Field& f, SimKnobs& k);
     void emitChanged();
+    // The current scenario's knobs, shown (the fields refilled unless the edit came from them).
+    void showCurrent();
+    void fill(const SimKnobs& k);
+    const SimKnobs& current() const;
     void showMatchingPreset(const SimKnobs& knobs);
     void updateRankLimit(const SimKnobs& k);
 
@@ -85,8 +98,9 @@ private:
     QComboBox* presetBox_ = nullptr;
     QLabel* otherNotes_ = nullptr;
     std::vector<KnobPreset> presets_;
-    SimKnobs base_;
-    bool updating_ = false;
+    ScenarioList* list_ = nullptr;
+    bool updating_ = false; // the fields are being filled: no edit
+    bool editing_ = false;  // the list takes an edit of the fields: they show it already
     std::shared_ptr<const ParallelStructure> layout_; // of the open set; null: no limit set
 };
 

@@ -1,4 +1,5 @@
 #include "RangeStatsPanel.h"
+#include "SimRunner.h"
 
 #include "DialogDir.h"
 #include "RangeStatsModel.h"
@@ -141,6 +142,10 @@ QString RangeStatsPanel::exportCsv(const QString& path) {
     else
         emit exported(path);
     return error;
+}
+
+void RangeStatsPanel::setSimulation(const SimOutput& output) {
+    setTimelines(measured_, output.timeline); // gain (or refresh) the simulated columns
 }
 
 } // namespace sl::ui

@@ -20,6 +20,7 @@ class SelectionModel;
 class TrackState;
 class ViewController;
 struct RangeTable;
+struct SimOutput;
 
 class RangeStatsPanel : public QWidget {
     Q_OBJECT
@@ -31,6 +32,8 @@ public:
 
     // The panes' timelines (measured null: no set, nothing to compute). Recomputes when a range is
     // selected, so that a new simulation fills the simulated columns.
+    // The simulated columns of a run shown, beside the measured timeline held.
+    void setSimulation(const SimOutput& output);
     void setTimelines(std::shared_ptr<const TimelineData> measured,
                       std::shared_ptr<const TimelineData> simulated);
     // Writes the table as CSV; empty on success, else the error (also sent as failed()).

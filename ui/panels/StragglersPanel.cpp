@@ -1,4 +1,5 @@
 #include "StragglersPanel.h"
+#include "SimulationModel.h"
 
 #include <QHeaderView>
 #include <QHelpEvent>
@@ -185,6 +186,16 @@ void StragglersPanel::setGraph(std::shared_ptr<const ExecutionGraph> graph) {
     graph_ = std::move(graph);
     arrivals_ = graph_ ? collectiveArrivals(*graph_) : CollectiveArrivals{};
     rebuild();
+}
+
+void StragglersPanel::followSimulation(const SimulationModel* model) {
+    connect(model, &SimulationModel::changed, this, [this, model](const SimOutput& output) {
+        if (output.graph == graph_ && !fromSummary_) return;
+        fromSummary_ = false;
+        graph_ = output.graph;
+        arrivals_ = model->arrivals(); // computed once per graph, for the rank overview too
+        rebuild();
+    });
 }
 
 void StragglersPanel::setArrivals(CollectiveArrivals arrivals) {

@@ -42,6 +42,8 @@ private:
     TimeNs maxLate_ = 0;
 };
 
+class SimulationModel;
+
 class StragglersPanel : public QWidget {
     Q_OBJECT
 public:
@@ -49,6 +51,8 @@ public:
     // The graph of the open set (arrivals are measured, so one graph gives them; a new graph
     // recomputes). Null: empty.
     void setGraph(std::shared_ptr<const ExecutionGraph> graph);
+    // Follows the runs the model shows: their graph, with the model's arrivals.
+    void followSimulation(const SimulationModel* model);
     // Arrivals read from a saved job summary (report/JobSummaryFile.h): no graph, so a cell or a
     // row names no event to jump to.
     void setArrivals(CollectiveArrivals arrivals);

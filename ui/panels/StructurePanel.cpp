@@ -1,4 +1,5 @@
 #include "StructurePanel.h"
+#include "SimRunner.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -120,6 +121,10 @@ QString StructurePanel::summaryText() const {
 
 QString StructurePanel::simulationNote() const {
     return simulated_->isHidden() ? QString() : simulated_->text();
+}
+
+void StructurePanel::setSimulation(const SimOutput& output) {
+    setSimulatedSetup(output.result->setup);
 }
 
 } // namespace sl::ui

@@ -9,6 +9,8 @@ class QTableWidget;
 
 namespace sl::ui {
 
+struct SimOutput;
+
 // The recognised structure of the open set (docs/Structure.md): the parallel layout as a grid
 // (one row per pipeline stage, one column per data-parallel replica, each cell the rank ids of the
 // tensor-parallel group there), micro-batches and layer blocks, and what could not be recognised.
@@ -20,6 +22,7 @@ public:
     explicit StructurePanel(QWidget* parent = nullptr);
     void setStructure(const ParallelStructure& structure);
     void setSimulatedSetup(const SimulatedSetup& setup);
+    void setSimulation(const SimOutput& output);
     void clear();
 
     QString summaryText() const;

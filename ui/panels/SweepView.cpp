@@ -1,4 +1,5 @@
 #include "SweepView.h"
+#include "SimulationModel.h"
 
 #include "KnobLabels.h"
 
@@ -390,6 +391,13 @@ void SweepView::redraw() {
             if (!rate.empty()) text += QLatin1Char('\n') + QString::fromStdString(rate);
             QToolTip::showText(QCursor::pos(), text, chart_);
         });
+}
+
+void SweepView::followSimulation(const SimulationModel* model) {
+    connect(model, &SimulationModel::changed, this, [this, model](const SimOutput& output) {
+        setGraph(model->traceSet(), output.graph);
+        setBaseKnobs(output.knobs); // the knobs the shown run ran with
+    });
 }
 
 } // namespace sl::ui

@@ -32,6 +32,8 @@ struct SweepRun;
 
 namespace sl::ui {
 
+class SimulationModel;
+
 struct SweepPoint {
     double value = 0;
     TimeNs iteration = 0;     // simulated
@@ -57,6 +59,8 @@ public:
     // sweep), and the knobs the values are set on top of.
     void setGraph(std::shared_ptr<const TraceSet> set, std::shared_ptr<const ExecutionGraph> graph);
     void setBaseKnobs(const SimKnobs& knobs) { base_ = knobs; }
+    // Follows the runs the model shows: their graph, and the knobs the shown run ran with.
+    void followSimulation(const SimulationModel* model);
     // Starts a sweep of key over values; false (and a message) for an unknown key or bad value.
     bool run(const QString& key, const std::vector<double>& values);
     void cancel();

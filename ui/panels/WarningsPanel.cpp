@@ -1,4 +1,5 @@
 #include "WarningsPanel.h"
+#include "SimRunner.h"
 
 #include <QHeaderView>
 #include <QStyle>
@@ -69,6 +70,10 @@ int WarningsPanel::count() const {
     for (const QTreeWidgetItem* g : groups_)
         n += g->childCount();
     return n;
+}
+
+void WarningsPanel::setSimulation(const SimOutput& output) {
+    setSimulationWarnings(output.graph ? output.graph->warnings : Warnings{}, output.result->warnings);
 }
 
 } // namespace sl::ui

@@ -5,6 +5,8 @@
 
 namespace sl::ui {
 
+struct SimOutput;
+
 // The warnings of the open set, with the text the command line prints: loading (missing or duplicate
 // ranks, clock bases, ...), the execution graph (unmatched collectives, inferred edges, ...) and the
 // simulation. One group per source with its count; each warning one row with an icon of its severity,
@@ -16,6 +18,7 @@ public:
     explicit WarningsPanel(QWidget* parent = nullptr);
     void setLoadWarnings(const Warnings& warnings);
     void setSimulationWarnings(const Warnings& graph, const Warnings& simulation);
+    void setSimulation(const SimOutput& output);
     void clearAll();
     int count() const;
 

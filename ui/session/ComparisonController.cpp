@@ -1,7 +1,9 @@
 #include "ComparisonController.h"
 
-#include "KnobPanel.h"
+#include "ScenarioController.h"
 #include "SessionController.h"
+#include "SessionDocument.h"
+#include "SimulationDriver.h"
 
 #include <QFileInfo>
 
@@ -11,7 +13,7 @@ ComparisonController::ComparisonController(SessionController* session) : QObject
     setObjectName(QStringLiteral("comparison"));
     // Another set: the run was compared with the old one. A session that names one restores it after.
     connect(session, &SessionController::aboutToSwitch, this, &ComparisonController::close);
-    connect(session, &SessionController::simulationShown, this, [this] {
+    connect(session->driver(), &SimulationDriver::simulationShown, this, [this] {
         if (waiting_) start();
         updatePrediction();
     });
@@ -23,7 +25,7 @@ void ComparisonController::open(const QStringList& paths, bool tables) {
     paths_ = paths;
     tables_ = tables;
     // A run the user opened is part of the session's work (a restored one is not an edit).
-    if (tables && session_->traceSet()) session_->markDirty();
+    if (tables && session_->traceSet()) session_->document()->markDirty();
     if (session_->simulation().graph)
         start();
     else
@@ -36,7 +38,7 @@ QString ComparisonController::openNow(const QStringList& paths) {
     if (paths.isEmpty()) return tr("no comparison run given");
     if (!sim.graph) return tr("%1: nothing to compare with (the open run has no graph)").arg(paths.value(0));
     paths_ = paths;
-    const SimKnobs knobs = session_->knobs() ? session_->knobs()->knobs() : SimKnobs{};
+    const SimKnobs knobs = session_->scenarios() ? session_->scenarios()->currentKnobs() : SimKnobs{};
     auto run =
         loadComparisonRun(session_->traceSet(), sim.graph, sim.result, knobs, session_->tracePaths(), paths);
     const QString error = run->error;
@@ -72,7 +74,7 @@ void ComparisonController::close() {
 void ComparisonController::start() {
     waiting_ = false;
     const SimOutput& sim = session_->simulation();
-    const SimKnobs knobs = session_->knobs() ? session_->knobs()->knobs() : SimKnobs{};
+    const SimKnobs knobs = session_->scenarios() ? session_->scenarios()->currentKnobs() : SimKnobs{};
     job_.start(
         [set = session_->traceSet(), graph = sim.graph, result = sim.result, knobs,
          open = session_->tracePaths(), paths = paths_](const JobControl& control) {

@@ -6,6 +6,8 @@
 #include "ScenarioController.h"
 #include "Selection.h"
 #include "SessionController.h"
+#include "SessionDocument.h"
+#include "SimulationDriver.h"
 #include "ViewController.h"
 
 #include <QDir>
@@ -118,7 +120,7 @@ QString LessonPanel::open(const QString& path) {
 
 void LessonPanel::start(Lesson lesson) {
     // The user's work is put aside for the lesson (kept as it is when one lesson follows another).
-    session_->beginSandbox();
+    session_->document()->beginSandbox();
     lesson_ = std::move(lesson);
     step_ = -1;
     pending_ = -1;
@@ -131,7 +133,7 @@ void LessonPanel::end() {
     step_ = -1;
     pending_ = -1;
     refresh();
-    session_->endSandbox();
+    session_->document()->endSandbox();
     emit ended();
 }
 

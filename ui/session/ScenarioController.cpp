@@ -16,16 +16,13 @@ namespace sl::ui {
 ScenarioController::ScenarioController(ScenarioList* list, ScenarioRunner* runner, const Views& views,
                                        QObject* parent)
     : QObject(parent), list_(list), runner_(runner), v_(views) {
-    // The knob panel edits the current scenario (an edit of the baseline starts a new what-if).
-    connect(v_.knobs, &KnobPanel::changed, this,
-            [this](const SimKnobs& k) { list_->setKnobs(list_->current(), k); });
     connect(list_, &ScenarioList::currentChanged, this, [this](int i) {
         // Another scenario in the simulated pane: its events move there (ui/model/Transition.h).
-        // A knob edit that started a new what-if already shows its knobs: no transition for it.
-        if (v_.knobs->knobs() != list_->at(i).knobs) {
+        // An edit in the knob panel that started a new what-if shows its knobs already: no
+        // transition for it.
+        if (!v_.knobs->editing() && list_->at(i).knobs != shownKnobs_)
             v_.panes->simulated()->animateNextChange();
-            v_.knobs->setKnobs(list_->at(i).knobs);
-        }
+        shownKnobs_ = list_->at(i).knobs;
         showResults();
         emit modified();
     });
@@ -40,7 +37,10 @@ ScenarioController::ScenarioController(ScenarioList* list, ScenarioRunner* runne
                        "\"%1\" (rename it in the Scenarios dock).")
                         .arg(list_->at(i).name));
     });
-    connect(list_, &ScenarioList::knobsChanged, this, [this] { emit modified(); });
+    connect(list_, &ScenarioList::knobsChanged, this, [this](int i) {
+        if (i == list_->current()) shownKnobs_ = list_->at(i).knobs;
+        emit modified();
+    });
     connect(runner_, &ScenarioRunner::progress, v_.table, &DeltaTable::setBusy);
     connect(runner_, &ScenarioRunner::finished, this, &ScenarioController::showResults);
     connect(runner_, &ScenarioRunner::failed, this, [this](const QString& scenario, const QString& message) {
@@ -49,6 +49,8 @@ ScenarioController::ScenarioController(ScenarioList* list, ScenarioRunner* runne
     });
     connect(v_.dock, &ScenariosDock::topPaneChanged, this, &ScenarioController::updateTopPane);
     connect(v_.dock, &ScenariosDock::onePaneChanged, this, &ScenarioController::updateTopPane);
+    // The knob panel shows and edits the current scenario (after the transition above is decided).
+    v_.knobs->setScenarios(list_);
 }
 
 void ScenarioController::labelPanes() {
@@ -80,10 +82,7 @@ void ScenarioController::restore(const std::vector<Scenario>& scenarios, int cur
             current = 1;
         }
     }
-    list_->reset(std::move(list), current);
-    // reset() emits currentChanged, which shows the knobs unless the panel already had them.
-    if (v_.knobs->knobs() != list_->at(list_->current()).knobs)
-        v_.knobs->setKnobs(list_->at(list_->current()).knobs);
+    list_->reset(std::move(list), current); // the knob panel follows the current scenario
 }
 
 void ScenarioController::simulationShown(const SimOutput& output) {

@@ -48,7 +48,7 @@ public:
     void simulationShown(const SimOutput& output);
     // A session's scenarios (empty: a session from before scenarios; its knobs, when not replay,
     // become one what-if called "Session knobs") and the current one. The knob panel shows the
-    // current scenario's knobs afterwards.
+    // current scenario's knobs afterwards (it follows the list).
     void restore(const std::vector<Scenario>& scenarios, int current, const SimKnobs& knobs);
     // The result of scenario i when it is up to date with its knobs, else null.
     const ScenarioResult* result(int i) const;
@@ -73,7 +73,8 @@ private:
     ScenarioRunner* runner_;
     Views v_;
     std::shared_ptr<const TimelineData> measured_;
-    bool shown_ = false; // a simulation of this set is in the simulated pane
+    bool shown_ = false;  // a simulation of this set is in the simulated pane
+    SimKnobs shownKnobs_; // the current scenario's knobs, as the panel showed them
     // One pane under replay: where the replay in the hidden pane differs, and of which timeline.
     std::shared_ptr<const ReplayDifferences> differences_;
     std::weak_ptr<const TimelineData> differencesOf_;

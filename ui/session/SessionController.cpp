@@ -3,56 +3,45 @@
 #include "io/KinetoLoader.h"
 
 #include "Annotations.h"
-#include "Autosave.h"
 #include "ComparisonController.h"
 #include "DialogDir.h"
 #include "EtAttach.h"
-#include "Export.h"
-#include "FigureRender.h"
 #include "HighlightModel.h"
-#include "KnobPanel.h"
 #include "RankViewMemory.h"
 #include "Samples.h"
-#include "Scenario.h"
 #include "ScenarioController.h"
 #include "Selection.h"
-#include "TimeFormat.h"
+#include "SessionDocument.h"
+#include "SimulationDriver.h"
 #include "TraceLoader.h"
 #include "TrackState.h"
 #include "ViewController.h"
-#include "analysis/StepExplanation.h"
-#include "report/SimulationReport.h"
-#include "structure/Structure.h"
 
-#include <QClipboard>
 #include <QDir>
 #include <QFileInfo>
-#include <QGuiApplication>
-#include <QImage>
-#include <QPainter>
-#include <QScopedValueRollback>
-#include <QSignalBlocker>
 
 #include <algorithm>
-#include <tuple>
 
 namespace sl::ui {
 
 SessionController::SessionController(QObject* parent)
     : QObject(parent), view_(new ViewController(this)), selection_(new SelectionModel(this)),
       tracks_(new TrackState(this)), highlights_(new HighlightModel(selection_, this)),
-      annotations_(new AnnotationModel(this)), loader_(new TraceLoader(this)), sim_(new SimRunner(this)),
-      etAttach_(new EtAttach(this)), comparison_(new ComparisonController(this)) {
+      annotations_(new AnnotationModel(this)), loader_(new TraceLoader(this)) {
+    // The simulations before the parts that follow them (the comparison run); the document last: it
+    // watches the parts for edits.
+    driver_ = new SimulationDriver(this);
+    etAttach_ = new EtAttach(this);
+    comparison_ = new ComparisonController(this);
     reportJob_ = new BackgroundJob(this);
+    document_ = new SessionDocument(this);
+    connect(document_, &SessionDocument::message, this, &SessionController::message);
+    connect(driver_, &SimulationDriver::message, this, &SessionController::message);
     view_->setObjectName(QStringLiteral("viewController"));
     selection_->setObjectName(QStringLiteral("selection"));
     tracks_->setObjectName(QStringLiteral("trackState"));
     highlights_->setObjectName(QStringLiteral("highlights"));
     annotations_->setObjectName(QStringLiteral("annotations"));
-    // A note or bookmark is work to keep (sessions, autosave), but restoring one is not an edit.
-    connect(annotations_, &AnnotationModel::changed, this, [this] {
-        if (!switching_ && set_) markDirty();
-    });
     connect(loader_, &TraceLoader::loaded, this,
             [this](std::shared_ptr<const TraceSet> set, QStringList paths,
                    std::shared_ptr<const TimelineData> measured) {
@@ -62,10 +51,10 @@ SessionController::SessionController(QObject* parent)
                 pending_.reset();
                 failed_.reset();
                 showLoaded(std::move(set), paths, pending ? &pending->session : nullptr, std::move(measured));
-                if (pending && !pending->path.isEmpty()) sessionPath_ = pending->path;
-                setModified(false);
-                if (pending && pending->recovered) recovered();
-                if (pending && pending->modified) markDirty();
+                if (pending && !pending->path.isEmpty()) document_->setSessionPath(pending->path);
+                document_->setModified(false);
+                if (pending && pending->arrival == Arrival::Recovered) document_->recovered();
+                if (pending && pending->arrival == Arrival::Modified) document_->markDirty();
             });
     connect(loader_, &TraceLoader::failed, this, [this](const QString& error, const QStringList& paths) {
         emit loadingChanged(false);
@@ -91,61 +80,21 @@ SessionController::SessionController(QObject* parent)
     // The re-linked set replaces the open one with the user's knobs, scenarios and view kept.
     connect(etAttach_, &EtAttach::attached, this, [this](auto set, const QString& text, auto replaces) {
         if (replaces != set_) return; // another set was opened meanwhile
-        const Session keep = currentSession();
+        const Session keep = document_->currentSession();
         showLoaded(std::move(set), paths_, &keep);
         emit message(text, MessageBar::Level::Info);
     });
     connect(etAttach_, &EtAttach::failed, this,
             [this](const QString& error) { emit message(error, MessageBar::Level::Error); });
-    connect(sim_, &SimRunner::finished, this, &SessionController::showSimulation);
     connect(comparison_, &ComparisonController::shown, this, &SessionController::fitBounds);
     connect(comparison_, &ComparisonController::cleared, this, &SessionController::fitBounds);
-    connect(sim_, &SimRunner::stage, this, [this](const QString& what, double fraction) {
-        if (details_ == Details::Running) emit detailsProgress(what, fraction);
-    });
-    connect(sim_, &SimRunner::failed, this, &SessionController::endDetails);
-    // The exposed-communication lanes follow the toggle (E): a way of looking, not an edit of the tracks.
-    connect(highlights_, &HighlightModel::exposedChanged, this,
-            [this](bool on) { navigate([&] { tracks_->setExposedLanes(on); }); });
-    // Edits of the view state are edits of the session.
-    connect(tracks_, &TrackState::changed, this, &SessionController::markDirty);
-    // Only a new time window is an edit: a resize (maximising the window, a dock dragged) changes
-    // the viewport's width and with it the mapping, not the window a session saves.
-    connect(view_, &ViewController::windowChanged, this, [this] {
-        const std::pair<TimeNs, TimeNs> window{view_->windowStart(), view_->windowEnd()};
-        if (window == window_) return;
-        window_ = window;
-        markDirty();
-    });
-    // Scrolling is a way of looking (it also follows the rows when a toggle adds lanes): saved, no edit.
-    connect(view_, &ViewController::scrollYChanged, this, [this] {
-        navigate([this] { markDirty(); }); // saved, autosaved, no edit
-    });
-    // Of the highlights only the toggles are the session's (a new simulation or selection also
-    // changes the model). A toggle is a way of looking, no edit: saved (and autosaved) with the
-    // session, but the window is not marked modified for it.
-    toggles_ = {highlights_->criticalPath(), highlights_->exposed(), highlights_->arrows()};
-    connect(highlights_, &HighlightModel::changed, this, [this] {
-        const std::array<bool, 3> now{highlights_->criticalPath(), highlights_->exposed(),
-                                      highlights_->arrows()};
-        if (now == toggles_) return;
-        toggles_ = now;
-        navigate([this] { markDirty(); }); // saved, autosaved, no edit
-    });
 }
 
 void SessionController::setScenarios(ScenarioController* scenarios, KnobPanel* knobs) {
     scenarios_ = scenarios;
     knobs_ = knobs;
-    connect(scenarios_, &ScenarioController::modified, this, &SessionController::markDirty);
-    connect(knobs_, &KnobPanel::changed, this, [this] {
-        // After a cancel, a knob change computes the details again (with the progress bar).
-        if (autoSimulate_ && set_ && details_ == Details::Cancelled) startDetails();
-        // The scenario list took the edit first (ScenarioController): the current scenario's knobs
-        // are these.
-        if (autoSimulate_ && set_) sim_->request(scenarios_->currentKnobs());
-        markDirty();
-    });
+    connect(scenarios_, &ScenarioController::modified, document_, &SessionDocument::markDirty);
+    driver_->followScenarios();
 }
 
 void SessionController::startLoad(const QStringList& paths, const QString& what, bool skipBadFiles) {
@@ -185,30 +134,6 @@ void SessionController::showTraceSet(std::shared_ptr<const TraceSet> set, const 
     showLoaded(std::move(set), paths, nullptr, std::move(measured));
 }
 
-void SessionController::startDetails() {
-    details_ = Details::Running;
-    emit detailsStarted();
-}
-
-void SessionController::endDetails() {
-    if (details_ != Details::Running) return;
-    details_ = Details::Done;
-    emit detailsFinished();
-}
-
-void SessionController::cancelDetails() {
-    if (details_ != Details::Running) return;
-    sim_->cancel();
-    details_ = Details::Cancelled;
-    emit detailsCancelled();
-}
-
-void SessionController::computeDetails() {
-    if (!set_ || details_ == Details::Running) return;
-    startDetails();
-    sim_->request(scenarios_->currentKnobs(), 0);
-}
-
 void SessionController::rememberRankViews(std::unique_ptr<QSettings> settings) {
     rankViews_ = std::make_unique<RankViewMemory>(std::move(settings));
 }
@@ -236,17 +161,16 @@ void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QS
     // nothing), and only then do the views take the new set. Nothing in between reads one set's tracks
     // through the other's state.
     switching_ = true;
-    sim_->setTraceSet(nullptr);
+    driver_->letGo();
     selection_->clearEvent();
     selection_->clearRange();
     highlights_->clear();
     emit aboutToSwitch();
-    simulation_ = {};
-    details_ = Details::None; // the old set's, stopped with its simulation above
 
     set_ = std::move(set);
     measured_ =
         measured && &measured->set() == set_.get() ? std::move(measured) : TimelineData::measured(set_);
+    driver_->setTraceSet(set_, measured_);
     tracks_->reset(*set_);
     if (!keep.empty()) {
         tracks_->restore(keep);
@@ -262,15 +186,8 @@ void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QS
     emit switched(set_, measured_);
     // Before a session's scenarios are restored: they are shown against this set.
     scenarios_->setTraceSet(set_, measured_);
-    // dp.degree adds whole replicas of tp x pp ranks: the straggler rank may name any of them.
-    knobs_->setJobLayout(recognizeStructure(*set_, nullptr, false));
-    if (session) {
-        // Set without the change signal: the request below simulates them once.
-        const QSignalBlocker block(knobs_);
-        scenarios_->restore(session->scenarios, session->currentScenario, session->knobs);
-    }
-    sim_->setTraceSet(set_);
-    if (autoSimulate_) sim_->request(scenarios_->currentKnobs(), 0);
+    if (session) scenarios_->restore(session->scenarios, session->currentScenario, session->knobs);
+    driver_->simulate();
     view_->setScrollY(0);
     view_->setBounds(measured_->start(), measured_->end());
     paths_ = paths;
@@ -288,12 +205,12 @@ void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QS
     if (!paths.isEmpty()) {
         rememberDir(paths[0]);
         // Other traces: Save asks where (the old session file is not theirs).
-        if (!same) sessionPath_.clear();
+        if (!same) document_->setSessionPath({});
     }
     // Still switching: the views laid out for the new set (the timeline page shown) are no edit.
     emit shown(paths);
     switching_ = false;
-    setModified(false);
+    document_->setModified(false);
     const Sample sample = paths.size() == 1 ? sampleFor(paths[0]) : Sample{};
     if (!set_->warnings.empty()) {
         emit message(tr("Loaded with %n warning(s) (all in the Warnings panel): ", nullptr,
@@ -307,22 +224,7 @@ void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QS
         emit message({}, MessageBar::Level::Info);
     }
     // The timeline is shown; the details follow in the background (the request above).
-    if (autoSimulate_) startDetails();
-}
-
-void SessionController::showSimulation(const SimOutput& output) {
-    if (!set_ || !output.timeline || &output.timeline->set() != set_.get()) return;
-    simulation_ = output;
-    fitBounds();
-    // The views first: the scenarios then label the simulated pane with the scenario shown.
-    emit simulationShown(output);
-    highlights_->setSimulation(output);
-    // Not while a newer request waits: the knobs in the panel are then not the ones simulated.
-    if (!sim_->busy()) scenarios_->simulationShown(output);
-    endDetails();
-    if (!output.result->warnings.empty())
-        emit message(tr("Simulation: %1").arg(QString::fromStdString(output.result->warnings.front().text)),
-                     MessageBar::Level::Info);
+    driver_->startDetails();
 }
 
 void SessionController::fitBounds() {
@@ -335,7 +237,7 @@ void SessionController::fitBounds() {
         start = std::min(start, t->start());
         end = std::max(end, t->end());
     };
-    if (simulation_.timeline && &simulation_.timeline->set() == set_.get()) cover(simulation_.timeline);
+    cover(simulation().timeline); // the model holds only the open set's runs
     if (const auto& run = comparison_->run()) cover(run->timeline);
     // A view of everything (no zoom yet, or Home) stays a view of everything: a dp x32 what-if
     // opened with --set shows its 21.6 ms, not the measured 19 ms. A zoomed view stays where it is.
@@ -343,31 +245,7 @@ void SessionController::fitBounds() {
         view_->windowStart() <= view_->boundsStart() && view_->windowEnd() >= view_->boundsEnd();
     const bool changed = start != view_->boundsStart() || end != view_->boundsEnd();
     view_->setBoundsKeepingWindow(start, end);
-    if (showsAll && changed) navigate([this] { view_->fitAll(); });
-}
-
-Session SessionController::currentSession() const {
-    if (sandbox_) return sandbox_->user;
-    Session s;
-    s.traces = paths_;
-    s.knobs = scenarios_->currentKnobs();
-    s.scenarios = scenarios_->list()->scenarios();
-    s.currentScenario = scenarios_->list()->current();
-    if (set_) {
-        s.tracks = tracks_->ranks();
-        s.hasRankView = true;
-        s.rankView = tracks_->rankView();
-        s.hasView = true;
-        s.viewStart = view_->windowStart();
-        s.viewEnd = view_->windowEnd();
-        s.scrollY = view_->scrollY();
-    }
-    s.criticalPath = highlights_->criticalPath();
-    s.exposed = highlights_->exposed();
-    s.arrows = highlights_->arrows();
-    s.annotations = annotations_->toJson();
-    s.comparison = comparison_->paths();
-    return s;
+    if (showsAll && changed) document_->navigate([this] { view_->fitAll(); });
 }
 
 QString SessionController::openSession(const QString& path, bool adopt) {
@@ -381,12 +259,12 @@ QString SessionController::openSession(const QString& path, bool adopt) {
     return {};
 }
 
-void SessionController::applySession(const Session& session, const QString& path) {
+bool SessionController::applySession(const Session& session, const QString& path, Arrival arrival) {
     if (!session.traces.isEmpty() && (session.traces != paths_ || !set_)) {
         // Nothing changes until the traces have loaded; a failed load leaves all as it was.
-        pending_ = PendingSession{session, path, false};
+        pending_ = PendingSession{session, path, arrival};
         startLoad(session.traces, tr("Loading session..."));
-        return;
+        return true;
     }
     scenarios_->restore(session.scenarios, session.currentScenario, session.knobs);
     if (set_) applyViewState(session);
@@ -397,37 +275,9 @@ void SessionController::applySession(const Session& session, const QString& path
     highlights_->setCriticalPath(session.criticalPath);
     highlights_->setExposed(session.exposed);
     highlights_->setArrows(session.arrows);
-    if (!path.isEmpty()) sessionPath_ = path;
-    setModified(false);
-}
-
-QString SessionController::restoreRecovered() {
-    if (!autosave_ || !autosave_->recoverable()) return tr("No session to recover");
-    Session session;
-    const QString error = readSessionFile(autosave_->recoveredPath(), session);
-    if (!error.isEmpty()) {
-        // Unreadable: nothing to restore, and nothing to offer again.
-        autosave_->dropRecovered();
-        emit message(tr("Could not restore the last session: %1").arg(error), MessageBar::Level::Error);
-        return error;
-    }
-    applySession(session);
-    if (pending_)
-        pending_->recovered = true; // its traces load first; recovered() when they have
-    else
-        recovered();
-    return {};
-}
-
-void SessionController::declineRecovered() {
-    if (autosave_) autosave_->dropRecovered();
-}
-
-void SessionController::recovered() {
-    // The file goes only now that its session is shown (a failed load offers it again next start),
-    // and the session shown is unsaved work: the title says so and closing asks.
-    autosave_->dropRecovered();
-    markDirty();
+    if (!path.isEmpty()) document_->setSessionPath(path);
+    document_->setModified(false);
+    return false;
 }
 
 void SessionController::applyViewState(const Session& session) {
@@ -443,96 +293,6 @@ void SessionController::applyViewState(const Session& session) {
         view_->setWindow(session.viewStart, session.viewEnd);
         view_->setScrollY(session.scrollY);
     }
-}
-
-QString SessionController::saveSession(const QString& path) {
-    const QString target = path.isEmpty() ? sessionPath_ : path;
-    if (target.isEmpty()) return tr("No session file chosen");
-    const QString error = writeSessionFile(target, currentSession());
-    if (!error.isEmpty()) {
-        emit message(tr("Could not save the session: %1").arg(error), MessageBar::Level::Error);
-        return error;
-    }
-    sessionPath_ = QFileInfo(target).absoluteFilePath();
-    setModified(false);
-    emit saved(sessionPath_);
-    return {};
-}
-
-void SessionController::enableAutosave(const QString& dir, int intervalMs) {
-    if (autosave_) return;
-    autosave_ = new Autosave([this] { return currentSession(); }, dir, intervalMs, this);
-    connect(autosave_, &Autosave::failed, this, [this](const QString& error) {
-        emit message(tr("Autosave failed: %1").arg(error), MessageBar::Level::Warning);
-    });
-    autosave_->start();
-}
-
-void SessionController::navigate(const std::function<void()>& move) {
-    const QScopedValueRollback guard(navigating_, true);
-    move();
-}
-
-void SessionController::markDirty() {
-    if (sandbox_) return; // a lesson's edits are not the user's work
-    if (autosave_) autosave_->markDirty();
-    if (set_ && !switching_ && !navigating_ && !modified_) {
-        modified_ = true;
-        emit titleChanged();
-    }
-}
-
-void SessionController::setModified(bool modified) {
-    if (sandbox_) return; // the flag is the user's session's, put aside with it
-    modified_ = modified;
-    emit titleChanged();
-}
-
-QString SessionController::title() const {
-    // The session's name when there is one, else the traces' (with their folder: sets are often all
-    // called "kineto").
-    QString name;
-    if (!sessionPath_.isEmpty()) {
-        name = QFileInfo(sessionPath_).fileName();
-    } else if (!paths_.isEmpty()) {
-        const QFileInfo first(paths_[0]);
-        name = first.absoluteDir().dirName() + QLatin1Char('/') + first.fileName();
-        if (paths_.size() > 1) name += tr(" and %1 more").arg(paths_.size() - 1);
-    }
-    return name.isEmpty() ? tr("Sightline") : tr("%1[*] - Sightline").arg(name);
-}
-
-QString SessionController::statusText() const {
-    if (!set_) return tr("No trace loaded");
-    QString text = tr("%1 ranks, %2 events  |  window %3")
-                       .arg(set_->ranks.size())
-                       .arg(set_->eventCount())
-                       .arg(formatDuration(view_->windowDuration()));
-    if (!simulation_.result) return text;
-    const SimResult& r = *simulation_.result;
-    const double change = r.measuredIteration > 0
-                              ? 100.0 * static_cast<double>(r.simulatedIteration - r.measuredIteration) /
-                                    static_cast<double>(r.measuredIteration)
-                              : 0.0;
-    text += tr("  |  iteration: measured %1, simulated %2 (%3)")
-                .arg(formatDuration(r.measuredIteration), formatDuration(r.simulatedIteration),
-                     formatChangePct(change));
-    // The GPU span too: the iteration alone can hide drift on the GPU. Simulated over the ranks of
-    // the simulated job: the loaded ranks an edit kept and those it added (a straggler among the
-    // added ranks is the longest; docs/AddedRanks.md).
-    TimeNs gpuMeasured = 0, gpuSimulated = 0;
-    for (std::size_t i = 0; i < r.ranks.size(); ++i) {
-        const RankSimSummary& rank = r.ranks[i];
-        gpuMeasured = std::max(gpuMeasured, rank.measuredGpuEnd - rank.measuredGpuStart);
-        if (!r.setup.isDropped(i))
-            gpuSimulated = std::max(gpuSimulated, rank.simulatedGpuEnd - rank.simulatedGpuStart);
-    }
-    for (const RankSimSummary& rank : r.addedRanks.summary)
-        gpuSimulated = std::max(gpuSimulated, rank.simulatedGpuEnd - rank.simulatedGpuStart);
-    if (gpuMeasured > 0)
-        text += tr("  |  GPU span %1 -> %2").arg(formatDuration(gpuMeasured), formatDuration(gpuSimulated));
-    text += tr("  |  simulated in %1 ms").arg(simulation_.seconds * 1000.0, 0, 'f', 0);
-    return text;
 }
 
 } // namespace sl::ui

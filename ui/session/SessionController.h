@@ -1,16 +1,17 @@
 #pragma once
 // The window's session (docs/ARCHITECTURE.md, "GUI"): the trace set that is open, its loading
-// (TraceLoader), attaching execution traces (EtAttach), the simulation of the current knobs
-// (SimRunner, with the ScenarioController that runs the other scenarios), session files and the
-// crash-safe autosave. It also owns the view state a session saves (the track tree, the visible
-// window, the selection, the highlight toggles). It shows nothing: MainWindow connects its signals
-// to the views, which is all MainWindow does.
+// (TraceLoader), attaching execution traces (EtAttach) and the switch from one set to the next. It
+// owns the parts of a session: the view state a session saves (the track tree, the visible window,
+// the selection, the highlight toggles, the notes), the comparison run, the session as a document
+// (SessionDocument: file, autosave, modified flag) and the simulations of the current scenario
+// (SimulationDriver, whose SimulationModel the views subscribe to). It shows nothing: MainWindow
+// connects its signals to the views, which is all MainWindow does.
 #include "BackgroundJob.h"
 #include "Export.h"
 #include "FigureRender.h"
 #include "MessageBar.h"
 #include "Session.h"
-#include "SimRunner.h"
+#include "SimulationDriver.h"
 #include "TimelineData.h"
 #include "trace/TraceSet.h"
 
@@ -20,7 +21,6 @@
 #include <QStringList>
 #include <nlohmann/json.hpp>
 
-#include <array>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -29,7 +29,6 @@
 namespace sl::ui {
 
 class AnnotationModel;
-class Autosave;
 class ComparisonController;
 class EtAttach;
 class HighlightModel;
@@ -37,6 +36,7 @@ class KnobPanel;
 class ScenarioController;
 class SelectionModel;
 class RankViewMemory;
+class SessionDocument;
 class TraceLoader;
 class TrackState;
 class ViewController;
@@ -45,6 +45,7 @@ class SessionController : public QObject {
     Q_OBJECT
 public:
     explicit SessionController(QObject* parent = nullptr);
+    ~SessionController() override;
 
     // The view state a session saves; the views draw it.
     ViewController* view() const { return view_; }
@@ -56,8 +57,15 @@ public:
     TraceLoader* loader() const { return loader_; }
     // The comparison run (ComparisonController.h): a session saves and restores it.
     ComparisonController* comparison() const { return comparison_; }
-    SimRunner* simRunner() const { return sim_; }
     EtAttach* etAttach() const { return etAttach_; }
+    // The session as a document: file, autosave, modified flag, a lesson's sandbox.
+    SessionDocument* document() const { return document_; }
+    // The simulations of the current scenario and the details phase (SimulationDriver.h); the
+    // simulation shown is its model's, which the views subscribe to.
+    SimulationDriver* driver() const { return driver_; }
+    SimRunner* simRunner() const { return driver_->runner(); }
+    SimulationModel* simulationModel() const { return driver_->model(); }
+    const SimOutput& simulation() const { return simulationModel()->output(); }
     // The scenarios and the knob panel that edits the current one (they need views, so the window
     // creates them, with simRunner() and highlights()); required before a set is shown.
     void setScenarios(ScenarioController* scenarios, KnobPanel* knobs);
@@ -76,71 +84,32 @@ public:
     // (TraceLoader does it in its worker), else it is indexed here.
     void showTraceSet(std::shared_ptr<const TraceSet> set, const QStringList& paths = {},
                       std::shared_ptr<const TimelineData> measured = {});
-    // A simulation of the set that is open: kept, and announced (simulationShown).
-    void showSimulation(const SimOutput& output);
-    // Whether showing a set and changing a knob start a simulation (off for screenshots).
-    void setAutoSimulate(bool on) { autoSimulate_ = on; }
-
-    // The details of a shown set (docs/Loader.md, "GUI: timeline first, details later"): the
-    // measured timeline is shown as soon as the events are parsed; the execution graph (dependency
-    // arrows, critical path), the simulation and what derives from it come afterwards in the
-    // background. None: not started (no set, or no automatic simulation).
-    enum class Details { None, Running, Done, Cancelled };
-    Details details() const { return details_; }
-    // Stops the details of the set shown; the timeline and the view state stay.
-    void cancelDetails();
-    // Computes the details again after a cancel (with the knobs in the panel).
-    void computeDetails();
 
     std::shared_ptr<const TraceSet> traceSet() const { return set_; }
     std::shared_ptr<const TimelineData> measured() const { return measured_; }
-    const SimOutput& simulation() const { return simulation_; }
     // The paths of the set shown (what a session stores).
     const QStringList& tracePaths() const { return paths_; }
+    // While a set is switched in: the views' changes are the new set's defaults, not edits.
+    bool switching() const { return switching_; }
 
-    // Sessions (Session.h). currentSession() is what Save writes (the user's, during a lesson).
-    Session currentSession() const;
-    // A lesson's sandbox (docs/Lessons.md, "Sandbox"): beginSandbox() puts the user's session aside
-    // (scenarios, knobs, view, highlights, traces, file, modified flag) and gives the lesson an empty
-    // scenario list; until endSandbox() brings the user's session back, nothing the lesson does marks
-    // the session modified or reaches the autosave, and Save writes the user's session.
-    void beginSandbox();
-    void endSandbox();
-    bool sandboxed() const { return sandbox_.has_value(); }
     // Reads a session and applies it: when its traces are not the ones open, they load first and
     // nothing changes unless they load. Empty on success (or load started), else the error (also
     // announced). adopt: a later save writes to path.
     QString openSession(const QString& path, bool adopt = true);
-    void applySession(const Session& session, const QString& path = {});
-    // Writes the session (atomically); empty path: the session's own path. Empty on success.
-    QString saveSession(const QString& path = {});
-    const QString& sessionPath() const { return sessionPath_; }
-    // Starts the crash-safe autosave (dir empty: AppDataLocation).
-    void enableAutosave(const QString& dir = {}, int intervalMs = 30'000);
+    // How a session applied comes back once its traces have loaded: as saved, as the session a
+    // crashed run left (SessionDocument::recovered()) or as unsaved work (after a lesson).
+    enum class Arrival { Saved, Recovered, Modified };
+    // Applies a session; true when its traces load first (it is applied once they have).
+    bool applySession(const Session& session, const QString& path = {}, Arrival arrival = Arrival::Saved);
     // Remembers each set's track layout in `settings` (RankViewMemory.h): stored when another set
     // is shown and when the controller goes, brought back when the set is opened again without a
     // session. Off until called (tests stay independent of earlier runs).
     void rememberRankViews(std::unique_ptr<QSettings> settings);
-    ~SessionController() override;
-    Autosave* autosave() const { return autosave_; }
-    // The session a crashed run left (Autosave::recoverable()): restore it (as unsaved work, no
-    // session file of its own; empty on success or load started, else the error) or decline it.
-    // Either way it is no longer offered, once it is shown or declined.
-    QString restoreRecovered();
-    void declineRecovered();
+    // Fit All (Home) and panning reach every pane's end: the measured trace, the simulation shown
+    // and the comparison run.
+    void fitBounds();
 
-    // A user edit of the session: the autosave is armed and the window shows it modified.
-    void markDirty();
-    // Runs `move`, a change of the view the program makes for the user (the critical path key
-    // scrolling to the rank that holds the path): what it changes is saved, but it is no edit.
-    void navigate(const std::function<void()>& move);
-    bool modified() const { return modified_; }
-    // The window title: the session's name, else the traces' ("[*]" for the modified marker).
-    QString title() const;
-    // The status line: ranks, events, window and, after a simulation, the iteration and GPU span.
-    QString statusText() const;
-
-    // File > Export: empty on success, else the error (also announced).
+    // File > Export (SessionExports.cpp): empty on success, else the error (also announced).
     QString exportSimulatedTrace(const QString& path);
     // The report (.html, .json or .csv by suffix) of the simulation shown and the scenarios simulated
     // so far, built off the UI thread from what the window holds (Export.h, ReportSnapshot); done
@@ -177,33 +146,19 @@ signals:
                   std::shared_ptr<const sl::ui::TimelineData> measured);
     // The set is shown and everything restored (paths empty when it came from no files).
     void shown(QStringList paths);
-    void simulationShown(sl::ui::SimOutput output);
-    // The details phase: started (after shown()), its stage and share done, finished (the first
-    // simulation shown, or failed), cancelled.
-    void detailsStarted();
-    void detailsProgress(QString what, double fraction);
-    void detailsFinished();
-    void detailsCancelled();
     // Something for the message bar (empty text: hide it). A failed load of several files offers
     // to open the ranks that load (goodRanks).
     void message(QString text, sl::ui::MessageBar::Level level);
     void loadFailed(QString message, QStringList paths, bool goodRanks);
-    // The title or the modified flag changed.
-    void titleChanged();
-    void saved(QString path);
     // An export was written (what: "Report", "Simulated trace").
     void exported(QString what, QString path);
 
 private:
     void showLoaded(std::shared_ptr<const TraceSet> set, const QStringList& paths, const Session* session,
                     std::shared_ptr<const TimelineData> measured = {});
-    void startDetails();
-    void endDetails();
-    void fitBounds();
     void applyViewState(const Session& session);
-    void setModified(bool modified);
-    void recovered();
     void startLoad(const QStringList& paths, const QString& what, bool skipBadFiles = false);
+    void storeRankView();
 
     ViewController* view_;
     SelectionModel* selection_;
@@ -214,44 +169,27 @@ private:
     std::vector<ReportSnapshot::Scenario> simulatedScenarios(int* baseline) const;
     BackgroundJob* reportJob_ = nullptr; // File > Export Report, off the UI thread
     TraceLoader* loader_;
-    SimRunner* sim_;
     EtAttach* etAttach_;
     ComparisonController* comparison_;
+    SessionDocument* document_ = nullptr;
+    SimulationDriver* driver_ = nullptr;
     ScenarioController* scenarios_ = nullptr;
     KnobPanel* knobs_ = nullptr;
-    Autosave* autosave_ = nullptr;
 
     std::shared_ptr<const TraceSet> set_;
     std::shared_ptr<const TimelineData> measured_;
-    SimOutput simulation_;
     QStringList paths_;
     std::unique_ptr<RankViewMemory> rankViews_;
-    void storeRankView();
-    QString sessionPath_;
-    // A session waiting for its traces to load (with the path to adopt, if any; recovered: the
-    // autosave of a crashed run). failed_: the one whose traces failed, for openGoodRanks().
+    // A session waiting for its traces to load (with the path to adopt, if any, and how it comes
+    // back). failed_: the one whose traces failed, for openGoodRanks().
     struct PendingSession {
         Session session;
         QString path;
-        bool recovered = false;
-        bool modified = false; // the session was unsaved work when it was put aside (a lesson)
+        Arrival arrival = Arrival::Saved;
     };
-    // The user's session while a lesson runs (SessionSandbox.cpp).
-    struct Sandbox {
-        Session user;
-        QString path;
-        bool modified = false;
-    };
-    std::optional<Sandbox> sandbox_;
     std::optional<PendingSession> pending_;
     std::optional<PendingSession> failed_;
-    bool autoSimulate_ = true;
-    Details details_ = Details::None;
     bool switching_ = false; // the view changes of a switch are the new set's defaults, not edits
-    bool modified_ = false;
-    bool navigating_ = false;            // inside navigate()
-    std::array<bool, 3> toggles_{};      // critical path, exposed, arrows as last seen
-    std::pair<TimeNs, TimeNs> window_{}; // the view's time window as last seen
 };
 
 } // namespace sl::ui

@@ -41,9 +41,9 @@
 namespace sl::ui {
 
 QString SessionController::exportSimulatedTrace(const QString& path) {
-    QString error = !set_ || !simulation_.result
+    QString error = !set_ || !simulation().result
                         ? tr("No simulation to export yet")
-                        : writeSimulatedTrace(path, *set_, simulation_.result->timeline);
+                        : writeSimulatedTrace(path, *set_, simulation().result->timeline);
     if (!error.isEmpty())
         emit message(error, MessageBar::Level::Error);
     else
@@ -84,8 +84,8 @@ nlohmann::json SessionController::scenarioTableJson() const {
 Figure SessionController::timelineFigure(QSize size, const FigureContent& content) const {
     Figure fig;
     fig.size = size;
-    fig.measured = content.measured || !simulation_.timeline ? measured_ : nullptr;
-    fig.simulated = content.simulated ? simulation_.timeline : nullptr;
+    fig.measured = content.measured || !simulation().timeline ? measured_ : nullptr;
+    fig.simulated = content.simulated ? simulation().timeline : nullptr;
     if (content.windowTracks) fig.tracks = tracks_;
     QStringList names;
     for (const QString& p : paths_)
@@ -103,11 +103,11 @@ Figure SessionController::timelineFigure(QSize size, const FigureContent& conten
                            ? tr("%1: %2").arg(scenario, card->headline)
                            : tr("%1 vs %2: %3").arg(scenario, scenarios_->list()->at(0).name, card->headline);
         if (!card->throughput.isEmpty()) fig.subtitle += tr("; %1").arg(card->throughput);
-    } else if (simulation_.result) {
+    } else if (simulation().result) {
         fig.subtitle =
             tr("Iteration: measured %1")
-                .arg(QString::fromStdString(resultHeadline(simulation_.result->measuredIteration,
-                                                           simulation_.result->simulatedIteration)));
+                .arg(QString::fromStdString(resultHeadline(simulation().result->measuredIteration,
+                                                           simulation().result->simulatedIteration)));
     }
     // What the panes show now: the visible time window; a window over the whole measured trace
     // reaches to the simulated pane's end too (a longer what-if is not cut at the measured end).
@@ -116,7 +116,7 @@ Figure SessionController::timelineFigure(QSize size, const FigureContent& conten
     if (fig.measured && fig.simulated && fig.start <= fig.measured->start() && fig.end >= fig.measured->end())
         fig.end = std::max(fig.end, fig.simulated->end());
     fig.notes = annotations_->notes();
-    if (fig.simulated) fig.added = AddedRanks::of(simulation_.result, simulation_.graph);
+    if (fig.simulated) fig.added = AddedRanks::of(simulation().result, simulation().graph);
     // The comparison run in the lower pane (docs/Compare.md): in the picture too, with the colours.
     if (const auto& run = comparison_->run(); content.simulated && comparison_->inPane() && fig.measured) {
         fig.simulated = run->timeline;
@@ -156,30 +156,52 @@ QString SessionController::copyTimelineFigure(QSize size) {
     return {};
 }
 
-std::vector<ReportFigure> SessionController::scenarioFigures() const {
-    // A timeline picture per simulated scenario for the HTML report: the measured pane above the
-    // scenario's, over the whole trace (ui/export/FigureRender.h).
-    std::vector<ReportFigure> figures;
-    if (!measured_ || !scenarios_) return figures;
-    for (int i = 0; i < scenarios_->list()->count(); ++i) {
-        const ScenarioResult* r = scenarios_->result(i);
+namespace {
+// A scenario's timeline picture for the HTML report, before it is drawn: its timelines are shared and
+// read-only, so it is drawn in the report's background job.
+struct ScenarioFigure {
+    Figure figure;
+    std::string name;
+    std::string knobs;
+};
+
+// A picture per simulated scenario: the measured pane above the scenario's, over the whole trace
+// (ui/export/FigureRender.h).
+std::vector<ScenarioFigure> scenarioFigureSpecs(const std::shared_ptr<const TimelineData>& measured,
+                                                const ScenarioController* scenarios) {
+    std::vector<ScenarioFigure> out;
+    if (!measured || !scenarios) return out;
+    for (int i = 0; i < scenarios->list()->count(); ++i) {
+        const ScenarioResult* r = scenarios->result(i);
         if (!r || !r->output.timeline) continue;
         Figure fig;
         fig.size = QSize(1600, 900);
-        fig.measured = measured_;
+        fig.measured = measured;
         fig.simulated = r->output.timeline;
         fig.title = r->name;
-        fig.simulatedTitle = tr("Simulated: %1").arg(r->name);
+        fig.simulatedTitle = SessionController::tr("Simulated: %1").arg(r->name);
         fig.knobs = ScenarioList::knobChanges(r->knobs);
         fig.subtitle = r->headline;
         fig.added = AddedRanks::of(r->output.result, r->output.graph);
-        const QByteArray svg = figureSvg(fig);
-        if (svg.isEmpty()) continue;
-        figures.push_back(
-            {r->name.toStdString(),
-             (fig.knobs.isEmpty() ? tr("replay") : fig.knobs.join(QStringLiteral(", "))).toStdString(),
-             svg.toStdString()});
+        const QString knobs =
+            fig.knobs.isEmpty() ? SessionController::tr("replay") : fig.knobs.join(QStringLiteral(", "));
+        out.push_back({std::move(fig), r->name.toStdString(), knobs.toStdString()});
     }
+    return out;
+}
+
+// Draws them (any thread: QPainter on an SVG generator).
+std::vector<ReportFigure> drawScenarioFigures(const std::vector<ScenarioFigure>& specs) {
+    std::vector<ReportFigure> figures;
+    for (const ScenarioFigure& s : specs)
+        if (const QByteArray svg = figureSvg(s.figure); !svg.isEmpty())
+            figures.push_back({s.name, s.knobs, svg.toStdString()});
+    return figures;
+}
+} // namespace
+
+std::vector<ReportFigure> SessionController::scenarioFigures() const {
+    std::vector<ReportFigure> figures = drawScenarioFigures(scenarioFigureSpecs(measured_, scenarios_));
     if (extraFigures_)
         for (const auto& f : extraFigures_())
             figures.push_back(f);
@@ -187,7 +209,7 @@ std::vector<ReportFigure> SessionController::scenarioFigures() const {
 }
 
 bool SessionController::startReportExport(const QString& path, std::function<void(QString)> done) {
-    if (!simulation_.result || !simulation_.graph) {
+    if (!simulation().result || !simulation().graph) {
         const QString error = tr("No simulation to report yet");
         emit message(error, MessageBar::Level::Error);
         if (done) done(error);
@@ -195,20 +217,27 @@ bool SessionController::startReportExport(const QString& path, std::function<voi
     }
     // What the window holds now; the report is built from it off the UI thread.
     ReportSnapshot snapshot;
-    snapshot.graph = simulation_.graph;
-    snapshot.result = simulation_.result;
-    snapshot.analysis = simulation_.analysis;
-    snapshot.knobs = simulation_.knobs;
+    snapshot.graph = simulation().graph;
+    snapshot.result = simulation().result;
+    snapshot.analysis = simulation().analysis;
+    snapshot.knobs = simulation().knobs;
     snapshot.paths = paths_;
     snapshot.scenarios = simulatedScenarios(&snapshot.baselineScenario);
     // The replay, when a scenario of this graph already simulated it (else the report does).
     for (int i = 0; i < scenarios_->list()->count(); ++i)
         if (const ScenarioResult* r = scenarios_->result(i);
-            r && r->knobs.isReplay() && r->output.graph == simulation_.graph && r->output.result->complete)
+            r && r->knobs.isReplay() && r->output.graph == simulation().graph && r->output.result->complete)
             snapshot.replay = r->output.result;
-    snapshot.figures = scenarioFigures();
+    // The scenarios' pictures are drawn in the job; the extra ones (a chart of the window) here.
+    std::vector<ScenarioFigure> specs = scenarioFigureSpecs(measured_, scenarios_);
+    std::vector<ReportFigure> extra = extraFigures_ ? extraFigures_() : std::vector<ReportFigure>{};
     reportJob_->start(
-        [path, snapshot = std::move(snapshot)](const JobControl&) { return writeReport(path, snapshot); },
+        [path, snapshot = std::move(snapshot), specs = std::move(specs),
+         extra = std::move(extra)](const JobControl&) mutable {
+            snapshot.figures = drawScenarioFigures(specs);
+            snapshot.figures.insert(snapshot.figures.end(), extra.begin(), extra.end());
+            return writeReport(path, snapshot);
+        },
         [this, path, done = std::move(done)](QString error) {
             if (!error.isEmpty())
                 emit message(error, MessageBar::Level::Error);

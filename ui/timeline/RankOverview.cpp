@@ -1,4 +1,5 @@
 #include "RankOverview.h"
+#include "SimulationModel.h"
 
 #include "Palette.h"
 #include "RankGroups.h"
@@ -265,6 +266,14 @@ bool RankOverview::event(QEvent* event) {
         return true;
     }
     return QWidget::event(event);
+}
+
+void RankOverview::followSimulation(const SimulationModel* model) {
+    connect(model, &SimulationModel::changed, this, [this, model](const SimOutput& output) {
+        if (!output.analysis || !model->traceSet()) return;
+        setData(model->traceSet(), output.analysis->measured, &model->arrivals(), output.graph.get());
+        setVisible(model->traceSet()->ranks.size() >= 4);
+    });
 }
 
 } // namespace sl::ui

@@ -25,6 +25,8 @@ class TimelineView;
 class TrackState;
 class ViewController;
 
+class SimulationModel;
+
 class RankOverview : public QWidget {
     Q_OBJECT
 public:
@@ -34,6 +36,9 @@ public:
     void setData(std::shared_ptr<const TraceSet> set, std::vector<RankBreakdown> breakdown,
                  const CollectiveArrivals* arrivals, const ExecutionGraph* graph);
     void clear();
+    // Fills itself from each run the model shows (its measured breakdown and the arrivals), shown
+    // from four ranks on.
+    void followSimulation(const SimulationModel* model);
     // The set's lines before its breakdown and arrivals are known (the details phase), with `note`
     // in the header ("waits: computing..."); a later setData replaces it. Ignored once data is in.
     void setPending(std::shared_ptr<const TraceSet> set, const QString& note);

@@ -3,6 +3,7 @@
 #include "AddedRanksStrip.h"
 #include "ComparisonRun.h"
 #include "OverviewStrip.h"
+#include "SimulationModel.h"
 #include "TimeAxis.h"
 #include "TimelineRenderer.h"
 #include "TimelineView.h"
@@ -122,6 +123,12 @@ void TimelinePanes::setSimulatedRun(std::shared_ptr<const SimResult> result,
     added_->setSimulation(std::move(result), std::move(graph));
     addedLine_->setText(addedRanksNote(world, added_->addedCount()));
     addedLine_->setVisible(!added_->rows().empty());
+}
+
+void TimelinePanes::followSimulation(const SimulationModel* model) {
+    simulated_->followSimulation(model);
+    connect(model, &SimulationModel::changed, this,
+            [this](const SimOutput& output) { setSimulatedRun(output.result, output.graph); });
 }
 
 void TimelinePanes::setMatches(const std::vector<std::vector<bool>>* matches) {

@@ -16,6 +16,7 @@ namespace sl::ui {
 class AddedRanksStrip;
 struct ComparisonRun;
 class HighlightModel;
+class SimulationModel;
 class OverviewStrip;
 class TimeAxis;
 class TimelineView;
@@ -52,6 +53,8 @@ public:
     // pane, and a line under the measured pane says that the simulated job has more ranks.
     void setSimulatedRun(std::shared_ptr<const SimResult> result,
                          std::shared_ptr<const ExecutionGraph> graph);
+    // The simulated pane and the added ranks follow the runs the model shows.
+    void followSimulation(const SimulationModel* model);
     // That line's text when the simulated job has `added` ranks more than were loaded.
     static QString addedRanksNote(int world, int added);
     void setHighlights(HighlightModel* model);

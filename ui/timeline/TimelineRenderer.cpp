@@ -1,50 +1,35 @@
 #include "TimelineRenderer.h"
 
-#include "ReplayDifferences.h"
-
-#include "RankGroups.h"
-#include "RankLabels.h"
-
 #include "EventNames.h"
+#include "OverlayPasses.h"
 #include "PixelClamp.h"
 #include "TimeFormat.h"
-#include "TrackState.h"
 
 #include <QFontMetrics>
 #include <QPainter>
-#include <QPainterPath>
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace sl::ui {
 
-namespace {
-constexpr int kMinLabelWidth = 28;
-constexpr int kWideBox = 4; // boxes this wide keep a one-pixel gap to their right neighbour
-} // namespace
-
-void TimelineRenderer::setFont(const QFont& f) {
-    font_ = f;
-    QFontMetrics fm(font_);
-    charWidth_ = std::max(1, fm.averageCharWidth() + fm.averageCharWidth() / 6);
-    ellipsisWidth_ = fm.horizontalAdvance(QChar(0x2026));
-    labels_.clear();
-    fontReady_ = true;
+TimelineRenderer::TimelineRenderer() {
+    // The order is the picture's: each pass paints over the ones before it.
+    auto labels = std::make_unique<LabelsPass>(marks_);
+    labels_ = labels.get();
+    passes_.push_back(std::make_unique<EventsPass>(marks_));
+    passes_.push_back(std::make_unique<DifferencesPass>());
+    passes_.push_back(std::make_unique<ExposedPass>());
+    passes_.push_back(std::make_unique<CriticalPathPass>());
+    passes_.push_back(std::make_unique<ShiftPass>());
+    passes_.push_back(std::move(labels));
+    passes_.push_back(std::make_unique<MatchesPass>(marks_));
+    passes_.push_back(std::make_unique<SelectionPass>());
+    passes_.push_back(std::make_unique<LinksPass>());
+    passes_.push_back(std::make_unique<AnnotationsPass>());
 }
 
-const TimelineRenderer::Label& TimelineRenderer::label(const TimelineData& data, int rank, StringId name) {
-    if (labels_.size() != data.ranks().size()) labels_.assign(data.ranks().size(), {});
-    auto& table = labels_[static_cast<std::size_t>(rank)];
-    if (table.empty()) table.resize(data.ranks()[static_cast<std::size_t>(rank)].rank->strings.size());
-    Label& l = table[name];
-    if (l.width < 0) {
-        l.text = shortEventName(data.ranks()[static_cast<std::size_t>(rank)].rank->strings.str(name));
-        l.width = QFontMetrics(font_).horizontalAdvance(l.text);
-    }
-    return l;
-}
+TimelineRenderer::~TimelineRenderer() = default;
 
 int shiftBin(TimeNs shift, TimeNs scale) {
     if (scale <= 0) return kShiftBins / 2;
@@ -65,10 +50,41 @@ QColor shiftColour(int bin) {
                             static_cast<float>(mid.blueF() + (end.blueF() - mid.blueF()) * a));
 }
 
-void TimelineRenderer::paintLane(const TimelineData& data, int rank, const TrackTimeline& track,
-                                 const Lane& lane, const TimeMapping& m, int width, int top,
-                                 const std::uint8_t* flags, bool dim, const std::vector<bool>* matches,
-                                 RenderStats& stats, int boxHeight, bool labels) {
+RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data, const RowLayout& layout,
+                                          const TimeMapping& m, QSize size, int scrollY,
+                                          const RenderState& state) {
+    if (!labels_->fontReady()) setFont(p.font());
+    RenderStats stats;
+    // The rows in view.
+    const auto& rows = layout.rows();
+    const int firstRow = layout.firstRowBelow(scrollY);
+    int lastRow = firstRow;
+    while (lastRow < static_cast<int>(rows.size()) &&
+           rows[static_cast<std::size_t>(lastRow)].y - scrollY <= size.height())
+        ++lastRow;
+    const RenderFrame frame{p, data, layout, m, size, scrollY, firstRow, lastRow, state, stats};
+    for (const auto& pass : passes_)
+        pass->paint(frame);
+    return stats;
+}
+
+// The events pass, the names and the find matches (EventPasses.h).
+namespace {
+constexpr int kMinLabelWidth = 28;
+constexpr int kWideBox = 4; // boxes this wide keep a one-pixel gap to their right neighbour
+
+// The measured track matching (rank, track) when colouring by shift, else null.
+const TrackTimeline* shiftTrack(const ShiftState& state, std::size_t rank, std::size_t track) {
+    if (!state.reference || state.shiftScale <= 0 || rank >= state.reference->ranks().size() ||
+        track >= state.reference->ranks()[rank].tracks.size())
+        return nullptr;
+    return &state.reference->track(rank, track);
+}
+} // namespace
+
+void EventsPass::paintLane(const TimelineData& data, int rank, const TrackTimeline& track, const Lane& lane,
+                           const TimeMapping& m, int width, int top, const std::uint8_t* flags, bool dim,
+                           const std::vector<bool>* matches, RenderStats& stats, int boxHeight, bool labels) {
     if (lane.size == 0) return;
     const auto& rt = data.ranks()[static_cast<std::size_t>(rank)];
     const EventColumns& ev = track.track->events;
@@ -111,11 +127,11 @@ void TimelineRenderer::paintLane(const TimelineData& data, int rank, const Track
             ++stats.boxes;
         }
         if (matches && ev.name[e] < matches->size() && (*matches)[ev.name[e]] &&
-            (matchRects_.empty() || matchRects_.back() != QRect(x0, top, x1 - x0, h)))
-            matchRects_.emplace_back(x0, top, x1 - x0, h);
+            (marks_.matches.empty() || marks_.matches.back() != QRect(x0, top, x1 - x0, h)))
+            marks_.matches.emplace_back(x0, top, x1 - x0, h);
         if (labels && x1 - x0 >= kMinLabelWidth && (!dim || onPath))
-            pendingLabels_.push_back({QRect(std::max(x0, 0), top, std::min(x1, width) - std::max(x0, 0), h),
-                                      rank, ev.name[e], cat});
+            marks_.labels.push_back({QRect(std::max(x0, 0), top, std::min(x1, width) - std::max(x0, 0), h),
+                                     rank, ev.name[e], cat});
     };
     std::size_t pos = TimelineData::firstEndingAfter(lane, t0);
     if (const int level = TimelineData::coarseLevel(lane, m.nsPerPixel); level >= 0) {
@@ -148,86 +164,47 @@ void TimelineRenderer::paintLane(const TimelineData& data, int rank, const Track
     flush();
 }
 
-namespace {
-// The measured track matching (rank, track) when colouring by shift, else null.
-const TrackTimeline* shiftTrack(const RenderState& state, std::size_t rank, std::size_t track) {
-    if (!state.reference || state.shiftScale <= 0 || rank >= state.reference->ranks().size() ||
-        track >= state.reference->ranks()[rank].tracks.size())
-        return nullptr;
-    return &state.reference->track(rank, track);
-}
-} // namespace
-
-void TimelineRenderer::paintDifferences(QPainter& p, const RowLayout& layout, const TimeMapping& m,
-                                        QSize size, int scrollY, int firstRow, int lastRow,
-                                        const ReplayDifferences& d, RenderStats& stats) {
-    if (d.levels.empty()) return;
-    const ReplayDifferences::Level& level = d.levelFor(m.nsPerPixel);
-    std::vector<QRectF> boxes;
-    const auto& rows = layout.rows();
-    const double width = size.width();
-    for (int i = firstRow; i < lastRow; ++i) {
-        const Row& row = rows[static_cast<std::size_t>(i)];
-        if (row.groupRow() || static_cast<std::size_t>(row.rank) >= level.spans.size()) continue;
-        const auto& spans = level.spans[static_cast<std::size_t>(row.rank)];
-        // The spans that reach into the window; each at least a pixel wide so a short one still shows.
-        auto it = std::lower_bound(spans.begin(), spans.end(), m.time(0),
-                                   [](const auto& s, TimeNs t) { return s.second < t; });
-        for (; it != spans.end(); ++it) {
-            const double a = m.x(it->first);
-            if (a > width) break;
-            const double b = std::max(m.x(it->second), a + 1.0);
-            boxes.emplace_back(std::max(a, -1.0), row.y - scrollY, std::min(b, width + 1) - std::max(a, -1.0),
-                               row.height);
-        }
-    }
-    if (boxes.empty()) return;
-    p.setPen(Qt::NoPen);
-    p.setBrush(palette::replayDifference());
-    p.drawRects(boxes.data(), static_cast<int>(boxes.size()));
-    stats.differenceBoxes += static_cast<int>(boxes.size());
-}
-
-RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data, const RowLayout& layout,
-                                          const TimeMapping& m, QSize size, int scrollY,
-                                          const RenderState& state) {
-    if (!fontReady_) setFont(p.font());
-    RenderStats stats;
-    shiftScale_ = state.shiftScale;
-    deltas_ = state.deltas;
-    const int width = size.width();
-    p.fillRect(QRect(QPoint(0, 0), size), palette::background());
+void EventsPass::paint(const RenderFrame& f) {
+    QPainter& p = f.p;
+    const int width = f.size.width();
+    p.fillRect(QRect(QPoint(0, 0), f.size), palette::background());
     // Row backgrounds and grid.
-    const auto& rows = layout.rows();
-    const int firstRow = layout.firstRowBelow(scrollY);
-    int lastRow = firstRow;
-    for (int i = firstRow; i < static_cast<int>(rows.size()); ++i) {
+    const auto& rows = f.layout.rows();
+    for (int i = f.firstRow; i < f.lastRow; ++i) {
         const Row& row = rows[static_cast<std::size_t>(i)];
-        if (row.y - scrollY > size.height()) break;
-        lastRow = i + 1;
-        const QRect r(0, row.y - scrollY, width, row.height);
+        const QRect r(0, row.y - f.scrollY, width, row.height);
         p.fillRect(r, row.groupRow()      ? palette::groupHeader()
                       : row.header()      ? palette::rankHeader()
                       : row.exposedLane() ? palette::exposedLane()
                                           : palette::laneBackground(i % 2 != 0));
     }
     p.setPen(palette::grid());
-    for (const Tick& t : axisTicks(m, width, 16, state.origin))
-        if (t.major) p.drawLine(QPointF(t.x, 0), QPointF(t.x, size.height()));
+    for (const Tick& t : axisTicks(f.m, width, 16, f.state.origin))
+        if (t.major) p.drawLine(QPointF(t.x, 0), QPointF(t.x, f.size.height()));
+    collect(f);
+    fill(p);
+}
 
+void EventsPass::collect(const RenderFrame& f) {
+    const RenderState& state = f.state;
+    const TimelineData& data = f.data;
+    const int width = f.size.width();
+    const auto& rows = f.layout.rows();
+    shiftScale_ = state.shiftScale;
+    deltas_ = state.deltas;
     for (auto& b : batches_)
         b.clear();
-    pendingLabels_.clear();
-    matchRects_.clear();
-    for (int i = firstRow; i < lastRow; ++i) {
+    marks_.labels.clear();
+    marks_.matches.clear();
+    for (int i = f.firstRow; i < f.lastRow; ++i) {
         const Row& row = rows[static_cast<std::size_t>(i)];
         if (row.header() && row.collapsed) {
             // A collapsed rank keeps a summary in its header row: its GPU streams folded into one
             // strip (compute, communication, copies; critical-path colours when those are shown), so
             // that 64 collapsed ranks still show where each one is busy.
             const auto r = static_cast<std::size_t>(row.rank);
-            const int top = row.y - scrollY + row.stripTop();
-            if (top > size.height() || top + row.height < 0) continue;
+            const int top = row.y - f.scrollY + row.stripTop();
+            if (top > f.size.height() || top + row.height < 0) continue;
             const bool dim = state.criticalPath && state.highlights;
             for (std::size_t k = 0; k < data.ranks()[r].tracks.size(); ++k) {
                 const TrackTimeline& track = data.track(r, k);
@@ -236,41 +213,39 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
                 const std::uint8_t* flags = th && !th->flags.empty() ? th->flags.data() : nullptr;
                 shiftRef_ = shiftTrack(state, r, k);
                 deltaRef_ = deltas_ ? deltas_->track(r, k) : nullptr;
-                paintLane(data, row.rank, track, track.lanes[0], m, width, top, flags, dim, nullptr, stats,
-                          row.stripHeight(), false);
-                ++stats.summaryLanes;
+                paintLane(data, row.rank, track, track.lanes[0], f.m, width, top, flags, dim, nullptr,
+                          f.stats, row.stripHeight(), false);
+                ++f.stats.summaryLanes;
             }
             continue;
         }
         if (!row.isTrack()) continue;
-        const TrackTimeline& track =
-            data.track(static_cast<std::size_t>(row.rank), static_cast<std::size_t>(row.track));
+        const auto rank = static_cast<std::size_t>(row.rank);
+        const auto trackIndex = static_cast<std::size_t>(row.track);
+        const TrackTimeline& track = data.track(rank, trackIndex);
         const int lanes = std::min(row.lanes, static_cast<int>(track.lanes.size()));
         const bool dim = state.criticalPath && state.highlights;
-        const TrackHighlights* th = dim ? state.highlights->track(static_cast<std::size_t>(row.rank),
-                                                                  static_cast<std::size_t>(row.track))
-                                        : nullptr;
+        const TrackHighlights* th = dim ? state.highlights->track(rank, trackIndex) : nullptr;
         const std::uint8_t* flags = th && !th->flags.empty() ? th->flags.data() : nullptr;
         const std::vector<bool>* matches =
-            state.matches && static_cast<std::size_t>(row.rank) < state.matches->size() &&
-                    !(*state.matches)[static_cast<std::size_t>(row.rank)].empty()
-                ? &(*state.matches)[static_cast<std::size_t>(row.rank)]
+            state.matches && rank < state.matches->size() && !(*state.matches)[rank].empty()
+                ? &(*state.matches)[rank]
                 : nullptr;
-        shiftRef_ =
-            shiftTrack(state, static_cast<std::size_t>(row.rank), static_cast<std::size_t>(row.track));
-        deltaRef_ =
-            deltas_ ? deltas_->track(static_cast<std::size_t>(row.rank), static_cast<std::size_t>(row.track))
-                    : nullptr;
+        shiftRef_ = shiftTrack(state, rank, trackIndex);
+        deltaRef_ = deltas_ ? deltas_->track(rank, trackIndex) : nullptr;
         for (int l = 0; l < lanes; ++l) {
-            const int top = row.y - scrollY + RowLayout::laneY(l);
-            if (top > size.height() || top + RowLayout::kLaneHeight < 0) continue;
-            paintLane(data, row.rank, track, track.lanes[static_cast<std::size_t>(l)], m, width, top, flags,
-                      dim, matches, stats);
+            const int top = row.y - f.scrollY + RowLayout::laneY(l);
+            if (top > f.size.height() || top + RowLayout::kLaneHeight < 0) continue;
+            paintLane(data, row.rank, track, track.lanes[static_cast<std::size_t>(l)], f.m, width, top, flags,
+                      dim, matches, f.stats);
         }
     }
     shiftRef_ = nullptr;
     deltaRef_ = nullptr;
     deltas_ = nullptr;
+}
+
+void EventsPass::fill(QPainter& p) {
     p.setPen(Qt::NoPen);
     for (int b = 0; b < kBuckets; ++b) {
         auto& batch = batches_[static_cast<std::size_t>(b)];
@@ -288,24 +263,35 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
             p.setBrush(deltaColour(b - kDeltaBase));
         p.drawRects(batch.data(), static_cast<int>(batch.size()));
     }
-    if (state.differences)
-        paintDifferences(p, layout, m, size, scrollY, firstRow, lastRow, *state.differences, stats);
-    if (state.highlights && (state.criticalPath || state.exposed))
-        paintHighlights(p, layout, m, size, scrollY, firstRow, lastRow, state, stats);
-    // The selected event where it was measured: a dashed outline, so a shift is seen at a glance.
-    if (state.reference && state.selected.valid() && &state.reference->set() == &data.set()) {
-        const QRectF r = eventRect(*state.reference, layout, m, state.selected);
-        if (!r.isEmpty()) {
-            p.setBrush(Qt::NoBrush);
-            p.setPen(QPen(palette::text(), 1.5, Qt::DashLine));
-            p.drawRect(r.translated(0, -scrollY).adjusted(-1, -1, 1, 1));
-            p.setPen(Qt::NoPen);
-        }
+}
+
+void LabelsPass::setFont(const QFont& f) {
+    font_ = f;
+    QFontMetrics fm(font_);
+    charWidth_ = std::max(1, fm.averageCharWidth() + fm.averageCharWidth() / 6);
+    ellipsisWidth_ = fm.horizontalAdvance(QChar(0x2026));
+    labels_.clear();
+    fontReady_ = true;
+}
+
+const LabelsPass::Label& LabelsPass::label(const TimelineData& data, int rank, StringId name) {
+    if (labels_.size() != data.ranks().size()) labels_.assign(data.ranks().size(), {});
+    auto& table = labels_[static_cast<std::size_t>(rank)];
+    if (table.empty()) table.resize(data.ranks()[static_cast<std::size_t>(rank)].rank->strings.size());
+    Label& l = table[name];
+    if (l.width < 0) {
+        l.text = shortEventName(data.ranks()[static_cast<std::size_t>(rank)].rank->strings.str(name));
+        l.width = QFontMetrics(font_).horizontalAdvance(l.text);
     }
+    return l;
+}
+
+void LabelsPass::paint(const RenderFrame& f) {
+    QPainter& p = f.p;
     p.setBrush(Qt::NoBrush);
     p.setFont(font_);
-    for (const PendingLabel& pl : pendingLabels_) {
-        const Label& l = label(data, pl.rank, pl.name);
+    for (const EventMarks::Label& pl : marks_.labels) {
+        const Label& l = label(f.data, pl.rank, pl.name);
         const int avail = pl.rect.width() - 6;
         if (avail <= 0) continue;
         p.setPen(pl.category == Category::Runtime ? palette::text() : palette::textOnBox());
@@ -317,40 +303,17 @@ RenderStats TimelineRenderer::paintEvents(QPainter& p, const TimelineData& data,
             if (chars < 2) continue;
             p.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft, l.text.left(chars) + QChar(0x2026));
         }
-        ++stats.labels;
+        ++f.stats.labels;
     }
-    // Find matches: an amber frame around each (after the labels, under the selection).
-    if (!matchRects_.empty()) {
-        p.setBrush(Qt::NoBrush);
-        p.setPen(QPen(palette::findMatch(), 2));
-        for (const QRect& r : matchRects_)
-            p.drawRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5));
-        stats.matches = static_cast<int>(matchRects_.size());
-    }
-    // Range selection.
-    if (state.rangeEnd > state.rangeStart) {
-        const double a = std::clamp(m.x(state.rangeStart), -2.0, width + 2.0);
-        const double b = std::clamp(m.x(state.rangeEnd), -2.0, width + 2.0);
-        p.fillRect(QRectF(a, 0, b - a, size.height()), palette::rangeFill());
-        p.setPen(QPen(QColor(30, 120, 220), 1));
-        p.drawLine(QPointF(a, 0), QPointF(a, size.height()));
-        p.drawLine(QPointF(b, 0), QPointF(b, size.height()));
-    }
-    // Selected event.
-    if (state.selected.valid()) {
-        QRectF r = eventRect(data, layout, m, state.selected);
-        if (!r.isEmpty()) {
-            r.translate(0, -scrollY);
-            r.setLeft(std::max(r.left(), -3.0));
-            r.setRight(std::min(r.right(), width + 3.0));
-            if (r.width() < 3) r.adjust(-1.5, 0, 1.5, 0);
-            p.setPen(QPen(palette::selection(), 2));
-            p.drawRect(r.adjusted(-1, -1, 1, 1));
-        }
-    }
-    if (state.links && !state.links->empty())
-        paintLinks(p, data, layout, m, size, scrollY, *state.links, stats);
-    return stats;
+}
+
+void MatchesPass::paint(const RenderFrame& f) {
+    if (marks_.matches.empty()) return;
+    f.p.setBrush(Qt::NoBrush);
+    f.p.setPen(QPen(palette::findMatch(), 2));
+    for (const QRect& r : marks_.matches)
+        f.p.drawRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5));
+    f.stats.matches = static_cast<int>(marks_.matches.size());
 }
 
 EventId TimelineRenderer::hitTest(const TimelineData& data, const RowLayout& layout, const TimeMapping& m,

@@ -8,6 +8,7 @@
 #include "HighlightModel.h"
 #include "Palette.h"
 #include "RankLabels.h"
+#include "SimulationModel.h"
 #include "TimeFormat.h"
 #include "TrackState.h"
 #include "ViewController.h"
@@ -216,9 +217,8 @@ void TimelineView::paintEvent(QPaintEvent*) {
     state.differences = differences_.get();
     state.shiftScale = reference_ ? shiftScale_ : 0;
     if (deltas_ && deltas_->set == &shown.set()) state.deltas = deltas_.get();
+    if (annotations_) state.notes = &annotations_->notes();
     stats_ = renderer_.paintEvents(p, shown, layout_, controller_->mapping(), area.size(), scrollY, state);
-    if (annotations_)
-        paintNotes(p, annotations_->notes(), controller_->mapping(), layout_, area.size(), scrollY);
     p.restore();
     if (state.shiftScale > 0) paintShiftLegend(p, area, shiftScale_);
     if (state.deltas) paintDeltaLegend(p, area);
@@ -239,6 +239,15 @@ void TimelineView::setAnnotations(AnnotationModel* model) {
     annotations_ = model;
     if (model) connect(model, &AnnotationModel::changed, this, qOverload<>(&QWidget::update));
     update();
+}
+
+void TimelineView::followSimulation(const SimulationModel* model) {
+    connect(model, &SimulationModel::changed, this, [this, model](const SimOutput& output) {
+        setReference(model->measured());
+        setData(output.timeline);
+        setNote({});
+    });
+    connect(model, &SimulationModel::shiftScaleChanged, this, &TimelineView::setShiftScale);
 }
 
 void TimelineView::setReference(std::shared_ptr<const TimelineData> reference) {

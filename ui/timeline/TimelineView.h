@@ -23,6 +23,8 @@ class ViewController;
 // scroll bar. Follows the shared ViewController and SelectionModel and edits them on input:
 // W/S zoom, A/D pan, wheel zooms at the cursor (Shift+wheel scrolls), drag pans, Shift+drag (or
 // right-drag) selects a time range, click selects, double-click or F fits, Esc clears.
+class SimulationModel;
+
 class TimelineView : public QWidget {
     Q_OBJECT
 public:
@@ -35,6 +37,9 @@ public:
     // The notes drawn over the events (ui/timeline/Annotations.h); null: none.
     void setAnnotations(AnnotationModel* model);
     void setData(std::shared_ptr<const TimelineData> timeline);
+    // The simulated pane: shows each run the model shows (its timeline, against the measured one
+    // as reference, with the model's shift colour scale).
+    void followSimulation(const SimulationModel* model);
     // Transitions (ui/model/Transition.h): when on, the next setData() after animateNextChange()
     // with a timeline of the same set moves the events from their old to their new times over
     // kTransitionMs; data() is the new timeline at once, only the picture moves.
