@@ -17,6 +17,7 @@
 #include "Samples.h"
 #include "Scenario.h"
 #include "ScenarioController.h"
+#include "ScenarioFigures.h"
 #include "ScenarioRunner.h"
 #include "Selection.h"
 #include "TimeFormat.h"
@@ -157,51 +158,18 @@ QString SessionController::copyTimelineFigure(QSize size) {
 }
 
 namespace {
-// A scenario's timeline picture for the HTML report, before it is drawn: its timelines are shared and
-// read-only, so it is drawn in the report's background job.
-struct ScenarioFigure {
-    Figure figure;
-    std::string name;
-    std::string knobs;
-};
-
-// A picture per simulated scenario: the measured pane above the scenario's, over the whole trace
-// (ui/export/FigureRender.h).
-std::vector<ScenarioFigure> scenarioFigureSpecs(const std::shared_ptr<const TimelineData>& measured,
-                                                const ScenarioController* scenarios) {
-    std::vector<ScenarioFigure> out;
-    if (!measured || !scenarios) return out;
-    for (int i = 0; i < scenarios->list()->count(); ++i) {
-        const ScenarioResult* r = scenarios->result(i);
-        if (!r || !r->output.timeline) continue;
-        Figure fig;
-        fig.size = QSize(1600, 900);
-        fig.measured = measured;
-        fig.simulated = r->output.timeline;
-        fig.title = r->name;
-        fig.simulatedTitle = SessionController::tr("Simulated: %1").arg(r->name);
-        fig.knobs = ScenarioList::knobChanges(r->knobs);
-        fig.subtitle = r->headline;
-        fig.added = AddedRanks::of(r->output.result, r->output.graph);
-        const QString knobs =
-            fig.knobs.isEmpty() ? SessionController::tr("replay") : fig.knobs.join(QStringLiteral(", "));
-        out.push_back({std::move(fig), r->name.toStdString(), knobs.toStdString()});
-    }
+// The results of the scenarios simulated so far, in list order (null: not simulated yet).
+std::vector<const ScenarioResult*> scenarioResults(const ScenarioController* scenarios) {
+    std::vector<const ScenarioResult*> out;
+    for (int i = 0; scenarios && i < scenarios->list()->count(); ++i)
+        out.push_back(scenarios->result(i));
     return out;
-}
-
-// Draws them (any thread: QPainter on an SVG generator).
-std::vector<ReportFigure> drawScenarioFigures(const std::vector<ScenarioFigure>& specs) {
-    std::vector<ReportFigure> figures;
-    for (const ScenarioFigure& s : specs)
-        if (const QByteArray svg = figureSvg(s.figure); !svg.isEmpty())
-            figures.push_back({s.name, s.knobs, svg.toStdString()});
-    return figures;
 }
 } // namespace
 
 std::vector<ReportFigure> SessionController::scenarioFigures() const {
-    std::vector<ReportFigure> figures = drawScenarioFigures(scenarioFigureSpecs(measured_, scenarios_));
+    std::vector<ReportFigure> figures =
+        drawScenarioFigures(sl::ui::scenarioFigures(measured_, scenarioResults(scenarios_)));
     if (extraFigures_)
         for (const auto& f : extraFigures_())
             figures.push_back(f);
@@ -229,7 +197,7 @@ bool SessionController::startReportExport(const QString& path, std::function<voi
             r && r->knobs.isReplay() && r->output.graph == simulation().graph && r->output.result->complete)
             snapshot.replay = r->output.result;
     // The scenarios' pictures are drawn in the job; the extra ones (a chart of the window) here.
-    std::vector<ScenarioFigure> specs = scenarioFigureSpecs(measured_, scenarios_);
+    std::vector<ScenarioFigure> specs = sl::ui::scenarioFigures(measured_, scenarioResults(scenarios_));
     std::vector<ReportFigure> extra = extraFigures_ ? extraFigures_() : std::vector<ReportFigure>{};
     reportJob_->start(
         [path, snapshot = std::move(snapshot), specs = std::move(specs),
