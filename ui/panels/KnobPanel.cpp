@@ -5,6 +5,7 @@
 #include "Scenario.h"
 #include "sim/JobRankIds.h"
 #include "sim/KnobRegistry.h"
+#include "sim/KnobText.h"
 
 #include <QAbstractScrollArea>
 #include <QCheckBox>
@@ -246,7 +247,7 @@ QString KnobPanel::fieldText(const Field& f) {
         double v = dspin->value();
         // Below the valid range only the special value ("from trace") is offered.
         if (spec.sentinel && v < spec.min) v = *spec.sentinel;
-        return QString::number(v, 'g', 12);
+        return QString::fromStdString(knobNumberText(v, KnobNumberStyle::Readable));
     }
     return {};
 }

@@ -5,6 +5,7 @@
 
 #include "analysis/Sweep.h"
 #include "sim/KnobRegistry.h"
+#include "sim/KnobText.h"
 
 #include <QChart>
 #include <QChartView>
@@ -121,7 +122,7 @@ bool SweepView::run(const QString& key, const std::vector<double>& values) {
     for (double v : values) {
         SimKnobs k = base_;
         try {
-            setKnob(k, key.toStdString(), QString::number(v, 'g', 12).toStdString());
+            setKnob(k, key.toStdString(), knobNumberText(v, KnobNumberStyle::Readable));
         } catch (const KnobError& e) {
             status_->setText(QString::fromUtf8(e.what()));
             return false;
