@@ -49,7 +49,16 @@ void MainMenus::buildExportFigureAction(QMenu* file) {
                                            QStringLiteral("1280x720")};
                 const QString size = QInputDialog::getItem(window_, tr("Export figure"), tr("Size (pixels):"),
                                                            sizes, 0, true, &ok);
-                if (!ok || !parseFigureSize(size, px)) return;
+                if (!ok) return;
+                if (!parseFigureSize(size, px)) {
+                    // A typed size that is not one says so instead of closing without a figure.
+                    if (auto* bar = window_->findChild<MessageBar*>())
+                        bar->showMessage(tr("Export figure: \"%1\" is not a size in pixels (WIDTHxHEIGHT, "
+                                            "e.g. 1920x1080)")
+                                             .arg(size),
+                                         MessageBar::Level::Error);
+                    return;
+                }
             }
             const QString path = QFileDialog::getSaveFileName(
                 window_, tr("Export figure"), dialogDir(QStringLiteral("figure.png")),

@@ -4,14 +4,19 @@
 
 #include "ChartsPanel.h"
 #include "MainWindow.h"
+#include "MessageBar.h"
 #include "SimRunner.h"
 #include "SimulationDriver.h"
 #include "WindowParts.h"
 #include "io/KinetoLoader.h"
 
+#include <QAction>
+#include <QApplication>
 #include <QFile>
 #include <QImage>
+#include <QInputDialog>
 #include <QTabWidget>
+#include <QTimer>
 
 using namespace sl;
 using namespace sl::ui;
@@ -67,6 +72,38 @@ private slots:
         QCOMPARE(chart.size(), QSize(1600, 900));
 
         QVERIFY(!w.saveTimelineImage(dir.filePath("no/such/dir/t.png")).isEmpty());
+    }
+
+    // File > Export Figure with a typed size that is not one says so in the window instead of
+    // closing without a figure.
+    void typedSizeThatIsNotOneIsSaid() {
+        auto set = std::make_shared<const TraceSet>(loadTraceSet({sltest::samplePath("02-dp4")}));
+        MainWindow w;
+        w.sessions()->driver()->setAutoSimulate(false);
+        w.show();
+        w.sessions()->showTraceSet(set);
+        auto* action = w.findChild<QAction*>(QStringLiteral("exportFigureAction"));
+        QVERIFY(action);
+        // The figure kind (the first one), then the size typed as a file name.
+        int answered = 0;
+        std::function<void()> answer = [&] {
+            auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+            if (!dialog) {
+                QTimer::singleShot(20, answer);
+                return;
+            }
+            if (++answered == 2) dialog->setTextValue(QStringLiteral("figure.png"));
+            dialog->accept();
+            if (answered < 2) QTimer::singleShot(20, answer);
+        };
+        QTimer::singleShot(20, answer);
+        action->trigger();
+        QCOMPARE(answered, 2);
+        auto* bar = w.findChild<MessageBar*>();
+        QVERIFY(bar);
+        QCOMPARE(bar->level(), MessageBar::Level::Error);
+        QVERIFY2(bar->text().contains(QStringLiteral("\"figure.png\" is not a size")),
+                 qPrintable(bar->text()));
     }
 };
 
