@@ -130,6 +130,28 @@ private slots:
         QVERIFY(w.close());
     }
 
+    // Another set opened over unsaved what-if scenarios keeps them, and keeps them unsaved: closing
+    // asks. Scenarios already saved carry over clean.
+    void unsavedScenariosStayUnsavedOnAnotherSet() {
+        MainWindow w;
+        w.show();
+        load(w, {sample()});
+        ctl(w)->list()->add(QStringLiteral("GPU 2x"), fastGpu());
+        QVERIFY(w.sessions()->document()->modified());
+        const QString other = QString::fromStdString(sltest::samplePath("01-dp8-straggler"));
+        load(w, {other});
+        QCOMPARE(ctl(w)->list()->count(), 2);
+        QVERIFY(w.sessions()->document()->modified());
+        QTemporaryDir dir;
+        QCOMPARE(w.sessions()->document()->saveSession(dir.filePath(QStringLiteral("s.sightline.json"))),
+                 QString());
+        QVERIFY(!w.sessions()->document()->modified());
+        load(w, {sample()});
+        QCOMPARE(ctl(w)->list()->count(), 2);
+        QVERIFY(!w.sessions()->document()->modified());
+        w.setCloseQuestion([] { return MainWindow::CloseChoice::Discard; });
+    }
+
     void crashAutosaveStaysUntilAnswered() {
         QTemporaryDir dir;
         {

@@ -52,7 +52,7 @@ SessionController::SessionController(QObject* parent)
                 failed_.reset();
                 showLoaded(std::move(set), paths, pending ? &pending->session : nullptr, std::move(measured));
                 if (pending && !pending->path.isEmpty()) document_->setSessionPath(pending->path);
-                document_->setModified(false);
+                if (pending) document_->setModified(false); // else as showLoaded decided
                 if (pending && pending->arrival == Arrival::Recovered) document_->recovered();
                 if (pending && pending->arrival == Arrival::Modified) document_->markDirty();
             });
@@ -93,7 +93,7 @@ SessionController::SessionController(QObject* parent)
 void SessionController::setScenarios(ScenarioController* scenarios, KnobPanel* knobs) {
     scenarios_ = scenarios;
     knobs_ = knobs;
-    connect(scenarios_, &ScenarioController::modified, document_, &SessionDocument::markDirty);
+    connect(scenarios_, &ScenarioController::modified, document_, &SessionDocument::markScenariosDirty);
     driver_->followScenarios();
 }
 
@@ -151,6 +151,7 @@ void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QS
                                    const Session* session, std::shared_ptr<const TimelineData> measured) {
     // Re-loading the same traces keeps the track tree as the user arranged it.
     const bool same = !paths.isEmpty() && paths == paths_ && set_;
+    const bool unsavedBefore = document_->scenariosUnsaved();
     const std::vector<TrackState::RankState> keep =
         same ? tracks_->ranks() : std::vector<TrackState::RankState>{};
     const TrackState::RankView keepView = tracks_->rankView();
@@ -166,7 +167,6 @@ void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QS
     selection_->clearRange();
     highlights_->clear();
     emit aboutToSwitch();
-
     set_ = std::move(set);
     measured_ =
         measured && &measured->set() == set_.get() ? std::move(measured) : TimelineData::measured(set_);
@@ -210,7 +210,8 @@ void SessionController::showLoaded(std::shared_ptr<const TraceSet> set, const QS
     // Still switching: the views laid out for the new set (the timeline page shown) are no edit.
     emit shown(paths);
     switching_ = false;
-    document_->setModified(false);
+    // Unsaved what-if scenarios follow to the new set unsaved (closing asks); saved ones, clean.
+    document_->setModified(!session && unsavedBefore && scenarios_->list()->count() > 1);
     const Sample sample = paths.size() == 1 ? sampleFor(paths[0]) : Sample{};
     if (!set_->warnings.empty()) {
         emit message(tr("Loaded with %n warning(s) (all in the Warnings panel): ", nullptr,

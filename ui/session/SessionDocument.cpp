@@ -139,9 +139,15 @@ void SessionDocument::markDirty() {
     }
 }
 
+void SessionDocument::markScenariosDirty() {
+    markDirty();
+    if (!sandbox_ && session_->traceSet() && !session_->switching() && !navigating_) scenariosUnsaved_ = true;
+}
+
 void SessionDocument::setModified(bool modified) {
     if (sandbox_) return; // the flag is the user's session's, put aside with it
     modified_ = modified;
+    if (!modified) scenariosUnsaved_ = false;
     emit titleChanged();
 }
 

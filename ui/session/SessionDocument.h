@@ -53,6 +53,10 @@ public:
     void navigate(const std::function<void()>& move);
     bool modified() const { return modified_; }
     void setModified(bool modified);
+    // A scenario edit: markDirty, remembered until the session is saved or replaced, so what-ifs
+    // carried over to another set stay unsaved work there (SessionController::showLoaded).
+    void markScenariosDirty();
+    bool scenariosUnsaved() const { return scenariosUnsaved_; }
 
     // A lesson's sandbox (docs/Lessons.md, "Sandbox"): beginSandbox() puts the user's session aside
     // (scenarios, knobs, view, highlights, traces, file, modified flag) and gives the lesson an empty
@@ -80,6 +84,7 @@ private:
     };
     std::optional<Sandbox> sandbox_;
     bool modified_ = false;
+    bool scenariosUnsaved_ = false;
     bool navigating_ = false;            // inside navigate()
     std::array<bool, 3> toggles_{};      // critical path, exposed, arrows as last seen
     std::pair<TimeNs, TimeNs> window_{}; // the view's time window as last seen
