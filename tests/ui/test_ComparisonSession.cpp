@@ -38,7 +38,9 @@ private slots:
         QVERIFY(c->busy());
         c->close();
         QVERIFY(!c->busy());
-        QCOMPARE(QThreadPool::globalInstance()->activeThreadCount(), 0);
+        // Qt's own pool is not the comparison's: Qt's image code lends it threads for a few ms while
+        // the window paints (seen 0-4 ms under a parallel test run), so it is given that long.
+        QTRY_COMPARE_WITH_TIMEOUT(QThreadPool::globalInstance()->activeThreadCount(), 0, 1'000);
         QTRY_COMPARE_WITH_TIMEOUT(jobPool()->activeThreadCount(), 0, 10'000);
         QCoreApplication::processEvents();
         QCOMPARE(shown.count(), 0);
