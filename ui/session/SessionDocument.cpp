@@ -130,10 +130,14 @@ void SessionDocument::navigate(const std::function<void()>& move) {
     move();
 }
 
+bool SessionDocument::editCounts() const {
+    return !sandbox_ && session_->traceSet() && !session_->switching() && !navigating_;
+}
+
 void SessionDocument::markDirty() {
     if (sandbox_) return; // a lesson's edits are not the user's work
     if (autosave_) autosave_->markDirty();
-    if (session_->traceSet() && !session_->switching() && !navigating_ && !modified_) {
+    if (editCounts() && !modified_) {
         modified_ = true;
         emit titleChanged();
     }
@@ -141,7 +145,7 @@ void SessionDocument::markDirty() {
 
 void SessionDocument::markScenariosDirty() {
     markDirty();
-    if (!sandbox_ && session_->traceSet() && !session_->switching() && !navigating_) scenariosUnsaved_ = true;
+    if (editCounts()) scenariosUnsaved_ = true;
 }
 
 void SessionDocument::setModified(bool modified) {

@@ -83,6 +83,8 @@ private:
         bool modified = false;
     };
     std::optional<Sandbox> sandbox_;
+    // An edit made now is the user's work (not a lesson's, a switch of sets or a navigation).
+    bool editCounts() const;
     bool modified_ = false;
     bool scenariosUnsaved_ = false;
     bool navigating_ = false;            // inside navigate()
