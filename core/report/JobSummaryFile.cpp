@@ -1,6 +1,7 @@
 #include "report/JobSummaryFile.h"
 
 #include "base/Error.h"
+#include "report/JsonFields.h"
 #include "trace/Collective.h"
 
 #include <nlohmann/json.hpp>
@@ -27,11 +28,8 @@ CollectiveType typeNamed(const std::string& name) {
     return CollectiveType::Unknown;
 }
 
-// A number at `key` of `j`, else 0 (a summary of an older module may lack a field).
-double number(const Json& j, const char* key) {
-    const auto it = j.find(key);
-    return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
-}
+// A summary of an older module may lack a field: it reads as 0.
+using jsonfields::number;
 
 } // namespace
 

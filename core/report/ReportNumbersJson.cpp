@@ -1,5 +1,6 @@
 #include "report/ReportNumbersJson.h"
 
+#include "report/JsonFields.h"
 #include "report/SimulationReport.h"
 
 namespace sl {
@@ -80,21 +81,9 @@ void writeCriticalPath(nlohmann::json& cp, const SimulationNumbers& n) {
 
 // ---- reading ----------------------------------------------------------------------------------------
 
-const nlohmann::json& field(const nlohmann::json& obj, const char* key) {
-    static const nlohmann::json missing;
-    if (!obj.is_object()) return missing;
-    auto it = obj.find(key);
-    return it == obj.end() ? missing : *it;
-}
-
-std::optional<double> optionalNumber(const nlohmann::json& obj, const char* key) {
-    const nlohmann::json& v = field(obj, key);
-    return v.is_number() ? std::optional<double>(v.get<double>()) : std::nullopt;
-}
-
-double number(const nlohmann::json& obj, const char* key) {
-    return optionalNumber(obj, key).value_or(0.0);
-}
+using jsonfields::field;
+using jsonfields::number;
+using jsonfields::optionalNumber;
 
 std::int64_t integer(const nlohmann::json& obj, const char* key) {
     const nlohmann::json& v = field(obj, key);
