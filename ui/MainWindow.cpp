@@ -16,6 +16,7 @@
 #include "LegendWidget.h"
 #include "MainMenus.h"
 #include "MessageBar.h"
+#include "PlanView.h"
 #include "RangeStatsPanel.h"
 #include "RankControls.h"
 #include "RankOverview.h"
@@ -147,14 +148,17 @@ void MainWindow::buildCentral() {
     layout->addWidget(stack_, 1);
     panes_->setHighlights(sessions_->highlights());
     panes_->measured()->setAnnotations(sessions_->annotations());
-    // The sweep's plot in the HTML report when a sweep ran (docs/Exports.md, "In the report").
+    // The sweep's and the plan's plots in the HTML report when they ran (docs/Exports.md, "In the
+    // report").
     sessions_->setExtraFigures([this] {
         std::vector<ReportFigure> out;
-        if (!sweep_ || sweep_->points().empty()) return out;
-        const QByteArray svg = chartSvg(sweep_->chart(), {1600, 900});
-        if (!svg.isEmpty())
-            out.push_back({tr("Sweep").toStdString(), sweep_->chart()->chart()->title().toStdString(),
-                           svg.toStdString()});
+        const auto add = [&out](const QString& name, QChartView* chart) {
+            const QByteArray svg = chartSvg(chart, {1600, 900});
+            if (!svg.isEmpty())
+                out.push_back({name.toStdString(), chart->chart()->title().toStdString(), svg.toStdString()});
+        };
+        if (sweep_ && !sweep_->points().empty()) add(tr("Sweep"), sweep_->chart());
+        if (plan_ && plan_->model()->rowCount() > 0) add(tr("Plan"), plan_->chart());
         return out;
     });
     panes_->simulated()->setAnnotations(sessions_->annotations());
@@ -184,8 +188,9 @@ void MainWindow::filterTree() {
 }
 
 MainWindow::~MainWindow() {
-    // Closing hides the docks while the window's layout is going away: no sweep fitting then.
-    if (sweepDock_) disconnect(sweepDock_, nullptr, this, nullptr);
+    // Closing hides the docks while the window's layout is going away: no chart tab fitting then.
+    for (QDockWidget* dock : {sweepDock_, planDock_})
+        if (dock) disconnect(dock, nullptr, this, nullptr);
 }
 
 void MainWindow::updateStatus() {
@@ -243,9 +248,12 @@ QString MainWindow::saveTimelineImage(const QString& path) {
 }
 
 QChartView* MainWindow::chartOnScreen() const {
-    // The sweep's plot when its tab is in front with a sweep in it, else the Charts dock's tab.
+    // The sweep's or the plan's plot when its tab is in front with results in it, else the Charts
+    // dock's tab.
     if (sweep_->isVisible() && !sweep_->visibleRegion().isEmpty() && !sweep_->points().empty())
         return sweep_->chart();
+    if (plan_->isVisible() && !plan_->visibleRegion().isEmpty() && plan_->model()->rowCount() > 0)
+        return plan_->chart();
     QWidget* tab = charts_->tabs()->currentWidget();
     auto* view = qobject_cast<QChartView*>(tab);
     return view || !tab ? view : tab->findChild<QChartView*>();

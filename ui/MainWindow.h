@@ -31,6 +31,7 @@ class ResultCard;
 class SessionController;
 class StructurePanel;
 class SweepView;
+class PlanView;
 class TimelinePanes;
 class TrackTreeModel;
 class WarningsPanel;
@@ -108,10 +109,11 @@ private:
     void saveLayout();
     void applyDefaultSizes();
     void watchLayout();
-    // The Sweep tab in front grows the bottom row until its plot is kSweepPlot tall; another tab in
-    // front gives the height back, unless the user resized the row meanwhile.
-    void fitSweep(bool front);
-    void growSweep();
+    // A chart tab (Sweep, Plan) in front grows the bottom row until its plot is
+    // SweepView::kPlotHeight tall; another tab in front gives the height back, unless the user
+    // resized the row meanwhile.
+    void fitChartTab(QDockWidget* dock, bool front);
+    void growChartTab(QDockWidget* dock);
 
     SessionController* sessions_;
     MainMenus* menus_ = nullptr;
@@ -141,6 +143,7 @@ private:
     StragglersPanel* stragglers_ = nullptr;
     QDockWidget* pathDock_ = nullptr;
     SweepView* sweep_ = nullptr;
+    PlanView* plan_ = nullptr;
     HelpSheets* help_ = nullptr;
     QLabel* status_ = nullptr;
     QLabel* progressLabel_ = nullptr;
@@ -161,7 +164,8 @@ private:
     bool layoutRestored_ = false;
     bool arranging_ = false;
     QDockWidget* sweepDock_ = nullptr;
-    int sweepGrownFrom_ = 0; // the bottom row's height before the sweep grew it (0: not grown)
+    QDockWidget* planDock_ = nullptr;
+    int sweepGrownFrom_ = 0; // the bottom row's height before a chart tab grew it (0: not grown)
     int sweepGrownTo_ = 0;
     int sweepTabBar_ = 0; // what a tab group's height has beyond its docks' (its tab bar)
 };

@@ -21,6 +21,7 @@
 #include "LegendWidget.h"
 #include "MainMenus.h"
 #include "MessageBar.h"
+#include "PlanView.h"
 #include "RangeStatsPanel.h"
 #include "RankControls.h"
 #include "RankOverview.h"
@@ -245,7 +246,15 @@ void MainWindow::buildDocks() {
     sweepDock_ = sweepDock;
     addDockWidget(Qt::BottomDockWidgetArea, sweepDock);
     tabifyDockWidget(deltaDock_, sweepDock);
-    connect(sweepDock, &QDockWidget::visibilityChanged, this, &MainWindow::fitSweep);
+    connect(sweepDock, &QDockWidget::visibilityChanged, this,
+            [this](bool front) { fitChartTab(sweepDock_, front); });
+    // The layouts of a GPU count predicted from the trace (docs/Layouts.md, "In the window").
+    plan_ = new PlanView(this);
+    planDock_ = dockOf(this, plan_, tr("Plan"), "planDock");
+    addDockWidget(Qt::BottomDockWidgetArea, planDock_);
+    tabifyDockWidget(deltaDock_, planDock_);
+    connect(planDock_, &QDockWidget::visibilityChanged, this,
+            [this](bool front) { fitChartTab(planDock_, front); });
     // The comparison run's tables (File > Comparison Tables...): a tab of the bottom row, so that
     // they never cover the timeline whose ops a row jumps to; hidden until a run is compared.
     auto* comparisonDock = new QDockWidget(tr("Comparison"), this);

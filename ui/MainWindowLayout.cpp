@@ -1,9 +1,10 @@
-// The window's layout (docs/MainWindow.md, "Layout"): default dock sizes, the sweep plot's room while
-// its tab is in front, whether the user rearranged the docks, and the layout saved between runs.
+// The window's layout (docs/MainWindow.md, "Layout"): default dock sizes, a chart tab's room (Sweep,
+// Plan) while it is in front, whether the user rearranged the docks, and the layout saved between runs.
 #include "MainWindow.h"
 
 #include "MainMenus.h"
 #include "MessageBar.h"
+#include "PlanView.h"
 #include "ResultCard.h"
 #include "SessionController.h"
 #include "SweepView.h"
@@ -37,51 +38,53 @@ void MainWindow::applyDefaultSizes() {
     resizeDocks({detailsDock_, rangeDock_, chartsDock_}, {1, 1, 1}, Qt::Vertical);
 }
 
-void MainWindow::fitSweep(bool front) {
+void MainWindow::fitChartTab(QDockWidget* dock, bool front) {
     // The bottom row is short so that the panes keep the height (docs/MainWindow.md, "Layout"); the
-    // sweep's plot needs more to be read, so it takes it while its tab is in front. Focus mode,
-    // Reset Layout and a restored state bring their own sizes; a floating sweep sizes itself.
-    if (arranging_ || (menus_ && menus_->inFocusMode()) || sweepDock_->isFloating() ||
-        dockWidgetArea(sweepDock_) != Qt::BottomDockWidgetArea)
+    // sweep's and the plan's plots need more to be read, so they take it while their tab is in
+    // front. Focus mode, Reset Layout and a restored state bring their own sizes; a floating tab
+    // sizes itself.
+    if (arranging_ || (menus_ && menus_->inFocusMode()) || dock->isFloating() ||
+        dockWidgetArea(dock) != Qt::BottomDockWidgetArea)
         return;
     if (!front) {
-        // Another tab in front: give the height back when the row is still as the sweep left it.
-        if (sweepGrownFrom_ > 0 && sweepDock_->height() == sweepGrownTo_)
+        // Another tab in front: give the height back when the row is still as the chart tab left it.
+        if (sweepGrownFrom_ > 0 && dock->height() == sweepGrownTo_)
             resizeDocks({deltaDock_}, {sweepGrownFrom_ + sweepTabBar_}, Qt::Vertical);
         sweepGrownFrom_ = sweepGrownTo_ = 0;
         return;
     }
-    growSweep();
+    growChartTab(dock);
 }
 
-void MainWindow::growSweep() {
+void MainWindow::growChartTab(QDockWidget* dock) {
     // On the event loop: the tab's contents get their size there. Each step lays out the docks and
     // the chart (whose plot follows its view by layout requests) before measuring the plot.
-    QTimer::singleShot(0, this, [this] {
+    QTimer::singleShot(0, this, [this, dock] {
         for (int step = 0; step < 4; ++step) {
             for (int i = 0; i < 3; ++i)
                 QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-            if (!sweepDock_->isVisible() || sweepDock_->visibleRegion().isEmpty() ||
-                sweepDock_->isFloating() || arranging_ || (menus_ && menus_->inFocusMode()))
+            if (!dock->isVisible() || dock->visibleRegion().isEmpty() || dock->isFloating() || arranging_ ||
+                (menus_ && menus_->inFocusMode()))
                 return;
             // From sizes that agree with each other: the chart's plot with its own view (the titles
             // and axes around it), the panel with the scroll area's viewport it sits in. A panel
             // laid out for a taller row while its tab was behind keeps its size and scrolls.
-            const QChartView* view = sweep_->chart();
+            QWidget* panel = dock == planDock_ ? static_cast<QWidget*>(plan_) : sweep_;
+            const QChartView* view = dock == planDock_ ? plan_->chart() : sweep_->chart();
             const int plot = static_cast<int>(view->chart()->plotArea().height());
             const int viewNeed = SweepView::kPlotHeight + view->height() - plot;
-            const int panelNeed = sweep_->height() - view->height() + viewNeed;
-            const auto* scroll = qobject_cast<const QScrollArea*>(sweepDock_->widget());
-            const int shown = scroll ? scroll->viewport()->height() : sweep_->height();
-            const int now = sweepDock_->height();
+            const int panelNeed = panel->height() - view->height() + viewNeed;
+            const auto* scroll = qobject_cast<const QScrollArea*>(dock->widget());
+            const int shown = scroll ? scroll->viewport()->height() : panel->height();
+            const int now = dock->height();
             const int need = std::min(height() * 45 / 100, now + panelNeed - shown);
             if (need <= now) return;
             if (sweepGrownFrom_ == 0) sweepGrownFrom_ = now;
             // The size given is the tab group's, its tab bar included: sweepTabBar_ is what a step
             // learnt that costs.
-            resizeDocks({sweepDock_}, {need + sweepTabBar_}, Qt::Vertical);
+            resizeDocks({dock}, {need + sweepTabBar_}, Qt::Vertical);
             QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-            sweepGrownTo_ = sweepDock_->height();
+            sweepGrownTo_ = dock->height();
             sweepTabBar_ = std::max(sweepTabBar_, need + sweepTabBar_ - sweepGrownTo_);
         }
     });

@@ -18,6 +18,7 @@
 #include "LegendWidget.h"
 #include "MainMenus.h"
 #include "MessageBar.h"
+#include "PlanView.h"
 #include "RangeStatsPanel.h"
 #include "RankControls.h"
 #include "RankOverview.h"
@@ -165,6 +166,7 @@ void MainWindow::wireSession() {
         overview_->clear();
         overview_->hide();
         sweep_->setGraph(nullptr, nullptr);
+        plan_->setGraph(nullptr, nullptr);
         trackModel_->setTraceSet(nullptr);
         panes_->setMeasured(nullptr);
         panes_->setSimulated(nullptr);
@@ -229,6 +231,7 @@ void MainWindow::wireSession() {
     });
     subscribeToSimulation();
     connect(knobs_, &KnobPanel::changed, sweep_, &SweepView::setBaseKnobs);
+    connect(knobs_, &KnobPanel::changed, plan_, &PlanView::setBaseKnobs);
     connect(s->view(), &ViewController::windowChanged, this, &MainWindow::updateStatus);
     // The selection: details, the critical path table, range statistics (which come to the front).
     connect(s->selection(), &SelectionModel::eventChanged, details_, &DetailsPanel::showDetails);
@@ -265,6 +268,7 @@ void MainWindow::subscribeToSimulation() {
     overview_->followSimulation(model);
     stragglers_->followSimulation(model);
     sweep_->followSimulation(model);
+    plan_->followSimulation(model);
     connect(model, &SimulationModel::changed, pathTable_, &CriticalPathTable::setSimulation);
     connect(model, &SimulationModel::changed, charts_, &ChartsPanel::setSimulation);
     connect(model, &SimulationModel::changed, details_, &DetailsPanel::setSimulation);

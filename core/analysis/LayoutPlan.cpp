@@ -45,7 +45,7 @@ std::string errorText(const std::exception_ptr& e) {
 } // namespace
 
 LayoutPlan planLayouts(const ExecutionGraph& g, int gpus, const SimKnobs& base,
-                       const std::vector<int>& microbatches) {
+                       const std::vector<int>& microbatches, const SweepOptions& sweep) {
     const TraceSet& set = *g.trace;
     const ParallelStructure s = recognizeStructure(set, &g, true);
     if (!s.recognised)
@@ -109,7 +109,7 @@ LayoutPlan planLayouts(const ExecutionGraph& g, int gpus, const SimKnobs& base,
                         std::to_string(p.gpusPerNode) + " that divides " + std::to_string(p.heads) +
                         " heads and hidden " + std::to_string(p.hidden));
 
-    const std::vector<SweepRun> runs = runSweep(g, knobs);
+    const std::vector<SweepRun> runs = runSweep(g, knobs, sweep);
     const double tracedTokens =
         static_cast<double>(p.tracedMicrobatches) * s.dp * static_cast<double>(p.tokens);
     for (std::size_t i = 0; i < p.rows.size(); ++i) {

@@ -3,6 +3,7 @@
 // one transformer trace with tp.degree and parallel.gpus (the global batch stays), ranked by step
 // time, with what each layout's GPU must hold.
 #include "analysis/JobExposedComm.h"
+#include "analysis/Sweep.h"
 #include "graph/ExecutionGraph.h"
 #include "sim/Knobs.h"
 
@@ -51,9 +52,10 @@ struct LayoutPlan {
 // traced, each simulated with `base` plus tp.degree and parallel.gpus (the global batch stays), or,
 // with `microbatches`, once per micro-batch count per replica (tp.degree, dp.degree,
 // pp.microbatches: the global batch is dp x M micro-batches). Throws KnobError where the trace has
-// no transformer layers or the count makes no layout (one line).
+// no transformer layers or the count makes no layout (one line). `sweep` carries the GUI's cancel flag
+// and progress hook to the simulations (its onRun indexes the layouts in enumeration order).
 LayoutPlan planLayouts(const ExecutionGraph& graph, int gpus, const SimKnobs& base = {},
-                       const std::vector<int>& microbatches = {});
+                       const std::vector<int>& microbatches = {}, const SweepOptions& sweep = {});
 
 nlohmann::ordered_json layoutPlanJson(const LayoutPlan& plan);
 

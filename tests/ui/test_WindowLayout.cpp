@@ -6,6 +6,7 @@
 // when /work/shared/traces is there, the DLRM set.
 #include "KnobPanel.h"
 #include "MainWindow.h"
+#include "PlanView.h"
 #include "ResultCard.h"
 #include "RowLayout.h"
 #include "ScenarioController.h"
@@ -212,6 +213,29 @@ private slots:
         settleLayout();
         QVERIFY2(chart->plotArea().height() >= SweepView::kPlotHeight - 2,
                  qPrintable(QStringLiteral("plot %1 px the second time").arg(chart->plotArea().height())));
+    }
+
+    // The Plan tab grows the row as the Sweep tab does; going from one chart tab to the other keeps
+    // the room, and a table tab in front gives it back.
+    void planTallInFront() {
+        MainWindow w;
+        open(w, {1600, 1000}, {sample("01-dp8-straggler")}, true);
+        auto* delta = part<QDockWidget>(w, QStringLiteral("deltaDock"));
+        const int row = delta->height();
+        part<QDockWidget>(w, QStringLiteral("planDock"))->raise();
+        settleLayout();
+        QChart* plan = part<PlanView>(w)->chart()->chart();
+        QVERIFY2(plan->plotArea().height() >= SweepView::kPlotHeight - 2,
+                 qPrintable(QStringLiteral("plan plot %1 px").arg(plan->plotArea().height())));
+        part<QDockWidget>(w, QStringLiteral("sweepDock"))->raise();
+        settleLayout();
+        QChart* sweep = part<SweepView>(w)->chart()->chart();
+        QVERIFY2(
+            sweep->plotArea().height() >= SweepView::kPlotHeight - 2,
+            qPrintable(QStringLiteral("sweep plot %1 px after the plan").arg(sweep->plotArea().height())));
+        delta->raise();
+        settleLayout();
+        QCOMPARE(delta->height(), row);
     }
 
     void focusModeGivesEveryDockBack() {

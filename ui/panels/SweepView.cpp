@@ -28,7 +28,9 @@
 
 namespace sl::ui {
 
-SweepView::SweepView(QWidget* parent) : QWidget(parent) {
+SweepView::SweepView(QWidget* parent)
+    : ChartJobPanel(tr("Simulates each value on top of the current scenario's knobs."),
+                    tr("Sweep cancelled."), parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     auto* row = new QHBoxLayout;
@@ -46,36 +48,19 @@ SweepView::SweepView(QWidget* parent) : QWidget(parent) {
     values_->setObjectName(QStringLiteral("sweepValues"));
     values_->setToolTip(tr("Values to simulate, separated by commas"));
     run_ = new QPushButton(tr("Run sweep"), this);
-    stop_ = new QPushButton(tr("Cancel"), this);
-    stop_->setEnabled(false);
     row->addWidget(new QLabel(tr("Knob"), this));
     row->addWidget(knob_, 2);
     row->addWidget(new QLabel(tr("Values"), this));
     row->addWidget(values_, 2);
     row->addWidget(run_);
-    row->addWidget(stop_);
+    row->addWidget(cancelButton());
     layout->addLayout(row);
-    auto* status = new QHBoxLayout;
-    status_ = new QLabel(tr("Simulates each value on top of the current scenario's knobs."), this);
-    status_->setWordWrap(true);
-    progress_ = new QProgressBar(this);
-    progress_->setMaximumWidth(200);
-    progress_->hide();
-    status->addWidget(status_, 1);
-    status->addWidget(progress_);
-    layout->addLayout(status);
-    auto* chart = new QChart;
-    // The legend at the side and thin margins: the bottom dock row is wide and short, so the height
-    // goes to the plot.
-    chart->legend()->setAlignment(Qt::AlignRight);
-    chart->setMargins(QMargins(4, 2, 4, 2));
-    chart_ = new QChartView(chart, this);
-    chart_->setRenderHint(QPainter::Antialiasing);
-    chart_->setMinimumHeight(120); // the dock scrolls below that (MainWindow: every dock shrinks)
-    layout->addWidget(chart_, 1);
+    layout->addLayout(statusRow());
+    // The legend at the side: the bottom dock row is wide and short, so the height goes to the plot.
+    chart()->chart()->legend()->setAlignment(Qt::AlignRight);
+    layout->addWidget(chart(), 1);
     connect(run_, &QPushButton::clicked, this, &SweepView::startFromFields);
     connect(values_, &QLineEdit::returnPressed, this, &SweepView::startFromFields);
-    connect(stop_, &QPushButton::clicked, this, &SweepView::cancel);
     // The default knob: the GPU compute speed-up, the first question people ask.
     const int gpu = knob_->findData(QStringLiteral("compute.speedup"));
     if (gpu >= 0) knob_->setCurrentIndex(gpu);
@@ -90,17 +75,13 @@ void SweepView::setGraph(std::shared_ptr<const TraceSet> set, std::shared_ptr<co
     redraw();
 }
 
-QString SweepView::message() const {
-    return status_->text();
-}
-
 void SweepView::startFromFields() {
     std::vector<double> values;
     for (const QString& part : values_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         bool ok = false;
         const double v = part.trimmed().toDouble(&ok);
         if (!ok) {
-            status_->setText(tr("\"%1\" is not a number").arg(part.trimmed()));
+            setMessage(tr("\"%1\" is not a number").arg(part.trimmed()));
             return;
         }
         values.push_back(v);
@@ -110,11 +91,11 @@ void SweepView::startFromFields() {
 
 bool SweepView::run(const QString& key, const std::vector<double>& values) {
     if (!graph_) {
-        status_->setText(tr("Open a trace first: the sweep runs on its execution graph."));
+        setMessage(tr("Open a trace first: the sweep runs on its execution graph."));
         return false;
     }
     if (values.empty()) {
-        status_->setText(tr("Give at least one value."));
+        setMessage(tr("Give at least one value."));
         return false;
     }
     // Every knob setting is checked before anything runs: a bad value names itself.
@@ -124,7 +105,7 @@ bool SweepView::run(const QString& key, const std::vector<double>& values) {
         try {
             setKnob(k, key.toStdString(), knobNumberText(v, KnobNumberStyle::Readable));
         } catch (const KnobError& e) {
-            status_->setText(QString::fromUtf8(e.what()));
+            setMessage(QString::fromUtf8(e.what()));
             return false;
         }
         knobs.push_back(std::move(k));
@@ -134,15 +115,11 @@ bool SweepView::run(const QString& key, const std::vector<double>& values) {
     points_.assign(values.size(), {});
     for (std::size_t i = 0; i < values.size(); ++i)
         points_[i].value = values[i];
-    progress_->setRange(0, static_cast<int>(values.size()));
-    progress_->setValue(0);
-    progress_->show();
-    stop_->setEnabled(true);
-    status_->setText(
-        tr("Simulating %n value(s) of %1...", nullptr, static_cast<int>(values.size())).arg(key));
+    runStarted(tr("Simulating %n value(s) of %1...", nullptr, static_cast<int>(values.size())).arg(key),
+               static_cast<int>(values.size()));
     // The core's sweep (analysis/Sweep.h, as `sightline-cli sweep` runs it): each point is drawn as
     // it ends, the run's end says how many were simulated.
-    job_.start(
+    job().start(
         // The set is held with the graph: the graph reads it (ExecutionGraph::trace).
         [set = set_, graph = graph_, knobs = std::move(knobs), values, this](const JobControl& control) {
             (void)set;
@@ -176,35 +153,19 @@ SweepPoint SweepView::pointOf(double value, const SweepRun& run) {
 
 void SweepView::pointDone(std::size_t i, const SweepPoint& p) {
     points_[i] = p;
-    progress_->setValue(progress_->value() + 1);
+    stepDone();
     redraw();
 }
 
 void SweepView::sweepDone(std::vector<SweepPoint> points) {
     points_ = std::move(points);
     redraw();
-    progress_->hide();
-    stop_->setEnabled(false);
     const auto done =
         std::count_if(points_.begin(), points_.end(), [](const SweepPoint& q) { return q.done; });
-    status_->setText(tr("%1: %2 of %3 values simulated on top of the current scenario's knobs.")
-                         .arg(key_)
-                         .arg(done)
-                         .arg(points_.size()));
-    emit finished();
-}
-
-void SweepView::cancel() {
-    if (!job_.busy()) return;
-    job_.cancel(); // results still on their way are dropped
-    progress_->hide();
-    stop_->setEnabled(false);
-    status_->setText(tr("Sweep cancelled."));
-    emit finished();
-}
-
-bool SweepView::waitForIdle(int timeoutMs) {
-    return job_.waitForIdle(timeoutMs);
+    runEnded(tr("%1: %2 of %3 values simulated on top of the current scenario's knobs.")
+                 .arg(key_)
+                 .arg(done)
+                 .arg(points_.size()));
 }
 
 std::vector<std::pair<double, Throughput>> sweepThroughput(const std::vector<SweepPoint>& points,
@@ -234,11 +195,9 @@ std::vector<std::pair<double, Throughput>> sweepThroughput(const std::vector<Swe
 }
 
 void SweepView::redraw() {
-    QChart* chart = chart_->chart();
-    chart->removeAllSeries();
-    for (QAbstractAxis* axis : chart->axes())
-        chart->removeAxis(axis);
-    chart->setTitle(key_.isEmpty() ? QString() : tr("Iteration and exposed communication vs %1").arg(key_));
+    clearChart();
+    QChart* plot = chart()->chart();
+    plot->setTitle(key_.isEmpty() ? QString() : tr("Iteration and exposed communication vs %1").arg(key_));
     auto* iteration = new QLineSeries;
     iteration->setName(tr("Iteration (ms)"));
     auto* exposed = new QLineSeries;
@@ -259,13 +218,14 @@ void SweepView::redraw() {
     }
     iteration->setPointsVisible(true);
     exposed->setPointsVisible(true);
-    chart->addSeries(iteration);
-    chart->addSeries(exposed);
-    // Counts (replicas, micro-batches, layers, GPUs per node) on a log axis: 2, 4, 8, 16 spread
-    // evenly; factors and times on a linear one. Both with round ticks.
+    plot->addSeries(iteration);
+    plot->addSeries(exposed);
+    // Counts (replicas, micro-batches, layers, GPUs per node and per job, tensor-parallel degree) on
+    // a log axis: 2, 4, 8, 16 spread evenly; factors and times on a linear one. Both with round ticks.
     const std::string key = key_.toStdString();
     const bool counts = key == "dp.degree" || key == "dp.scale" || key == "pp.microbatches" ||
-                        key == "model.layers" || key == "comm.gpus_per_node";
+                        key == "model.layers" || key == "comm.gpus_per_node" || key == "tp.degree" ||
+                        key == "parallel.gpus";
     QAbstractAxis* x = nullptr;
     if (counts && !sorted.empty() && lo > 0) {
         auto* log = new QLogValueAxis;
@@ -287,8 +247,8 @@ void SweepView::redraw() {
     y->setTitleText(tr("ms"));
     y->setRange(0, top > 0 ? top * 1.1 : 1);
     y->applyNiceNumbers();
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
+    plot->addAxis(x, Qt::AlignBottom);
+    plot->addAxis(y, Qt::AlignLeft);
     for (QAbstractSeries* s :
          {static_cast<QAbstractSeries*>(iteration), static_cast<QAbstractSeries*>(exposed)}) {
         s->attachAxis(x);
@@ -305,7 +265,7 @@ void SweepView::redraw() {
         mark->setPen(QPen(QColor(0x868e96), 1.5, Qt::DashLine));
         mark->append(current, 0);
         mark->append(current, y->max());
-        chart->addSeries(mark);
+        plot->addSeries(mark);
         mark->attachAxis(x);
         mark->attachAxis(y);
     }
@@ -359,21 +319,21 @@ void SweepView::redraw() {
             right = linear;
         }
         right->setTitleText(batch ? tr("throughput (%1)").arg(unit) : tr("throughput (x first value)"));
-        chart->addAxis(right, Qt::AlignRight);
+        plot->addAxis(right, Qt::AlignRight);
         for (QLineSeries* s : {achieved, ideal}) {
             if (s == ideal && !workChanges) { // the same work at every value: no ideal to scale to
                 delete ideal;
                 continue;
             }
-            chart->addSeries(s);
+            plot->addSeries(s);
             s->attachAxis(x);
             s->attachAxis(right);
         }
-        chart->setTitle(tr("Iteration, exposed communication and throughput vs %1").arg(key_));
+        plot->setTitle(tr("Iteration, exposed communication and throughput vs %1").arg(key_));
     }
     // Hovering a point says its numbers.
     for (QLineSeries* s : {iteration, exposed})
-        connect(s, &QLineSeries::hovered, chart_, [this](const QPointF& at, bool state) {
+        connect(s, &QLineSeries::hovered, chart(), [this](const QPointF& at, bool state) {
             if (!state) return QToolTip::hideText();
             const SweepPoint* near = nullptr;
             for (const SweepPoint& p : points_)
@@ -390,7 +350,7 @@ void SweepView::redraw() {
                     text += QLatin1Char('\n') + QString::fromStdString(t.sentence);
             const std::string rate = rateText(rateOf(base_, near->work.samples, near->iteration));
             if (!rate.empty()) text += QLatin1Char('\n') + QString::fromStdString(rate);
-            QToolTip::showText(QCursor::pos(), text, chart_);
+            QToolTip::showText(QCursor::pos(), text, chart());
         });
 }
 

@@ -6,8 +6,8 @@
 // over the ranks of the simulated job, as `sweep` prints it: analysis/JobExposedComm.h) against the
 // value; a knob that changes the work per step adds the throughput against the first value with its
 // ideal line on a right axis (docs/Scaling.md). A newer run supersedes an older one by generation
-// number.
-#include "BackgroundJob.h"
+// number (ChartJobPanel.h: the job, Cancel, the status line and the chart).
+#include "ChartJobPanel.h"
 
 #include "analysis/Breakdown.h"
 #include "analysis/Throughput.h"
@@ -19,11 +19,8 @@
 #include <memory>
 #include <vector>
 
-class QChartView;
 class QComboBox;
-class QLabel;
 class QLineEdit;
-class QProgressBar;
 class QPushButton;
 
 namespace sl {
@@ -49,7 +46,7 @@ struct SweepPoint {
 std::vector<std::pair<double, Throughput>> sweepThroughput(const std::vector<SweepPoint>& points,
                                                            bool always = false);
 
-class SweepView : public QWidget {
+class SweepView : public ChartJobPanel {
     Q_OBJECT
 public:
     // The plot's height the window gives the Sweep tab when it is in front (docs/MainWindow.md).
@@ -63,17 +60,9 @@ public:
     void followSimulation(const SimulationModel* model);
     // Starts a sweep of key over values; false (and a message) for an unknown key or bad value.
     bool run(const QString& key, const std::vector<double>& values);
-    void cancel();
-    bool busy() const { return job_.busy(); }
-    bool waitForIdle(int timeoutMs);
     const std::vector<SweepPoint>& points() const { return points_; }
-    QChartView* chart() const { return chart_; }
     QComboBox* knobBox() const { return knob_; }
     QLineEdit* valuesEdit() const { return values_; }
-    QString message() const;
-
-signals:
-    void finished();
 
 private:
     void startFromFields();
@@ -90,12 +79,6 @@ private:
     QComboBox* knob_;
     QLineEdit* values_;
     QPushButton* run_;
-    QPushButton* stop_;
-    QProgressBar* progress_;
-    QLabel* status_;
-    QChartView* chart_;
-    // Last: destroyed first, so a running sweep is cancelled and waited for while the view exists.
-    BackgroundJob job_;
 };
 
 } // namespace sl::ui

@@ -1,0 +1,246 @@
+// The plan view (ui/panels/PlanView.h, docs/Layouts.md "In the window"): on a generated transformer
+// job at (dp 4, tp 2) the rows are the core planner's rows for the same GPU count in the same order
+// (the numbers `sightline-cli plan` prints), the chart has one bar per predicted layout, best first,
+// and the table's model passes QAbstractItemModelTester; bad numbers and a trace without transformer
+// layers are refused with one line; a cancelled plan leaves no rows; in the window, the Plan tab in
+// front is the chart saved, and the HTML report carries it. The sweep of tp.degree is on a log axis.
+#include "LayoutPlanModel.h"
+#include "MainWindow.h"
+#include "PlanView.h"
+#include "SessionController.h"
+#include "SweepView.h"
+#include "WindowParts.h"
+
+#include "graph/ExecutionGraph.h"
+#include "io/KinetoLoader.h"
+#include "synth/Generator.h"
+
+#include "TestSupport.h"
+
+#include <QAbstractItemModelTester>
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QDockWidget>
+#include <QLineEdit>
+#include <QLogValueAxis>
+#include <QSignalSpy>
+#include <QStackedBarSeries>
+#include <QtTest>
+
+using namespace sl;
+using namespace sl::ui;
+
+namespace {
+
+// The job of tests/cli/test_PlanCli.cpp: four layers of a 4096-wide, 32-head model, two
+// micro-batches of 5 x 1024 tokens per replica, 8 GPUs of one node at (dp 4, tp 2).
+struct Generated {
+    QTemporaryDir dir;
+    std::shared_ptr<const TraceSet> set;
+    std::shared_ptr<const ExecutionGraph> graph;
+};
+
+std::unique_ptr<Generated> transformerJob() {
+    synth::SynthConfig c;
+    c.layers = 4;
+    c.hidden = 4096;
+    c.heads = 32;
+    c.seq = 1024;
+    c.microbatch = 5;
+    c.vocab = 32000;
+    c.microbatches = 2;
+    c.dp = 4;
+    c.tp = 2;
+    c.intraNodeGBps = 120;
+    c.recordShapes = true;
+    auto g = std::make_unique<Generated>();
+    synth::generate(c, g->dir.path().toStdString(), 2);
+    g->set = std::make_shared<const TraceSet>(loadTraceSet({g->dir.path().toStdString()}));
+    g->graph = std::make_shared<const ExecutionGraph>(buildExecutionGraph(*g->set));
+    return g;
+}
+
+QStackedBarSeries* barsOf(const PlanView& view) {
+    const auto series = view.chart()->chart()->series();
+    return series.size() == 1 ? qobject_cast<QStackedBarSeries*>(series.front()) : nullptr;
+}
+
+} // namespace
+
+class TestPlanView : public QObject {
+    Q_OBJECT
+    std::unique_ptr<Generated> job_;
+
+private slots:
+    void initTestCase() { job_ = transformerJob(); }
+
+    void rowsAreThePlannersRows() {
+        PlanView view;
+        QAbstractItemModelTester tester(const_cast<LayoutPlanModel*>(view.model()),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        view.setGraph(job_->set, job_->graph);
+        // The traced job's GPU count is the first question.
+        QCOMPARE(view.gpusEdit()->text(), QStringLiteral("8"));
+        QSignalSpy finished(&view, &PlanView::finished);
+        QVERIFY(view.run(8));
+        QVERIFY(view.waitForIdle(120'000));
+        QCOMPARE(finished.size(), 1);
+        const LayoutPlan expected = planLayouts(*job_->graph, 8);
+        const LayoutPlan& shown = view.model()->plan();
+        QCOMPARE(shown.rows.size(), expected.rows.size());
+        QCOMPARE(shown.rows.size(), std::size_t(4)); // tp 1, 2, 4, 8
+        for (std::size_t i = 0; i < shown.rows.size(); ++i) {
+            QCOMPARE(shown.rows[i].tp, expected.rows[i].tp);
+            QCOMPARE(shown.rows[i].dp, expected.rows[i].dp);
+            QCOMPARE(shown.rows[i].step, expected.rows[i].step);
+            QVERIFY(shown.rows[i].error.empty());
+        }
+        // Best first: tokens per second never grow down the fitting rows.
+        for (std::size_t i = 1; i < shown.rows.size(); ++i)
+            if (shown.rows[i].fits == shown.rows[i - 1].fits)
+                QVERIFY(shown.rows[i].tokensPerSecond <= shown.rows[i - 1].tokensPerSecond);
+        // The table: the layout's name and the step in ms; raw numbers under Qt::UserRole.
+        const LayoutPlanModel* m = view.model();
+        QCOMPARE(m->rowCount(), 4);
+        // The global batch kept: each replica runs its share (8 micro-batches over dp), named.
+        QVERIFY(m->microbatchesVary());
+        QCOMPARE(m->data(m->index(0, LayoutPlanModel::Layout)).toString(),
+                 QStringLiteral("dp %1 · tp %2 · pp 1 · %3 mb")
+                     .arg(shown.rows[0].dp)
+                     .arg(shown.rows[0].tp)
+                     .arg(8 / shown.rows[0].dp));
+        QCOMPARE(m->data(m->index(0, LayoutPlanModel::Step), Qt::UserRole).toLongLong(),
+                 static_cast<qlonglong>(shown.rows[0].step));
+        QCOMPARE(m->data(m->index(0, LayoutPlanModel::Step)).toString(),
+                 QString::number(static_cast<double>(shown.rows[0].step) / 1e6, 'f', 3));
+        // A layout that changes tp says what it modelled.
+        for (int r = 0; r < m->rowCount(); ++r)
+            if (shown.rows[static_cast<std::size_t>(r)].tp != 2)
+                QVERIFY(
+                    m->data(m->index(r, 0), Qt::ToolTipRole).toString().startsWith("Modelled, not measured"));
+        // The chart: one bar per layout in the table's order, coloured by whether it fits.
+        QStackedBarSeries* bars = barsOf(view);
+        QVERIFY(bars);
+        QCOMPARE(bars->count(), 2);
+        auto* x = qobject_cast<QBarCategoryAxis*>(view.chart()->chart()->axes(Qt::Horizontal).front());
+        QVERIFY(x);
+        QCOMPARE(x->count(), 4);
+        QCOMPARE(x->at(0), QStringLiteral("%1×%2×1").arg(shown.rows[0].dp).arg(shown.rows[0].tp));
+        const QBarSet* fits = bars->barSets().at(0);
+        const QBarSet* exceeds = bars->barSets().at(1);
+        for (int i = 0; i < 4; ++i)
+            QCOMPARE(fits->at(i) + exceeds->at(i), shown.rows[static_cast<std::size_t>(i)].tokensPerSecond);
+        QVERIFY(view.message().contains(QStringLiteral("4 of 4 layouts of 8 GPUs predicted")));
+        QVERIFY(view.message().contains(QStringLiteral("best: ") +
+                                        LayoutPlanModel::layoutName(shown.rows[0], false)));
+    }
+
+    void microbatchesPerReplica() {
+        PlanView view;
+        view.setGraph(job_->set, job_->graph);
+        view.microbatchesEdit()->setText(QStringLiteral("2, 4"));
+        QMetaObject::invokeMethod(view.microbatchesEdit(), "returnPressed");
+        QVERIFY(view.busy());
+        QVERIFY(view.waitForIdle(120'000));
+        QCOMPARE(view.model()->rowCount(), 8); // 4 layouts x 2 counts
+        QVERIFY(view.model()->microbatchesVary());
+        QVERIFY(view.model()->data(view.model()->index(0, 0)).toString().endsWith(" mb"));
+        // Two bars of one layout: the count names them apart.
+        auto* x = qobject_cast<QBarCategoryAxis*>(view.chart()->chart()->axes(Qt::Horizontal).front());
+        QVERIFY(x);
+        QVERIFY(x->at(0).endsWith(QStringLiteral(" mb")));
+    }
+
+    void badInputIsOneLine() {
+        PlanView view;
+        QVERIFY(!view.run(8)); // nothing open
+        QVERIFY(view.message().startsWith(QStringLiteral("Open a trace first")));
+        view.setGraph(job_->set, job_->graph);
+        view.gpusEdit()->setText(QStringLiteral("eight"));
+        QMetaObject::invokeMethod(view.gpusEdit(), "returnPressed");
+        QVERIFY(!view.busy());
+        QCOMPARE(view.message(), QStringLiteral("GPUs: \"eight\" is not a whole number of at least 1"));
+        view.gpusEdit()->setText(QStringLiteral("8"));
+        view.microbatchesEdit()->setText(QStringLiteral("4, 0"));
+        QMetaObject::invokeMethod(view.gpusEdit(), "returnPressed");
+        QVERIFY(!view.busy());
+        QCOMPARE(view.message(), QStringLiteral("Micro-batches: \"0\" is not a whole number of at least 1"));
+        QVERIFY(!view.run(0));
+        QCOMPARE(view.message(), QStringLiteral("GPUs must be at least 1."));
+        // A trace without transformer layers (the bundled data-parallel sample).
+        auto sample = std::make_shared<const TraceSet>(loadTraceSet({sltest::samplePath("02-dp4")}));
+        PlanView other;
+        other.setGraph(sample, std::make_shared<const ExecutionGraph>(buildExecutionGraph(*sample)));
+        QVERIFY(other.run(4));
+        QVERIFY(other.waitForIdle(60'000));
+        QCOMPARE(other.model()->rowCount(), 0);
+        QVERIFY(!other.message().isEmpty());
+        QVERIFY(!other.message().contains(QLatin1Char('\n')));
+        QVERIFY2(other.message().contains(QStringLiteral("no transformer layers recognised")),
+                 qPrintable(other.message()));
+    }
+
+    void cancelLeavesNoRows() {
+        PlanView view;
+        view.setGraph(job_->set, job_->graph);
+        QSignalSpy finished(&view, &PlanView::finished);
+        QVERIFY(view.run(8));
+        view.cancel();
+        QCOMPARE(view.message(), QStringLiteral("Plan cancelled."));
+        QVERIFY(view.waitForIdle(120'000));
+        QCOMPARE(view.model()->rowCount(), 0);
+        QCOMPARE(finished.size(), 1);
+        QVERIFY(!barsOf(view));
+    }
+
+    // The sweep over the layout counts the plan enumerates spreads them evenly, as other counts.
+    void sweepOfTensorParallelDegreeOnALogAxis() {
+        SweepView view;
+        view.setGraph(job_->set, job_->graph);
+        QVERIFY(view.run(QStringLiteral("tp.degree"), {1, 2, 4}));
+        QVERIFY(view.waitForIdle(120'000));
+        for (const SweepPoint& p : view.points())
+            QVERIFY(p.done);
+        auto* x = qobject_cast<QLogValueAxis*>(view.chart()->chart()->axes(Qt::Horizontal).front());
+        QVERIFY(x);
+        QCOMPARE(x->base(), 2.0);
+    }
+
+    // In the window: the Plan tab in front with a plan is the chart saved, and the report has it.
+    void planInFrontIsSavedAndReported() {
+        QCoreApplication::setOrganizationName("SightlineTest");
+        QCoreApplication::setApplicationName("test_PlanView");
+        QTemporaryDir dir;
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        w.sessions()->openTraces({job_->dir.path()});
+        QVERIFY(w.sessions()->loader()->waitForFinished(60'000));
+        QVERIFY(sltest::settleSimulations(w));
+        auto* dock = w.findChild<QDockWidget*>(QStringLiteral("planDock"));
+        QVERIFY(dock);
+        dock->raise();
+        QCoreApplication::processEvents();
+        auto* plan = w.findChild<PlanView*>();
+        QVERIFY(plan);
+        QCOMPARE(plan->gpusEdit()->text(), QStringLiteral("8"));
+        QVERIFY(plan->run(8));
+        QVERIFY(plan->waitForIdle(120'000));
+        QCOMPARE(plan->model()->rowCount(), 4);
+        QCOMPARE(w.chartOnScreen(), plan->chart());
+        QCOMPARE(w.saveChartImage(dir.filePath("p.svg")), QString());
+        QFile svg(dir.filePath("p.svg"));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY(svg.readAll().contains("Tokens per second by layout, 8 GPUs"));
+        QCOMPARE(w.sessions()->exportReport(dir.filePath("r.html")), QString());
+        QFile html(dir.filePath("r.html"));
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        QVERIFY(
+            html.readAll().contains("<figcaption><b>Plan</b> &middot; Tokens per second by layout, 8 GPUs"));
+    }
+};
+
+QTEST_MAIN(TestPlanView)
+#include "test_PlanView.moc"
