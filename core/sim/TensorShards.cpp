@@ -5,6 +5,7 @@
 #include "models/Roofline.h"
 #include "sim/CollectiveKnobs.h"
 #include "sim/Knobs.h"
+#include "structure/ModelShape.h"
 
 #include <algorithm>
 #include <array>
@@ -18,31 +19,7 @@ namespace sl {
 
 namespace {
 
-using Dims3 = std::array<std::int64_t, 3>; // M, K, N of a GEMM
-
-std::string_view bare(std::string_view op) {
-    return op.rfind("aten::", 0) == 0 ? op.substr(6) : op;
-}
-
-std::int64_t leading(const std::vector<std::int64_t>& d) { // product of all but the last dim
-    std::int64_t p = 1;
-    for (std::size_t i = 0; i + 1 < d.size(); ++i)
-        p *= d[i];
-    return p;
-}
-
-// M, K, N of the GEMM ops whose argument order is known; nullopt for the others (bmm, baddbmm).
-std::optional<Dims3> gemmDims(std::string_view op, const OpShapes& s) {
-    auto has = [&](std::size_t i, std::size_t minRank) {
-        return i < s.dims.size() && s.dims[i].size() >= minRank;
-    };
-    if (op == "addmm" && has(1, 2) && has(2, 2)) return Dims3{s.dims[1][0], s.dims[1][1], s.dims[2][1]};
-    if ((op == "mm" || op == "matmul") && has(0, 2) && s.dims.size() > 1 && s.dims[1].size() == 2)
-        return Dims3{leading(s.dims[0]), s.dims[0].back(), s.dims[1][1]};
-    if (op == "linear" && has(0, 2) && s.dims.size() > 1 && s.dims[1].size() == 2) // weight [out, in]
-        return Dims3{leading(s.dims[0]), s.dims[0].back(), s.dims[1][0]};
-    return std::nullopt;
-}
+using Dims3 = GemmDims; // M, K, N of a GEMM
 
 // The position of the sharded feature of a layer's GEMM: its dims are the tokens, the hidden size
 // and one other feature (QKV, MLP, vocabulary, or H itself for T = 1's attention output); -1 when
@@ -126,17 +103,6 @@ void insertAllReduces(const ExecutionGraph& g, const std::vector<Insertion>& can
     }
 }
 
-template <class T> T mostCommon(const std::map<T, int>& counts) {
-    T best{};
-    int most = 0;
-    for (const auto& [v, c] : counts)
-        if (c > most) {
-            most = c;
-            best = v;
-        }
-    return best;
-}
-
 } // namespace
 
 TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp, const std::string& gpuSource,
@@ -147,49 +113,22 @@ TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp, 
     out.nodeFactor.assign(g.nodes.size(), 1.0);
     const double ratioTN = static_cast<double>(tracedTp) / static_cast<double>(newTp);
 
-    // 1. The model: hidden size and tokens from the layer norms, heads per rank from attention.
-    std::vector<std::vector<KernelCostEntry>> costs(set.ranks.size());
-    std::map<std::pair<std::int64_t, std::int64_t>, int> normShapes;
-    std::map<std::int64_t, int> headCounts;
-    std::map<std::pair<std::int64_t, std::int64_t>, int> gemmKM; // (K, M) of the GEMMs
-    std::map<std::pair<std::int64_t, std::int64_t>, int> tables; // (columns, rows) of embedding lookups
+    // 1. The model: hidden size and tokens from the layer norms, heads per rank from attention
+    // (structure/ModelShape.h).
+    const std::vector<std::vector<KernelCostEntry>> costs = kernelCostsOf(set);
     std::vector<std::unordered_set<std::uint64_t>> withCost(set.ranks.size()); // GPU ops with shapes
-    for (std::size_t r = 0; r < set.ranks.size(); ++r) {
-        costs[r] = kernelCosts(set.ranks[r]);
-        for (const auto& e : costs[r]) {
-            if (!e.known() || !e.op.valid()) continue;
-            withCost[r].insert(e.gpuOp.packed());
-            const std::string_view op = bare(set.ranks[r].name(e.op));
-            const auto shapes = set.ranks[r].opShapes(e.op);
-            if (!shapes || shapes->dims.empty()) continue;
-            if (e.cost.family == OpFamily::Gemm)
-                if (const auto d = gemmDims(op, *shapes)) ++gemmKM[{(*d)[1], (*d)[0]}];
-            if ((op == "embedding" || op == "index_select") && shapes->dims[0].size() == 2)
-                ++tables[{shapes->dims[0][1], shapes->dims[0][0]}];
-            if (shapes->dims[0].size() < 3) continue;
-            const auto& d0 = shapes->dims[0];
-            // LayerNorm (GPT, BERT) or RMSNorm (LLaMA-style models), on [batch, sequence, H].
-            const bool norm = op.find("layer_norm") != std::string_view::npos ||
-                              op.find("rms_norm") != std::string_view::npos;
-            if (norm && op.find("backward") == std::string_view::npos) ++normShapes[{d0.back(), leading(d0)}];
-            if (e.cost.family == OpFamily::Attention && op.find("backward") == std::string_view::npos)
-                ++headCounts[d0[1]];
-        }
-    }
-    if (normShapes.empty() || headCounts.empty())
+    for (std::size_t r = 0; r < set.ranks.size(); ++r)
+        for (const auto& e : costs[r])
+            if (e.known() && e.op.valid()) withCost[r].insert(e.gpuOp.packed());
+    const ModelShape model = recognizeModelShape(set, tracedTp, costs);
+    if (!model.recognised)
         throw KnobError(knob +
                         ": no transformer layers recognised (tp.degree needs layer or RMS norms, attention "
                         "and GEMMs with recorded shapes: a trace profiled with record_shapes=True)");
-    std::tie(out.hidden, out.tokens) = mostCommon(normShapes);
-    // Sequence parallelism: the norms see tokens / T, the GEMMs that read [tokens, H] all of them.
-    std::map<std::int64_t, int> gemmTokens;
-    for (const auto& [km, n] : gemmKM)
-        if (km.first == out.hidden) gemmTokens[km.second] += n;
-    if (tracedTp > 1 && !gemmTokens.empty() && mostCommon(gemmTokens) == out.tokens * tracedTp) {
-        out.sequenceParallel = true;
-        out.tokens *= tracedTp;
-    }
-    const std::int64_t headsPerRank = mostCommon(headCounts);
+    out.hidden = model.hidden;
+    out.tokens = model.tokens;
+    out.sequenceParallel = model.sequenceParallel;
+    const std::int64_t headsPerRank = model.headsPerRank;
     out.heads = headsPerRank * tracedTp;
     if (out.heads % newTp != 0)
         throw KnobError(knob + ": " + std::to_string(newTp) + " does not divide the " +
@@ -219,7 +158,7 @@ TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp, 
     for (std::size_t r = 0; r < set.ranks.size(); ++r)
         for (const auto& e : costs[r]) {
             if (!e.known() || !e.op.valid()) continue;
-            const std::string_view op = bare(set.ranks[r].name(e.op));
+            const std::string_view op = bareOpName(set.ranks[r].name(e.op));
             const auto shapes = set.ranks[r].opShapes(e.op);
             if (!shapes) continue;
             if (e.cost.family == OpFamily::Gemm) {
@@ -249,8 +188,7 @@ TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp, 
     shardedSizes.erase(out.tokens);
     // The vocabulary: the embedding table's rows [V / T, H] (vocabulary-parallel), else the LM
     // head's features when they are wider than the MLP's 4H / T.
-    for (const auto& [shape, n] : tables)
-        if (shape.first == out.hidden) out.vocab = std::max(out.vocab, shape.second * tracedTp);
+    out.vocab = model.vocabPerRank * tracedTp;
     if (out.vocab == 0 && !shardedSizes.empty() && *shardedSizes.rbegin() > 4 * out.hidden / tracedTp)
         out.vocab = *shardedSizes.rbegin() * tracedTp;
     std::vector<std::unordered_map<std::uint64_t, double>> addedUs(set.ranks.size()); // per GPU op
@@ -272,7 +210,7 @@ TensorShards planTensorShards(const ExecutionGraph& g, int tracedTp, int newTp, 
                     d.back() = resized(d.back());
                     changed = true;
                 } else if (out.sequenceParallel && d.size() >= 2 && d.back() == out.hidden &&
-                           leading(d) * tracedTp == out.tokens) {
+                           leadingDims(d) * tracedTp == out.tokens) {
                     // [.., tokens / T, H] on the sequence split: one of its leading dims takes T / N.
                     for (std::size_t i = 0; i + 1 < d.size(); ++i)
                         if ((d[i] * tracedTp) % newTp == 0) {
