@@ -62,6 +62,8 @@ PathLabel gapLabel(EdgeKind k) {
         return PathLabel::Sync;
     case EdgeKind::Collective:
         return PathLabel::CollectiveWait;
+    case EdgeKind::PipelineTransfer: // a stage's activation on its way to the next stage
+        return PathLabel::GpuComm;
     default:
         return PathLabel::Idle;
     }

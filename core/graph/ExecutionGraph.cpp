@@ -16,7 +16,8 @@ namespace sl {
 
 std::string_view edgeKindName(EdgeKind kind) {
     static constexpr std::array<std::string_view, kEdgeKindCount> names = {
-        "thread_order", "launch", "stream_order", "cross_stream", "sync", "collective", "thread_start"};
+        "thread_order", "launch",     "stream_order", "cross_stream",
+        "sync",         "collective", "thread_start", "pipeline_transfer"};
     auto i = static_cast<std::size_t>(kind);
     return i < names.size() ? names[i] : std::string_view("unknown");
 }

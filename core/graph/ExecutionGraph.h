@@ -34,12 +34,17 @@ enum class EdgeKind : std::uint8_t {
     // The call on another thread of the same rank that released a thread's first call (autograd's
     // backward thread, a communication or data-loader thread); always inferred from timing.
     ThreadStart,
+    // pp.degree (docs/Layouts.md, "pp.degree"): the activation (forward) or its gradient (backward)
+    // of one micro-batch sent from one pipeline stage to the next inside a trace rank's column of
+    // stages; triggered by the sender's last compute op, it gates the receiver's first; delay = the
+    // modelled transfer. Never in a traced graph.
+    PipelineTransfer,
     Count
 };
 constexpr int kEdgeKindCount = static_cast<int>(EdgeKind::Count);
 
 // Stable lower-case names: "thread_order", "launch", "stream_order", "cross_stream", "sync",
-// "collective", "thread_start".
+// "collective", "thread_start", "pipeline_transfer".
 std::string_view edgeKindName(EdgeKind kind);
 
 enum class NodeKind : std::uint8_t {

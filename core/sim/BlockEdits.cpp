@@ -12,6 +12,19 @@ BlockEditRun planBlockEditRun(const ExecutionGraph& g, const SimKnobs& knobs) {
     run.knobs = knobs;
     run.knobs.modelLayers = 0;
     run.knobs.ppMicrobatches = 0;
+    run.knobs.ppDegree = 0;
+    run.knobs.ppTransfers = true;
+    if (knobs.ppDegree > 0) {
+        const std::string pp = "pp.degree=" + std::to_string(knobs.ppDegree);
+        if (knobs.modelLayers > 0)
+            throw KnobError(pp + " together with model.layers=" + std::to_string(knobs.modelLayers) +
+                            ": not combined yet");
+        if (knobs.ppMicrobatches > 0)
+            throw KnobError(pp + " together with pp.microbatches=" + std::to_string(knobs.ppMicrobatches) +
+                            ": not combined yet (pp.degree runs the traced micro-batches)");
+        run.edit = std::make_shared<BlockEdit>(editPipeline(g, knobs));
+        return run;
+    }
     auto edit =
         std::make_shared<BlockEdit>(knobs.modelLayers > 0 ? editBlocks(g, BlockEditKnobs{knobs.modelLayers})
                                                           : editMicrobatches(g, knobs.ppMicrobatches));
@@ -86,9 +99,11 @@ SimResult mapBlockEditResult(const ExecutionGraph& g, const BlockEditRun& run, S
     std::vector<NodeTiming> nodes(g.nodes.size());
     TimeNs lastEnd = 0;
     NodeId last = kNoNode;
+    auto onLane = [&](NodeId x) { return x < edit.laneOf.size() && edit.laneOf[x] > 0; };
     for (NodeId i = 0; i < g.nodes.size(); ++i) {
         const NodeId x = edit.nodeOf[i];
-        if (x == kNoNode || x >= r.nodes.size()) continue;
+        // pp.degree: the stages > 0 of a column are not drawn on the traced rank's tracks.
+        if (x == kNoNode || x >= r.nodes.size() || onLane(x)) continue;
         nodes[i] = r.nodes[x];
         nodes[i].startBoundBy = mapEdge(nodes[i].startBoundBy);
         nodes[i].endBoundBy = mapEdge(nodes[i].endBoundBy);
@@ -99,7 +114,7 @@ SimResult mapBlockEditResult(const ExecutionGraph& g, const BlockEditRun& run, S
         }
     }
     if (r.lastNode >= edit.kept) r.lastAdded = -1; // it ended in a copied block: the loaded ranks' last
-    r.lastNode = r.lastNode < edit.kept ? edit.sourceOf[r.lastNode] : last;
+    r.lastNode = r.lastNode < edit.kept && !onLane(r.lastNode) ? edit.sourceOf[r.lastNode] : last;
     // The added ranks (dp.degree) ran the edited copy of their source: their times go back onto the
     // caller's nodes the same way; copied blocks have none.
     if (!r.addedRanks.empty()) {
@@ -136,7 +151,8 @@ SimResult mapBlockEditResult(const ExecutionGraph& g, const BlockEditRun& run, S
         }
     }
     if (options.timeline)
-        for (std::size_t c = edit.kept; c < edit.graph.nodes.size() && c < r.nodes.size(); ++c) {
+        for (std::size_t c = 0; c < edit.graph.nodes.size() && c < r.nodes.size(); ++c) {
+            if (c < edit.kept && !onLane(static_cast<NodeId>(c))) continue;
             const GraphNode& node = edit.graph.nodes[c];
             if ((node.kind != NodeKind::GpuOp && node.kind != NodeKind::Collective) || r.nodes[c].start < 0)
                 continue;

@@ -33,6 +33,10 @@ struct BlockEdit {
     std::vector<std::string> notes; // what the edit did
     Warnings warnings;              // why (part of) it could not be done
     ParallelStructure structure;    // what the edit was planned on (the layout it keeps)
+    // pp.degree (docs/Layouts.md): the stages of each trace rank's column (0: no pipeline edit), and
+    // per node of `graph` the stage (lane) it runs on.
+    int stages = 0;
+    std::vector<std::uint8_t> laneOf;
 };
 
 // The edit of `g` for the knobs (inactive when every block knob is as traced).
@@ -44,6 +48,13 @@ BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs);
 // interior block; copies of a stage's sends meet the copies of the next stage's receives.
 // Inactive (with a warning) without micro-batch markers or when a rank's order is not 1F1B.
 BlockEdit editMicrobatches(const ExecutionGraph& g, int microbatches);
+
+// The edit of pp.degree (docs/Layouts.md, "pp.degree"): every rank of a trace without pipeline
+// parallelism becomes the column of knobs.ppDegree stages of its (data, tensor) place, the layers split
+// evenly, each stage on a lane of its own (copies of the rank's threads and streams) in its 1F1B order
+// with the traced micro-batches, stage-to-stage transfers timed by the collective model of `knobs`.
+// Inactive with a note at the traced degree; throws KnobError (one line) for a layout it cannot make.
+BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs);
 
 // A run with block knobs set (the first stage of simulate(), sim/Simulator.cpp): the edit of g for
 // model.layers, else pp.microbatches, and the other knobs the edited graph runs with.

@@ -24,7 +24,7 @@ JobLayout layoutJob(const ExecutionGraph& g, const SetupEditPlan& plan,
     L.total = L.n;
     const auto& setup = plan.setup;
     for (std::uint32_t i = 0; i < setup.ranks.size(); ++i)
-        if (!setup.ranks[i].measured) {
+        if (!setup.ranks[i].measured && setup.ranks[i].lane == 0) { // lanes > 0 run in their column
             added.setupIndex.push_back(i);
             added.source.push_back(setup.ranks[i].source);
             added.rankId.push_back(setup.ranks[i].rank);

@@ -36,6 +36,7 @@ KnobGroup knobGroupOf(std::string_view key) {
         {"parallel.gpus", KnobGroup::Setup},
         {"model.layers", KnobGroup::Setup},
         {"pp.microbatches", KnobGroup::Setup},
+        {"pp.degree", KnobGroup::Setup},
         {"batch.samples", KnobGroup::Setup},
         {"batch.tokens", KnobGroup::Setup},
         {"gpu.target", KnobGroup::Hardware},

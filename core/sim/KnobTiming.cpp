@@ -230,6 +230,7 @@ KnobTiming::KnobTiming(const ExecutionGraph& g, const SimKnobs& k, const SetupEd
                             "data.workers / data.speedup: the trace has no DataLoader iterator ops (such as "
                             "enumerate(DataLoader)#...__next__): nothing was re-timed");
     cpuFactor_ = 1.0 / k.cpuSpeedup;
+    commSpeedup_ = k.commSpeedup;
     launch_ = k.launchLatencyUs >= 0 ? static_cast<TimeNs>(std::llround(k.launchLatencyUs * 1000.0)) : -1;
     // Factor per name for GPU ops, computed once per distinct name (names repeat across ranks).
     factor_.assign(g.nodes.size(), 1.0);
@@ -345,7 +346,9 @@ TimeNs KnobTiming::delay(EdgeId id, const RankVariation& v) const {
         return fixed + scaled(e.cpuWork, cpuFactor_ * v.host * factor_[e.from]);
     }
     case EdgeKind::Collective:
-        return duration(e.to, v); // end >= peer arrival + own transfer time
+        return duration(e.to, v);    // end >= peer arrival + own transfer time
+    case EdgeKind::PipelineTransfer: // modelled by the pipeline edit on the new job's link
+        return scaled(e.delay, 1.0 / commSpeedup_);
     default:
         return e.delay;
     }

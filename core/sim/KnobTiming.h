@@ -45,7 +45,8 @@ private:
     const SetupEditPlan& plan_;
     bool replay_ = false;
     double cpuFactor_ = 1.0; // 1 / cpu.speedup
-    TimeNs launch_ = -1;     // launch.latency_us in ns, < 0: from the trace
+    double commSpeedup_ = 1.0;
+    TimeNs launch_ = -1; // launch.latency_us in ns, < 0: from the trace
     std::shared_ptr<const GpuSwap> swap_;
     std::vector<TimeNs> base_;             // per node: the duration the knob factors apply to
     std::vector<double> factor_;           // per node: CPU: the cpu.speedup[] region factor; GPU: per name

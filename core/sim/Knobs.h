@@ -142,6 +142,11 @@ struct SimKnobs {
     // pp.microbatches: micro-batches per step of the predicted job (0 = as traced); the 1F1B order
     // of each pipeline stage is rebuilt.
     int ppMicrobatches = 0;
+    // pp.degree: pipeline stages of the predicted job (0 = as traced); each trace rank becomes the
+    // column of stages of its (data, tensor) place (docs/Layouts.md, "pp.degree"). pp.transfers=false
+    // makes the modelled stage-to-stage transfers free (an ablation of the model).
+    int ppDegree = 0;
+    bool ppTransfers = true;
 
     // Hardware (sim/GpuSwap.h, docs/GpuModel.md): the GPU of resources/gpus.json the trace is
     // replayed on ("" = as traced), and the source GPU where deviceProperties do not name a known one.

@@ -8,6 +8,17 @@
 
 namespace sl {
 
+namespace {
+
+bool onOff(const std::string& key, const std::string& value) {
+    if (value == "false" || value == "0") return false;
+    if (value != "true" && value != "1")
+        throw KnobError("knob " + key + ": expected true or false, got '" + value + "'");
+    return true;
+}
+
+} // namespace
+
 KnobFamily layoutSwitchFamily() {
     return KnobFamily{
         "tp.<reshape|resize_comm>",
@@ -19,16 +30,28 @@ KnobFamily layoutSwitchFamily() {
             return std::nullopt;
         },
         [](SimKnobs& k, const std::string& key, const std::string& param, const std::string& value) {
-            bool on = true;
-            if (value == "false" || value == "0")
-                on = false;
-            else if (value != "true" && value != "1")
-                throw KnobError("knob " + key + ": expected true or false, got '" + value + "'");
-            (param == "reshape" ? k.tpReshape : k.tpResizeComm) = on;
+            (param == "reshape" ? k.tpReshape : k.tpResizeComm) = onOff(key, value);
         },
         [](const SimKnobs& k, nlohmann::json& j) {
             if (!k.tpReshape) j["tp.reshape"] = false;
             if (!k.tpResizeComm) j["tp.resize_comm"] = false;
+        }};
+}
+
+KnobFamily pipelineSwitchFamily() {
+    return KnobFamily{
+        "pp.transfers",
+        "Switch of pp.degree's model (docs/Layouts.md): false makes the modelled stage-to-stage "
+        "transfers free, to show what they contribute. True by default.",
+        [](const std::string& key) -> std::optional<std::string> {
+            if (key == "pp.transfers") return std::string("transfers");
+            return std::nullopt;
+        },
+        [](SimKnobs& k, const std::string& key, const std::string&, const std::string& value) {
+            k.ppTransfers = onOff(key, value);
+        },
+        [](const SimKnobs& k, nlohmann::json& j) {
+            if (!k.ppTransfers) j["pp.transfers"] = false;
         }};
 }
 

@@ -6,5 +6,7 @@
 namespace sl {
 
 KnobFamily layoutSwitchFamily();
+// pp.transfers (docs/Layouts.md, "pp.degree"): false makes pp.degree's stage-to-stage transfers free.
+KnobFamily pipelineSwitchFamily();
 
 } // namespace sl

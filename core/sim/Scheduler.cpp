@@ -35,21 +35,30 @@ Schedule scheduleJob(const ScheduleInputs& in) {
     const std::size_t n = L.n;
     const std::size_t N = L.total;
     const bool meet = L.rendezvous(); // collectives meet in rendezvous, not along graph edges
+    // The variation of the rank a node runs on: its trace rank's (or added rank's), per lane.
+    const std::size_t K = in.lanes;
+    auto laneOf = [&](NodeId i) -> std::size_t { return in.laneOf ? (*in.laneOf)[i] : 0; };
+    auto loadedV = [&](NodeId i) -> const RankVariation& {
+        return loadedVar[g.nodes[i].rank * K + laneOf(i)];
+    };
+    auto addedV = [&](std::size_t a, NodeId i) -> const RankVariation& {
+        return addedVar[a * K + laneOf(i)];
+    };
 
     // The loaded ranks' values, once; an added rank's are asked for as it runs.
     std::vector<TimeNs>& duration = out.duration;
     duration.resize(n);
     std::vector<TimeNs> delay(g.edges.size());
     for (NodeId i = 0; i < n; ++i)
-        duration[i] = timing.duration(i, loadedVar[g.nodes[i].rank]);
+        duration[i] = timing.duration(i, loadedV(i));
     for (EdgeId e = 0; e < g.edges.size(); ++e)
-        delay[e] = timing.delay(e, loadedVar[g.nodes[g.edges[e].to].rank]);
+        delay[e] = timing.delay(e, loadedV(g.edges[e].to));
     auto nodeOf = [&](std::size_t u, std::size_t a) {
         return added.rankNodes[added.source[a]][u - n - added.offset[a]];
     };
     // Own time of virtual node u, which runs graph node `node` on added rank a (u >= n).
     auto durationOn = [&](std::size_t u, NodeId node, std::size_t a) {
-        return u < n ? duration[u] : timing.duration(node, addedVar[a]);
+        return u < n ? duration[u] : timing.duration(node, addedV(a, node));
     };
 
     // Times are relative to each rank's origin during the run ("simulated clock"). A node's start
@@ -109,7 +118,7 @@ Schedule scheduleJob(const ScheduleInputs& in) {
     for (NodeId i = 0; i < n; ++i) {
         pendS[i] = pendS0[i];
         pendE[i] = pendE0[i];
-        initNode(i, i, loadedVar[g.nodes[i].rank]);
+        initNode(i, i, loadedV(i));
     }
     for (std::size_t a = 0; a < added.count(); ++a) {
         if (cancel && cancel->load(std::memory_order_relaxed)) {
@@ -121,7 +130,7 @@ Schedule scheduleJob(const ScheduleInputs& in) {
             const std::size_t u = n + added.offset[a] + s;
             pendS[u] = pendS0[list[s]];
             pendE[u] = pendE0[list[s]];
-            initNode(u, list[s], addedVar[a]);
+            initNode(u, list[s], addedV(a, list[s]));
         }
     }
     // Rendezvous state: members still to arrive, the latest arrival and who it was.
@@ -251,7 +260,7 @@ Schedule scheduleJob(const ScheduleInputs& in) {
             for (std::uint32_t k = outOff[node]; k < outOff[node + 1]; ++k) {
                 const GraphEdge& e = edges[outIds[k]];
                 if (fires(e))
-                    relax(e, outIds[k], timing.delay(outIds[k], addedVar[a])); // delay only if it fires
+                    relax(e, outIds[k], timing.delay(outIds[k], addedV(a, e.to))); // delay only if it fires
             }
         if (overlay) // overlay edges keep their delay under every knob
             for (std::uint32_t k = overlay->outOffsets[node]; k < overlay->outOffsets[node + 1]; ++k) {

@@ -24,13 +24,17 @@ struct ScheduleInputs {
     const KnobTiming& timing;
     const JobLayout& layout;
     const AddedRankTimes& added;                 // the added ranks' layout (no times yet)
-    const std::vector<RankVariation>& loadedVar; // per loaded rank
-    const std::vector<RankVariation>& addedVar;  // per added rank
+    const std::vector<RankVariation>& loadedVar; // per loaded rank (x lanes: [rank * lanes + lane])
+    const std::vector<RankVariation>& addedVar;  // per added rank (likewise)
     const EdgeOverlay* overlay = nullptr;        // comm.overlap=false's edges, or none
     // peers.model=follow: peers outside the rank set reach a collective the measured skew after
     // this rank does (docs/ARCHITECTURE.md, "Collectives and phantom peers").
     bool followPeers = true;
     const std::atomic<bool>* cancel = nullptr;
+    // pp.degree (docs/Layouts.md): the stages laid out in each rank's column, and per node its lane;
+    // each lane is a rank of the job with a variation of its own. Null: one lane.
+    const std::vector<std::uint8_t>* laneOf = nullptr;
+    std::size_t lanes = 1;
 };
 
 struct Schedule {

@@ -93,21 +93,22 @@ private:
     std::vector<int> ids_;
 };
 
-// Rank ids in the job of n replicas of tensor-parallel degree m: Megatron order when the trace
-// follows it, else loaded ranks keep their ids and new places take the ids after the traced world.
-JobIds jobRankIds(const ParallelStructure& s, int n, int m) {
+// Rank ids in the job of n replicas of tensor-parallel degree m and `stages` pipeline stages:
+// Megatron order when the trace follows it, else loaded ranks keep their ids and new places take the
+// ids after the traced world.
+JobIds jobRankIds(const ParallelStructure& s, int n, int m, int stages) {
     std::map<Coord, std::uint32_t> loaded; // coordinate -> trace rank index
     for (std::uint32_t i = 0; i < s.places.size(); ++i)
         loaded[{s.places[i].pp, s.places[i].dp, s.places[i].tp}] = i;
-    JobIds newIds(s.pp, n, m);
+    JobIds newIds(stages, n, m);
     int nextId = s.world;
-    for (int p = 0; p < s.pp; ++p)
+    for (int p = 0; p < stages; ++p)
         for (int d = 0; d < n; ++d)
             for (int t = 0; t < m; ++t) {
                 int id = 0;
                 if (s.megatronOrder)
                     id = ParallelStructure::megatronRank(p, d, t, n, m);
-                else if (d < s.dp && t < s.tp) {
+                else if (d < s.dp && t < s.tp && p < s.pp) {
                     auto it = loaded.find({p, d, t});
                     id = it != loaded.end() ? s.places[it->second].rank
                                             : ParallelStructure::megatronRank(p, d, t, s.dp, s.tp);
@@ -129,13 +130,14 @@ std::string layoutKnobText(const SetupKnobs& k) {
     add("tp.degree", k.tpDegree);
     add("parallel.gpus", k.parallelGpus);
     add("dp.degree", k.dpDegree);
+    add("pp.degree", k.ppDegree);
     return t;
 }
 
 void planLayout(const ExecutionGraph& g, const SetupKnobs& k, const std::vector<CollectiveCall>& calls,
                 int gpusPerNode, SetupEditPlan& plan) {
     const auto& set = *g.trace;
-    const bool layoutKnob = k.tpDegree > 0 || k.parallelGpus > 0; // errors, never ignored
+    const bool layoutKnob = k.tpDegree > 0 || k.parallelGpus > 0 || k.ppDegree > 0; // errors, never ignored
     const std::string knob = layoutKnobText(k);
     const bool strongAsked = k.dpStrong || k.parallelGpus > 0;
     ParallelStructure s = recognizeStructure(set, &g, strongAsked); // blocks: strong scaling only
@@ -146,7 +148,10 @@ void planLayout(const ExecutionGraph& g, const SetupKnobs& k, const std::vector<
                                  knob + ": no data-parallel layout recognised (" + why + "): knob ignored");
         return;
     }
-    const int dp0 = s.dp, tp0 = s.tp, pp = s.pp;
+    const int dp0 = s.dp, tp0 = s.tp, pp0 = s.pp;
+    // pp.degree: each traced stage is a column of `lanes` stages laid out in its rank (BlockEdit::laneOf).
+    const int pp = k.ppDegree > 0 ? k.ppDegree : pp0, lanes = pp / pp0;
+    auto laneOf = [&](NodeId x) { return k.laneOf && x < k.laneOf->size() ? (*k.laneOf)[x] : 0; };
     const int tp = k.tpDegree > 0 ? k.tpDegree : tp0;
     int n = k.dpDegree > 0 ? k.dpDegree : dp0;
     if (k.parallelGpus > 0) {
@@ -162,7 +167,7 @@ void planLayout(const ExecutionGraph& g, const SetupKnobs& k, const std::vector<
         n = want;
     }
     const bool strong = k.dpStrong || (k.parallelGpus > 0 && n != dp0);
-    if (n == dp0 && tp == tp0) {
+    if (n == dp0 && tp == tp0 && pp == pp0) {
         plan.setup.notes.push_back(knob + " is the traced layout: nothing to add or drop");
         if (!strong) return;
     }
@@ -212,11 +217,11 @@ void planLayout(const ExecutionGraph& g, const SetupKnobs& k, const std::vector<
     std::map<Coord, std::uint32_t> loaded; // coordinate -> trace rank index
     for (std::uint32_t i = 0; i < s.places.size(); ++i)
         loaded[{s.places[i].pp, s.places[i].dp, s.places[i].tp}] = i;
-    const JobIds newIds = jobRankIds(s, n, tp);
+    const JobIds newIds = jobRankIds(s, n, tp, pp);
     auto idOf = [&](Coord c) { return newIds.at(c); };
 
     // The ranks of the new job: loaded ranks of replicas below n, then clones.
-    std::vector<int> dropped, renumbered, cloneIds, cloneSources, missing;
+    std::vector<int> dropped, renumbered, cloneIds, cloneSources, missing, stageIds;
     setup.dropped.assign(set.ranks.size(), 0);
     for (std::uint32_t i = 0; i < s.places.size(); ++i) {
         const auto& p = s.places[i];
@@ -226,16 +231,25 @@ void planLayout(const ExecutionGraph& g, const SetupKnobs& k, const std::vector<
             continue;
         }
         SimulatedRank r;
-        r.rank = idOf({p.pp, p.dp, p.tp});
+        r.rank = idOf({p.pp * lanes, p.dp, p.tp});
         r.source = i;
         r.dp = p.dp;
         r.tp = p.tp;
-        r.pp = p.pp;
+        r.pp = p.pp * lanes;
         if (r.rank != p.rank) renumbered.push_back(p.rank);
         setup.ranks.push_back(r);
+        for (int j = 1; j < lanes; ++j) { // the stages of its column: new ranks, not measured
+            SimulatedRank stage = r;
+            stage.rank = idOf({p.pp * lanes + j, p.dp, p.tp});
+            stage.pp = p.pp * lanes + j;
+            stage.measured = false;
+            stage.lane = j;
+            setup.ranks.push_back(stage);
+            stageIds.push_back(stage.rank);
+        }
     }
     std::vector<SimulatedRank> clones;
-    for (int p = 0; p < pp; ++p)
+    for (int p = 0; p < pp0; ++p)
         for (int d = 0; d < n; ++d)
             for (int t = 0; t < tp; ++t) {
                 if (d < dp0 && t < tp0) continue; // a traced place
@@ -244,21 +258,24 @@ void planLayout(const ExecutionGraph& g, const SetupKnobs& k, const std::vector<
                 auto it = loaded.find({p, d % dp0, t % tp0});
                 for (int alt = 0; it == loaded.end() && alt < dp0; ++alt)
                     it = loaded.find({p, alt, t % tp0});
-                const int id = idOf({p, d, t});
-                if (it == loaded.end()) {
-                    missing.push_back(id);
-                    continue;
+                for (int j = 0; j < lanes; ++j) {
+                    const int id = idOf({p * lanes + j, d, t});
+                    if (it == loaded.end()) {
+                        missing.push_back(id);
+                        continue;
+                    }
+                    SimulatedRank r;
+                    r.rank = id;
+                    r.source = it->second;
+                    r.measured = false;
+                    r.dp = d;
+                    r.tp = t;
+                    r.pp = p * lanes + j;
+                    r.lane = j;
+                    clones.push_back(r);
+                    cloneIds.push_back(id);
+                    if (j == 0) cloneSources.push_back(set.ranks[it->second].rank);
                 }
-                SimulatedRank r;
-                r.rank = id;
-                r.source = it->second;
-                r.measured = false;
-                r.dp = d;
-                r.tp = t;
-                r.pp = p;
-                clones.push_back(r);
-                cloneIds.push_back(id);
-                cloneSources.push_back(set.ranks[it->second].rank);
             }
     std::sort(setup.ranks.begin(), setup.ranks.end(),
               [](const SimulatedRank& a, const SimulatedRank& b) { return a.rank < b.rank; });
@@ -269,12 +286,18 @@ void planLayout(const ExecutionGraph& g, const SetupKnobs& k, const std::vector<
     const std::string scaling = strong ? "strong scaling: the global batch stays, per-rank work x " +
                                              std::to_string(dp0) + "/" + std::to_string(n)
                                        : "weak scaling: per-rank work as traced";
-    const std::string tpText =
+    std::string tpText =
         tp == tp0 ? std::string()
                   : "tensor-parallel degree " + std::to_string(tp0) + " -> " + std::to_string(tp) + ", ";
+    if (pp != pp0)
+        tpText += "pipeline-parallel degree " + std::to_string(pp0) + " -> " + std::to_string(pp) + ", ";
     setup.notes.push_back(knob + ": " + tpText + "data-parallel degree " + std::to_string(dp0) + " -> " +
                           std::to_string(n) + " (" + scaling + "), world " + std::to_string(s.world) +
                           " -> " + std::to_string(setup.world));
+    if (!stageIds.empty())
+        setup.notes.push_back("new ranks " + idRangesText(stageIds) + ": stages 1.." +
+                              std::to_string(lanes - 1) +
+                              " of the columns of the loaded ranks (pp.degree), simulated with them");
     if (!cloneIds.empty())
         setup.notes.push_back(
             "added ranks " + idRangesText(cloneIds) + ": clones of ranks " + idRangesText(cloneSources) +
@@ -323,11 +346,13 @@ void planLayout(const ExecutionGraph& g, const SetupKnobs& k, const std::vector<
         r.spansNodes = c.spansNodes(gpusPerNode);
         std::vector<Coord> members;
         bool placed = !c.ranks.empty();
+        // pp.degree: a call runs on its lane's stage of every member's column.
+        const int stageOffset = c.node < g.nodes.size() ? laneOf(c.node) : 0;
         for (int id : c.ranks) {
             auto known = placeById.find(id);
             RankPlace p = known != placeById.end() ? known->second : s.placeOf(id);
             if (!p.known) placed = false;
-            members.push_back({p.pp, p.dp, p.tp});
+            members.push_back({p.pp * lanes + stageOffset, p.dp, p.tp});
         }
         std::set<int> dps, tps;
         for (const auto& m : members) {
@@ -448,7 +473,7 @@ SetupEditPlan planSetupEdits(const ExecutionGraph& g, const SetupKnobs& k,
                              const std::vector<CollectiveCall>& calls, int gpusPerNode) {
     SetupEditPlan plan;
     plan.setup = measuredSetup(g);
-    if (k.dpDegree > 0 || k.tpDegree > 0 || k.parallelGpus > 0)
+    if (k.dpDegree > 0 || k.tpDegree > 0 || k.parallelGpus > 0 || k.ppDegree > 0)
         planLayout(g, k, calls, gpusPerNode, plan);
     else if (k.dpStrong)
         plan.warnings.addForKnob("dp.strong", Warn::KnobNoEffect,
@@ -456,14 +481,15 @@ SetupEditPlan planSetupEdits(const ExecutionGraph& g, const SetupKnobs& k,
     return plan;
 }
 
-int largestJobRankId(const ParallelStructure& s, int dpDegree, int tpDegree) {
+int largestJobRankId(const ParallelStructure& s, int dpDegree, int tpDegree, int ppDegree) {
     int most = -1;
     for (const RankPlace& p : s.places)
         most = std::max(most, p.rank);
     const int dp = dpDegree > 0 ? dpDegree : s.dp, tp = tpDegree > 0 ? tpDegree : s.tp;
-    if (!s.recognised || (dp == s.dp && tp == s.tp)) return most;
+    const int pp = ppDegree > 0 ? ppDegree : s.pp;
+    if (!s.recognised || (dp == s.dp && tp == s.tp && pp == s.pp)) return most;
     most = -1; // the places beyond the new degrees are dropped
-    const JobIds ids = jobRankIds(s, dp, tp);
+    const JobIds ids = jobRankIds(s, dp, tp, pp);
     for (int id : ids.all())
         most = std::max(most, id);
     return most;

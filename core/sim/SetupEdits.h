@@ -29,6 +29,10 @@ struct SetupKnobs {
     std::string gpuSource;    // gpu.source: the GPU the sharded kernels' model runs on when not traced
     bool tpReshape = true;    // tp.reshape=false: sharded kernels keep their traced time
     bool tpResizeComm = true; // tp.resize_comm=false: tensor-parallel collectives keep their group
+    // pp.degree (docs/Layouts.md): stages of the new job, laid out by a block edit inside each trace
+    // rank; laneOf gives each node of the graph its stage in the rank's column (null: all stage 0).
+    int ppDegree = 0;
+    const std::vector<std::uint8_t>* laneOf = nullptr;
 };
 
 // One rank of the simulated job.
@@ -37,6 +41,9 @@ struct SimulatedRank {
     std::uint32_t source = 0; // index into TraceSet::ranks whose simulated times it has
     bool measured = true;     // false: added by an edit (a clone of `source`), no trace of its own
     int dp = 0, tp = 0, pp = 0;
+    // pp.degree: the stage within the column of stages its trace rank runs (docs/Layouts.md). Lane 0
+    // is the rank the scheduler runs (loaded or added); a lane > 0 is simulated with it, in its graph.
+    int lane = 0;
 };
 
 // The job the simulator predicted: with no edit, the loaded ranks as they are.

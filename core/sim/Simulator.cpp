@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 namespace sl {
 
@@ -186,7 +187,9 @@ void collectTimes(const ExecutionGraph& g, const SimulatedSetup& setup, const Jo
 
 // One run on a graph without block edits: plan (setup edits, rank variation, knob timing, the job's
 // layout) -> schedule -> times on the ranks' clocks -> statistics.
-SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimOptions& options) {
+// `edit`: the block edit g is the graph of (pp.degree lays its stages out in it), or null.
+SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimOptions& options,
+                      const BlockEdit* edit = nullptr) {
     SimResult res;
     // The flag is looked at between the stages of the plan as well as in the scheduler: at
     // dp.degree=4096 the setup edits and the layout take tens of ms each (docs/ARCHITECTURE.md,
@@ -206,11 +209,13 @@ SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimO
     // (sim/SetupEdits.h).
     SetupEditPlan plan;
     std::vector<CollectiveCall> calls;
-    if (knobs.dpDegree > 0 || knobs.dpStrong || knobs.tpDegree > 0 || knobs.parallelGpus > 0) {
+    const int stages = edit && edit->active ? edit->stages : 0;
+    if (knobs.dpDegree > 0 || knobs.dpStrong || knobs.tpDegree > 0 || knobs.parallelGpus > 0 || stages > 0) {
         calls = collectiveCalls(g);
         plan = planSetupEdits(g,
                               SetupKnobs{knobs.dpDegree, knobs.dpStrong, knobs.tpDegree, knobs.parallelGpus,
-                                         knobs.gpuSource, knobs.tpReshape, knobs.tpResizeComm},
+                                         knobs.gpuSource, knobs.tpReshape, knobs.tpResizeComm, stages,
+                                         stages > 0 ? &edit->laneOf : nullptr},
                               calls, gpusPerNode);
         res.warnings.append(plan.warnings);
     } else {
@@ -222,17 +227,35 @@ SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimO
     if (knobs.jitterSeed != SimKnobs{}.jitterSeed && knobs.jitterPct <= 0)
         res.warnings.addForKnob("jitter.seed", Warn::KnobNoEffect,
                                 "jitter.seed without jitter.pct changes nothing");
-    std::vector<RankVariation> loadedVar(R);
+    // pp.degree: every lane of a column is a rank of the job with a variation of its own.
+    const std::size_t lanes = stages > 0 ? static_cast<std::size_t>(stages) : 1;
+    std::vector<RankVariation> loadedVar(R * lanes);
     for (std::size_t i = 0; i < plan.setup.ranks.size(); ++i)
-        if (plan.setup.ranks[i].measured) loadedVar[plan.setup.ranks[i].source] = variation[i];
+        if (plan.setup.ranks[i].measured) loadedVar[plan.setup.ranks[i].source * lanes] = variation[i];
     const KnobTiming timing(g, knobs, plan, res.warnings);
     res.gpuSwap = timing.swap();
     if (stop()) return res;
     AddedRankTimes& added = res.addedRanks;
     const JobLayout L = layoutJob(g, plan, calls, added);
-    std::vector<RankVariation> addedVar(added.count());
+    std::vector<RankVariation> addedVar(added.count() * lanes);
     for (std::size_t a = 0; a < added.count(); ++a)
-        addedVar[a] = variation[added.setupIndex[a]];
+        addedVar[a * lanes] = variation[added.setupIndex[a]];
+    if (lanes > 1) { // a lane's column: the loaded rank or the added one at its (data, tensor) place
+        std::map<std::pair<int, int>, std::size_t> column; // (dp, tp) -> loaded source or R + added
+        for (const auto& r : plan.setup.ranks)
+            if (r.measured) column[{r.dp, r.tp}] = r.source;
+        for (std::size_t a = 0; a < added.count(); ++a)
+            column[{plan.setup.ranks[added.setupIndex[a]].dp, plan.setup.ranks[added.setupIndex[a]].tp}] =
+                R + a;
+        for (std::size_t i = 0; i < plan.setup.ranks.size(); ++i) {
+            const SimulatedRank& r = plan.setup.ranks[i];
+            auto c = column.find({r.dp, r.tp});
+            if (r.lane == 0 || c == column.end()) continue;
+            const auto lane = static_cast<std::size_t>(r.lane);
+            (c->second < R ? loadedVar[c->second * lanes + lane] : addedVar[(c->second - R) * lanes + lane]) =
+                variation[i];
+        }
+    }
 
     // comm.overlap=false: serialization edges laid over the graph (sim/NoOverlapTransform.h).
     std::shared_ptr<const NoOverlapEdges> serial;
@@ -247,7 +270,8 @@ SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimO
     if (stop()) return res;
 
     Schedule s = scheduleJob({g, timing, L, added, loadedVar, addedVar, overlay,
-                              knobs.peersModel != PeersModel::Measured, options.cancel});
+                              knobs.peersModel != PeersModel::Measured, options.cancel,
+                              stages > 0 ? &edit->laneOf : nullptr, lanes});
     if (s.cancelled) {
         res.complete = false;
         return res;
@@ -282,17 +306,23 @@ SimKnobs resolveLayoutKnobs(const ExecutionGraph& g, const SimKnobs& knobs, std:
         return knobs;
     const ParallelStructure s = recognizeStructure(*g.trace, &g, true);
     const int tp = knobs.tpDegree > 0 ? knobs.tpDegree : s.tp;
-    if (!s.recognised || s.microbatches <= 0 || tp <= 0 || knobs.parallelGpus % (tp * s.pp) != 0)
+    const int pp = knobs.ppDegree > 0 ? knobs.ppDegree : s.pp;
+    if (!s.recognised || s.microbatches <= 0 || tp <= 0 || pp <= 0 || knobs.parallelGpus % (tp * pp) != 0)
         return knobs;
-    const int n = knobs.parallelGpus / (tp * s.pp);
+    const int n = knobs.parallelGpus / (tp * pp);
     if ((knobs.dpDegree > 0 && knobs.dpDegree != n) || (s.microbatches * s.dp) % n != 0) return knobs;
     SimKnobs k = knobs;
     k.parallelGpus = 0;
     k.dpDegree = n;
     const int m = s.microbatches * s.dp / n;
+    if (m != s.microbatches && knobs.ppDegree > 0)
+        throw KnobError("parallel.gpus=" + std::to_string(knobs.parallelGpus) + " with pp.degree=" +
+                        std::to_string(knobs.ppDegree) + ": dp " + std::to_string(n) + " needs " +
+                        std::to_string(m) + " micro-batches per replica, and pp.degree runs the traced " +
+                        std::to_string(s.microbatches) + " (not combined yet)");
     if (m != s.microbatches) k.ppMicrobatches = m;
     note = "parallel.gpus=" + std::to_string(knobs.parallelGpus) + ": dp " + std::to_string(n) + " x tp " +
-           std::to_string(tp) + " x pp " + std::to_string(s.pp) +
+           std::to_string(tp) + " x pp " + std::to_string(pp) +
            "; the global batch stays: " + std::to_string(m) + " micro-batches per replica (traced " +
            std::to_string(s.microbatches) + " on dp " + std::to_string(s.dp) + ")";
     return k;
@@ -308,9 +338,11 @@ SimResult simulateKnobs(const ExecutionGraph& g, const SimKnobs& userKnobs, cons
     }
     // Block edits (model.layers, pp.microbatches): the job runs on an edited copy of the graph and
     // its times are mapped back onto g (sim/BlockEdits.h).
-    if (knobs.modelLayers > 0 || knobs.ppMicrobatches > 0) {
+    if (!knobs.ppTransfers && knobs.ppDegree <= 0)
+        throw KnobError("pp.transfers=false without pp.degree changes nothing");
+    if (knobs.modelLayers > 0 || knobs.ppMicrobatches > 0 || knobs.ppDegree > 0) {
         const BlockEditRun run = planBlockEditRun(g, knobs);
-        SimResult r = simulateJob(run.edit->active ? run.edit->graph : g, run.knobs, options);
+        SimResult r = simulateJob(run.edit->active ? run.edit->graph : g, run.knobs, options, run.edit.get());
         // A cancelled run has no times to map back.
         if (!r.complete && options.cancel && options.cancel->load(std::memory_order_relaxed)) return r;
         return mapBlockEditResult(g, run, std::move(r), options);

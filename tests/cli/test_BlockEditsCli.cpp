@@ -79,6 +79,17 @@ private slots:
         // 2 layers per stage become 4.
         QVERIFY2(notes.contains("2 -> 4 layers"), qPrintable(notes));
     }
+
+    // pp.degree that the trace cannot make (3 stages of 4 layers): exit 2 and one line naming it.
+    void pipelineThatCannotBeMadeIsOneLine() {
+        QTemporaryDir a;
+        QCOMPARE(sltest::runCli({"generate", "--out", a.path(), "--layers", "4", "--dp", "2"}).code, 0);
+        Run r = sltest::runCli({"simulate", a.path(), "--set", "pp.degree=3"});
+        QCOMPARE(r.code, 2);
+        const QString err = QString::fromUtf8(r.err).trimmed();
+        QVERIFY2(err.contains("pp.degree=3: 3 does not divide the 4 layers"), qPrintable(err));
+        QVERIFY2(!err.contains('\n'), qPrintable(err));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestBlockEditsCli)

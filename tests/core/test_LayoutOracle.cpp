@@ -71,6 +71,18 @@ SimKnobs knobsOf(const QStringList& assignments) {
     return k;
 }
 
+// Simulating `g` with `knobs` is a KnobError of one line that says `message`.
+void requireOneLineError(const ExecutionGraph& g, const QStringList& knobs, const QString& message) {
+    try {
+        simulate(g, knobsOf(knobs));
+        QFAIL("no error");
+    } catch (const KnobError& e) {
+        const std::string what = e.what();
+        QVERIFY2(what.find(message.toStdString()) != std::string::npos, what.c_str());
+        QVERIFY2(what.find('\n') == std::string::npos, what.c_str());
+    }
+}
+
 } // namespace
 
 class TestLayoutOracle : public QObject {
@@ -176,6 +188,99 @@ private slots:
             QVERIFY2(c.err <= kTolerancePct, qPrintable(c.what));
             QCOMPARE(pred.setup.world, row.dp * row.tp * 2);
         }
+    }
+
+    // pp.degree (docs/Layouts.md, "pp.degree"): the (4, 2, 1) trace's layers split over 2 stages,
+    // each stage's 1F1B order with the traced micro-batches, transfers timed by the collective model.
+    // Without the knob the prediction misses; on 2 GPUs a node the transfers cross a 12.5 GB/s
+    // network, and pp.transfers=false (free transfers) misses.
+    void predictsPipelineStages_data() {
+        QTest::addColumn<int>("dp");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<QStringList>("knobs");
+        QTest::addColumn<bool>("within");
+        QTest::addColumn<bool>("twoGpusANode"); // from (1, 2, 1) on nodes of 2 GPUs, 12.5 GB/s between
+        const QStringList slow{"comm.gpus_per_node=2", "comm.inter_node_GBps=12.5", "pp.degree=2"};
+        QTest::newRow("(4,1,2)") << 4 << 1 << QStringList{"pp.degree=2", "tp.degree=1"} << true << false;
+        QTest::newRow("(1,4,2)") << 1 << 4 << QStringList{"pp.degree=2", "tp.degree=4", "dp.degree=1"} << true
+                                 << false;
+        QTest::newRow("(4,1,2) without pp.degree") << 4 << 1 << QStringList{"tp.degree=1"} << false << false;
+        QTest::newRow("(1,2,2) 2 GPUs a node") << 1 << 2 << slow << true << true;
+        QTest::newRow("(1,2,2) 2 GPUs a node, pp.transfers=false")
+            << 1 << 2 << (slow + QStringList{"pp.transfers=false"}) << false << true;
+    }
+
+    void predictsPipelineStages() {
+        QFETCH(int, dp);
+        QFETCH(int, tp);
+        QFETCH(QStringList, knobs);
+        QFETCH(bool, within);
+        QFETCH(bool, twoGpusANode);
+        auto job = [&](int d, int t, int pp) {
+            SynthConfig c = layoutJob(d, t);
+            c.pp = pp;
+            if (twoGpusANode) {
+                c.gpusPerNode = 2;
+                c.interNodeGBps = 12.5;
+            }
+            return c;
+        };
+        const auto truthRun = generateAndLoad(job(dp, tp, 2));
+        const std::unique_ptr<Loaded> own = twoGpusANode ? generateAndLoad(job(1, 2, 1)) : nullptr;
+        const Loaded& from = own ? *own : *source_;
+        const TimeNs measured = simulate(truthRun->graph).measuredIteration;
+        const SimResult pred = simulate(from.graph, knobsOf(knobs));
+        QVERIFY(pred.complete);
+        const Checked c = check(QString(QTest::currentDataTag()), knobs, pred.simulatedIteration, measured);
+        if (!within) {
+            QVERIFY2(c.err > kTolerancePct, qPrintable(c.what));
+            return;
+        }
+        QVERIFY2(c.err <= kTolerancePct, qPrintable(c.what));
+        QCOMPARE(pred.setup.world, dp * tp * 2);
+        QCOMPARE(pred.setup.pp, 2);
+        QCOMPARE(pred.setup.tp, tp);
+        QCOMPARE(pred.setup.dp, dp);
+    }
+
+    // A pipeline the trace cannot make is one clear error, never a result.
+    void badPipelinesAreErrors_data() {
+        QTest::addColumn<QStringList>("knobs");
+        QTest::addColumn<int>("layers"); // of a job of its own (0: the (4, 2, 1) source of 4 layers)
+        QTest::addColumn<bool>("withShapes");
+        QTest::addColumn<int>("tracedPp");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("3 stages of 4 layers")
+            << QStringList{"pp.degree=3"} << 0 << true << 1 << "3 does not divide the 4 layers";
+        QTest::newRow("one layer") << QStringList{"pp.degree=2"} << 1 << true << 1
+                                   << "no layer blocks recognised";
+        QTest::newRow("no shapes") << QStringList{"pp.degree=2"} << 2 << false << 1
+                                   << "the activation size is unknown";
+        QTest::newRow("from a pipeline")
+            << QStringList{"pp.degree=3"} << 2 << true << 2 << "not a multiple of the traced 2 stages";
+        QTest::newRow("with model.layers")
+            << QStringList{"pp.degree=2", "model.layers=8"} << 0 << true << 1 << "together with model.layers";
+        QTest::newRow("with pp.microbatches") << QStringList{"pp.degree=2", "pp.microbatches=4"} << 0 << true
+                                              << 1 << "together with pp.microbatches";
+        QTest::newRow("pp.transfers alone")
+            << QStringList{"pp.transfers=false"} << 0 << true << 1 << "without pp.degree changes nothing";
+    }
+
+    void badPipelinesAreErrors() {
+        QFETCH(QStringList, knobs);
+        QFETCH(int, layers);
+        QFETCH(bool, withShapes);
+        QFETCH(int, tracedPp);
+        QFETCH(QString, message);
+        std::unique_ptr<Loaded> own;
+        if (layers > 0) {
+            SynthConfig c = layoutJob(tracedPp > 1 ? 2 : 4, 2);
+            c.layers = layers;
+            c.pp = tracedPp;
+            c.recordShapes = withShapes;
+            own = generateAndLoad(c);
+        }
+        requireOneLineError((own ? *own : *source_).graph, knobs, message);
     }
 
     // Sequence parallelism: the generated job enters each tensor-parallel region with an all-gather
@@ -351,15 +456,7 @@ private slots:
         c.recordShapes = withShapes;
         const bool usesSource = withShapes && tracedTp == 2;
         std::unique_ptr<Loaded> own = usesSource ? nullptr : generateAndLoad(c);
-        const Loaded& l = usesSource ? *source_ : *own;
-        try {
-            simulate(l.graph, knobsOf(knobs));
-            QFAIL("no error");
-        } catch (const KnobError& e) {
-            const std::string what = e.what();
-            QVERIFY2(what.find(message.toStdString()) != std::string::npos, what.c_str());
-            QVERIFY2(what.find('\n') == std::string::npos, what.c_str());
-        }
+        requireOneLineError((usesSource ? *source_ : *own).graph, knobs, message);
     }
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <unordered_map>
 
 namespace sl::edits {
@@ -76,18 +77,42 @@ Applied applyRuns(const ExecutionGraph& g, const std::vector<BlockRun>& runs, Bl
         auto it = cloneAt.find(key(x, label));
         return it == cloneAt.end() ? kNoNode : it->second;
     };
+    // Lane processors: (traced processor, lane) -> a processor of the copy after the traced ones.
+    e.processors = g.processors;
+    std::vector<std::uint32_t> laneBase; // per lane processor: its traced processor
+    std::map<std::pair<std::uint32_t, std::uint8_t>, std::uint32_t> laneProc;
+    auto processorOn = [&](std::uint32_t pi, std::uint8_t lane) {
+        if (lane == 0) return pi;
+        auto [it, fresh] = laneProc.try_emplace({pi, lane}, static_cast<std::uint32_t>(e.processors.size()));
+        if (fresh) {
+            Processor P = g.processors[pi];
+            P.nodes.clear();
+            e.processors.push_back(std::move(P));
+            laneBase.push_back(pi);
+        }
+        return it->second;
+    };
+    auto laneOfEntry = [&](std::size_t ri, std::size_t p) -> std::uint8_t {
+        return p < runs[ri].lane.size() ? runs[ri].lane[p] : 0;
+    };
+    bool lanes = false;
     // instance[run][position]: the nodes (in the copy) of each sequence entry.
     std::vector<std::vector<std::vector<NodeId>>> instance(runs.size());
     for (std::size_t ri = 0; ri < runs.size(); ++ri)
-        for (auto [u, label] : runs[ri].sequence) {
+        for (std::size_t p = 0; p < runs[ri].sequence.size(); ++p) {
+            const auto [u, label] = runs[ri].sequence[p];
+            const std::uint8_t lane = laneOfEntry(ri, p);
+            lanes = lanes || lane > 0;
             std::vector<NodeId> nodes;
             for (NodeId x : runs[ri].units[static_cast<std::size_t>(u)]) {
                 if (label == kOriginal) {
                     nodes.push_back(out.nodeOf[x]);
+                    e.nodes[out.nodeOf[x]].processor = processorOn(g.nodes[x].processor, lane);
                     continue;
                 }
                 if (x < notCopied.size() && notCopied[x]) continue;
                 GraphNode c = g.nodes[x];
+                c.processor = processorOn(g.nodes[x].processor, lane);
                 c.release = 0; // a copy starts from its causes, never from a boundary condition
                 c.prewindow = false;
                 if (c.phantomArrival >= 0) ++res.phantoms;
@@ -105,7 +130,7 @@ Applied applyRuns(const ExecutionGraph& g, const std::vector<BlockRun>& runs, Bl
     // stood, by its sequence (dropped blocks left out).
     std::vector<EdgeId> orderIn(n, kNoEdge);
     std::vector<std::uint8_t> isOrder(g.edges.size(), 0);
-    e.processors = g.processors;
+    const auto traced = static_cast<std::uint32_t>(g.processors.size());
     for (std::uint32_t pi = 0; pi < g.processors.size(); ++pi) {
         const Processor& P = g.processors[pi];
         for (std::size_t k = 1; k < P.nodes.size(); ++k)
@@ -130,10 +155,24 @@ Applied applyRuns(const ExecutionGraph& g, const std::vector<BlockRun>& runs, Bl
             if (emitted[static_cast<std::size_t>(ri)]) continue;
             emitted[static_cast<std::size_t>(ri)] = 1;
             for (const auto& nodes : instance[static_cast<std::size_t>(ri)])
-                for (NodeId y : nodes)
-                    if (e.nodes[y].processor == pi) list.push_back(y);
+                for (NodeId y : nodes) {
+                    const std::uint32_t q = e.nodes[y].processor;
+                    if (q == pi)
+                        list.push_back(y);
+                    else if (q >= traced && laneBase[q - traced] == pi)
+                        e.processors[q].nodes.push_back(y);
+                }
         }
     }
+
+    if (lanes) {
+        res.laneOf.assign(e.nodes.size(), 0);
+        for (std::size_t ri = 0; ri < runs.size(); ++ri)
+            for (std::size_t p = 0; p < instance[ri].size(); ++p)
+                for (NodeId y : instance[ri][p])
+                    res.laneOf[y] = laneOfEntry(ri, p);
+    }
+    auto sameLane = [&](NodeId x, NodeId y) { return !lanes || res.laneOf[x] == res.laneOf[y]; };
 
     // Edges. Order edges follow the new processor orders: a kept node keeps its own incoming
     // order edge (from its new predecessor), a copy gets its source's (the gap before its block).
@@ -171,33 +210,43 @@ Applied applyRuns(const ExecutionGraph& g, const std::vector<BlockRun>& runs, Bl
         const std::int32_t ra = runOf[a], rb = runOf[b];
         if (ra >= 0 && ra == rb && unitOf[a] != unitOf[b]) {
             const auto ri = static_cast<std::size_t>(rb);
-            const std::uint32_t proc = g.nodes[a].processor;
             for (std::size_t p = 0; p < runs[ri].sequence.size(); ++p) {
                 const auto [u, label] = runs[ri].sequence[p];
                 if (u != unitOf[b]) continue;
                 const NodeId bi = label == kOriginal ? out.nodeOf[b] : cloneOf(b, label);
+                const std::uint8_t lane = laneOfEntry(ri, p);
+                const std::uint32_t proc = processorOn(g.nodes[a].processor, lane);
                 NodeId from = kNoNode;
                 for (std::size_t q = p; q-- > 0 && from == kNoNode;)
-                    for (NodeId y : instance[ri][q])
-                        if (e.nodes[y].processor == proc) from = y;
+                    if (laneOfEntry(ri, q) == lane)
+                        for (NodeId y : instance[ri][q])
+                            if (e.nodes[y].processor == proc) from = y;
                 if (from != kNoNode && bi != kNoNode)
                     emit(ed, from, bi, label == kOriginal && from == out.nodeOf[a] ? id : kNoEdge);
             }
             continue;
         }
-        if (!dropped[a] && !dropped[b]) emit(ed, out.nodeOf[a], out.nodeOf[b], id);
+        // Between lanes only collectives (their peers on other ranks are on any lane); any other
+        // traced edge that would join two lanes is dropped and counted.
         const bool collective = ed.kind == EdgeKind::Collective;
+        auto emitOnLane = [&](NodeId from, NodeId to, EdgeId origin) {
+            if (collective || sameLane(from, to))
+                emit(ed, from, to, origin);
+            else
+                ++res.crossLaneDropped;
+        };
+        if (!dropped[a] && !dropped[b]) emitOnLane(out.nodeOf[a], out.nodeOf[b], id);
         for (std::uint32_t label : labelsOf(a)) {
             const NodeId al = cloneOf(a, label), bl = cloneOf(b, label);
             if (al == kNoNode) continue; // a node copies leave out
             if (bl != kNoNode)
-                emit(ed, al, bl, kNoEdge);
+                emitOnLane(al, bl, kNoEdge);
             else if (rb < 0 && !collective)
-                emit(ed, al, out.nodeOf[b], kNoEdge);
+                emitOnLane(al, out.nodeOf[b], kNoEdge);
         }
         if (ra < 0 && !collective)
             for (std::uint32_t label : labelsOf(b))
-                if (cloneOf(b, label) != kNoNode) emit(ed, out.nodeOf[a], cloneOf(b, label), kNoEdge);
+                if (cloneOf(b, label) != kNoNode) emitOnLane(out.nodeOf[a], cloneOf(b, label), kNoEdge);
     }
 
     // Collective groups: members renumbered (groups of dropped blocks go), then one group per

@@ -132,7 +132,7 @@ BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs) {
                                         knob + ": rank " + std::to_string(rank.rank) + " has blocks of " +
                                             std::to_string(c) + " layers, too few to drop " +
                                             std::to_string(-delta) + ": knob ignored");
-                return BlockEdit{false, {}, {}, {}, {}, 0, {}, out.warnings, {}};
+                return BlockEdit{false, {}, {}, {}, {}, 0, {}, out.warnings, {}, 0, {}};
             }
             auto proc = procOf.find({r, lr.track});
             if (proc == procOf.end()) continue; // a thread without runtime calls: nothing to copy
@@ -262,7 +262,7 @@ BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs) {
     } catch (const GraphError& err) {
         out.warnings.addForKnob("model.layers", Warn::BlockEditIgnored,
                                 knob + ": the edited graph is not valid (" + err.what() + "): knob ignored");
-        return BlockEdit{false, {}, {}, {}, {}, 0, {}, out.warnings, {}};
+        return BlockEdit{false, {}, {}, {}, {}, 0, {}, out.warnings, {}, 0, {}};
     }
     out.active = true;
 

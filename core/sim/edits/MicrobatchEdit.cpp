@@ -1,5 +1,6 @@
 #include "sim/BlockEdits.h"
 #include "sim/edits/GraphSplice.h"
+#include "sim/edits/StageUnits.h"
 
 #include "models/PipelineSchedule.h"
 #include "structure/Structure.h"
@@ -13,18 +14,6 @@
 namespace sl {
 
 using namespace edits;
-
-namespace {
-
-// The micro-batch index a block annotation ends with (forward_step#3 -> 3), -1 without.
-int trailingNumber(std::string_view name) {
-    std::size_t i = name.size();
-    while (i > 0 && std::isdigit(static_cast<unsigned char>(name[i - 1])))
-        --i;
-    return i == name.size() ? -1 : std::stoi(std::string(name.substr(i)));
-}
-
-} // namespace
 
 BlockEdit editMicrobatches(const ExecutionGraph& g, int microbatches) {
     BlockEdit out;
@@ -78,17 +67,7 @@ BlockEdit editMicrobatches(const ExecutionGraph& g, int microbatches) {
         const Rank& rank = set.ranks[r];
         const int stage = s.places[r].known ? s.places[r].pp : 0;
         // Steps: each ProfilerStep#N is a run of its own.
-        std::vector<std::pair<TimeNs, TimeNs>> steps;
-        for (const Track& t : rank.tracks) {
-            if (t.isGpu()) continue;
-            for (std::uint32_t i = 0; i < t.events.size(); ++i)
-                if (t.events.kind[i] == EventKind::UserAnnotation &&
-                    rank.strings.str(t.events.name[i]).rfind("ProfilerStep#", 0) == 0)
-                    steps.push_back({t.events.start[i], t.events.end(i)});
-        }
-        std::sort(steps.begin(), steps.end());
-        if (steps.empty())
-            steps.push_back({std::numeric_limits<TimeNs>::min(), std::numeric_limits<TimeNs>::max()});
+        const std::vector<std::pair<TimeNs, TimeNs>> steps = profilerSteps(rank);
         std::vector<LayerRegion> regions = layerRegions(rank);
         for (std::size_t st = 0; st < steps.size(); ++st) {
             BlockRun run;
@@ -99,7 +78,7 @@ BlockEdit editMicrobatches(const ExecutionGraph& g, int microbatches) {
                 const auto& ev = rank.tracks[lr.track].events;
                 const TimeNs ts = ev.start[lr.parent], te = ev.end(lr.parent);
                 if (ts < steps[st].first || ts >= steps[st].second) continue;
-                const int m = trailingNumber(rank.strings.str(ev.name[lr.parent]));
+                const int m = trailingIndex(rank.strings.str(ev.name[lr.parent]));
                 auto proc = procOf.find({r, lr.track});
                 if (m < 0 || proc == procOf.end()) continue;
                 const int item = lr.backward ? -(m + 1) : m;
