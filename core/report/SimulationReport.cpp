@@ -391,15 +391,23 @@ SimulationReport simulationReport(const ExecutionGraph& g, const SimResult& res,
         std::vector<const RankSimSummary*> own(st.ranks.size(), nullptr);
         for (std::size_t a = 0; a < res.addedRanks.count(); ++a)
             own[res.addedRanks.setupIndex[a]] = &res.addedRanks.summary[a];
+        // pp.degree: a stage > 0 of a loaded rank's column has its own summary (res.laneSummary).
+        const std::size_t lanes = res.ranks.empty() ? 1 : res.laneSummary.size() / res.ranks.size();
         for (std::size_t i = 0; i < st.ranks.size(); ++i) {
             const auto& r = st.ranks[i];
-            const RankSimSummary& sum = own[i] ? *own[i] : res.ranks[r.source];
+            const std::size_t lane = static_cast<std::size_t>(r.lane);
+            const bool stage = !own[i] && lane > 0 && lane < lanes &&
+                               res.laneSummary[r.source * lanes + lane].rank == r.rank;
+            const RankSimSummary& sum = own[i]  ? *own[i]
+                                        : stage ? res.laneSummary[r.source * lanes + lane]
+                                                : res.ranks[r.source];
             sr.push_back({{"rank", r.rank},
                           {"measured", r.measured},
                           {"source_rank", g.trace->ranks[r.source].rank},
                           {"dp", r.dp},
                           {"tp", r.tp},
                           {"pp", r.pp},
+                          {"lane", r.lane},
                           {"simulated_us", us(sum.simulated())},
                           {"simulated_gpu_us", us(sum.simulatedGpuEnd - sum.simulatedGpuStart)}});
         }

@@ -151,8 +151,9 @@ SimResult mapBlockEditResult(const ExecutionGraph& g, const BlockEditRun& run, S
         }
     }
     if (options.timeline)
-        for (std::size_t c = 0; c < edit.graph.nodes.size() && c < r.nodes.size(); ++c) {
-            if (c < edit.kept && !onLane(static_cast<NodeId>(c))) continue;
+        for (std::size_t c = edit.kept; c < edit.graph.nodes.size() && c < r.nodes.size(); ++c) {
+            // pp.degree: the timeline and its breakdowns are stage 0's of each column.
+            if (onLane(static_cast<NodeId>(c))) continue;
             const GraphNode& node = edit.graph.nodes[c];
             if ((node.kind != NodeKind::GpuOp && node.kind != NodeKind::Collective) || r.nodes[c].start < 0)
                 continue;

@@ -10,10 +10,15 @@ namespace sl {
 
 // res.ranks, res.measuredIteration, res.simulatedIteration and res.addedRanks.summary from the
 // node times (res.nodes, res.addedRanks); dropped ranks (setup) do not count in the simulated step.
-void summarizeRanks(const ExecutionGraph& g, const SimulatedSetup& setup, SimResult& res);
+// pp.degree: `laneOf` gives each node its stage in its rank's column of `lanes` stages; res.ranks
+// holds stage 0, res.laneSummary the others, and the step is the longest of all.
+void summarizeRanks(const ExecutionGraph& g, const SimulatedSetup& setup, SimResult& res,
+                    const std::vector<std::uint8_t>* laneOf = nullptr, std::size_t lanes = 1);
 
 // Start-time error of the GPU ops against their measured starts (pre-window ops, released at their
-// measured start as boundary conditions, are left out: they would flatter the figure).
-StartErrorStats kernelStartError(const ExecutionGraph& g, const SimResult& res);
+// measured start as boundary conditions, are left out: they would flatter the figure); so are the ops
+// pp.degree moved to a stage > 0 (`laneOf`), which run far from where they were measured on purpose.
+StartErrorStats kernelStartError(const ExecutionGraph& g, const SimResult& res,
+                                 const std::vector<std::uint8_t>* laneOf = nullptr);
 
 } // namespace sl

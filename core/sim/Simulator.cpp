@@ -286,8 +286,8 @@ SimResult simulateJob(const ExecutionGraph& g, const SimKnobs& knobs, const SimO
     // The timeline holds every event of the trace (what the views and exports draw): only built
     // for callers that ask for it.
     if (options.timeline) fillTimeline(g, res);
-    summarizeRanks(g, plan.setup, res);
-    res.kernelStartError = kernelStartError(g, res);
+    summarizeRanks(g, plan.setup, res, stages > 0 ? &edit->laneOf : nullptr, lanes);
+    res.kernelStartError = kernelStartError(g, res, stages > 0 ? &edit->laneOf : nullptr);
     res.setup = std::move(plan.setup);
     return res;
 }

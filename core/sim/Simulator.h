@@ -144,7 +144,10 @@ struct AddedRankTimes {
 
 struct SimResult {
     std::vector<NodeTiming> nodes;     // parallel to ExecutionGraph::nodes
-    std::vector<RankSimSummary> ranks; // parallel to TraceSet::ranks
+    std::vector<RankSimSummary> ranks; // parallel to TraceSet::ranks (pp.degree: stage 0 of each column)
+    // pp.degree (docs/Layouts.md): the stages > 0 of each loaded rank's column, [trace rank x stages +
+    // stage] (stage 0's entries unused; empty without the knob). `rank` is the stage's id in the job.
+    std::vector<RankSimSummary> laneSummary;
     // The job: longest measured and simulated rank iteration.
     TimeNs measuredIteration = 0;
     TimeNs simulatedIteration = 0;

@@ -172,6 +172,16 @@ private slots:
             QCOMPARE(job_->set.ranks[s.source].rank, s.rank - 4 * s.lane);
             QCOMPARE(s.measured, s.lane == 0);
         }
+        // Stage 1's own span (res.laneSummary); the step is the longest of every stage.
+        QCOMPARE(r.laneSummary.size(), std::size_t{8});
+        TimeNs longest = 0;
+        for (std::uint32_t t = 0; t < 4; ++t) {
+            const RankSimSummary& stage1 = r.laneSummary[t * 2 + 1];
+            QCOMPARE(stage1.rank, job_->set.ranks[t].rank + 4);
+            QVERIFY(stage1.simulated() > 0);
+            longest = std::max({longest, stage1.simulated(), r.ranks[t].simulated()});
+        }
+        QCOMPARE(r.simulatedIteration, longest);
         std::string notes;
         for (const auto& n : r.setup.notes)
             notes += n + "\n";

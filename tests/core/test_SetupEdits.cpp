@@ -172,6 +172,44 @@ private slots:
         }
     }
 
+    // pp.degree=2 with dp.degree=2 on 02-dp4 (dp 4, pp 1): each kept rank (0, 1) is the column of 2
+    // stages, stage 1 of replica d gets id (1 x 2 + d) x 1 + 0 = 2 + d; ranks 2, 3 are dropped. A
+    // collective on lane 1 has its members at stage 1: on nodes of 3 GPUs the gradient all-reduce of
+    // stage 0 (ids 0, 1) stays in node 0, stage 1's (ids 2, 3) spans nodes 0 and 1.
+    void pipelineStagesInTheColumns() {
+        Loaded l = load(sltest::samplePath("02-dp4"));
+        std::vector<std::uint8_t> laneOf(l.graph.nodes.size(), 0);
+        for (std::size_t i = 0; i < l.calls.size(); ++i)
+            if (i % 2 == 1) laneOf[l.calls[i].node] = 1;
+        SetupKnobs k;
+        k.dpDegree = 2;
+        k.ppDegree = 2;
+        k.laneOf = &laneOf;
+        const SetupEditPlan p = planSetupEdits(l.graph, k, l.calls, 3);
+        QVERIFY(p.active);
+        QCOMPARE(p.setup.world, 4);
+        QCOMPARE(p.setup.pp, 2);
+        QCOMPARE(p.setup.dp, 2);
+        std::map<int, std::pair<int, int>> stages; // id -> (source rank id, lane)
+        for (const auto& r : p.setup.ranks) {
+            stages[r.rank] = {l.set.ranks[r.source].rank, r.lane};
+            QCOMPARE(r.pp, r.lane);
+            QCOMPARE(r.measured, r.lane == 0);
+        }
+        const std::map<int, std::pair<int, int>> want{{0, {0, 0}}, {1, {1, 0}}, {2, {0, 1}}, {3, {1, 1}}};
+        QCOMPARE(stages, want);
+        QVERIFY(p.setup.isDropped(2) && p.setup.isDropped(3));
+        int seen[2] = {0, 0};
+        for (std::size_t i = 0; i < l.calls.size(); ++i) {
+            if (l.calls[i].type != CollectiveType::AllReduce || l.calls[i].groupSize != 4) continue;
+            const int lane = laneOf[l.calls[i].node];
+            QCOMPARE(p.calls[i].groupSize, 2);
+            QCOMPARE(p.calls[i].spansNodes, lane == 1);
+            ++seen[lane];
+        }
+        QVERIFY(seen[0] > 0 && seen[1] > 0);
+    }
+
     // The straggler box's upper limit (largestJobRankId) is the largest id of the job the plan
     // makes, whatever the numbering: Megatron order on the samples, loaded ids kept and new replicas
     // after the traced world otherwise, and a set whose ids have gaps (ranks 0, 8, 16, 24 of a

@@ -317,7 +317,9 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
     out.notes.push_back(
         "new stages: the first call of each stage > 0 (" + std::to_string(laneRoots) +
         " lanes) starts at its column root's release, a boundary condition; the steps' heads and "
-        "tails (optimizer, loss.item) are copies on every stage > 0, simulated but not drawn");
+        "tails (optimizer, loss.item) are copies on every stage > 0; stages > 0 are simulated, not drawn and "
+        "not in the GPU "
+        "time breakdowns (those are stage 0's)");
     if (applied.crossLaneDropped > 0)
         out.warnings.addForKnob("pp.degree", Warn::BlockEditIgnored,
                                 knob + ": " + std::to_string(applied.crossLaneDropped) +
