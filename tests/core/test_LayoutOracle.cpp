@@ -204,6 +204,11 @@ private slots:
         QTest::newRow("(4,1,2)") << 4 << 1 << QStringList{"pp.degree=2", "tp.degree=1"} << true << false;
         QTest::newRow("(1,4,2)") << 1 << 4 << QStringList{"pp.degree=2", "tp.degree=4", "dp.degree=1"} << true
                                  << false;
+        // Added columns: replicas 4..7 clone the loaded ranks' columns; stage 1 sits on the second node,
+        // so the transfers cross the 50 GB/s network.
+        QTest::newRow("(8,1,2) on 2 nodes")
+            << 8 << 1 << QStringList{"pp.degree=2", "tp.degree=1", "dp.degree=8", "comm.inter_node_GBps=50"}
+            << true << false;
         QTest::newRow("(4,1,2) without pp.degree") << 4 << 1 << QStringList{"tp.degree=1"} << false << false;
         QTest::newRow("(1,2,2) 2 GPUs a node") << 1 << 2 << slow << true << true;
         QTest::newRow("(1,2,2) 2 GPUs a node, pp.transfers=false")
