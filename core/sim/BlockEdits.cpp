@@ -19,9 +19,6 @@ BlockEditRun planBlockEditRun(const ExecutionGraph& g, const SimKnobs& knobs) {
         if (knobs.modelLayers > 0)
             throw KnobError(pp + " together with model.layers=" + std::to_string(knobs.modelLayers) +
                             ": not combined yet");
-        if (knobs.ppMicrobatches > 0)
-            throw KnobError(pp + " together with pp.microbatches=" + std::to_string(knobs.ppMicrobatches) +
-                            ": not combined yet (pp.degree runs the traced micro-batches)");
         run.edit = std::make_shared<BlockEdit>(editPipeline(g, knobs));
         return run;
     }

@@ -52,7 +52,8 @@ BlockEdit editMicrobatches(const ExecutionGraph& g, int microbatches);
 // The edit of pp.degree (docs/Layouts.md, "pp.degree"): every rank of a trace without pipeline
 // parallelism becomes the column of knobs.ppDegree stages of its (data, tensor) place, the layers split
 // evenly, each stage on a lane of its own (copies of the rank's threads and streams) in its 1F1B order
-// with the traced micro-batches, stage-to-stage transfers timed by the collective model of `knobs`.
+// with the traced micro-batches (knobs.ppMicrobatches of them by pp.microbatches' rule when set),
+// stage-to-stage transfers timed by the collective model of `knobs`.
 // Inactive with a note at the traced degree; throws KnobError (one line) for a layout it cannot make.
 BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs);
 

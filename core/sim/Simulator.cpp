@@ -315,11 +315,6 @@ SimKnobs resolveLayoutKnobs(const ExecutionGraph& g, const SimKnobs& knobs, std:
     k.parallelGpus = 0;
     k.dpDegree = n;
     const int m = s.microbatches * s.dp / n;
-    if (m != s.microbatches && knobs.ppDegree > 0)
-        throw KnobError("parallel.gpus=" + std::to_string(knobs.parallelGpus) + " with pp.degree=" +
-                        std::to_string(knobs.ppDegree) + ": dp " + std::to_string(n) + " needs " +
-                        std::to_string(m) + " micro-batches per replica, and pp.degree runs the traced " +
-                        std::to_string(s.microbatches) + " (not combined yet)");
     if (m != s.microbatches) k.ppMicrobatches = m;
     note = "parallel.gpus=" + std::to_string(knobs.parallelGpus) + ": dp " + std::to_string(n) + " x tp " +
            std::to_string(tp) + " x pp " + std::to_string(pp) +

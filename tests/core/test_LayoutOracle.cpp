@@ -197,27 +197,37 @@ private slots:
     void predictsPipelineStages_data() {
         QTest::addColumn<int>("dp");
         QTest::addColumn<int>("tp");
+        QTest::addColumn<int>("microbatches"); // of the truth
         QTest::addColumn<QStringList>("knobs");
         QTest::addColumn<bool>("within");
         QTest::addColumn<bool>("twoGpusANode"); // from (1, 2, 1) on nodes of 2 GPUs, 12.5 GB/s between
         const QStringList slow{"comm.gpus_per_node=2", "comm.inter_node_GBps=12.5", "pp.degree=2"};
-        QTest::newRow("(4,1,2)") << 4 << 1 << QStringList{"pp.degree=2", "tp.degree=1"} << true << false;
-        QTest::newRow("(1,4,2)") << 1 << 4 << QStringList{"pp.degree=2", "tp.degree=4", "dp.degree=1"} << true
-                                 << false;
+        QTest::newRow("(4,1,2)") << 4 << 1 << 2 << QStringList{"pp.degree=2", "tp.degree=1"} << true << false;
+        QTest::newRow("(1,4,2)") << 1 << 4 << 2 << QStringList{"pp.degree=2", "tp.degree=4", "dp.degree=1"}
+                                 << true << false;
         // Added columns: replicas 4..7 clone the loaded ranks' columns; stage 1 sits on the second node,
         // so the transfers cross the 50 GB/s network.
         QTest::newRow("(8,1,2) on 2 nodes")
-            << 8 << 1 << QStringList{"pp.degree=2", "tp.degree=1", "dp.degree=8", "comm.inter_node_GBps=50"}
-            << true << false;
-        QTest::newRow("(4,1,2) without pp.degree") << 4 << 1 << QStringList{"tp.degree=1"} << false << false;
-        QTest::newRow("(1,2,2) 2 GPUs a node") << 1 << 2 << slow << true << true;
+            << 8 << 1 << 2
+            << QStringList{"pp.degree=2", "tp.degree=1", "dp.degree=8", "comm.inter_node_GBps=50"} << true
+            << false;
+        QTest::newRow("(4,1,2) without pp.degree")
+            << 4 << 1 << 2 << QStringList{"tp.degree=1"} << false << false;
+        // More micro-batches than traced: copies of micro-batch 0's blocks, on their stages.
+        QTest::newRow("(4,1,2) 4 micro-batches")
+            << 4 << 1 << 4 << QStringList{"pp.degree=2", "tp.degree=1", "pp.microbatches=4"} << true << false;
+        // The GPU count stays and so does the global batch: dp 2 runs 4 micro-batches.
+        QTest::newRow("(2,2,2) parallel.gpus=8")
+            << 2 << 2 << 4 << QStringList{"pp.degree=2", "parallel.gpus=8"} << true << false;
+        QTest::newRow("(1,2,2) 2 GPUs a node") << 1 << 2 << 2 << slow << true << true;
         QTest::newRow("(1,2,2) 2 GPUs a node, pp.transfers=false")
-            << 1 << 2 << (slow + QStringList{"pp.transfers=false"}) << false << true;
+            << 1 << 2 << 2 << (slow + QStringList{"pp.transfers=false"}) << false << true;
     }
 
     void predictsPipelineStages() {
         QFETCH(int, dp);
         QFETCH(int, tp);
+        QFETCH(int, microbatches);
         QFETCH(QStringList, knobs);
         QFETCH(bool, within);
         QFETCH(bool, twoGpusANode);
@@ -230,7 +240,9 @@ private slots:
             }
             return c;
         };
-        const auto truthRun = generateAndLoad(job(dp, tp, 2));
+        SynthConfig truthJob = job(dp, tp, 2);
+        truthJob.microbatches = microbatches;
+        const auto truthRun = generateAndLoad(truthJob);
         const std::unique_ptr<Loaded> own = twoGpusANode ? generateAndLoad(job(1, 2, 1)) : nullptr;
         const Loaded& from = own ? *own : *source_;
         const TimeNs measured = simulate(truthRun->graph).measuredIteration;
@@ -265,8 +277,6 @@ private slots:
             << QStringList{"pp.degree=3"} << 2 << true << 2 << "not a multiple of the traced 2 stages";
         QTest::newRow("with model.layers")
             << QStringList{"pp.degree=2", "model.layers=8"} << 0 << true << 1 << "together with model.layers";
-        QTest::newRow("with pp.microbatches") << QStringList{"pp.degree=2", "pp.microbatches=4"} << 0 << true
-                                              << 1 << "together with pp.microbatches";
         QTest::newRow("pp.transfers alone")
             << QStringList{"pp.transfers=false"} << 0 << true << 1 << "without pp.degree changes nothing";
     }

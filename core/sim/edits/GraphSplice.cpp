@@ -292,6 +292,7 @@ Applied applyRuns(const ExecutionGraph& g, const std::vector<BlockRun>& runs, Bl
             for (NodeId& x : events)
                 if (x < n) x = out.nodeOf[x] == kNoNode ? kOutsideWindow : out.nodeOf[x];
     e.buildAdjacency();
+    res.instances = std::move(instance);
     return res;
 }
 

@@ -38,6 +38,8 @@ struct Applied {
     // two lanes that no rule of applyRuns carries (dropped).
     std::vector<std::uint8_t> laneOf;
     std::int64_t crossLaneDropped = 0;
+    // Per run and sequence entry: its nodes in out.graph (the traced block's or its copy's).
+    std::vector<std::vector<std::vector<NodeId>>> instances;
 };
 
 // The nodes of a block: the runtime calls of thread P that start inside [ts, te) and the GPU ops

@@ -1,5 +1,6 @@
 #include "sim/BlockEdits.h"
 #include "sim/edits/GraphSplice.h"
+#include "sim/edits/MicrobatchPlan.h"
 #include "sim/edits/StageUnits.h"
 
 #include "models/PipelineSchedule.h"
@@ -42,27 +43,13 @@ BlockEdit editMicrobatches(const ExecutionGraph& g, int microbatches) {
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> procOf;
     for (std::uint32_t p = 0; p < g.processors.size(); ++p)
         procOf[{g.processors[p].rank, g.processors[p].track}] = p;
-    // Micro-batch m of the new job runs as block m (m < M - 1), the traced last block (m = N - 1:
-    // it carries the gradient all-reduces), or a copy of an interior block (of block 0 with two
-    // or one traced micro-batches). Copies never repeat a gradient all-reduce (with one traced
-    // micro-batch its only backward has them): gradients are synchronised once per step.
-    std::vector<int> interior;
-    for (int m = M >= 3 ? 1 : 0; m < std::max(1, M - 1); ++m)
-        interior.push_back(m);
-    std::vector<std::uint8_t> gradient(g.nodes.size(), 0);
-    for (const auto& c : collectiveCalls(g))
-        if (c.dataParallel &&
-            (c.type == CollectiveType::AllReduce || c.type == CollectiveType::ReduceScatter))
-            gradient[c.node] = 1;
-    auto sourceOf = [&](int m) {
-        if (m == N - 1) return M - 1;
-        if (m < M - 1) return m;
-        return interior[static_cast<std::size_t>(m - (M - 1)) % interior.size()];
-    };
+    // Which traced block each micro-batch runs as or copies (sim/edits/MicrobatchPlan.h); copies
+    // never repeat a gradient all-reduce (with one traced micro-batch its only backward has them).
+    const MicrobatchSources sources(M, N);
+    const std::vector<std::uint8_t> gradient = gradientCollectives(g);
     std::vector<BlockRun> runs;
-    std::vector<int> ranks, copied;
-    for (int m = 0; m < N; ++m)
-        if (!(m < M - 1 || m == N - 1)) copied.push_back(sourceOf(m));
+    std::vector<int> ranks;
+    const std::vector<int> copied = sources.copied();
     for (std::uint32_t r = 0; r < set.ranks.size(); ++r) {
         const Rank& rank = set.ranks[r];
         const int stage = s.places[r].known ? s.places[r].pp : 0;
@@ -93,12 +80,10 @@ BlockEdit editMicrobatches(const ExecutionGraph& g, int microbatches) {
             for (int item : oneFOneBSchedule(std::max(1, s.pp), stage, N)) {
                 const bool backward = item < 0;
                 const int m = backward ? -item - 1 : item;
-                const int src = sourceOf(m);
-                const bool original = m < M - 1 || m == N - 1;
-                const auto label = static_cast<std::uint32_t>(st) << 20 | (backward ? 1u << 16 : 0u) |
-                                   static_cast<std::uint32_t>(m);
+                const int src = sources.source(m);
                 run.sequence.push_back(
-                    {unitOf.at(backward ? -(src + 1) : src), original ? kOriginal : label});
+                    {unitOf.at(backward ? -(src + 1) : src),
+                     sources.original(m) ? kOriginal : microbatchCopyLabel(st, backward, m)});
             }
             runs.push_back(std::move(run));
         }

@@ -1,6 +1,7 @@
 #include "sim/BlockEdits.h"
 #include "sim/CollectiveKnobs.h"
 #include "sim/edits/GraphSplice.h"
+#include "sim/edits/MicrobatchPlan.h"
 #include "sim/edits/StageUnits.h"
 
 #include "models/GpuTable.h"
@@ -112,10 +113,18 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
                         "the layer norms' shapes: a trace profiled with record_shapes=True)");
     const std::vector<StepUnits> steps = stageUnits(g, L, knob);
     const int perStage = L / N;
+    // pp.microbatches: Mp micro-batches per step by its rule (sim/edits/MicrobatchPlan.h); copies of a
+    // block's units keep their stage and never repeat a gradient all-reduce.
+    const int Mp = knobs.ppMicrobatches > 0 ? knobs.ppMicrobatches : M;
+    const MicrobatchSources sources(M, Mp);
 
     // 1. The runs: per rank and step, lane j runs its head (a copy on lanes > 0), stage j's units of
     // every micro-batch in stage j's 1F1B order, and its tail.
+    // blockOfEntry: per run and sequence entry, the micro-batch block it belongs to (m forward,
+    // -(m + 1) backward; kNoBlock for heads and tails).
+    constexpr int kNoBlock = 1 << 30;
     std::vector<BlockRun> runs;
+    std::vector<std::vector<int>> blockOfEntry;
     std::map<std::uint32_t, int> stepOfRank;
     for (const StepUnits& su : steps) {
         const int st = stepOfRank[su.rank]++;
@@ -129,37 +138,47 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
                             (backward ? "backward" : "forward") + " block of micro-batch " +
                             std::to_string(m));
         };
+        std::vector<int> entries;
         for (int j = 0; j < N; ++j) {
             const auto lane = static_cast<std::uint8_t>(j);
+            int block = kNoBlock;
             auto push = [&](int unit, std::uint32_t label) {
                 if (unit < 0) return;
                 run.sequence.push_back({unit, label});
                 run.lane.push_back(lane);
+                entries.push_back(block);
             };
             const std::uint32_t copy =
                 j == 0 ? kOriginal
                        : 0x40000000u | static_cast<std::uint32_t>(st) << 12 | static_cast<std::uint32_t>(j);
             push(su.head, copy);
-            for (int item : oneFOneBSchedule(N, j, M)) {
+            for (int item : oneFOneBSchedule(N, j, Mp)) {
                 const bool backward = item < 0;
-                const MicrobatchUnits& mu = blockOf(backward ? -item - 1 : item, backward);
+                const int m = backward ? -item - 1 : item;
+                const MicrobatchUnits& mu = blockOf(sources.source(m), backward);
+                const std::uint32_t label =
+                    sources.original(m) ? kOriginal
+                                        : microbatchCopyLabel(static_cast<std::size_t>(st), backward, m);
+                block = item;
                 if (!backward) {
-                    if (j == 0) push(mu.prefix, kOriginal);
+                    if (j == 0) push(mu.prefix, label);
                     for (int l = j * perStage; l < (j + 1) * perStage; ++l)
-                        push(mu.layers[static_cast<std::size_t>(l)], kOriginal);
-                    if (j == N - 1) push(mu.suffix, kOriginal);
+                        push(mu.layers[static_cast<std::size_t>(l)], label);
+                    if (j == N - 1) push(mu.suffix, label);
                 } else {
-                    if (j == N - 1) push(mu.prefix, kOriginal);
+                    if (j == N - 1) push(mu.prefix, label);
                     for (int l = (j + 1) * perStage; l-- > j * perStage;)
-                        push(mu.layers[static_cast<std::size_t>(l)], kOriginal);
-                    if (j == 0) push(mu.suffix, kOriginal);
+                        push(mu.layers[static_cast<std::size_t>(l)], label);
+                    if (j == 0) push(mu.suffix, label);
                 }
+                block = kNoBlock;
             }
             push(su.tail, copy);
         }
         runs.push_back(std::move(run));
+        blockOfEntry.push_back(std::move(entries));
     }
-    Applied applied = applyRuns(g, runs, out);
+    Applied applied = applyRuns(g, runs, out, gradientCollectives(g));
     ExecutionGraph& e = out.graph;
     out.laneOf = applied.laneOf;
     out.laneOf.resize(e.nodes.size(), 0);
@@ -214,24 +233,20 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
         const StepUnits& su = steps[ri];
         const std::uint32_t stream = computeStream(g, su);
         const RankPlace& place = s.places[su.rank];
-        auto computeOps = [&](const MicrobatchUnits& mu, int j) {
+        // The compute-stream ops of block `item` on lane j, in its order.
+        auto computeOps = [&](int item, int j) {
             std::vector<NodeId> ops;
-            auto add = [&](int u) {
-                if (u < 0) return;
-                for (NodeId x : su.units[static_cast<std::size_t>(u)])
-                    if (g.nodes[x].processor == stream && out.nodeOf[x] != kNoNode)
-                        ops.push_back(out.nodeOf[x]);
-            };
-            if (j == (mu.backward ? N - 1 : 0)) add(mu.prefix);
-            for (int l = j * perStage; l < (j + 1) * perStage; ++l)
-                add(mu.layers[static_cast<std::size_t>(mu.backward ? (2 * j + 1) * perStage - 1 - l : l)]);
-            if (j == (mu.backward ? 0 : N - 1)) add(mu.suffix);
+            for (std::size_t p = 0; p < runs[ri].sequence.size(); ++p)
+                if (blockOfEntry[ri][p] == item && runs[ri].lane[p] == j)
+                    for (NodeId y : applied.instances[ri][p])
+                        if (g.nodes[out.sourceOf[y]].processor == stream) ops.push_back(y);
             return ops;
         };
-        for (const auto& mu : su.blocks)
+        for (int item : oneFOneBSchedule(1, 0, Mp))
             for (int j = 0; j + 1 < N; ++j) {
-                const int sender = mu.backward ? j + 1 : j, receiver = mu.backward ? j : j + 1;
-                const std::vector<NodeId> a = computeOps(mu, sender), b = computeOps(mu, receiver);
+                const bool backward = item < 0;
+                const int sender = backward ? j + 1 : j, receiver = backward ? j : j + 1;
+                const std::vector<NodeId> a = computeOps(item, sender), b = computeOps(item, receiver);
                 if (a.empty() || b.empty()) continue;
                 const int idA = ParallelStructure::megatronRank(sender, place.dp, place.tp, dpNew, tpNew);
                 const int idB = ParallelStructure::megatronRank(receiver, place.dp, place.tp, dpNew, tpNew);
@@ -295,11 +310,15 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
                         std::to_string(L) +
                         " layers per stage (even split), the embedding on stage 0 and the "
                         "final norm, LM head and loss on stage " +
-                        std::to_string(N - 1) + "; each stage runs the " + std::to_string(M) +
-                        " traced micro-batches in its 1F1B order");
+                        std::to_string(N - 1) + "; each stage runs " +
+                        (Mp == M ? "the " + std::to_string(M) + " traced micro-batches"
+                                 : std::to_string(Mp) + " micro-batches (traced " + std::to_string(M) +
+                                       "; pp.microbatches' rule: copies of micro-batches " +
+                                       runsText(sources.copied()) + " without their gradient all-reduces)") +
+                        " in its 1F1B order");
     out.notes.push_back(
         "modelled, not measured: " + std::to_string(transfers) + " stage-to-stage transfers (2 x " +
-        std::to_string(M) + " micro-batches x " + std::to_string(N - 1) + " per column and step), " +
+        std::to_string(Mp) + " micro-batches x " + std::to_string(N - 1) + " per column and step), " +
         std::to_string(bytes) + " bytes each (" + std::to_string(shape.tokens) + " tokens x hidden " +
         std::to_string(shape.hidden) + " x " + std::to_string(shape.elementBytes) + " bytes), " +
         (knobs.ppTransfers ? fixed(static_cast<double>(longest) / 1000.0, 1) + " us at most (" + timedBy + ")"
