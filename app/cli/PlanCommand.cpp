@@ -13,11 +13,13 @@ namespace {
 
 Command makePlanCommand() {
     return {"plan", "parallel layouts of a GPU count, predicted from one transformer trace, best first",
-            "usage: sightline-cli plan PATH... --gpus N [--microbatches M,...] [--json] [--step N]\n"
+            "usage: sightline-cli plan PATH... --gpus N [--microbatches M,...] [--pp P,...] [--json]\n"
+            "                          [--step N]\n"
             "                          [--set key=value]...\n"
             "\n"
             "Every DP x TP x PP layout of N GPUs (TP within a node, dividing the heads and the hidden\n"
-            "size; PP as traced) is predicted from the trace with tp.degree and parallel.gpus (the\n"
+            "size; PP as traced, or each of --pp) is predicted from the trace with tp.degree and "
+            "parallel.gpus (the\n"
             "global batch stays: each replica runs its share of the micro-batches), simulated in\n"
             "parallel, and listed best first: step time, tokens per second, exposed communication,\n"
             "pipeline bubble and the memory each GPU holds (weights, gradients, Adam state,\n"
@@ -27,31 +29,41 @@ Command makePlanCommand() {
             "  --gpus N   GPUs of the job\n"
             "  --microbatches M,...  micro-batches per replica to try with each layout (the global\n"
             "             batch is then dp x M micro-batches; ranked by tokens per second)\n"
+            "  --pp P,...  pipeline degrees to try (pp.degree: the layers split evenly over P stages;\n"
+            "             default: as traced)\n"
             "  --json     {gpus, gpu, model, traced, layouts[], notes} instead of the table\n",
             [](Args& args) {
                 const bool json = args.flag("--json");
                 const auto gpusText = args.option("--gpus");
                 if (!gpusText) throw UsageError("plan: --gpus N is required");
                 const int gpus = nonNegativeInt("--gpus", *gpusText);
-                std::vector<int> microbatches;
-                if (auto list = args.option("--microbatches")) {
-                    std::size_t b = 0;
-                    while (b <= list->size()) {
-                        std::size_t e = list->find(',', b);
-                        if (e == std::string::npos) e = list->size();
-                        const int m = nonNegativeInt("--microbatches", list->substr(b, e - b));
-                        if (m <= 0) throw UsageError("plan: --microbatches values must be at least 1");
-                        microbatches.push_back(m);
-                        b = e + 1;
+                // A list of positive counts "2,4,8" (empty when the option is absent).
+                auto counts = [&](const char* option) {
+                    std::vector<int> out;
+                    if (auto list = args.option(option)) {
+                        std::size_t b = 0;
+                        while (b <= list->size()) {
+                            std::size_t e = list->find(',', b);
+                            if (e == std::string::npos) e = list->size();
+                            const int m = nonNegativeInt(option, list->substr(b, e - b));
+                            if (m <= 0)
+                                throw UsageError(std::string("plan: ") + option +
+                                                 " values must be at least 1");
+                            out.push_back(m);
+                            b = e + 1;
+                        }
                     }
-                }
+                    return out;
+                };
+                const std::vector<int> microbatches = counts("--microbatches");
+                const std::vector<int> pipelines = counts("--pp");
                 if (gpus <= 0) throw UsageError("plan: --gpus must be at least 1");
                 SimSetup setup = parseSimSetup(args, "plan", true);
                 TraceSet set = loadWithProgress(setup.paths);
                 ExecutionGraph g = buildGraphForCli(set, setup);
                 LayoutPlan plan;
                 try {
-                    plan = planLayouts(g, gpus, setup.knobs, microbatches);
+                    plan = planLayouts(g, gpus, setup.knobs, microbatches, {}, pipelines);
                 } catch (const KnobError& e) {
                     throw Error(ErrorKind::Format, setup.paths.front(), e.what());
                 }

@@ -4,6 +4,7 @@
 #include "base/Rounding.h"
 #include "models/CollectiveModel.h"
 #include "models/GpuTable.h"
+#include "sim/SetupEdits.h"
 #include "sim/TensorShards.h"
 #include "structure/Structure.h"
 
@@ -45,7 +46,8 @@ std::string errorText(const std::exception_ptr& e) {
 } // namespace
 
 LayoutPlan planLayouts(const ExecutionGraph& g, int gpus, const SimKnobs& base,
-                       const std::vector<int>& microbatches, const SweepOptions& sweep) {
+                       const std::vector<int>& microbatches, const SweepOptions& sweep,
+                       const std::vector<int>& pipelineDegrees) {
     const TraceSet& set = *g.trace;
     const ParallelStructure s = recognizeStructure(set, &g, true);
     if (!s.recognised)
@@ -70,44 +72,49 @@ LayoutPlan planLayouts(const ExecutionGraph& g, int gpus, const SimKnobs& base,
     p.gpuMemoryGB = gpu.memoryGB;
     if (p.layers <= 0)
         p.notes.push_back("no repeated layer blocks recognised: the memory estimate counts no layers");
-    p.notes.push_back("pipeline degree as traced (" + std::to_string(s.pp) +
-                      "): re-partitioning the layers over other stage counts (pp.degree) is not built");
+    const std::vector<int> stages = pipelineDegrees.empty() ? std::vector<int>{s.pp} : pipelineDegrees;
+    if (pipelineDegrees.empty())
+        p.notes.push_back("pipeline degree as traced (" + std::to_string(s.pp) +
+                          "): --pp lists other stage counts to split the layers over (pp.degree)");
     if (s.tp == 1)
         p.notes.push_back("the trace has no tensor parallelism: the all-reduces of other tp degrees are "
                           "modelled (docs/Layouts.md, \"From tp 1\")");
 
     std::vector<SimKnobs> knobs;
-    for (int tp = 1; tp <= p.gpusPerNode; ++tp) {
-        if (p.gpusPerNode % tp != 0 || p.heads % tp != 0 || p.hidden % tp != 0 || gpus % (tp * s.pp) != 0)
-            continue;
-        LayoutRow r;
-        r.tp = tp;
-        r.pp = s.pp;
-        r.dp = gpus / (tp * s.pp);
-        SimKnobs k = base;
-        k.tpDegree = tp;
-        if (microbatches.empty()) { // the global batch stays
-            const int batch = p.tracedMicrobatches * s.dp;
-            r.microbatches = batch % r.dp == 0 ? batch / r.dp : p.tracedMicrobatches;
-            k.parallelGpus = gpus;
-            p.rows.push_back(r);
-            knobs.push_back(k);
-            continue;
+    for (int pp : stages)
+        for (int tp = 1; tp <= p.gpusPerNode; ++tp) {
+            if (pp <= 0 || p.gpusPerNode % tp != 0 || p.heads % tp != 0 || p.hidden % tp != 0 ||
+                gpus % (tp * pp) != 0)
+                continue;
+            LayoutRow r;
+            r.tp = tp;
+            r.pp = pp;
+            r.dp = gpus / (tp * pp);
+            SimKnobs k = base;
+            k.tpDegree = tp;
+            k.ppDegree = pp == s.pp ? 0 : pp;
+            if (microbatches.empty()) { // the global batch stays
+                const int batch = p.tracedMicrobatches * s.dp;
+                r.microbatches = batch % r.dp == 0 ? batch / r.dp : p.tracedMicrobatches;
+                k.parallelGpus = gpus;
+                p.rows.push_back(r);
+                knobs.push_back(k);
+                continue;
+            }
+            // Given micro-batches per replica: the global batch is dp x M micro-batches.
+            k.dpDegree = r.dp;
+            for (int m : microbatches) {
+                r.microbatches = m;
+                k.ppMicrobatches = m == p.tracedMicrobatches ? 0 : m;
+                p.rows.push_back(r);
+                knobs.push_back(k);
+            }
         }
-        // Given micro-batches per replica: the global batch is dp x M micro-batches.
-        k.dpDegree = r.dp;
-        for (int m : microbatches) {
-            r.microbatches = m;
-            k.ppMicrobatches = m == p.tracedMicrobatches ? 0 : m;
-            p.rows.push_back(r);
-            knobs.push_back(k);
-        }
-    }
     if (p.rows.empty())
-        throw KnobError("plan: " + std::to_string(gpus) + " GPUs make no layout with pp " +
-                        std::to_string(s.pp) + " and a tensor-parallel degree within a node of " +
-                        std::to_string(p.gpusPerNode) + " that divides " + std::to_string(p.heads) +
-                        " heads and hidden " + std::to_string(p.hidden));
+        throw KnobError("plan: " + std::to_string(gpus) + " GPUs make no layout with pp " + runsText(stages) +
+                        " and a tensor-parallel degree within a node of " + std::to_string(p.gpusPerNode) +
+                        " that divides " + std::to_string(p.heads) + " heads and hidden " +
+                        std::to_string(p.hidden));
 
     const std::vector<SweepRun> runs = runSweep(g, knobs, sweep);
     const double tracedTokens =
@@ -141,6 +148,9 @@ LayoutPlan planLayouts(const ExecutionGraph& g, int gpus, const SimKnobs& base,
                                  std::to_string(r.tp));
         if (r.dp != s.dp)
             r.modelled.push_back("gradient all-reduces re-sized for " + std::to_string(r.dp) + " replicas");
+        if (r.pp != s.pp)
+            r.modelled.push_back("layers split over " + std::to_string(r.pp) +
+                                 " stages, stage-to-stage transfers and the stages' optimizers modelled");
         const int batch = p.tracedMicrobatches * s.dp;
         if (microbatches.empty() && batch % r.dp != 0)
             r.modelled.push_back("each replica's micro-batch work x " + std::to_string(s.dp) + " / " +

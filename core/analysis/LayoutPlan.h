@@ -49,13 +49,16 @@ struct LayoutPlan {
 };
 
 // Every DP x TP x PP = gpus with TP within a node dividing the heads and the hidden size, PP as
-// traced, each simulated with `base` plus tp.degree and parallel.gpus (the global batch stays), or,
-// with `microbatches`, once per micro-batch count per replica (tp.degree, dp.degree,
-// pp.microbatches: the global batch is dp x M micro-batches). Throws KnobError where the trace has
-// no transformer layers or the count makes no layout (one line). `sweep` carries the GUI's cancel flag
-// and progress hook to the simulations (its onRun indexes the layouts in enumeration order).
+// traced or each of `pipelineDegrees` (pp.degree: docs/Layouts.md), each simulated with `base` plus
+// tp.degree and parallel.gpus (the global batch stays), or, with `microbatches`, once per
+// micro-batch count per replica (tp.degree, dp.degree, pp.microbatches: the global batch is dp x M
+// micro-batches). A pipeline degree the trace cannot make is a row with its error. Throws KnobError
+// where the trace has no transformer layers or the count makes no layout (one line). `sweep` carries
+// the GUI's cancel flag and progress hook to the simulations (its onRun indexes the layouts in
+// enumeration order).
 LayoutPlan planLayouts(const ExecutionGraph& graph, int gpus, const SimKnobs& base = {},
-                       const std::vector<int>& microbatches = {}, const SweepOptions& sweep = {});
+                       const std::vector<int>& microbatches = {}, const SweepOptions& sweep = {},
+                       const std::vector<int>& pipelineDegrees = {});
 
 nlohmann::ordered_json layoutPlanJson(const LayoutPlan& plan);
 

@@ -110,6 +110,41 @@ private slots:
         QCOMPARE(sltest::runCli({"plan", traced.path(), "--gpus", "8", "--microbatches", "0"}).code, 1);
     }
 
+    // --pp 1,2: the layouts of 8 GPUs with 1 and 2 pipeline stages (pp.degree splits the traced
+    // layers), the global batch kept; every 2-stage layout within 5% of the job generated in it.
+    void plansPipelineDegrees() {
+        QTemporaryDir traced;
+        QCOMPARE(sltest::runCli(QStringList{"generate", "--out", traced.path()} + job(4, 2)).code, 0);
+        Run r = sltest::runCli({"plan", traced.path(), "--gpus", "8", "--pp", "1,2", "--json"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonArray layouts = QJsonDocument::fromJson(r.out).object()["layouts"].toArray();
+        QCOMPARE(layouts.size(), 4 + 3); // pp 1: tp 1, 2, 4, 8; pp 2: tp 1, 2, 4
+        int staged = 0;
+        for (const auto& v : layouts) {
+            const QJsonObject l = v.toObject();
+            QVERIFY2(!l.contains("error"), qPrintable(l["error"].toString()));
+            const int dp = l["dp"].toInt(), tp = l["tp"].toInt(), pp = l["pp"].toInt();
+            QCOMPARE(dp * tp * pp, 8);
+            QCOMPARE(l["microbatches"].toInt(), 8 / dp);
+            if (pp != 2) continue;
+            QTemporaryDir d;
+            QCOMPARE(sltest::runCli(QStringList{"generate", "--out", d.path()} + job(dp, tp) +
+                                    QStringList{"--pp", "2"})
+                         .code,
+                     0);
+            const double truth = measuredIteration(d.path()), step = l["step_us"].toDouble();
+            const double err = 100.0 * std::abs(step - truth) / truth;
+            qInfo("(%d,%d,2): planned %.1f us, generated %.1f us, %.2f%% off", dp, tp, step, truth, err);
+            QVERIFY2(err <= 5.0, qPrintable(QString("(%1,%2,2): planned %3 us, generated %4 us")
+                                                .arg(dp)
+                                                .arg(tp)
+                                                .arg(step)
+                                                .arg(truth)));
+            ++staged;
+        }
+        QCOMPARE(staged, 3);
+    }
+
     void badInputIsOneLine() {
         QTemporaryDir noShapes;
         QCOMPARE(sltest::runCli(QStringList{"generate", "--out", noShapes.path()} + job(4, 2, false)).code,
