@@ -49,12 +49,12 @@ BlockEdit editBlocks(const ExecutionGraph& g, const BlockEditKnobs& knobs);
 // Inactive (with a warning) without micro-batch markers or when a rank's order is not 1F1B.
 BlockEdit editMicrobatches(const ExecutionGraph& g, int microbatches);
 
-// The edit of pp.degree (docs/Layouts.md, "pp.degree"): every rank of a trace without pipeline
-// parallelism becomes the column of knobs.ppDegree stages of its (data, tensor) place, the layers split
-// evenly, each stage on a lane of its own (copies of the rank's threads and streams) in its 1F1B order
-// with the traced micro-batches (knobs.ppMicrobatches of them by pp.microbatches' rule when set),
-// stage-to-stage transfers timed by the collective model of `knobs`.
-// Inactive with a note at the traced degree; throws KnobError (one line) for a layout it cannot make.
+// The edit of pp.degree (docs/Layouts.md, "pp.degree"): every rank of a trace of T stages becomes the
+// column of knobs.ppDegree / T stages of its place (its traced sends and receives on the column's
+// ends), the layers split evenly, each stage on a lane of its own (copies of the rank's threads and streams)
+// in its 1F1B order with the traced micro-batches (knobs.ppMicrobatches of them by pp.microbatches' rule when
+// set), stage-to-stage transfers timed by the collective model of `knobs`. Inactive with a note at the traced
+// degree; throws KnobError (one line) for a layout it cannot make.
 BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs);
 
 // A run with block knobs set (the first stage of simulate(), sim/Simulator.cpp): the edit of g for

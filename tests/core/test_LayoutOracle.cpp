@@ -188,6 +188,17 @@ private slots:
             QVERIFY2(c.err <= kTolerancePct, qPrintable(c.what));
             QCOMPARE(pred.setup.world, row.dp * row.tp * 2);
         }
+        // pp.degree=4 from the 2 traced stages (docs/Layouts.md, "pp.degree"): each stage a column of
+        // 2, its sends and receives on the column's ends; 16 ranks on the node of 16 GPUs.
+        auto fourStages = pipeline(2, 2);
+        fourStages.pp = 4;
+        const auto truthRun = generateAndLoad(fourStages);
+        const SimResult pred = simulate(traced->graph, knobsOf({"pp.degree=4"}));
+        const Checked c = check("(2,2,4)", {"pp.degree=4"}, pred.simulatedIteration,
+                                simulate(truthRun->graph).measuredIteration);
+        QVERIFY2(c.err <= kTolerancePct, qPrintable(c.what));
+        QCOMPARE(pred.setup.world, 16);
+        QCOMPARE(pred.setup.pp, 4);
     }
 
     // pp.degree (docs/Layouts.md, "pp.degree"): the (4, 2, 1) trace's layers split over 2 stages,

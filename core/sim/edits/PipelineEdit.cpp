@@ -91,10 +91,10 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
     if (N % T != 0)
         throw KnobError(knob + ": " + std::to_string(N) + " is not a multiple of the traced " +
                         std::to_string(T) + " stages (merging stages would put two traced ranks on one)");
-    if (T > 1)
-        throw KnobError(knob + ": splitting the stages of a pipeline-parallel trace (pp " +
-                        std::to_string(T) +
-                        ") is not modelled yet; pp.degree needs a trace without pipeline parallelism");
+    // Each traced stage p becomes stages p x k .. p x k + k - 1 of its column; its traced sends and
+    // receives stay on the column's end lanes (forward receive lane 0, send lane k - 1; backward the
+    // reverse), matched collectives between columns.
+    const int k = N / T; // stages per column
     const int M = s.microbatches;
     if (M <= 0)
         throw KnobError(knob + ": no micro-batch blocks recognised (forward_step#N / backward_step#N markers "
@@ -111,8 +111,9 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
         throw KnobError(knob +
                         ": the activation size is unknown (the stage-to-stage transfers are sized from "
                         "the layer norms' shapes: a trace profiled with record_shapes=True)");
-    const std::vector<StepUnits> steps = stageUnits(g, L, knob);
+    const std::vector<StepUnits> steps = stageUnits(g, L / T, knob);
     const int perStage = L / N;
+    auto tracedStage = [&](std::uint32_t r) { return s.places[r].known ? s.places[r].pp : 0; };
     // pp.microbatches: Mp micro-batches per step by its rule (sim/edits/MicrobatchPlan.h); copies of a
     // block's units keep their stage and never repeat a gradient all-reduce.
     const int Mp = knobs.ppMicrobatches > 0 ? knobs.ppMicrobatches : M;
@@ -139,7 +140,8 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
                             std::to_string(m));
         };
         std::vector<int> entries;
-        for (int j = 0; j < N; ++j) {
+        const int p = tracedStage(su.rank);
+        for (int j = 0; j < k; ++j) {
             const auto lane = static_cast<std::uint8_t>(j);
             int block = kNoBlock;
             auto push = [&](int unit, std::uint32_t label) {
@@ -152,7 +154,7 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
                 j == 0 ? kOriginal
                        : 0x40000000u | static_cast<std::uint32_t>(st) << 12 | static_cast<std::uint32_t>(j);
             push(su.head, copy);
-            for (int item : oneFOneBSchedule(N, j, Mp)) {
+            for (int item : oneFOneBSchedule(N, p * k + j, Mp)) {
                 const bool backward = item < 0;
                 const int m = backward ? -item - 1 : item;
                 const MicrobatchUnits& mu = blockOf(sources.source(m), backward);
@@ -164,9 +166,9 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
                     if (j == 0) push(mu.prefix, label);
                     for (int l = j * perStage; l < (j + 1) * perStage; ++l)
                         push(mu.layers[static_cast<std::size_t>(l)], label);
-                    if (j == N - 1) push(mu.suffix, label);
+                    if (j == k - 1) push(mu.suffix, label);
                 } else {
-                    if (j == N - 1) push(mu.prefix, label);
+                    if (j == k - 1) push(mu.prefix, label);
                     for (int l = (j + 1) * perStage; l-- > j * perStage;)
                         push(mu.layers[static_cast<std::size_t>(l)], label);
                     if (j == 0) push(mu.suffix, label);
@@ -184,17 +186,18 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
     out.laneOf.resize(e.nodes.size(), 0);
     out.stages = N;
 
-    // 2. The optimizer of stage j updates stage j's parameters: its kernels (launched inside
-    // Optimizer.step*) run x params(stage j) / params(all). Per layer 12H^2 + 13H; the embedding's
-    // V x H on stage 0; the LM head's V x H and the final norm's 2H on stage N - 1.
+    // 2. The optimizer of stage q updates stage q's parameters: its kernels (launched inside
+    // Optimizer.step*) run x params(stage q) / params(traced stage). Per layer 12H^2 + 13H; the
+    // embedding's V x H on the first stage; the LM head's V x H and the final norm's 2H on the last.
     const double H = static_cast<double>(shape.hidden);
     const double V = static_cast<double>(shape.vocabPerRank) * s.tp;
     const double P = 12.0 * H * H + 13.0 * H, E = V * H, Hd = V > 0 ? V * H + 2.0 * H : 0.0;
-    const double all = L * P + E + Hd;
-    std::vector<double> optimizerFactor(static_cast<std::size_t>(N));
-    for (int j = 0; j < N; ++j)
-        optimizerFactor[static_cast<std::size_t>(j)] =
-            (perStage * P + (j == 0 ? E : 0.0) + (j == N - 1 ? Hd : 0.0)) / all;
+    auto params = [&](int layers, int stage, int stages) {
+        return layers * P + (stage == 0 ? E : 0.0) + (stage == stages - 1 ? Hd : 0.0);
+    };
+    std::vector<double> optimizerFactor(static_cast<std::size_t>(N)); // by the new stage
+    for (int q = 0; q < N; ++q)
+        optimizerFactor[static_cast<std::size_t>(q)] = params(perStage, q, N) / params(L / T, q / k, T);
     std::vector<std::uint8_t> optimizerOp(g.nodes.size(), 0);
     for (const StepUnits& su : steps)
         for (const auto& [from, to] : su.optimizer)
@@ -203,8 +206,9 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
     std::int64_t scaledOptimizer = 0;
     for (NodeId y = 0; y < e.nodes.size(); ++y)
         if (optimizerOp[out.sourceOf[y]]) {
-            e.nodes[y].duration =
-                std::max<TimeNs>(1, scaledNs(e.nodes[y].duration, optimizerFactor[out.laneOf[y]]));
+            e.nodes[y].duration = std::max<TimeNs>(
+                1, scaledNs(e.nodes[y].duration, optimizerFactor[static_cast<std::size_t>(
+                                                     tracedStage(e.nodes[y].rank) * k + out.laneOf[y])]));
             ++scaledOptimizer;
         }
 
@@ -215,8 +219,8 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
     // the block, carries the transfer too.
     std::vector<std::uint32_t> position(e.nodes.size(), 0);
     for (const Processor& proc : e.processors)
-        for (std::uint32_t k = 0; k < proc.nodes.size(); ++k)
-            position[proc.nodes[k]] = k;
+        for (std::uint32_t at = 0; at < proc.nodes.size(); ++at)
+            position[proc.nodes[at]] = at;
     const std::int64_t bytes = shape.tokens * shape.hidden * shape.elementBytes;
     const int gpusPerNode = gpusPerNodeOf(set, knobs.commGpusPerNode);
     const int tpNew = knobs.tpDegree > 0 ? knobs.tpDegree : s.tp;
@@ -242,14 +246,17 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
                         if (g.nodes[out.sourceOf[y]].processor == stream) ops.push_back(y);
             return ops;
         };
+        const int first = tracedStage(su.rank) * k; // the column's first stage
         for (int item : oneFOneBSchedule(1, 0, Mp))
-            for (int j = 0; j + 1 < N; ++j) {
+            for (int j = 0; j + 1 < k; ++j) {
                 const bool backward = item < 0;
                 const int sender = backward ? j + 1 : j, receiver = backward ? j : j + 1;
                 const std::vector<NodeId> a = computeOps(item, sender), b = computeOps(item, receiver);
                 if (a.empty() || b.empty()) continue;
-                const int idA = ParallelStructure::megatronRank(sender, place.dp, place.tp, dpNew, tpNew);
-                const int idB = ParallelStructure::megatronRank(receiver, place.dp, place.tp, dpNew, tpNew);
+                const int idA =
+                    ParallelStructure::megatronRank(first + sender, place.dp, place.tp, dpNew, tpNew);
+                const int idB =
+                    ParallelStructure::megatronRank(first + receiver, place.dp, place.tp, dpNew, tpNew);
                 const bool spans = gpusPerNode > 0 && idA / gpusPerNode != idB / gpusPerNode;
                 auto known = timeBySpan.find(spans);
                 if (known == timeBySpan.end())
@@ -304,10 +311,11 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
     std::vector<int> ranks;
     for (const auto& p : s.places)
         ranks.push_back(p.rank);
-    out.notes.push_back(knob + ": 1 -> " + std::to_string(N) + " pipeline stages; each of ranks " +
-                        idRangesText(ranks) + " becomes the column of " + std::to_string(N) +
-                        " stages of its (data, tensor) place, " + std::to_string(perStage) + " of the " +
-                        std::to_string(L) +
+    out.notes.push_back(knob + ": " + std::to_string(T) + " -> " + std::to_string(N) +
+                        " pipeline stages; each of ranks " + idRangesText(ranks) + " becomes the column of " +
+                        std::to_string(k) + " stages of its (data, tensor" + (T > 1 ? ", pipeline" : "") +
+                        ") place" + (T > 1 ? " (its traced sends and receives on the column's ends)" : "") +
+                        ", " + std::to_string(perStage) + " of the " + std::to_string(L) +
                         " layers per stage (even split), the embedding on stage 0 and the "
                         "final norm, LM head and loss on stage " +
                         std::to_string(N - 1) + "; each stage runs " +
@@ -318,7 +326,7 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
                         " in its 1F1B order");
     out.notes.push_back(
         "modelled, not measured: " + std::to_string(transfers) + " stage-to-stage transfers (2 x " +
-        std::to_string(Mp) + " micro-batches x " + std::to_string(N - 1) + " per column and step), " +
+        std::to_string(Mp) + " micro-batches x " + std::to_string(k - 1) + " per column and step), " +
         std::to_string(bytes) + " bytes each (" + std::to_string(shape.tokens) + " tokens x hidden " +
         std::to_string(shape.hidden) + " x " + std::to_string(shape.elementBytes) + " bytes), " +
         (knobs.ppTransfers ? fixed(static_cast<double>(longest) / 1000.0, 1) + " us at most (" + timedBy + ")"
@@ -329,16 +337,16 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
     std::string factors;
     for (int j = 0; j < N; ++j)
         factors += (j ? ", " : "") + fixed(optimizerFactor[static_cast<std::size_t>(j)], 3);
-    out.notes.push_back("modelled, not measured: " + std::to_string(scaledOptimizer) +
-                        " optimizer kernels x the parameters of their stage over the model's (stages 0.." +
-                        std::to_string(N - 1) + ": " + factors +
-                        (V > 0 ? ")" : "; no vocabulary found: by layers)"));
     out.notes.push_back(
-        "new stages: the first call of each stage > 0 (" + std::to_string(laneRoots) +
-        " lanes) starts at its column root's release, a boundary condition; the steps' heads and "
-        "tails (optimizer, loss.item) are copies on every stage > 0; stages > 0 are simulated, not drawn and "
-        "not in the GPU "
-        "time breakdowns (those are stage 0's)");
+        "modelled, not measured: " + std::to_string(scaledOptimizer) +
+        " optimizer kernels x the parameters of their stage over the traced stage's (stages 0.." +
+        std::to_string(N - 1) + ": " + factors + (V > 0 ? ")" : "; no vocabulary found: by layers)"));
+    out.notes.push_back(
+        "new stages: the first call of each new stage of a column (" + std::to_string(laneRoots) +
+        " lanes) starts at its column root's release, a boundary condition; the steps' heads and tails "
+        "(optimizer, loss.item) are copies on every new stage; new stages are simulated, not drawn and not "
+        "in "
+        "the GPU time breakdowns (those are the traced ranks' first stage of their column)");
     if (applied.crossLaneDropped > 0)
         out.warnings.addForKnob("pp.degree", Warn::BlockEditIgnored,
                                 knob + ": " + std::to_string(applied.crossLaneDropped) +
