@@ -177,6 +177,8 @@ QColor edgeColor(EdgeKind k) {
         return QColor(0x0ca678);
     case EdgeKind::Sync:
         return QColor(0xe03131);
+    case EdgeKind::PipelineTransfer: // pp.degree's stage-to-stage activations
+        return QColor(0xf76707);
     default:
         return QColor(0xc2255c);
     }

@@ -288,9 +288,9 @@ void KnobPanel::setJobLayout(const ParallelStructure& layout) {
 void KnobPanel::updateRankLimit(const SimKnobs& k) {
     auto* rank = qobject_cast<QSpinBox*>(field(QStringLiteral("straggler.rank")));
     if (!rank || !layout_ || layout_->places.empty()) return;
-    // The ranks dp.degree and tp.degree give the job (docs/AddedRanks.md, docs/Layouts.md): a
-    // straggler may be an added rank.
-    const int most = largestJobRankId(*layout_, k.dpDegree, k.tpDegree);
+    // The ranks dp.degree, tp.degree and pp.degree give the job (docs/AddedRanks.md, docs/Layouts.md):
+    // a straggler may be an added rank or a new pipeline stage.
+    const int most = largestJobRankId(*layout_, k.dpDegree, k.tpDegree, k.ppDegree);
     // A lower limit clamps the value: that edit is read with the others, not signalled on its own.
     const bool was = updating_;
     updating_ = true;

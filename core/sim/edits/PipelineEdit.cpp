@@ -347,12 +347,13 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
         "(optimizer, loss.item) are copies on every new stage; new stages are simulated, not drawn and not "
         "in "
         "the GPU time breakdowns (those are the traced ranks' first stage of their column)");
+    // Dependencies the splice could not keep inside one stage (work outside the micro-batch blocks
+    // tied to a moved block): said, with their count.
     if (applied.crossLaneDropped > 0)
-        out.warnings.addForKnob("pp.degree", Warn::BlockEditIgnored,
-                                knob + ": " + std::to_string(applied.crossLaneDropped) +
-                                    " traced dependencies between two stages of a column were dropped (work "
-                                    "outside the micro-batch blocks)",
-                                applied.crossLaneDropped);
+        out.notes.push_back(
+            "dropped " + std::to_string(applied.crossLaneDropped) +
+            " traced dependencies between two stages of a column (work outside the micro-batch "
+            "blocks tied to a block another stage now runs)");
     return out;
 }
 
