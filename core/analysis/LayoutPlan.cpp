@@ -74,8 +74,10 @@ LayoutPlan planLayouts(const ExecutionGraph& g, int gpus, const SimKnobs& base,
         p.notes.push_back("no repeated layer blocks recognised: the memory estimate counts no layers");
     const std::vector<int> stages = pipelineDegrees.empty() ? std::vector<int>{s.pp} : pipelineDegrees;
     if (pipelineDegrees.empty())
-        p.notes.push_back("pipeline degree as traced (" + std::to_string(s.pp) +
-                          "): --pp lists other stage counts to split the layers over (pp.degree)");
+        p.notes.push_back(
+            "pipeline degree as traced (" + std::to_string(s.pp) +
+            "): other stage counts to split the layers over (pp.degree) are planned when listed "
+            "(plan --pp, the Plan tab's pipeline degrees)");
     if (s.tp == 1)
         p.notes.push_back("the trace has no tensor parallelism: the all-reduces of other tp degrees are "
                           "modelled (docs/Layouts.md, \"From tp 1\")");

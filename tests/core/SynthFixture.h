@@ -27,6 +27,27 @@ inline std::unique_ptr<Loaded> generateAndLoad(const sl::synth::SynthConfig& c) 
     return l;
 }
 
+// The layout oracles' transformer job (tests/core/test_LayoutOracle.cpp, tests/ui/test_PlanView.cpp):
+// four layers of a 4096-wide, 32-head model, two micro-batches of 5 x 1024 tokens, on one node of 8
+// GPUs whose links are PCIe-class (120 GB/s): the tensor-parallel all-reduces, which the compute
+// stream waits for, are a sizeable part of the step (5120 tokens: no GEMM dim of the model equals
+// them, so the shapes leave no doubt which dim is sharded).
+inline sl::synth::SynthConfig layoutJob(int dp, int tp, int microbatches = 2, double linkGBps = 120) {
+    sl::synth::SynthConfig c;
+    c.layers = 4;
+    c.hidden = 4096;
+    c.heads = 32;
+    c.seq = 1024;
+    c.microbatch = 5;
+    c.vocab = 32000;
+    c.microbatches = microbatches;
+    c.dp = dp;
+    c.tp = tp;
+    c.intraNodeGBps = linkGBps;
+    c.recordShapes = true;
+    return c;
+}
+
 // |predicted - measured| / measured in %.
 inline double errPct(double predicted, double measured) {
     if (measured <= 0) return predicted <= 0 ? 0 : 100;

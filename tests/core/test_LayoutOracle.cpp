@@ -21,31 +21,12 @@ using namespace sl;
 using namespace sl::synth;
 using slsynth::errPct;
 using slsynth::generateAndLoad;
+using slsynth::layoutJob;
 using slsynth::Loaded;
 
 namespace {
 
 constexpr double kTolerancePct = 5.0;
-
-// Four layers of a 4096-wide, 32-head model, two micro-batches of 5 x 1024 tokens, on one node of 8
-// GPUs whose links are PCIe-class (120 GB/s): the tensor-parallel all-reduces, which the compute
-// stream waits for, are a sizeable part of the step (5120 tokens: no GEMM dim of the model equals
-// them, so the shapes leave no doubt which dim is sharded).
-SynthConfig layoutJob(int dp, int tp, int microbatches = 2, double linkGBps = 120) {
-    SynthConfig c;
-    c.layers = 4;
-    c.hidden = 4096;
-    c.heads = 32;
-    c.seq = 1024;
-    c.microbatch = 5;
-    c.vocab = 32000;
-    c.microbatches = microbatches;
-    c.dp = dp;
-    c.tp = tp;
-    c.intraNodeGBps = linkGBps;
-    c.recordShapes = true;
-    return c;
-}
 
 // A prediction against the generated truth: its error in %, and a line saying so (logged).
 struct Checked {

@@ -2,8 +2,9 @@
 // job at (dp 4, tp 2) the rows are the core planner's rows for the same GPU count in the same order
 // (the numbers `sightline-cli plan` prints), the chart has one bar per predicted layout, best first,
 // and the table's model passes QAbstractItemModelTester; bad numbers and a trace without transformer
-// layers are refused with one line; a cancelled plan leaves no rows; in the window, the Plan tab in
-// front is the chart saved, and the HTML report carries it. The sweep of tp.degree is on a log axis.
+// layers are refused with one line; pipeline degrees to try add pp.degree rows; a cancelled plan leaves no
+// rows; in the window, the Plan tab in front is the chart saved, and the HTML report carries it. The sweep of
+// tp.degree is on a log axis.
 #include "LayoutPlanModel.h"
 #include "MainWindow.h"
 #include "PlanView.h"
@@ -15,6 +16,8 @@
 #include "io/KinetoLoader.h"
 #include "synth/Generator.h"
 
+#include "core/SynthFixture.h"
+
 #include "TestSupport.h"
 
 #include <QAbstractItemModelTester>
@@ -25,6 +28,7 @@
 #include <QDockWidget>
 #include <QLineEdit>
 #include <QLogValueAxis>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStackedBarSeries>
 #include <QtTest>
@@ -34,8 +38,7 @@ using namespace sl::ui;
 
 namespace {
 
-// The job of tests/cli/test_PlanCli.cpp: four layers of a 4096-wide, 32-head model, two
-// micro-batches of 5 x 1024 tokens per replica, 8 GPUs of one node at (dp 4, tp 2).
+// The layout oracles' job at (dp 4, tp 2): 8 GPUs of one node, two micro-batches per replica.
 struct Generated {
     QTemporaryDir dir;
     std::shared_ptr<const TraceSet> set;
@@ -43,20 +46,8 @@ struct Generated {
 };
 
 std::unique_ptr<Generated> transformerJob() {
-    synth::SynthConfig c;
-    c.layers = 4;
-    c.hidden = 4096;
-    c.heads = 32;
-    c.seq = 1024;
-    c.microbatch = 5;
-    c.vocab = 32000;
-    c.microbatches = 2;
-    c.dp = 4;
-    c.tp = 2;
-    c.intraNodeGBps = 120;
-    c.recordShapes = true;
     auto g = std::make_unique<Generated>();
-    synth::generate(c, g->dir.path().toStdString(), 2);
+    synth::generate(slsynth::layoutJob(4, 2), g->dir.path().toStdString(), 2);
     g->set = std::make_shared<const TraceSet>(loadTraceSet({g->dir.path().toStdString()}));
     g->graph = std::make_shared<const ExecutionGraph>(buildExecutionGraph(*g->set));
     return g;
@@ -153,6 +144,33 @@ private slots:
         QVERIFY(x->at(0).endsWith(QStringLiteral(" mb")));
     }
 
+    // Pipeline degrees to try: pp 2 rows beside pp 1's (pp.degree splits the 4 layers over 2
+    // stages), each predicted, and the rows are the planner's for the same lists.
+    void pipelineDegrees() {
+        PlanView view;
+        view.setGraph(job_->set, job_->graph);
+        view.pipelineDegreesEdit()->setText(QStringLiteral("1, 2"));
+        QMetaObject::invokeMethod(view.pipelineDegreesEdit(), "returnPressed");
+        QVERIFY(view.busy());
+        QVERIFY(view.waitForIdle(120'000));
+        const LayoutPlan expected = planLayouts(*job_->graph, 8, {}, {}, {}, {1, 2});
+        const LayoutPlan& shown = view.model()->plan();
+        QCOMPARE(shown.rows.size(), expected.rows.size());
+        int pp2 = 0;
+        for (std::size_t i = 0; i < shown.rows.size(); ++i) {
+            QCOMPARE(shown.rows[i].pp, expected.rows[i].pp);
+            QCOMPARE(shown.rows[i].tp, expected.rows[i].tp);
+            QCOMPARE(shown.rows[i].step, expected.rows[i].step);
+            if (shown.rows[i].pp == 2 && shown.rows[i].error.empty()) ++pp2;
+        }
+        QVERIFY(pp2 >= 3); // tp 1, 2, 4 with 2 stages on 8 GPUs
+        auto* x = qobject_cast<QBarCategoryAxis*>(view.chart()->chart()->axes(Qt::Horizontal).front());
+        QVERIFY(x);
+        QVERIFY(x->categories().filter(QRegularExpression(QStringLiteral("^\\d+×\\d+×2$"))).size() == pp2);
+        // Asked for: no "as traced" note.
+        QVERIFY(!view.message().contains(QStringLiteral("pipeline degree as traced")));
+    }
+
     void badInputIsOneLine() {
         PlanView view;
         QVERIFY(!view.run(8)); // nothing open
@@ -167,6 +185,12 @@ private slots:
         QMetaObject::invokeMethod(view.gpusEdit(), "returnPressed");
         QVERIFY(!view.busy());
         QCOMPARE(view.message(), QStringLiteral("Micro-batches: \"0\" is not a whole number of at least 1"));
+        view.microbatchesEdit()->clear();
+        view.pipelineDegreesEdit()->setText(QStringLiteral("two"));
+        QMetaObject::invokeMethod(view.gpusEdit(), "returnPressed");
+        QVERIFY(!view.busy());
+        QCOMPARE(view.message(),
+                 QStringLiteral("Pipeline degrees: \"two\" is not a whole number of at least 1"));
         QVERIFY(!view.run(0));
         QCOMPARE(view.message(), QStringLiteral("GPUs must be at least 1."));
         // A trace without transformer layers (the bundled data-parallel sample).

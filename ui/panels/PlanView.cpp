@@ -30,6 +30,20 @@ int positiveInt(const QString& text) {
     return ok && v >= 1 ? v : 0;
 }
 
+// A field's comma-separated whole numbers of at least 1; the first part that is not one in `bad`.
+std::vector<int> positiveInts(const QString& text, QString& bad) {
+    std::vector<int> out;
+    for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const int v = positiveInt(part);
+        if (v == 0) {
+            bad = part.trimmed();
+            return {};
+        }
+        out.push_back(v);
+    }
+    return out;
+}
+
 // A bar's label: "4×2×1" (dp × tp × pp, the axis says so), ", 2 mb" when the plan tried several
 // micro-batch counts per layout (else the layout alone names the bar); the table beside it spells
 // the layout out.
@@ -58,11 +72,18 @@ PlanView::PlanView(QWidget* parent)
     microbatches_->setToolTip(
         tr("Micro-batches per replica to try with each layout, separated by commas; empty keeps the "
            "traced global batch"));
+    pipelines_ = new QLineEdit(this);
+    pipelines_->setObjectName(QStringLiteral("planPipelineDegrees"));
+    pipelines_->setPlaceholderText(tr("as traced"));
+    pipelines_->setToolTip(tr("Pipeline degrees to try (pp.degree: the layers split evenly over that many "
+                              "stages), separated by commas, e.g. 1, 2, 4; empty keeps the traced one"));
     run_ = new QPushButton(tr("Plan layouts"), this);
     row->addWidget(new QLabel(tr("GPUs"), this));
     row->addWidget(gpus_);
     row->addWidget(new QLabel(tr("Micro-batches"), this));
     row->addWidget(microbatches_, 1);
+    row->addWidget(new QLabel(tr("Pipeline degrees"), this));
+    row->addWidget(pipelines_, 1);
     row->addWidget(run_);
     row->addWidget(cancelButton());
     layout->addLayout(row);
@@ -87,6 +108,7 @@ PlanView::PlanView(QWidget* parent)
     connect(run_, &QPushButton::clicked, this, &PlanView::startFromFields);
     connect(gpus_, &QLineEdit::returnPressed, this, &PlanView::startFromFields);
     connect(microbatches_, &QLineEdit::returnPressed, this, &PlanView::startFromFields);
+    connect(pipelines_, &QLineEdit::returnPressed, this, &PlanView::startFromFields);
     // What the planner refuses (no transformer layers, a count that makes no layout) is one line.
     // A plan shown before is of other numbers: it goes.
     connect(&job(), &BackgroundJob::failed, this, [this](const QString& error) {
@@ -119,19 +141,21 @@ void PlanView::startFromFields() {
         setMessage(tr("GPUs: \"%1\" is not a whole number of at least 1").arg(gpus_->text().trimmed()));
         return;
     }
-    std::vector<int> microbatches;
-    for (const QString& part : microbatches_->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        const int m = positiveInt(part);
-        if (m == 0) {
-            setMessage(tr("Micro-batches: \"%1\" is not a whole number of at least 1").arg(part.trimmed()));
-            return;
-        }
-        microbatches.push_back(m);
+    QString bad;
+    const std::vector<int> microbatches = positiveInts(microbatches_->text(), bad);
+    if (!bad.isEmpty()) {
+        setMessage(tr("Micro-batches: \"%1\" is not a whole number of at least 1").arg(bad));
+        return;
     }
-    run(gpus, microbatches);
+    const std::vector<int> pipelines = positiveInts(pipelines_->text(), bad);
+    if (!bad.isEmpty()) {
+        setMessage(tr("Pipeline degrees: \"%1\" is not a whole number of at least 1").arg(bad));
+        return;
+    }
+    run(gpus, microbatches, pipelines);
 }
 
-bool PlanView::run(int gpus, const std::vector<int>& microbatches) {
+bool PlanView::run(int gpus, const std::vector<int>& microbatches, const std::vector<int>& pipelineDegrees) {
     if (!graph_) {
         setMessage(tr("Open a trace first: the plan is predicted from its execution graph."));
         return false;
@@ -146,11 +170,12 @@ bool PlanView::run(int gpus, const std::vector<int>& microbatches) {
     runStarted(tr("Predicting the layouts of %n GPU(s)...", nullptr, gpus), 0);
     job().start(
         // The set is held with the graph: the graph reads it (ExecutionGraph::trace).
-        [set = set_, graph = graph_, base = base_, gpus, microbatches](const JobControl& control) {
+        [set = set_, graph = graph_, base = base_, gpus, microbatches,
+         pipelineDegrees](const JobControl& control) {
             (void)set;
             SweepOptions options;
             options.cancel = control.cancelFlag();
-            return planLayouts(*graph, gpus, base, microbatches, options);
+            return planLayouts(*graph, gpus, base, microbatches, options, pipelineDegrees);
         },
         [this](LayoutPlan plan) { planDone(std::move(plan)); });
     return true;

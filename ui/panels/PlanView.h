@@ -35,12 +35,15 @@ public:
     // Follows the runs the model shows: their graph, and the knobs the shown run ran with.
     void followSimulation(const SimulationModel* model);
     // Starts a plan of `gpus` GPUs (micro-batches per replica to try, or none to keep the global
-    // batch); false (and a message) when there is no trace or the numbers make no plan.
-    bool run(int gpus, const std::vector<int>& microbatches = {});
+    // batch; pipeline degrees to try, or none for the traced one); false (and a message) when there
+    // is no trace or the numbers make no plan.
+    bool run(int gpus, const std::vector<int>& microbatches = {},
+             const std::vector<int>& pipelineDegrees = {});
     const LayoutPlanModel* model() const { return &model_; }
     QTableView* table() const { return table_; }
     QLineEdit* gpusEdit() const { return gpus_; }
     QLineEdit* microbatchesEdit() const { return microbatches_; }
+    QLineEdit* pipelineDegreesEdit() const { return pipelines_; }
 
 private:
     void startFromFields();
@@ -54,6 +57,7 @@ private:
     LayoutPlanModel model_;
     QLineEdit* gpus_;
     QLineEdit* microbatches_;
+    QLineEdit* pipelines_;
     QPushButton* run_;
     QTableView* table_;
 };
