@@ -250,6 +250,21 @@ private slots:
         QCOMPARE(pred.setup.pp, 2);
         QCOMPARE(pred.setup.tp, tp);
         QCOMPARE(pred.setup.dp, dp);
+        // The notes count the transfers of the new job's columns only (tp 2 -> 1 drops half the
+        // traced ranks' columns): 2 directions x M micro-batches per kept column and step, and
+        // none across nodes when every stage sits on the one 8-GPU node.
+        if (QString(QTest::currentDataTag()) == QLatin1String("(4,1,2)")) {
+            const std::string all = [&] {
+                std::string text;
+                for (const auto& n : pred.setup.notes)
+                    text.append(n).append("\n");
+                return text;
+            }();
+            const std::string count = std::to_string(2 * 2 * 4) + " stage-to-stage transfers"; // one step
+            QVERIFY2(all.find(count) != std::string::npos,
+                     all.substr(all.find("stage-to-stage") - 40, 80).c_str());
+            QVERIFY2(all.find("across nodes") == std::string::npos, all.c_str());
+        }
     }
 
     // A pipeline the trace cannot make is one clear error, never a result.

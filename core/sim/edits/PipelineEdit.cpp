@@ -247,6 +247,9 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
             return ops;
         };
         const int first = tracedStage(su.rank) * k; // the column's first stage
+        // A column the new layout drops (its place beyond the new dp or tp) keeps its edges but has
+        // no id in the new job: its transfers are neither counted nor placed on a node.
+        const bool kept = place.dp < dpNew && place.tp < tpNew;
         for (int item : oneFOneBSchedule(1, 0, Mp))
             for (int j = 0; j + 1 < k; ++j) {
                 const bool backward = item < 0;
@@ -257,7 +260,7 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
                     ParallelStructure::megatronRank(first + sender, place.dp, place.tp, dpNew, tpNew);
                 const int idB =
                     ParallelStructure::megatronRank(first + receiver, place.dp, place.tp, dpNew, tpNew);
-                const bool spans = gpusPerNode > 0 && idA / gpusPerNode != idB / gpusPerNode;
+                const bool spans = kept && gpusPerNode > 0 && idA / gpusPerNode != idB / gpusPerNode;
                 auto known = timeBySpan.find(spans);
                 if (known == timeBySpan.end())
                     known =
@@ -276,6 +279,7 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
                     e.edges.push_back(t);
                     out.edgeOrigin.push_back(kNoEdge);
                 }
+                if (!kept) continue;
                 ++transfers;
                 acrossNodes += spans ? 1 : 0;
                 longest = std::max(longest, known->second);
