@@ -8,6 +8,7 @@
 #include "report/SimulationReport.h"
 #include "sim/KnobRegistry.h"
 
+#include <algorithm>
 #include <mutex>
 
 namespace sl::ui {
@@ -21,6 +22,14 @@ struct ScenarioRunner::Cache {
         for (SimOutput& o : outputs)
             if (o.knobs == knobs) return &o;
         return nullptr;
+    }
+    // Keeps only the outputs of these scenarios' knobs: at 131,072 ranks one output is 2.2 GB, and
+    // every knob edit made another.
+    void keepOnly(const std::vector<Scenario>& scenarios) {
+        std::erase_if(outputs, [&](const SimOutput& o) {
+            return std::none_of(scenarios.begin(), scenarios.end(),
+                                [&](const Scenario& s) { return s.knobs == o.knobs; });
+        });
     }
     void keep(const SimOutput& output) {
         if (SimOutput* old = find(output.knobs))
@@ -109,6 +118,10 @@ void ScenarioRunner::run(std::shared_ptr<const ExecutionGraph> graph,
                          const std::vector<Scenario>& scenarios) {
     // A graph of another set (the simulated pane's, before it re-simulates a new set) is not run.
     if (!set_ || !graph || graph->trace != set_.get() || scenarios.empty()) return;
+    {
+        const std::lock_guard lock(cache_->mutex);
+        cache_->keepOnly(scenarios);
+    }
     struct Outcome {
         std::shared_ptr<const ScenarioResults> results;
         QString scenario; // the one that failed
