@@ -327,6 +327,18 @@ TimeNs KnobTiming::duration(NodeId i, const RankVariation& v) const {
     return scaled(base_[i], f);
 }
 
+KnobTiming::VariedBy KnobTiming::durationVariedBy(NodeId i) const {
+    if (replay_) return VariedBy::None;
+    switch (work_[i]) {
+    case Work::Cpu:
+        return VariedBy::Host;
+    case Work::GpuCompute:
+        return VariedBy::Gpu;
+    default:
+        return VariedBy::None;
+    }
+}
+
 TimeNs KnobTiming::delay(EdgeId id, const RankVariation& v) const {
     const GraphEdge& e = g_.edges[id];
     if (replay_) return e.delay;

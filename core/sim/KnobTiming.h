@@ -36,6 +36,11 @@ public:
     TimeNs delay(EdgeId e, const RankVariation& v) const;
     // Node i's release time (boundary conditions; 0 for the others), relative to its rank's origin.
     TimeNs release(NodeId i, const RankVariation& v) const;
+    // What of a rank's variation node i's duration follows: its host (CPU calls), its GPU (compute
+    // kernels, copies, sets) or neither (a collective's transfer; a replay). A variation of 1 there
+    // gives duration(i, RankVariation{}) exactly. Delays and release times follow the host alone.
+    enum class VariedBy : std::uint8_t { None, Host, Gpu };
+    VariedBy durationVariedBy(NodeId i) const;
 
     const std::shared_ptr<const GpuSwap>& swap() const { return swap_; }
 

@@ -38,9 +38,13 @@ struct ScheduleInputs {
 };
 
 struct Schedule {
-    std::vector<TimeNs> duration;         // per graph node: its duration on its loaded rank
-    std::vector<TimeNs> start, end;       // per virtual node, on its rank's simulated clock; -1: none
-    std::vector<EdgeId> startBy, endBy;   // per virtual node: the edge that set the time, or kNoEdge
+    std::vector<TimeNs> duration;       // per graph node: its duration on its loaded rank
+    std::vector<TimeNs> start, end;     // per graph node, on its rank's simulated clock; -1: none
+    std::vector<EdgeId> startBy, endBy; // per graph node: the edge that set the time, or kNoEdge
+    // The same per added rank's slot (virtual node n + slot): AddedRankTimes' arrays, before the
+    // ranks' origins are added.
+    std::vector<TimeNs> addedStart, addedEnd;
+    std::vector<EdgeId> addedStartBy, addedEndBy;
     std::vector<std::uint64_t> rdvWinner; // per rendezvous: the virtual node that arrived last
     bool cancelled = false;               // stopped early by `cancel`
     bool complete = true;                 // every node scheduled (false: a dependency cycle)

@@ -151,20 +151,17 @@ void collectTimes(const ExecutionGraph& g, const SimulatedSetup& setup, const Jo
         // Who held the collectives that no graph edge explains (read before the arrays move).
         auto refOf = [&](std::uint64_t u) { return L.refOf(static_cast<std::size_t>(u), added); };
         for (std::size_t r = 0; r < sched.rdvWinner.size(); ++r)
-            for (std::size_t k = L.rdvOffsets[r]; k < L.rdvOffsets[r + 1]; ++k)
-                if (endBy[L.rdvMembers[k]] == kAddedRankPeer)
-                    added.heldBy.emplace(AddedRankTimes::key(refOf(L.rdvMembers[k])),
-                                         refOf(sched.rdvWinner[r]));
-        // The added ranks' slots are the schedule's arrays after the loaded nodes: moved, not
-        // copied (at 131,072 ranks a copy was 1.7 GB more at the peak).
-        auto tail = [n](auto& v) {
-            v.erase(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
-            return std::move(v);
-        };
-        added.start = tail(sched.start);
-        added.end = tail(sched.end);
-        added.startBy = tail(sched.startBy);
-        added.endBy = tail(sched.endBy);
+            for (std::size_t k = L.rdvOffsets[r]; k < L.rdvOffsets[r + 1]; ++k) {
+                const std::uint64_t m = L.rdvMembers[k];
+                if ((m < n ? endBy[m] : sched.addedEndBy[m - n]) == kAddedRankPeer)
+                    added.heldBy.emplace(AddedRankTimes::key(refOf(m)), refOf(sched.rdvWinner[r]));
+            }
+        // The added ranks' slots are the schedule's own arrays: moved, not copied (at 131,072
+        // ranks a copy was 1.7 GB more at the peak).
+        added.start = std::move(sched.addedStart);
+        added.end = std::move(sched.addedEnd);
+        added.startBy = std::move(sched.addedStartBy);
+        added.endBy = std::move(sched.addedEndBy);
         for (std::size_t a = 0; a < added.count(); ++a) {
             const TimeNs origin = g.ranks[added.source[a]].origin;
             for (std::size_t s = added.offset[a]; s < added.offset[a + 1]; ++s) {
