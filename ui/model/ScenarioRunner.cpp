@@ -142,6 +142,7 @@ void ScenarioRunner::run(std::shared_ptr<const ExecutionGraph> graph,
                         if (cached && cached->graph == graph) r.output = *cached;
                     }
                     if (!r.output.result) {
+                        ++simulations_;
                         r.output = SimRunner::simulateOn(set, graph, r.knobs, control.cancelFlag());
                         if (!r.output.result) break; // cancelled
                         const std::lock_guard lock(cache->mutex);

@@ -12,6 +12,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <vector>
@@ -61,6 +62,8 @@ public:
     void run(std::shared_ptr<const ExecutionGraph> graph, const std::vector<Scenario>& scenarios);
     const std::shared_ptr<const ScenarioResults>& results() const { return results_; }
     bool busy() const { return job_.running() > 0; }
+    // Simulations the runner made itself (the others came from the cache or the simulated pane).
+    std::size_t simulations() const { return simulations_.load(); }
     bool waitForIdle(int timeoutMs);
 
     // The explanation fields of `r` against `baseline` (r.output and r.knobs set). Any thread.
@@ -78,6 +81,7 @@ private:
     // Simulations of the current set (the job's run holds the one it started with).
     std::shared_ptr<Cache> cache_;
     std::shared_ptr<const ScenarioResults> results_;
+    std::atomic<std::size_t> simulations_{0};
     // Last: destroyed first, so its runs are cancelled and waited for while the rest still exists.
     BackgroundJob job_;
 };

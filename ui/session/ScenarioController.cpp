@@ -11,6 +11,8 @@
 
 #include "analysis/StepExplanation.h"
 
+#include <QTimer>
+
 namespace sl::ui {
 
 ScenarioController::ScenarioController(ScenarioList* list, ScenarioRunner* runner, const Views& views,
@@ -29,10 +31,14 @@ ScenarioController::ScenarioController(ScenarioList* list, ScenarioRunner* runne
     connect(list_, &ScenarioList::listChanged, this, [this] {
         // A rename: the panes' labels and the card say the new name at once.
         labelPanes();
-        // While the simulated pane runs (a knob edit renames the scenario it edits), the scenarios
-        // run once its result is offered (simulationShown): simulating the same knobs beside it
-        // doubled the time and the memory of every edit (at 131,072 ranks, 8 s and 2.2 GB each).
-        if (!v_.sim->busy()) rerun(v_.sim->graph());
+        // While the simulated pane runs (a knob edit renames the scenario it edits, or makes a new
+        // one), the scenarios run once its result is offered (simulationShown): simulating the same
+        // knobs beside it doubled the time and the memory of every edit (at 131,072 ranks, 8 s and
+        // 2.2 GB each). Decided at the next turn of the event loop: the list changes before the
+        // pane is asked to simulate the edit.
+        QTimer::singleShot(0, this, [this] {
+            if (!v_.sim->busy()) rerun(v_.sim->graph());
+        });
         emit modified();
     });
     // The pane's run failed: the scenarios' run says which scenario cannot be simulated.
