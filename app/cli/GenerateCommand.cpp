@@ -7,6 +7,7 @@
 
 #include <charconv>
 #include <iostream>
+#include <sstream>
 #include <stdexcept>
 
 namespace sl::cli {
@@ -52,6 +53,7 @@ Command makeGenerateCommand() {
             "  --vocab V             vocabulary size (32000)\n"
             "  --dp N --tp N --pp N  data / tensor / pipeline parallel degrees (8, 1, 1)\n"
             "  --microbatches M      micro-batches per step, 1F1B schedule when --pp > 1 (1)\n"
+            "  --stage-layers A,B,.. layers of each pipeline stage (--pp counts; default: even)\n"
             "  --steps K             profiler steps (1)\n"
             "  --gpu h100|a100|mi300x  GPU model (h100)\n"
             "  --gpus-per-node N     GPUs per node (8)\n"
@@ -101,6 +103,16 @@ Command makeGenerateCommand() {
                 c.tp = intOption(args, "--tp", c.tp);
                 c.pp = intOption(args, "--pp", c.pp);
                 c.microbatches = intOption(args, "--microbatches", c.microbatches);
+                if (auto v = args.option("--stage-layers")) {
+                    std::stringstream in(*v);
+                    for (std::string item; std::getline(in, item, ',');) {
+                        int n = 0;
+                        auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), n);
+                        if (ec != std::errc() || ptr != item.data() + item.size())
+                            throw UsageError{"--stage-layers needs integers such as 3,1, not '" + *v + "'"};
+                        c.stageLayers.push_back(n);
+                    }
+                }
                 c.steps = intOption(args, "--steps", c.steps);
                 if (auto g = args.option("--gpu")) c.gpu = *g;
                 c.gpusPerNode = intOption(args, "--gpus-per-node", c.gpusPerNode);

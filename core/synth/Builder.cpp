@@ -15,7 +15,7 @@ using detail::RankBuilder;
 ExpectedComms expectedComms(const SynthConfig& c, int rank) {
     ExpectedComms e;
     RankCoord rc = rankCoord(c, rank);
-    int layers = c.layers / c.pp;
+    int layers = c.layersOfStage(rc.pp);
     if (c.tp > 1) e.tpAllReduces = 4 * layers * c.microbatches;
     e.ppSends = (rc.pp < c.pp - 1 ? c.microbatches : 0) + (rc.pp > 0 ? c.microbatches : 0);
     e.ppRecvs = e.ppSends;

@@ -84,7 +84,7 @@ std::vector<std::int64_t> dpBuckets(const SynthConfig& c, int stage) {
         }
     };
     if (s.head) addGrad(s.head);
-    for (int l = 0; l < c.layers / c.pp; ++l)
+    for (int l = 0; l < c.layersOfStage(stage); ++l)
         addGrad(s.perLayer);
     if (s.embedding) addGrad(s.embedding);
     if (cur > 0) out.push_back(cur);

@@ -425,7 +425,7 @@ private:
         if (stage == 0)
             op("aten::embedding", "aten::index_select", KernelClass::DataMovement, kEmbedding, 0, T * H * 4,
                T * H);
-        const int stageLayers = c_.layers / c_.pp;
+        const int stageLayers = c_.layersOfStage(stage);
         for (int l = 0; l < stageLayers; ++l) {
             pyGap(8);
             seqNormShapes();
@@ -525,7 +525,7 @@ private:
             gradFn("NativeLayerNormBackward0", "aten::native_layer_norm_backward", KernelClass::Reduction,
                    kLayerNormBwd, 12 * T * H, T * H * 8, T * H);
         }
-        for (int l = c_.layers / c_.pp - 1; l >= 0; --l) {
+        for (int l = c_.layersOfStage(stage) - 1; l >= 0; --l) {
             pyGap(8);
             tpGather("autograd::engine::evaluate_function: _ScatterToSequenceParallelRegionBackward");
             linearBackward("AddmmBackward0", T, H, 4 * H / t);
@@ -615,7 +615,8 @@ private:
     }
     void optimizer() {
         StageParams s = stageParams(c_, coord_.pp);
-        double params = double(s.perLayer) * (c_.layers / c_.pp) + double(s.embedding) + double(s.head);
+        double params =
+            double(s.perLayer) * c_.layersOfStage(coord_.pp) + double(s.embedding) + double(s.head);
         pyGap(40);
         begin("Optimizer.step#AdamW.step", true, 10);
         begin("aten::_fused_adamw_", false, 8);

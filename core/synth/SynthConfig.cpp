@@ -52,7 +52,17 @@ void SynthConfig::validate() const {
     require(dp >= 1 && tp >= 1 && pp >= 1, "--dp, --tp and --pp must be at least 1");
     require(worldSize() <= 65536, "dp x tp x pp must be at most 65536 ranks");
     require(tp <= heads && heads % tp == 0, "--tp must divide the number of attention heads");
-    require(layers % pp == 0, "--layers must be a multiple of --pp");
+    if (stageLayers.empty()) {
+        require(layers % pp == 0, "--layers must be a multiple of --pp");
+    } else {
+        int sum = 0;
+        for (int n : stageLayers) {
+            require(n >= 1, "every pipeline stage needs a layer");
+            sum += n;
+        }
+        require(static_cast<int>(stageLayers.size()) == pp && sum == layers,
+                "the layers per stage must be --pp counts summing to --layers");
+    }
     require(microbatches >= 1 && microbatches <= 4096, "--microbatches must be between 1 and 4096");
     require(pp == 1 || microbatches >= 1, "pipeline parallelism needs micro-batches");
     require(steps >= 1 && steps <= 1000, "--steps must be between 1 and 1000");

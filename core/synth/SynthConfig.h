@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace sl::synth {
 
@@ -42,6 +43,11 @@ struct SynthConfig {
     int tp = 1;
     int pp = 1;
     int microbatches = 1; // per step and pipeline (1F1B when pp > 1)
+    // Layers of each pipeline stage (pp counts, each >= 1, summing to layers); empty: layers / pp each.
+    std::vector<int> stageLayers;
+    int layersOfStage(int stage) const {
+        return stageLayers.empty() ? layers / pp : stageLayers[static_cast<std::size_t>(stage)];
+    }
     int steps = 1;
     // Hardware.
     std::string gpu = "h100";

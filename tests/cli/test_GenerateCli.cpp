@@ -99,6 +99,12 @@ private slots:
                              << "--gpu must be h100, a100 or mi300x";
         QTest::newRow("layers vs pp")
             << QStringList{"generate", "--out", "x", "--layers", "3", "--pp", "2"} << "multiple of --pp";
+        QTest::newRow("stage layers vs layers")
+            << QStringList{"generate", "--out", "x", "--layers", "4", "--pp", "2", "--stage-layers", "3,2"}
+            << "the layers per stage must be --pp counts summing to --layers";
+        QTest::newRow("stage layers text")
+            << QStringList{"generate", "--out", "x", "--layers", "4", "--pp", "2", "--stage-layers", "3,x"}
+            << "--stage-layers needs integers";
         QTest::newRow("straggler") << QStringList{"generate",         "--out", "x", "--dp", "2",
                                                   "--straggler-rank", "9"}
                                    << "--straggler-rank";

@@ -229,6 +229,27 @@ private slots:
         QCOMPARE(descs, (std::set<std::string>{"default_pg", "tp", "dp", "pp_fwd", "pp_bwd"}));
     }
 
+    // stageLayers: stages of 3 and 1 layers (the truth of pp.split); each stage's kernels and TP
+    // all-reduces follow its own layers.
+    void unevenStagesShape() {
+        SynthConfig c = small();
+        c.layers = 4;
+        c.tp = 2;
+        c.pp = 2;
+        c.microbatches = 2;
+        c.stageLayers = {3, 1};
+        QTemporaryDir dir;
+        TraceSet set = generateAndLoad(c, dir);
+        //   stage 0: TP 4 x 3 layers x 2 micro-batches = 24; kernels (3 x 24 + 2) x 2 + 1 = 149
+        //   stage 1: TP 4 x 1 x 2 = 8; kernels (24 + 9) x 2 + 1 = 67; 2 sends and 2 receives each.
+        checkShape(set, c, {{24, 2, 2, 0, 0, 149}, {8, 2, 2, 0, 0, 67}});
+        checkCollectivesEndTogether(set);
+        c.stageLayers = {4, 0};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, c.validate());
+        c.stageLayers = {2, 1};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, c.validate());
+    }
+
     void pipelineScheduleIsOneFOneB() {
         QCOMPARE(oneFOneBSchedule(4, 0, 6), (std::vector<int>{0, 1, 2, 3, -1, 4, -2, 5, -3, -4, -5, -6}));
         QCOMPARE(oneFOneBSchedule(4, 3, 3), (std::vector<int>{0, -1, 1, -2, 2, -3}));
