@@ -14,6 +14,8 @@ BlockEditRun planBlockEditRun(const ExecutionGraph& g, const SimKnobs& knobs) {
     run.knobs.ppMicrobatches = 0;
     run.knobs.ppDegree = 0;
     run.knobs.ppTransfers = true;
+    run.knobs.ppSplit = PipelineSplit::Even;
+    run.knobs.ppSplitLayers.clear();
     if (knobs.ppDegree > 0) {
         const std::string pp = "pp.degree=" + std::to_string(knobs.ppDegree);
         if (knobs.modelLayers > 0)

@@ -367,9 +367,10 @@ std::vector<KnobSpec> buildSpecs() {
                 "rebuilt, with the sends and receives between stages (docs/Structure.md). 0: as "
                 "traced. Typical: 2x the traced micro-batches."));
     specs.push_back(integer("pp.degree", "PP degree", &SimKnobs::ppDegree, 1, 1024, "as traced",
-                            "Pipeline stages of the predicted job: the traced layers split evenly over the "
-                            "stages, each stage's 1F1B order with the traced micro-batches, stage-to-stage "
-                            "transfers modelled (docs/Layouts.md). 0: as traced. Typical: 2, 4."));
+                            "Pipeline stages of the predicted job: the traced layers split over the stages "
+                            "as pp.split says (evenly by default), each stage's 1F1B order with the traced "
+                            "micro-batches, stage-to-stage transfers modelled (docs/Layouts.md). 0: as "
+                            "traced. Typical: 2, 4."));
     // The traced job's batch (docs/Scaling.md): a description, not a what-if.
     for (auto [key, label, member, unit, help] :
          {std::tuple{"batch.samples", "Batch (samples)", &SimKnobs::batchSamples, "samples",
@@ -472,6 +473,7 @@ std::vector<KnobFamily> buildFamilies() {
     f.push_back(embeddingKnobFamily()); // sim/EmbeddingKnobs.cpp
     f.push_back(layoutSwitchFamily());  // sim/LayoutKnobs.cpp
     f.push_back(pipelineSwitchFamily());
+    f.push_back(pipelineSplitFamily());
     f.push_back(
         {"comm.<" + joined(kCommTypes, "|") + ">.<" + joined(kCommParams, "|") + ">",
          "Alpha-beta parameters of one collective type; they override comm.intra_node_GBps, "

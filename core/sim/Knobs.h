@@ -52,6 +52,9 @@ enum class CommModel { Measured, AlphaBeta };
 enum class CommAlgorithm { Ring, Tree };
 // peers.model: "follow" | "measured" (GraphNode::phantomArrival).
 enum class PeersModel { Follow, Measured };
+// pp.split (docs/Layouts.md, "pp.degree"): how pp.degree gives the layers to its stages: equal counts,
+// contiguous stages balanced by the layers' measured GPU time, or the counts given.
+enum class PipelineSplit { Even, Time, Counts };
 
 struct SimKnobs {
     // GPU compute kernels: duration / speedup.
@@ -147,6 +150,9 @@ struct SimKnobs {
     // makes the modelled stage-to-stage transfers free (an ablation of the model).
     int ppDegree = 0;
     bool ppTransfers = true;
+    // pp.split: even (default), time, or a,b,... (layers per stage, in ppSplitLayers).
+    PipelineSplit ppSplit = PipelineSplit::Even;
+    std::vector<int> ppSplitLayers;
 
     // Hardware (sim/GpuSwap.h, docs/GpuModel.md): the GPU of resources/gpus.json the trace is
     // replayed on ("" = as traced), and the source GPU where deviceProperties do not name a known one.

@@ -4,6 +4,7 @@
 #include "sim/GpuOnlyKnobs.h"
 #include "sim/JobLayout.h"
 #include "sim/KnobTiming.h"
+#include "sim/LayoutKnobs.h"
 #include "sim/NoOverlapTransform.h"
 #include "sim/RankVariation.h"
 #include "sim/RunStatistics.h"
@@ -332,6 +333,8 @@ SimResult simulateKnobs(const ExecutionGraph& g, const SimKnobs& userKnobs, cons
     // its times are mapped back onto g (sim/BlockEdits.h).
     if (!knobs.ppTransfers && knobs.ppDegree <= 0)
         throw KnobError("pp.transfers=false without pp.degree changes nothing");
+    if (knobs.ppSplit != PipelineSplit::Even && knobs.ppDegree <= 0)
+        throw KnobError("pp.split=" + pipelineSplitText(knobs) + " without pp.degree changes nothing");
     if (knobs.modelLayers > 0 || knobs.ppMicrobatches > 0 || knobs.ppDegree > 0) {
         const BlockEditRun run = planBlockEditRun(g, knobs);
         SimResult r = simulateJob(run.edit->active ? run.edit->graph : g, run.knobs, options, run.edit.get());

@@ -267,6 +267,68 @@ private slots:
         }
     }
 
+    // pp.split: stages of unequal layers. The truths are generated with those stages
+    // (SynthConfig::stageLayers); the prediction with the split ignored (the even split) must miss.
+    void predictsUnevenStages_data() {
+        QTest::addColumn<int>("dp");
+        QTest::addColumn<QList<int>>("stageLayers"); // of the truth
+        QTest::addColumn<int>("microbatches");       // of the truth
+        QTest::addColumn<QStringList>("knobs");
+        QTest::addColumn<bool>("within");
+        const QStringList two{"pp.degree=2", "tp.degree=1"};
+        QTest::newRow("(4,1,2) stages 3,1")
+            << 4 << QList<int>{3, 1} << 2 << (two + QStringList{"pp.split=3,1"}) << true;
+        QTest::newRow("(4,1,2) stages 1,3")
+            << 4 << QList<int>{1, 3} << 2 << (two + QStringList{"pp.split=1,3"}) << true;
+        // With 2 micro-batches the even 2,2 comes within 5% of both (0.8% of 3,1, 3.8% of 1,3): the
+        // pipeline fill and drain weigh as much as the longest stage; with 8 the longest stage sets
+        // most of the step and ignoring the split misses.
+        const QStringList eight = two + QStringList{"pp.microbatches=8"};
+        QTest::newRow("(4,1,2) stages 3,1, 8 micro-batches")
+            << 4 << QList<int>{3, 1} << 8 << (eight + QStringList{"pp.split=3,1"}) << true;
+        QTest::newRow("(4,1,2) stages 3,1, 8 micro-batches, pp.split ignored")
+            << 4 << QList<int>{3, 1} << 8 << eight << false;
+        // 4 layers on 3 stages: even is an error; time balances the stages (the LM head and loss
+        // weigh on the last one), as the generated 1,2,1 does.
+        QTest::newRow("(2,1,3) pp.split=time")
+            << 2 << QList<int>{1, 2, 1} << 2
+            << QStringList{"pp.degree=3", "tp.degree=1", "dp.degree=2", "pp.split=time"} << true;
+        QTest::newRow("(2,1,3) stages 1,2,1")
+            << 2 << QList<int>{1, 2, 1} << 2
+            << QStringList{"pp.degree=3", "tp.degree=1", "dp.degree=2", "pp.split=1,2,1"} << true;
+        // A split that loads the last stage with the LM head and two layers misses.
+        QTest::newRow("(2,1,3) stages 1,2,1, predicted as 1,1,2")
+            << 2 << QList<int>{1, 2, 1} << 2
+            << QStringList{"pp.degree=3", "tp.degree=1", "dp.degree=2", "pp.split=1,1,2"} << false;
+    }
+
+    void predictsUnevenStages() {
+        QFETCH(int, dp);
+        QFETCH(QList<int>, stageLayers);
+        QFETCH(int, microbatches);
+        QFETCH(QStringList, knobs);
+        QFETCH(bool, within);
+        SynthConfig truthJob = layoutJob(dp, 1, microbatches);
+        truthJob.pp = static_cast<int>(stageLayers.size());
+        truthJob.stageLayers.assign(stageLayers.begin(), stageLayers.end());
+        const auto truthRun = generateAndLoad(truthJob);
+        const TimeNs measured = simulate(truthRun->graph).measuredIteration;
+        const SimResult pred = simulate(source_->graph, knobsOf(knobs));
+        QVERIFY(pred.complete);
+        const Checked c = check(QString(QTest::currentDataTag()), knobs, pred.simulatedIteration, measured);
+        QVERIFY2(within ? c.err <= kTolerancePct : c.err > kTolerancePct, qPrintable(c.what));
+        if (!within) return;
+        QCOMPARE(pred.setup.world, dp * truthJob.pp);
+        QCOMPARE(pred.setup.pp, truthJob.pp);
+        // The notes say which split was used.
+        std::string notes, split;
+        for (const auto& n : pred.setup.notes)
+            notes += n + "\n";
+        for (int n : stageLayers)
+            split.append(split.empty() ? "" : ",").append(std::to_string(n));
+        QVERIFY2(notes.find("stages of " + split + " layers (pp.split=") != std::string::npos, notes.c_str());
+    }
+
     // A pipeline the trace cannot make is one clear error, never a result.
     void badPipelinesAreErrors_data() {
         QTest::addColumn<QStringList>("knobs");
@@ -286,6 +348,28 @@ private slots:
             << QStringList{"pp.degree=2", "model.layers=8"} << 0 << true << 1 << "together with model.layers";
         QTest::newRow("pp.transfers alone")
             << QStringList{"pp.transfers=false"} << 0 << true << 1 << "without pp.degree changes nothing";
+        // pp.split: a list of another length or sum, a stage without a layer, a word it does not know,
+        // without pp.degree or with the traced degree, more stages than layers, a pipelined trace.
+        QTest::newRow("split of 3 stages for 2") << QStringList{"pp.degree=2", "pp.split=2,1,1"} << 0 << true
+                                                 << 1 << "3 stage counts for 2 stages";
+        QTest::newRow("split summing to 5 of 4 layers")
+            << QStringList{"pp.degree=2", "pp.split=3,2"} << 0 << true << 1
+            << "the counts sum to 5, not the 4 layers of the trace";
+        QTest::newRow("split with an empty stage") << QStringList{"pp.degree=2", "pp.split=4,0"} << 0 << true
+                                                   << 1 << "every stage needs at least one layer";
+        QTest::newRow("split with a negative stage") << QStringList{"pp.degree=2", "pp.split=5,-1"} << 0
+                                                     << true << 1 << "every stage needs at least one layer";
+        QTest::newRow("split word") << QStringList{"pp.degree=2", "pp.split=fast"} << 0 << true << 1
+                                    << "'fast' is not even, time or a list of layers per stage";
+        QTest::newRow("split alone") << QStringList{"pp.split=3,1"} << 0 << true << 1
+                                     << "pp.split=3,1 without pp.degree changes nothing";
+        QTest::newRow("split of the traced stages")
+            << QStringList{"pp.degree=1", "pp.split=time"} << 0 << true << 1 << "pp.split changes nothing";
+        QTest::newRow("time over more stages than layers") << QStringList{"pp.degree=5", "pp.split=time"} << 0
+                                                           << true << 1 << "4 layers cannot fill 5 stages";
+        QTest::newRow("uneven split of a pipeline")
+            << QStringList{"pp.degree=4", "pp.split=time"} << 4 << true << 2
+            << "an uneven split is only made from a trace of one pipeline stage";
     }
 
     void badPipelinesAreErrors() {

@@ -2,10 +2,12 @@
 #include "sim/CollectiveKnobs.h"
 #include "sim/edits/GraphSplice.h"
 #include "sim/edits/MicrobatchPlan.h"
+#include "sim/edits/PipelineSplit.h"
 #include "sim/edits/StageUnits.h"
 
 #include "models/GpuTable.h"
 #include "models/PipelineSchedule.h"
+#include "sim/LayoutKnobs.h"
 #include "structure/CollectiveCalls.h"
 #include "structure/ModelShape.h"
 #include "structure/Structure.h"
@@ -85,6 +87,10 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
                         (s.notes.empty() ? std::string("no layout") : s.notes.front()) + ")");
     const int T = std::max(1, s.pp);
     if (N == T) {
+        if (knobs.ppSplit != PipelineSplit::Even)
+            throw KnobError(
+                knob + " pp.split=" + pipelineSplitText(knobs) + ": " + knob +
+                " is the traced layout, whose layers stay on their stages (pp.split changes nothing)");
         out.notes.push_back(knob + " is the traced layout: nothing to add or drop");
         return out;
     }
@@ -103,16 +109,31 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
     if (L <= 0)
         throw KnobError(knob +
                         ": no layer blocks recognised (the forward and backward blocks repeat no layer)");
-    if (L % N != 0)
-        throw KnobError(knob + ": " + std::to_string(N) + " does not divide the " + std::to_string(L) +
-                        " layers (uneven stages are not modelled yet)");
+    // pp.split's errors that need no units come before the others; pp.split=time reads the units.
+    std::vector<StepUnits> steps;
+    bool unitsFound = false;
+    auto findUnits = [&] {
+        if (!unitsFound) steps = stageUnits(g, L / T, knob);
+        unitsFound = true;
+    };
+    const std::vector<int> stageLayers = stageLayerCounts(
+        knobs, L, N, T,
+        [&] {
+            findUnits();
+            return measuredLayerTimes(g, steps, L);
+        },
+        knob);
     const ModelShape shape = recognizeModelShape(set, s.tp, kernelCostsOf(set));
     if (!shape.recognised || shape.elementBytes <= 0)
         throw KnobError(knob +
                         ": the activation size is unknown (the stage-to-stage transfers are sized from "
                         "the layer norms' shapes: a trace profiled with record_shapes=True)");
-    const std::vector<StepUnits> steps = stageUnits(g, L / T, knob);
-    const int perStage = L / N;
+    findUnits();
+    // Lane j of a column runs the rank's own layers [firstLayer[j], firstLayer[j + 1]); an uneven
+    // split comes only from T = 1 (one column of N lanes), so every column shares these bounds.
+    std::vector<int> firstLayer{0};
+    for (int j = 0; j < k; ++j)
+        firstLayer.push_back(firstLayer.back() + stageLayers[static_cast<std::size_t>(j)]);
     auto tracedStage = [&](std::uint32_t r) { return s.places[r].known ? s.places[r].pp : 0; };
     // pp.microbatches: Mp micro-batches per step by its rule (sim/edits/MicrobatchPlan.h); copies of a
     // block's units keep their stage and never repeat a gradient all-reduce.
@@ -143,6 +164,8 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
         const int p = tracedStage(su.rank);
         for (int j = 0; j < k; ++j) {
             const auto lane = static_cast<std::uint8_t>(j);
+            const int lo = firstLayer[static_cast<std::size_t>(j)],
+                      hi = firstLayer[static_cast<std::size_t>(j) + 1];
             int block = kNoBlock;
             auto push = [&](int unit, std::uint32_t label) {
                 if (unit < 0) return;
@@ -164,12 +187,12 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
                 block = item;
                 if (!backward) {
                     if (j == 0) push(mu.prefix, label);
-                    for (int l = j * perStage; l < (j + 1) * perStage; ++l)
+                    for (int l = lo; l < hi; ++l)
                         push(mu.layers[static_cast<std::size_t>(l)], label);
                     if (j == k - 1) push(mu.suffix, label);
                 } else {
                     if (j == k - 1) push(mu.prefix, label);
-                    for (int l = (j + 1) * perStage; l-- > j * perStage;)
+                    for (int l = hi; l-- > lo;)
                         push(mu.layers[static_cast<std::size_t>(l)], label);
                     if (j == 0) push(mu.suffix, label);
                 }
@@ -197,7 +220,8 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
     };
     std::vector<double> optimizerFactor(static_cast<std::size_t>(N)); // by the new stage
     for (int q = 0; q < N; ++q)
-        optimizerFactor[static_cast<std::size_t>(q)] = params(perStage, q, N) / params(L / T, q / k, T);
+        optimizerFactor[static_cast<std::size_t>(q)] =
+            params(stageLayers[static_cast<std::size_t>(q)], q, N) / params(L / T, q / k, T);
     std::vector<std::uint8_t> optimizerOp(g.nodes.size(), 0);
     for (const StepUnits& su : steps)
         for (const auto& [from, to] : su.optimizer)
@@ -312,6 +336,10 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
     }
     out.active = true;
 
+    std::string splitText;
+    for (int n : stageLayers)
+        splitText.append(splitText.empty() ? "" : ",").append(std::to_string(n));
+    splitText += " layers";
     std::vector<int> ranks;
     for (const auto& p : s.places)
         ranks.push_back(p.rank);
@@ -319,8 +347,9 @@ BlockEdit editPipeline(const ExecutionGraph& g, const SimKnobs& knobs) {
                         " pipeline stages; each of ranks " + idRangesText(ranks) + " becomes the column of " +
                         std::to_string(k) + " stages of its (data, tensor" + (T > 1 ? ", pipeline" : "") +
                         ") place" + (T > 1 ? " (its traced sends and receives on the column's ends)" : "") +
-                        ", " + std::to_string(perStage) + " of the " + std::to_string(L) +
-                        " layers per stage (even split), the embedding on stage 0 and the "
+                        ", stages of " + splitText + " (pp.split=" + pipelineSplitText(knobs) + "; " +
+                        std::to_string(L) +
+                        " layers in all), the embedding on stage 0 and the "
                         "final norm, LM head and loss on stage " +
                         std::to_string(N - 1) + "; each stage runs " +
                         (Mp == M ? "the " + std::to_string(M) + " traced micro-batches"
