@@ -5,7 +5,9 @@
 #include "DialogDir.h"
 #include "FigureRender.h"
 #include "MessageBar.h"
+#include "PlanView.h"
 #include "SessionController.h"
+#include "SweepView.h"
 #include "TraceFigure.h"
 
 #include <QFileDialog>
@@ -34,12 +36,20 @@ void MainMenus::buildExportFigureAction(QMenu* file) {
                                        tr("Timeline figure: both panes, ranks and tracks as shown"),
                                        tr("Timeline figure: the measured pane"),
                                        tr("Timeline figure: the simulated pane"),
-                                       tr("The chart on screen (sweep or Charts tab)"),
+                                       tr("The chart on screen (Sweep, Plan or Charts tab)"),
                                        tr("The timeline as shown, with the result card"),
                                        tr("The whole window as shown")};
+            // The Sweep or Plan tab in front with an answer in it: its chart is what the user looks at.
+            const auto inFront = [](const QWidget* w) {
+                return w && w->isVisible() && !w->visibleRegion().isEmpty();
+            };
+            const auto* sweep = window_->findChild<SweepView*>();
+            const auto* plan = window_->findChild<PlanView*>();
+            const bool chartTab = (inFront(sweep) && !sweep->points().empty()) ||
+                                  (inFront(plan) && plan->model()->rowCount() > 0);
             bool ok = false;
-            const QString kind =
-                QInputDialog::getItem(window_, tr("Export figure"), tr("Figure:"), kinds, 0, false, &ok);
+            const QString kind = QInputDialog::getItem(window_, tr("Export figure"), tr("Figure:"), kinds,
+                                                       chartTab ? 4 : 0, false, &ok);
             if (!ok) return;
             const int which = static_cast<int>(kinds.indexOf(kind));
             const bool figure = which <= 3;

@@ -8,6 +8,7 @@
 #include "LayoutPlanModel.h"
 #include "MainWindow.h"
 #include "PlanView.h"
+#include "ResultCard.h"
 #include "SessionController.h"
 #include "SweepView.h"
 #include "WindowParts.h"
@@ -26,11 +27,11 @@
 #include <QChart>
 #include <QChartView>
 #include <QDockWidget>
+#include <QHorizontalStackedBarSeries>
 #include <QLineEdit>
 #include <QLogValueAxis>
 #include <QRegularExpression>
 #include <QSignalSpy>
-#include <QStackedBarSeries>
 #include <QtTest>
 
 using namespace sl;
@@ -53,9 +54,15 @@ std::unique_ptr<Generated> transformerJob() {
     return g;
 }
 
-QStackedBarSeries* barsOf(const PlanView& view) {
+QHorizontalStackedBarSeries* barsOf(const PlanView& view) {
     const auto series = view.chart()->chart()->series();
-    return series.size() == 1 ? qobject_cast<QStackedBarSeries*>(series.front()) : nullptr;
+    return series.size() == 1 ? qobject_cast<QHorizontalStackedBarSeries*>(series.front()) : nullptr;
+}
+
+// The layouts' axis (the vertical one: one bar per layout, best at the top).
+QBarCategoryAxis* layoutAxis(const PlanView& view) {
+    const auto axes = view.chart()->chart()->axes(Qt::Vertical);
+    return axes.isEmpty() ? nullptr : qobject_cast<QBarCategoryAxis*>(axes.front());
 }
 
 } // namespace
@@ -111,18 +118,20 @@ private slots:
             if (shown.rows[static_cast<std::size_t>(r)].tp != 2)
                 QVERIFY(
                     m->data(m->index(r, 0), Qt::ToolTipRole).toString().startsWith("Modelled, not measured"));
-        // The chart: one bar per layout in the table's order, coloured by whether it fits.
-        QStackedBarSeries* bars = barsOf(view);
+        // The chart: one bar per layout, the table's first at the top (the category axis counts from
+        // the bottom), coloured by whether it fits.
+        QHorizontalStackedBarSeries* bars = barsOf(view);
         QVERIFY(bars);
         QCOMPARE(bars->count(), 2);
-        auto* x = qobject_cast<QBarCategoryAxis*>(view.chart()->chart()->axes(Qt::Horizontal).front());
-        QVERIFY(x);
-        QCOMPARE(x->count(), 4);
-        QCOMPARE(x->at(0), QStringLiteral("%1×%2×1").arg(shown.rows[0].dp).arg(shown.rows[0].tp));
+        QBarCategoryAxis* layouts = layoutAxis(view);
+        QVERIFY(layouts);
+        QCOMPARE(layouts->count(), 4);
+        QCOMPARE(layouts->at(3), QStringLiteral("%1×%2×1").arg(shown.rows[0].dp).arg(shown.rows[0].tp));
         const QBarSet* fits = bars->barSets().at(0);
         const QBarSet* exceeds = bars->barSets().at(1);
         for (int i = 0; i < 4; ++i)
-            QCOMPARE(fits->at(i) + exceeds->at(i), shown.rows[static_cast<std::size_t>(i)].tokensPerSecond);
+            QCOMPARE(fits->at(3 - i) + exceeds->at(3 - i),
+                     shown.rows[static_cast<std::size_t>(i)].tokensPerSecond);
         QVERIFY(view.message().contains(QStringLiteral("4 of 4 layouts of 8 GPUs predicted")));
         QVERIFY(view.message().contains(QStringLiteral("best: ") +
                                         LayoutPlanModel::layoutName(shown.rows[0], false)));
@@ -139,9 +148,9 @@ private slots:
         QVERIFY(view.model()->microbatchesVary());
         QVERIFY(view.model()->data(view.model()->index(0, 0)).toString().endsWith(" mb"));
         // Two bars of one layout: the count names them apart.
-        auto* x = qobject_cast<QBarCategoryAxis*>(view.chart()->chart()->axes(Qt::Horizontal).front());
-        QVERIFY(x);
-        QVERIFY(x->at(0).endsWith(QStringLiteral(" mb")));
+        QBarCategoryAxis* layouts = layoutAxis(view);
+        QVERIFY(layouts);
+        QVERIFY(layouts->at(0).endsWith(QStringLiteral(" mb")));
     }
 
     // Pipeline degrees to try: pp 2 rows beside pp 1's (pp.degree splits the 4 layers over 2
@@ -164,9 +173,10 @@ private slots:
             if (shown.rows[i].pp == 2 && shown.rows[i].error.empty()) ++pp2;
         }
         QVERIFY(pp2 >= 3); // tp 1, 2, 4 with 2 stages on 8 GPUs
-        auto* x = qobject_cast<QBarCategoryAxis*>(view.chart()->chart()->axes(Qt::Horizontal).front());
-        QVERIFY(x);
-        QVERIFY(x->categories().filter(QRegularExpression(QStringLiteral("^\\d+×\\d+×2$"))).size() == pp2);
+        QBarCategoryAxis* layouts = layoutAxis(view);
+        QVERIFY(layouts);
+        QVERIFY(layouts->categories().filter(QRegularExpression(QStringLiteral("^\\d+×\\d+×2$"))).size() ==
+                pp2);
         // Asked for: no "as traced" note.
         QVERIFY(!view.message().contains(QStringLiteral("pipeline degree as traced")));
     }
@@ -232,6 +242,22 @@ private slots:
         QCOMPARE(x->base(), 2.0);
     }
 
+    // A value the simulator refuses says why in the status line; another set's graph clears it.
+    void sweepSaysWhyAValueFailed() {
+        SweepView view;
+        const QString idle = view.message();
+        view.setGraph(job_->set, job_->graph);
+        QVERIFY(view.run(QStringLiteral("tp.degree"), {2, 3}));
+        QVERIFY(view.waitForIdle(120'000));
+        QVERIFY2(view.message().contains(QStringLiteral("1 of 2 values simulated")),
+                 qPrintable(view.message()));
+        QVERIFY2(view.message().contains(QStringLiteral("tp.degree = 3 failed: tp.degree=3")),
+                 qPrintable(view.message()));
+        auto sample = std::make_shared<const TraceSet>(loadTraceSet({sltest::samplePath("02-dp4")}));
+        view.setGraph(sample, std::make_shared<const ExecutionGraph>(buildExecutionGraph(*sample)));
+        QCOMPARE(view.message(), idle);
+    }
+
     // In the window: the Plan tab in front with a plan is the chart saved, and the report has it.
     void planInFrontIsSavedAndReported() {
         QCoreApplication::setOrganizationName("SightlineTest");
@@ -263,6 +289,15 @@ private slots:
         QVERIFY(html.open(QIODevice::ReadOnly));
         QVERIFY(
             html.readAll().contains("<figcaption><b>Plan</b> &middot; Tokens per second by layout, 8 GPUs"));
+        // A layout knob: the card's Layout line names the job it predicts before what it modelled.
+        SimKnobs pipeline;
+        pipeline.ppDegree = 2;
+        pipeline.tpDegree = 1;
+        w.sessions()->knobs()->setKnobs(pipeline);
+        QVERIFY(sltest::settleSimulations(w));
+        const QString card = w.findChild<ResultCard*>()->text();
+        QVERIFY2(card.contains(QStringLiteral("Layout: dp 4 × tp 1 × pp 2 = 8 GPUs; modelled, not measured")),
+                 qPrintable(card));
     }
 };
 

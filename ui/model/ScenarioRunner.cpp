@@ -111,6 +111,13 @@ void ScenarioRunner::explain(ScenarioResult& r, const ScenarioResult* baseline) 
     for (const std::string& note : res.setup.notes)
         if (note.find("modelled, not measured") != std::string::npos)
             modelled << QString::fromStdString(note);
+    // The layout the modelled parts are of, first: the card names the job it predicts.
+    if (!modelled.isEmpty() && res.setup.edited)
+        modelled.prepend(tr("dp %1 × tp %2 × pp %3 = %4 GPUs")
+                             .arg(res.setup.dp)
+                             .arg(res.setup.tp)
+                             .arg(res.setup.pp)
+                             .arg(res.setup.world));
     r.modelled = modelled.join(QStringLiteral("; "));
 }
 

@@ -10,7 +10,7 @@
 namespace sl::ui {
 
 ChartJobPanel::ChartJobPanel(const QString& idle, const QString& cancelled, QWidget* parent)
-    : QWidget(parent), cancelled_(cancelled) {
+    : QWidget(parent), idle_(idle), cancelled_(cancelled) {
     stop_ = new QPushButton(tr("Cancel"), this);
     stop_->setEnabled(false);
     status_ = new QLabel(idle, this);
@@ -36,6 +36,10 @@ QString ChartJobPanel::message() const {
 
 void ChartJobPanel::setMessage(const QString& text) {
     status_->setText(text);
+}
+
+void ChartJobPanel::showIdleMessage() {
+    status_->setText(idle_);
 }
 
 void ChartJobPanel::runStarted(const QString& text, int steps) {

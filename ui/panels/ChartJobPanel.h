@@ -43,12 +43,14 @@ protected:
     // finished() when a run was under way.
     void runEnded(const QString& text);
     void setMessage(const QString& text);
+    // The status line as before the first run (a new set: the old one's answer is gone).
+    void showIdleMessage();
     // Empties the chart of series and axes, for a redraw.
     void clearChart();
     BackgroundJob& job() { return job_; }
 
 private:
-    QString cancelled_;
+    QString idle_, cancelled_;
     QPushButton* stop_;
     QLabel* status_;
     QProgressBar* progress_;

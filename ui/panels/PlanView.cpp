@@ -7,12 +7,12 @@
 #include <QChartView>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QHorizontalStackedBarSeries>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
-#include <QStackedBarSeries>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -130,6 +130,7 @@ void PlanView::setGraph(std::shared_ptr<const TraceSet> set, std::shared_ptr<con
     if (!sameSet) {
         model_.clear();
         redraw();
+        showIdleMessage();
         // The traced job's GPU count as a first question, until the user typed one.
         if (set_ && !gpus_->isModified()) gpus_->setText(QString::number(set_->ranks.size()));
     }
@@ -211,8 +212,10 @@ void PlanView::redraw() {
     const LayoutPlan& plan = model_.plan();
     plot->setTitle(plan.rows.empty() ? QString() : tr("Tokens per second by layout, %1 GPUs").arg(plan.gpus));
     if (plan.rows.empty()) return;
-    // One bar per predicted layout in the plan's order (best first); a stacked pair of sets so each
-    // bar takes the colour of whether the layout's memory fits, with one legend entry each.
+    // One horizontal bar per predicted layout, best at the top (a ranking reads down, and the
+    // layouts' names stay whole beside their bars however many there are); a stacked pair of sets so
+    // each bar takes the colour of whether the layout's memory fits, with one legend entry each.
+    // A category axis counts from the bottom: the plan's order is appended last to first.
     auto* fits = new QBarSet(tr("fits the GPU's memory"));
     fits->setColor(QColor(0x1c7ed6));
     auto* exceeds = new QBarSet(tr("exceeds the GPU's memory"));
@@ -220,7 +223,8 @@ void PlanView::redraw() {
     QStringList names;
     double top = 0;
     const bool mb = triedMicrobatches_;
-    for (const LayoutRow& r : plan.rows) {
+    for (auto it = plan.rows.rbegin(); it != plan.rows.rend(); ++it) {
+        const LayoutRow& r = *it;
         if (!r.error.empty()) continue;
         names << barLabel(r, mb);
         *fits << (r.fits ? r.tokensPerSecond : 0.0);
@@ -228,22 +232,22 @@ void PlanView::redraw() {
         top = std::max(top, r.tokensPerSecond);
     }
     if (names.isEmpty()) return;
-    auto* series = new QStackedBarSeries;
+    auto* series = new QHorizontalStackedBarSeries;
     series->append(fits);
     series->append(exceeds);
     plot->addSeries(series);
-    auto* x = new QBarCategoryAxis;
-    x->append(names);
-    x->setTitleText(mb ? tr("dp × tp × pp, micro-batches per replica") : tr("dp × tp × pp"));
-    auto* y = new QValueAxis;
-    y->setTitleText(tr("tokens/s"));
-    y->setLabelFormat(QStringLiteral("%.0f"));
-    y->setRange(0, top > 0 ? top * 1.1 : 1);
-    y->applyNiceNumbers();
-    plot->addAxis(x, Qt::AlignBottom);
-    plot->addAxis(y, Qt::AlignLeft);
-    series->attachAxis(x);
-    series->attachAxis(y);
+    auto* layouts = new QBarCategoryAxis;
+    layouts->append(names);
+    layouts->setTitleText(mb ? tr("dp × tp × pp, micro-batches") : tr("dp × tp × pp"));
+    auto* rate = new QValueAxis;
+    rate->setTitleText(tr("tokens/s"));
+    rate->setLabelFormat(QStringLiteral("%.0f"));
+    rate->setRange(0, top > 0 ? top * 1.1 : 1);
+    rate->applyNiceNumbers();
+    plot->addAxis(layouts, Qt::AlignLeft);
+    plot->addAxis(rate, Qt::AlignBottom);
+    series->attachAxis(layouts);
+    series->attachAxis(rate);
 }
 
 void PlanView::followSimulation(const SimulationModel* model) {

@@ -69,10 +69,13 @@ SweepView::SweepView(QWidget* parent)
 void SweepView::setGraph(std::shared_ptr<const TraceSet> set, std::shared_ptr<const ExecutionGraph> graph) {
     if (graph == graph_) return;
     cancel();
+    const bool otherSet = set != set_;
     set_ = std::move(set);
     graph_ = std::move(graph);
     points_.clear();
     redraw();
+    // What the status line said was of the old set's sweep.
+    if (otherSet) showIdleMessage();
 }
 
 void SweepView::startFromFields() {
@@ -142,7 +145,15 @@ bool SweepView::run(const QString& key, const std::vector<double>& values) {
 SweepPoint SweepView::pointOf(double value, const SweepRun& run) {
     SweepPoint p;
     p.value = value;
-    // A value the simulator refused (the values were checked above) is left out of the chart.
+    // A value the simulator refused (the values were checked above) is left out of the chart; the
+    // status line says why.
+    if (run.error) {
+        try {
+            std::rethrow_exception(run.error);
+        } catch (const std::exception& e) {
+            p.error = QString::fromUtf8(e.what());
+        }
+    }
     if (!run.done) return p;
     p.iteration = run.iteration;
     p.exposedMeanUs = run.exposed.meanNs / 1000.0;
@@ -162,10 +173,15 @@ void SweepView::sweepDone(std::vector<SweepPoint> points) {
     redraw();
     const auto done =
         std::count_if(points_.begin(), points_.end(), [](const SweepPoint& q) { return q.done; });
-    runEnded(tr("%1: %2 of %3 values simulated on top of the current scenario's knobs.")
-                 .arg(key_)
-                 .arg(done)
-                 .arg(points_.size()));
+    QString text = tr("%1: %2 of %3 values simulated on top of the current scenario's knobs.")
+                       .arg(key_)
+                       .arg(done)
+                       .arg(points_.size());
+    const auto failed =
+        std::find_if(points_.begin(), points_.end(), [](const SweepPoint& q) { return !q.error.isEmpty(); });
+    if (failed != points_.end())
+        text += tr(" %1 = %2 failed: %3").arg(key_).arg(failed->value).arg(failed->error);
+    runEnded(text);
 }
 
 std::vector<std::pair<double, Throughput>> sweepThroughput(const std::vector<SweepPoint>& points,

@@ -37,6 +37,7 @@ struct SweepPoint {
     double exposedMeanUs = 0; // exposed communication, mean over the simulated job's ranks
     StepWork work;            // what the step does (analysis/Throughput.h): samples, GPUs, layers
     bool done = false;
+    QString error; // why the simulator refused the value (one line); empty when done or cancelled
 };
 
 // Throughput of every done point against the one with the smallest value (docs/Scaling.md); empty
