@@ -239,6 +239,9 @@ void PlanView::redraw() {
     auto* layouts = new QBarCategoryAxis;
     layouts->append(names);
     layouts->setTitleText(mb ? tr("dp × tp × pp, micro-batches") : tr("dp × tp × pp"));
+    // Qt elides a category whose label is taller than its share of the axis ("…" beside every bar
+    // of a dozen layouts in the bottom row's plot); the names are short, so they are drawn whole.
+    layouts->setTruncateLabels(false);
     auto* rate = new QValueAxis;
     rate->setTitleText(tr("tokens/s"));
     rate->setLabelFormat(QStringLiteral("%.0f"));
